@@ -1,0 +1,2 @@
+"""geomeval: evaluation of models on geometric reasoning."""
+__version__ = "0.1.0"

@@ -1,0 +1,83 @@
+"""Multiple-choice options: parse `["A.45°", "B.60°"]`-style lists and read option letters.
+
+Releases write options as `A.45°`, `A: 45`, `(A) 45` or bare values; models answer
+`B`, `(B)`, `B.`, `option B`, `选B` or `The final answer is: B`. Letters are read
+only in upper case unless a word such as "option" introduces them, so the article
+"a" is never taken for option A.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+_PREFIXED = re.compile(r"^\s*[\(（]?\s*([A-Z])\s*[\)）]?\s*[.．:：、)）]\s*(.*)$", re.S)
+_BARE_LETTER = re.compile(r"^[\s*_`$]*[\(（\[]?\s*([A-Z])\s*[\)）\]]?[\s.．:：、)）*_`$]*$")
+_LETTER_THEN_TEXT = re.compile(r"^[\s*_`]*[\(（\[]?\s*([A-Z])\s*(?:[\)）\]][.．:：、]?|[.．:：、])\s*\S")
+_INTRODUCED = re.compile(
+    r"(?:\b(?:option|choice|answer(?:\s+choice)?)\b|选项|故选|应选|选择|选)\s*(?:is\s*)?[:：]?\s*[\(（\[]?\s*([A-Za-z])\b\s*[\)）\]]?",
+    re.I,
+)
+_LETTER_OPTION_CN = re.compile(r"([A-Z])\s*选项")
+
+
+class ChoiceError(ValueError):
+    """Options that cannot be read as a letter-labelled list."""
+
+
+def parse_choices(choices: list[str] | tuple[str, ...] | None) -> dict[str, str]:
+    """Map option letters to their text.
+
+    Either every option carries its letter (`A.6/5`, `(B) 3`), in order A, B, C…, or
+    none does and letters are assigned in order. A mix, a gap, a repeat or a non-string
+    raises `ChoiceError` naming the offending option.
+    """
+    if not choices:
+        return {}
+    if len(choices) > 26:
+        raise ChoiceError(f"{len(choices)} options; at most 26 are supported")
+    parsed: dict[str, str] = {}
+    labelled = [_PREFIXED.match(c) if isinstance(c, str) else None for c in choices]
+    any_labelled = any(labelled)
+    for index, (raw, match) in enumerate(zip(choices, labelled, strict=True)):
+        if not isinstance(raw, str):
+            raise ChoiceError(f"option {index + 1} is {type(raw).__name__}, not text")
+        expected = string.ascii_uppercase[index]
+        if any_labelled:
+            if match is None:
+                raise ChoiceError(f"option {index + 1} {raw!r} has no letter while others do")
+            if match.group(1) != expected:
+                raise ChoiceError(
+                    f"option {index + 1} {raw!r} is labelled {match.group(1)}, expected {expected}"
+                )
+            text = match.group(2).strip()
+        else:
+            text = raw.strip()
+        if not text:
+            raise ChoiceError(f"option {expected} is empty")
+        parsed[expected] = text
+    return parsed
+
+
+def read_option_letter(text: str, letters: str | None = None) -> str | None:
+    """Return the option letter that `text` names, or None.
+
+    `letters` limits the answer to the item's options (e.g. "ABCD").
+    """
+    text = text.strip()
+    if len(text) > 400:
+        text = text[:400]
+    allowed = letters or string.ascii_uppercase[:5]
+    for pattern in (_BARE_LETTER, _LETTER_THEN_TEXT):
+        m = pattern.match(text)
+        if m and m.group(1) in allowed:
+            return m.group(1)
+    m = _LETTER_OPTION_CN.search(text)
+    if m and m.group(1) in allowed:
+        return m.group(1)
+    found = None
+    for m in _INTRODUCED.finditer(text):
+        letter = m.group(1).upper()
+        if letter in allowed:
+            found = letter
+    return found

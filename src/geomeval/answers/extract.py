@@ -1,0 +1,144 @@
+"""Find the final answer in a model's free-text response.
+
+Sources are tried from most to least explicit: a JSON object's `short_answer`,
+`<answer>…</answer>`, the last `\\boxed{…}`, a closing phrase ("the answer is …",
+"故答案为 …"), a last line that is only an option letter, and finally a response
+that is itself short. A long response with none of these yields no answer rather
+than a guess, so a number inside the reasoning is never taken for the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from .choices import read_option_letter
+
+MAX_RESPONSE_CHARS = 100_000
+MAX_JSON_CHARS = 50_000
+SHORT_RESPONSE_CHARS = 60
+_JSON_KEYS = ("short_answer", "final_answer", "answer")
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.{0,50000}?)```", re.S)
+_ANSWER_TAG = re.compile(r"<answer>(.{0,5000}?)</answer>", re.S | re.I)
+_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_PHRASE = re.compile(
+    r"(?:final\s+answer|the\s+answer|answer)\s*(?:is|:|：|=)\s*[:：]?"
+    r"|(?:故答案为|答案为|答案是|答案：|答案:|答：|答:|故选|所以选|应选)\s*[:：]?",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|。|\n|;|；")
+_LATEX_COMMAND_BACKSLASH = re.compile(r"(?<!\\)\\(?=[A-Za-z]{2,})")
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """An extracted final answer (None when the response states none) and where it came from."""
+
+    answer: str | None
+    method: str
+
+
+def extract_final_answer(response: str | None, *, letters: str | None = None) -> Extracted:
+    """Return the final answer stated in `response`.
+
+    `letters` are the item's option letters (e.g. "ABCD"); they let a closing line such
+    as "(C)" count as an answer.
+    """
+    if response is None:
+        return Extracted(None, "none")
+    text = response.strip()
+    if len(text) > MAX_RESPONSE_CHARS:
+        text = text[-MAX_RESPONSE_CHARS:]
+    if not text:
+        return Extracted(None, "none")
+    for method, finder in (
+        ("json", _from_json),
+        ("answer-tag", _from_answer_tag),
+        ("boxed", _from_boxed),
+        ("phrase", _from_phrase),
+    ):
+        found = finder(text)
+        if found is not None and found.strip():
+            return Extracted(_clean(found), method)
+    last_line = text.splitlines()[-1].strip()
+    if letters and read_option_letter(last_line, letters) and len(last_line) <= 20:
+        return Extracted(_clean(last_line), "option-line")
+    if len(text) <= SHORT_RESPONSE_CHARS and "\n" not in text:
+        return Extracted(_clean(text), "whole-response")
+    return Extracted(None, "none")
+
+
+def parse_json_object(text: str) -> dict | None:
+    """Parse the JSON object a response carries (fenced or bare), tolerating raw LaTeX."""
+    candidates = [m.group(1) for m in _FENCE.finditer(text)]
+    first, last = text.find("{"), text.rfind("}")
+    if 0 <= first < last and last - first <= MAX_JSON_CHARS:
+        candidates.append(text[first : last + 1])
+    for candidate in reversed(candidates):
+        candidate = candidate.strip()
+        if not candidate.startswith("{"):
+            continue
+        for attempt in (_LATEX_COMMAND_BACKSLASH.sub(r"\\\\", candidate), candidate):
+            try:
+                value = json.loads(attempt)
+            except (json.JSONDecodeError, RecursionError):
+                continue
+            if isinstance(value, dict):
+                return value
+    return None
+
+
+def _from_json(text: str) -> str | None:
+    if "{" not in text:
+        return None
+    obj = parse_json_object(text)
+    if obj is None:
+        return None
+    for key in _JSON_KEYS:
+        if key in obj and obj[key] is not None:
+            value = obj[key]
+            if isinstance(value, list):
+                return ", ".join(str(v) for v in value[:20])
+            return str(value)
+    return None
+
+
+def _from_answer_tag(text: str) -> str | None:
+    matches = _ANSWER_TAG.findall(text)
+    if not matches:
+        return None
+    inner = matches[-1]
+    return _from_boxed(inner) or inner
+
+
+def _from_boxed(text: str) -> str | None:
+    starts = [m.end() for m in _BOXED.finditer(text)]
+    if not starts:
+        return None
+    start = starts[-1]
+    depth = 1
+    for i in range(start, min(len(text), start + 2000)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start:i]
+    return None
+
+
+def _from_phrase(text: str) -> str | None:
+    matches = list(_PHRASE.finditer(text))
+    if not matches:
+        return None
+    tail = text[matches[-1].end() :].lstrip()
+    end = _SENTENCE_END.search(tail)
+    return tail[: end.start()] if end else tail[:300]
+
+
+def _clean(answer: str) -> str:
+    answer = answer.strip().strip("*_`").strip()
+    if answer.startswith("$") and answer.endswith("$"):
+        answer = answer.strip("$").strip()
+    return answer.rstrip("。.，,；;").strip()
