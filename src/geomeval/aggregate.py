@@ -1,0 +1,53 @@
+"""Means over scored items, with coverage, overall and per breakdown group."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from .records import SampleRecord
+
+
+def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, Any]:
+    """Mean of the scored values, how many were scored, and why the rest were not."""
+    values = [r.scores[metric].value for r in records if metric in r.scores and r.scores[metric].scored]
+    reasons = Counter(
+        r.scores[metric].unscored or "no score"
+        for r in records
+        if metric not in r.scores or not r.scores[metric].scored
+    )
+    total = len(records)
+    return {
+        "value": (sum(values) / len(values)) if values else None,  # type: ignore[arg-type]
+        "scored": len(values),
+        "total": total,
+        "coverage": (len(values) / total) if total else 0.0,
+        "unscored_reasons": dict(reasons.most_common(5)),
+    }
+
+
+def summarize(
+    records: Sequence[SampleRecord],
+    metrics: Iterable[str],
+    groups: dict[str, Callable[[SampleRecord], str | None]],
+    group_order: dict[str, Sequence[str]] | None = None,
+) -> dict[str, Any]:
+    metrics = list(metrics)
+    summary: dict[str, Any] = {
+        "metrics": {m: metric_summary(records, m) for m in metrics},
+        "breakdowns": {},
+    }
+    for name, key in groups.items():
+        buckets: dict[str, list[SampleRecord]] = {}
+        for record in records:
+            value = key(record)
+            if value is not None:
+                buckets.setdefault(value, []).append(record)
+        order = list((group_order or {}).get(name, ())) + sorted(
+            k for k in buckets if k not in (group_order or {}).get(name, ())
+        )
+        summary["breakdowns"][name] = {
+            k: {m: metric_summary(buckets[k], m) for m in metrics} for k in order if k in buckets
+        }
+    return summary

@@ -1,0 +1,95 @@
+"""The contract every benchmark implements, and the placeholder for those not built yet."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..records import SampleRecord, Score
+
+if TYPE_CHECKING:
+    from ..judges import Judge
+
+
+class BenchmarkNotBuilt(RuntimeError):
+    """Raised when a registered benchmark is asked to run before it exists."""
+
+
+class DataError(ValueError):
+    """Bad raw or built data; names the item and the field."""
+
+    def __init__(self, item: str, field: str, message: str):
+        super().__init__(f"item {item!r}, field {field!r}: {message}")
+        self.item, self.field, self.message = item, field, message
+
+
+@dataclass(frozen=True)
+class Item:
+    """One benchmark item as the runner sees it."""
+
+    id: str
+    fields: dict[str, Any]
+    choices: tuple[str, ...] = ()
+
+
+class Benchmark(ABC):
+    name: str
+    title: str
+    tasks: tuple[str, ...]
+    splits: tuple[str, ...] = ("test",)
+    metrics: tuple[str, ...] = ()
+    implemented: bool = True
+
+    @property
+    def default_task(self) -> str:
+        return self.tasks[0]
+
+    @abstractmethod
+    def data_status(self) -> str:
+        """A one-line account of which data is available offline."""
+
+    @abstractmethod
+    def load_items(self, data: str | None, task: str, limit: int | None) -> list[Item]:
+        """Items from the embedded sample (data=None), a built or raw local path, or a hub id."""
+
+    @abstractmethod
+    def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
+        """The chat messages (OpenAI format, images as data URLs) that pose the item."""
+
+    @abstractmethod
+    def new_record(self, item: Item, task: str) -> SampleRecord:
+        """A record holding the targets and breakdown keys, before any response."""
+
+    @abstractmethod
+    def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        """Scores for one record; failures are unscored `Score`s, never zeros."""
+
+    @abstractmethod
+    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+        """Metrics with coverage, and breakdowns, for `results.json`."""
+
+    @abstractmethod
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        """Convert the official raw release into typed parquet shards plus a card."""
+
+
+@dataclass(frozen=True)
+class PlannedBenchmark:
+    """A benchmark that is registered (so `geomeval list` shows it) but not built yet."""
+
+    name: str
+    title: str
+    tasks: tuple[str, ...]
+    summary: str
+    issue: int
+    implemented: bool = False
+
+    def data_status(self) -> str:
+        return "not built yet"
+
+    def refuse(self) -> BenchmarkNotBuilt:
+        return BenchmarkNotBuilt(
+            f"{self.title} is registered but not built yet (tracked in issue #{self.issue}): "
+            "nothing was run and no scores were written."
+        )

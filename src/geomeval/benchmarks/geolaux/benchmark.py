@@ -1,0 +1,77 @@
+"""GeoLaux as a geomeval benchmark: tasks `geolaux` and `geolaux_aux`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from ..base import Benchmark, Item
+from . import data, scoring
+from .features import AUXILIARY_TYPES, TYPES, step_bucket
+from .prompts import build_messages
+
+SHARED_SAMPLE = Path(__file__).resolve().parents[5] / ".." / "shared" / "data" / "geolaux_mini_sample"
+
+
+class GeoLaux(Benchmark):
+    name = "geolaux"
+    title = "GeoLaux"
+    tasks = ("geolaux", "geolaux_aux")
+    metrics = scoring.METRICS
+    headline = "ACS"
+
+    def data_status(self) -> str:
+        sample = data.sample_path()
+        count = sum(1 for _ in (sample / "original_images").glob("*.png")) if sample.is_dir() else 0
+        status = f"embedded sample ({count} figures)"
+        if SHARED_SAMPLE.is_dir():
+            status += f"; raw release at {SHARED_SAMPLE.resolve()}"
+        return status
+
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+        if task not in self.tasks:
+            raise ValueError(f"unknown GeoLaux task {task!r}; tasks: {', '.join(self.tasks)}")
+        dataset = data.undecoded(data.load(data_arg))
+        if limit is not None:
+            dataset = dataset.select(range(min(limit, len(dataset))))
+        items = []
+        for row in dataset:
+            row["type"] = TYPES[row["type"]]
+            row["auxiliary_type"] = AUXILIARY_TYPES[row["auxiliary_type"]]
+            items.append(Item(id=row["id"], fields=row, choices=tuple(row["choices"])))
+        return items
+
+    def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
+        return build_messages(item.fields, with_auxiliary=task == "geolaux_aux")
+
+    def new_record(self, item: Item, task: str) -> SampleRecord:
+        row = item.fields
+        return SampleRecord(
+            id=item.id,
+            benchmark=self.name,
+            task=task,
+            target={
+                "answer": row["answer"],
+                "choices": list(row["choices"]),
+                "unit": row["unit"],
+                "solution": row["solution"],
+                "step_length": row["step_length"],
+            },
+            meta={
+                "type": row["type"],
+                "step_bucket": step_bucket(row["step_length"]),
+                "auxiliary_type": row["auxiliary_type"],
+                "language": row["language"],
+            },
+        )
+
+    def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        return scoring.score_record(record, judge)
+
+    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+        return scoring.aggregate(records)
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

@@ -1,0 +1,64 @@
+"""Where GeoLaux items come from: the embedded sample, a built folder, a raw release, or the Hub."""
+
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Any
+
+from datasets import Dataset, Image
+
+from ...hfdata import is_built_dataset, load_built, load_hub, write_dataset
+from ..base import DataError
+from .card import render_card
+from .features import FEATURES
+from .raw import read_release
+
+SAMPLE_DIR = "sample"
+
+
+def sample_path() -> Path:
+    with as_file(files(__package__).joinpath(SAMPLE_DIR)) as path:
+        return Path(path)
+
+
+def from_raw(raw: str | Path, *, skip_invalid: bool = False) -> tuple[Dataset, list[dict[str, str]]]:
+    release = read_release(raw, skip_invalid=skip_invalid)
+    return Dataset.from_list(release.rows, features=FEATURES), release.skipped
+
+
+def build(raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+    """Build typed parquet shards and a card from the official raw release."""
+    dataset, skipped = from_raw(raw, skip_invalid=skip_invalid)
+    if len(dataset) == 0:
+        raise DataError("(release)", "(all)", "no valid items to build")
+    summary = write_dataset({"test": dataset}, out, render_card, overwrite=overwrite)
+    summary["skipped"] = skipped
+    return summary
+
+
+def load(data: str | None) -> Dataset:
+    """The dataset for `--data`: None = embedded sample; a path (built or raw); else a hub id."""
+    if data is None:
+        dataset, _ = from_raw(sample_path())
+        return dataset
+    path = Path(data).expanduser()
+    if is_built_dataset(path):
+        dataset = load_built(path)
+    elif path.is_file() and path.suffix == ".json" or path.is_dir():
+        dataset, _ = from_raw(path)
+    elif path.exists() or data.startswith((".", "/", "~")):
+        raise FileNotFoundError(f"{data}: neither a built GeoLaux folder nor a raw release")
+    else:
+        dataset = load_hub(data)
+    missing = [name for name in FEATURES if name not in dataset.column_names]
+    if missing:
+        raise DataError("(dataset)", missing[0], f"column missing from {data}")
+    return dataset
+
+
+def undecoded(dataset: Dataset) -> Dataset:
+    """The same rows with images as {bytes, path}, ready to send without re-encoding."""
+    return dataset.cast_column("image", Image(decode=False)).cast_column(
+        "auxiliary_image", Image(decode=False)
+    )

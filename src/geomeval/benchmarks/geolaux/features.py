@@ -1,0 +1,36 @@
+"""GeoLaux's typed schema: the contract between the builder, the Hub copy and the scorer."""
+
+from __future__ import annotations
+
+from datasets import ClassLabel, Features, Image, List, Value
+
+TYPES = ("calculation", "proving")
+AUXILIARY_TYPES = ("none", "simple", "complex")
+STEP_BUCKETS = ((1, 4), (5, 8), (9, 12), (13, 24))
+
+FEATURES = Features(
+    {
+        "id": Value("string"),
+        "problem_text": Value("string"),
+        "image": Image(),
+        "type": ClassLabel(names=list(TYPES)),
+        "choices": List(Value("string")),
+        "answer": Value("string"),
+        "unit": Value("string"),
+        "solution": Value("string"),
+        "step_length": Value("int32"),
+        "steps_explanation": Value("string"),
+        "auxiliary_type": ClassLabel(names=list(AUXILIARY_TYPES)),
+        "auxiliary_text": Value("string"),
+        "auxiliary_image": Image(),
+        "language": Value("string"),
+    }
+)
+
+
+def step_bucket(step_length: int) -> str:
+    """The paper's step-length bucket (1–4, 5–8, 9–12, 13–24) of a reference solution."""
+    for low, high in STEP_BUCKETS:
+        if low <= step_length <= high:
+            return f"{low}-{high}"
+    return f">{STEP_BUCKETS[-1][1]}" if step_length > STEP_BUCKETS[-1][1] else "0"

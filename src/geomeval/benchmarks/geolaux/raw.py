@@ -1,0 +1,154 @@
+"""Read the official GeoLaux raw release (a JSON dict plus image folders) into typed rows.
+
+Every field is checked; a bad item stops the build with a `DataError` naming the
+item and the field, or, with `skip_invalid`, is left out and counted.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image as PILImage
+
+from ...answers import ChoiceError, parse_choices
+from ..base import DataError
+from .features import AUXILIARY_TYPES, TYPES
+
+NULLS = (None, "", "null", "None", "none")
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass
+class RawRelease:
+    rows: list[dict[str, Any]]
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+
+def locate_release(raw: str | Path) -> tuple[Path, Path]:
+    """Return (json file, folder holding original_images/ and auxiliary_images/)."""
+    path = Path(raw)
+    if path.is_file():
+        return path, path.parent
+    if not path.is_dir():
+        raise FileNotFoundError(f"GeoLaux raw release not found: {path}")
+    candidates = sorted(p for p in path.glob("*.json"))
+    if len(candidates) != 1:
+        names = ", ".join(p.name for p in candidates) or "none"
+        raise FileNotFoundError(
+            f"{path} should hold exactly one release JSON file (found: {names}); pass the file itself"
+        )
+    return candidates[0], path
+
+
+def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
+    json_path, root = locate_release(raw)
+    try:
+        data = json.loads(json_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError("(file)", json_path.name, f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise DataError("(file)", json_path.name, "expected a JSON object keyed by problem id")
+    release = RawRelease(rows=[])
+    for item_id, record in data.items():
+        try:
+            release.rows.append(convert_record(str(item_id), record, root))
+        except DataError as exc:
+            if not skip_invalid:
+                raise
+            release.skipped.append({"id": exc.item, "field": exc.field, "error": exc.message})
+    return release
+
+
+def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise DataError(item_id, "(record)", f"expected an object, got {type(record).__name__}")
+
+    def text(name: str, *, required: bool = True, nullable: bool = False) -> str | None:
+        if name not in record:
+            if required:
+                raise DataError(item_id, name, "missing")
+            return None
+        value = record[name]
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if nullable and value in NULLS:
+            return None
+        if not isinstance(value, str):
+            raise DataError(item_id, name, f"expected text, got {type(value).__name__}")
+        return value
+
+    problem = text("problem_text")
+    if not problem or not problem.strip():
+        raise DataError(item_id, "problem_text", "empty")
+    kind = text("type")
+    if kind not in TYPES:
+        raise DataError(item_id, "type", f"unknown value {kind!r} (expected one of {', '.join(TYPES)})")
+    aux = record.get("auxiliary_type")
+    if isinstance(aux, str) and aux.strip().isdigit():
+        aux = int(aux)
+    if isinstance(aux, bool) or not isinstance(aux, int) or not 0 <= aux < len(AUXILIARY_TYPES):
+        raise DataError(item_id, "auxiliary_type", f"expected 0, 1 or 2, got {aux!r}")
+    choices = record.get("choices", [])
+    if choices in NULLS:
+        choices = []
+    if not isinstance(choices, list):
+        raise DataError(item_id, "choices", f"expected a list, got {type(choices).__name__}")
+    try:
+        parse_choices(choices)
+    except ChoiceError as exc:
+        raise DataError(item_id, "choices", str(exc)) from None
+    steps = record.get("step_length")
+    if isinstance(steps, str) and steps.strip().isdigit():
+        steps = int(steps)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise DataError(item_id, "step_length", f"expected a non-negative integer, got {steps!r}")
+    image_name = text("original_image_name")
+    aux_image_name = text("auxiliary_image_name", required=False, nullable=True)
+    language = text("language", required=False, nullable=True) or (
+        "zh" if _CJK.search(problem) else "en"
+    )
+    return {
+        "id": item_id,
+        "problem_text": problem,
+        "image": _image(item_id, "original_image_name", root / "original_images", image_name),
+        "type": kind,
+        "choices": list(choices),
+        "answer": text("number_answer", nullable=True),
+        "unit": text("unit", required=False, nullable=True),
+        "solution": text("solution") or "",
+        "step_length": steps,
+        "steps_explanation": text("steps_explanation", required=False, nullable=True) or "",
+        "auxiliary_type": AUXILIARY_TYPES[aux],
+        "auxiliary_text": text("auxiliary_text", required=False, nullable=True),
+        "auxiliary_image": _image(item_id, "auxiliary_image_name", root / "auxiliary_images", aux_image_name)
+        if aux_image_name
+        else None,
+        "language": language,
+    }
+
+
+def _image(item_id: str, field_name: str, folder: Path, name: str | None) -> dict[str, Any]:
+    if not name:
+        raise DataError(item_id, field_name, "missing image name")
+    if "/" in name or "\\" in name or name.startswith("."):
+        raise DataError(item_id, field_name, f"image name {name!r} must be a plain file name")
+    path = folder / name
+    if not path.suffix:
+        path = next((p for p in (folder / f"{name}{ext}" for ext in (".png", ".jpg", ".jpeg")) if p.is_file()), folder / f"{name}.png")
+    if not path.is_file():
+        raise DataError(item_id, field_name, f"image file not found: {path}")
+    data = path.read_bytes()
+    if len(data) > MAX_IMAGE_BYTES:
+        raise DataError(item_id, field_name, f"image {path.name} is larger than {MAX_IMAGE_BYTES} bytes")
+    try:
+        with PILImage.open(io.BytesIO(data)) as img:
+            img.verify()
+    except Exception as exc:
+        raise DataError(item_id, field_name, f"image {path.name} does not decode: {exc}") from None
+    return {"bytes": data, "path": path.name}

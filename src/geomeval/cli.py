@@ -1,0 +1,188 @@
+"""The `geomeval` command line: list, run, score, report, build."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .benchmarks import REGISTRY, BenchmarkNotBuilt, PlannedBenchmark, get_benchmark
+from .benchmarks.base import DataError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
+console = Console(stderr=True)
+out = Console()
+
+
+class UserError(Exception):
+    """An error the user can fix; printed without a traceback, exit code 2."""
+
+
+@contextmanager
+def _progress(label: str):
+    with Progress(
+        TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _print_results(results: dict[str, Any], out_dir: Path) -> None:
+    from .report import fmt_coverage, fmt_metric
+
+    table = Table(title=f"{results['title']} · {results['task']} · {results['model']} · judge {results['judge']}")
+    table.add_column("metric")
+    table.add_column("score", justify="right")
+    table.add_column("coverage", justify="right")
+    for name, stats in results["metrics"].items():
+        table.add_row(name, fmt_metric(stats), fmt_coverage(stats))
+    out.print(table)
+    headline = results.get("headline")
+    for group, buckets in results["breakdowns"].items():
+        if not headline or not buckets:
+            continue
+        sub = Table(title=f"{headline} by {group.replace('_', ' ')}")
+        sub.add_column(group)
+        sub.add_column(headline, justify="right")
+        sub.add_column("coverage", justify="right")
+        for key, per_metric in buckets.items():
+            sub.add_row(key, fmt_metric(per_metric[headline]), fmt_coverage(per_metric[headline]))
+        out.print(sub)
+    out.print(f"samples: {out_dir / 'samples.jsonl'}\nresults: {out_dir / 'results.json'}\nreport:  {out_dir / 'report.md'}")
+
+
+@app.command("list")
+def list_benchmarks() -> None:
+    """Benchmarks, their tasks and splits, and which data is available."""
+    table = Table(title="geomeval benchmarks")
+    for column in ("benchmark", "status", "tasks", "splits", "data"):
+        table.add_column(column)
+    for name, bench in REGISTRY.items():
+        if isinstance(bench, PlannedBenchmark):
+            table.add_row(name, f"planned (issue #{bench.issue})", ", ".join(bench.tasks), "—", bench.data_status())
+        else:
+            table.add_row(name, "ready", ", ".join(bench.tasks), ", ".join(bench.splits), bench.data_status())
+    out.print(table)
+
+
+def _default_out(benchmark: str, task: str, model: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model.split("/")[-1])[:60]
+    return Path("runs") / f"{benchmark}-{task}-{slug}"
+
+
+@app.command()
+def run(
+    benchmark: Annotated[str, typer.Argument(help="capgeo, ggbench, geoeval, geolaux or me2")],
+    model: Annotated[str, typer.Option(help="openai:<model>, replay:<samples.jsonl>, baseline:random, baseline:empty")],
+    task: Annotated[str | None, typer.Option(help="task name; default: the benchmark's first task")] = None,
+    judge: Annotated[str | None, typer.Option(help="offline (default) or openai:<model>")] = None,
+    data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id; default: embedded sample")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="score only the first N items")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="output folder")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for the model (or GEOMEVAL_BASE_URL)")] = None,
+    judge_base_url: Annotated[str | None, typer.Option(help="server for the judge (or GEOMEVAL_JUDGE_BASE_URL)")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, max=1024, help="requests in flight")] = 8,
+    seed: Annotated[int, typer.Option(help="seed for baseline:random")] = 0,
+    overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
+) -> None:
+    """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
+    from .judges import parse_judge_spec
+    from .models import parse_model_spec
+    from .runner import run as run_benchmark
+
+    bench = get_benchmark(benchmark)
+    task = task or bench.default_task
+    model_obj = parse_model_spec(model, base_url=base_url, seed=seed)
+    judge_obj = parse_judge_spec(judge, base_url=judge_base_url)
+    target = out_dir or _default_out(bench.name, task, model)
+    with _progress(f"{bench.name}/{task}") as update:
+        results = run_benchmark(
+            bench, task=task, model=model_obj, judge=judge_obj, out_dir=target, data=data, limit=limit,
+            concurrency=concurrency, seed=seed, overwrite=overwrite, progress=update,
+        )
+    _print_results(results, target)
+
+
+@app.command()
+def score(
+    run_dir: Annotated[Path, typer.Argument(help="a folder written by `geomeval run`")],
+    judge: Annotated[str | None, typer.Option(help="offline (default) or openai:<model>")] = None,
+    judge_base_url: Annotated[str | None, typer.Option(help="server for the judge")] = None,
+) -> None:
+    """Rescore saved outputs (e.g. with another judge) without regenerating."""
+    from .judges import parse_judge_spec
+    from .runner import rescore
+
+    judge_obj = parse_judge_spec(judge, base_url=judge_base_url)
+    with _progress("rescoring") as update:
+        results = rescore(run_dir, judge_obj, progress=update)
+    _print_results(results, run_dir)
+
+
+@app.command()
+def report(run_dir: Annotated[Path, typer.Argument(help="a folder holding results.json")]) -> None:
+    """Rebuild report.md and its plots from results.json."""
+    from .report import write_report
+
+    if not (run_dir / "results.json").exists():
+        raise UserError(f"{run_dir / 'results.json'} not found")
+    path = write_report(run_dir)
+    out.print(f"report: {path}")
+
+
+@app.command()
+def build(
+    benchmark: Annotated[str, typer.Argument(help="benchmark whose raw release to convert")],
+    raw: Annotated[Path, typer.Option(help="the official raw release (folder or JSON file)")],
+    out_dir: Annotated[Path, typer.Option("--out", help="folder for parquet shards and the card")],
+    skip_invalid: Annotated[bool, typer.Option(help="skip bad items (counted) instead of stopping")] = False,
+    overwrite: Annotated[bool, typer.Option(help="replace an existing non-empty --out")] = False,
+) -> None:
+    """Build the typed parquet dataset from the official raw release."""
+    bench = get_benchmark(benchmark)
+    summary = bench.build(str(raw), str(out_dir), skip_invalid=skip_invalid, overwrite=overwrite)
+    for split, info in summary["splits"].items():
+        out.print(f"{split}: {info['num_examples']} items, {info['num_bytes']} bytes")
+    if summary["skipped"]:
+        out.print(f"skipped {len(summary['skipped'])} invalid item(s):")
+        for entry in summary["skipped"]:
+            out.print(f"  {entry['id']}: {entry['field']}: {entry['error']}")
+    (Path(out_dir) / "build_report.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    out.print(f"built: {out_dir}")
+
+
+def main() -> None:
+    from .runner import RunConflict
+
+    try:
+        app(standalone_mode=False)
+    except (BenchmarkNotBuilt, UserError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        console.print(f"[red]error:[/red] {message}", highlight=False)
+        sys.exit(2)
+    except typer.Abort:
+        sys.exit(130)
+    except Exception as exc:  # click's own usage errors
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+
+
+if __name__ == "__main__":
+    main()

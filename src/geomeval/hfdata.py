@@ -1,0 +1,112 @@
+"""Write and read typed datasets the way the Hub serves them, fully offline.
+
+datasets 5.x runs no loading scripts, so a "Hub loader" is parquet shards plus the
+card's YAML (`configs` + `dataset_info`). Image columns must carry their bytes in
+the table (not paths) before `to_parquet`, or the shards would point at files that
+do not travel with them. Builds are written to a temporary folder and renamed into
+place, so a failed build never leaves a half-written dataset behind.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DEFAULT_CONFIG = "default"
+ROWS_PER_SHARD = 500
+
+
+def card_header(
+    features: Any, splits: dict[str, tuple[int, int]] | None, config: str = DEFAULT_CONFIG
+) -> str:
+    """The YAML front matter that lets `load_dataset(<dir>)` restore `features` exactly.
+
+    Without `splits` (the card of the full release, before a build), sizes are left out.
+    """
+    split_names = list(splits) if splits else ["test"]
+    header: dict[str, Any] = {
+        "configs": [
+            {
+                "config_name": config,
+                "data_files": [
+                    {"split": split, "path": f"data/{split}-*.parquet"} for split in split_names
+                ],
+            }
+        ],
+        "dataset_info": {
+            "config_name": config,
+            "features": features._to_yaml_list(),
+        },
+    }
+    if splits:
+        header["dataset_info"]["splits"] = [
+            {"name": split, "num_bytes": num_bytes, "num_examples": count}
+            for split, (count, num_bytes) in splits.items()
+        ]
+    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
+
+
+def write_dataset(
+    splits: dict[str, Any],
+    out_dir: str | os.PathLike[str],
+    render_card: Any,
+    *,
+    overwrite: bool = False,
+    rows_per_shard: int = ROWS_PER_SHARD,
+) -> dict[str, Any]:
+    """Write `{split: Dataset}` as parquet shards plus the card `render_card(sizes)`."""
+    out = Path(out_dir)
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        (tmp / "data").mkdir()
+        sizes: dict[str, tuple[int, int]] = {}
+        for split, ds in splits.items():
+            n_shards = max(1, -(-len(ds) // rows_per_shard))
+            total = 0
+            for index in range(n_shards):
+                shard = ds.shard(num_shards=n_shards, index=index, contiguous=True)
+                path = tmp / "data" / f"{split}-{index:05d}-of-{n_shards:05d}.parquet"
+                shard.to_parquet(str(path))
+                total += path.stat().st_size
+            sizes[split] = (len(ds), total)
+        (tmp / "README.md").write_text(render_card(sizes), encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return {"out": str(out), "splits": {k: {"num_examples": v[0], "num_bytes": v[1]} for k, v in sizes.items()}}
+
+
+def is_built_dataset(path: Path) -> bool:
+    return path.is_dir() and (path / "README.md").is_file() and any(path.glob("data/*.parquet"))
+
+
+def load_built(path: str | os.PathLike[str], split: str = "test") -> Any:
+    """Load a built dataset folder (parquet shards + card) offline."""
+    from datasets import load_dataset
+
+    return load_dataset(str(path), split=split)
+
+
+def load_hub(repo_id: str, split: str = "test") -> Any:
+    """Load a hub dataset id; offline this works only from the local cache, and says so."""
+    from datasets import load_dataset
+
+    try:
+        return load_dataset(repo_id, split=split)
+    except Exception as exc:
+        raise FileNotFoundError(
+            f"{repo_id!r} is not a local path, and loading it as a Hub dataset failed "
+            f"({type(exc).__name__}: {exc}). Offline, build the dataset locally with "
+            "`geomeval build` and pass its folder to --data."
+        ) from None

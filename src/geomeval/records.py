@@ -1,0 +1,69 @@
+"""What a run writes per item: the sample record and its scores.
+
+A `Score` with `value=None` is *unscored*: the judge or the model failed, or the
+metric needs a judge that was not given. Aggregation skips unscored items and
+reports coverage, so a failure is never counted as a wrong answer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Score:
+    value: float | None
+    explanation: str = ""
+    unscored: str | None = None  # why there is no value
+
+    @classmethod
+    def missing(cls, reason: str) -> Score:
+        return cls(value=None, unscored=reason)
+
+    @property
+    def scored(self) -> bool:
+        return self.value is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Score:
+        return cls(value=data.get("value"), explanation=data.get("explanation", ""),
+                   unscored=data.get("unscored"))
+
+
+@dataclass(slots=True)
+class SampleRecord:
+    """One item's generation and scores, one line of `samples.jsonl`."""
+
+    id: str
+    benchmark: str
+    task: str
+    target: dict[str, Any]  # everything scoring needs: gold answer, choices, unit, …
+    meta: dict[str, Any]  # breakdown keys: type, step bucket, …
+    response: str | None = None
+    generation_error: str | None = None
+    extracted: dict[str, Any] | None = None
+    scores: dict[str, Score] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["scores"] = {k: v.to_dict() for k, v in self.scores.items()}
+        return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SampleRecord:
+        return cls(
+            id=str(data["id"]),
+            benchmark=data["benchmark"],
+            task=data["task"],
+            target=data.get("target", {}),
+            meta=data.get("meta", {}),
+            response=data.get("response"),
+            generation_error=data.get("generation_error"),
+            extracted=data.get("extracted"),
+            scores={k: Score.from_dict(v) for k, v in (data.get("scores") or {}).items()},
+        )

@@ -1,0 +1,93 @@
+"""report.md and its PNG plots, rebuilt from results.json alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+PLOTS_DIR = "plots"
+
+
+def fmt_metric(stats: dict[str, Any]) -> str:
+    if stats["value"] is None:
+        return "not scored"
+    return f"{100 * stats['value']:.1f}"
+
+
+def fmt_coverage(stats: dict[str, Any]) -> str:
+    return f"{stats['scored']}/{stats['total']} ({100 * stats['coverage']:.0f}%)"
+
+
+def write_report(out_dir: Path) -> Path:
+    results = json.loads((out_dir / "results.json").read_text(encoding="utf-8"))
+    plots = _plot_breakdowns(results, out_dir / PLOTS_DIR)
+    lines = [
+        f"# {results['title']} — {results['task']}",
+        "",
+        f"- model: `{results['model']}`",
+        f"- judge: `{results['judge']}`",
+        f"- data: `{results['config']['data']}`",
+        f"- items: {results['n_items']}; generations succeeded: "
+        f"{results['generation']['succeeded']}, failed: {results['generation']['failed']}",
+        "",
+        "## Metrics",
+        "",
+        "Scores are percentages over *scored* items; coverage says how many items were scored.",
+        "",
+        "| metric | score | coverage | why some items are not scored |",
+        "|---|---|---|---|",
+    ]
+    for name, stats in results["metrics"].items():
+        reasons = "; ".join(f"{k} ({v})" for k, v in stats["unscored_reasons"].items()) or "—"
+        lines.append(f"| {name} | {fmt_metric(stats)} | {fmt_coverage(stats)} | {reasons} |")
+    for group, buckets in results["breakdowns"].items():
+        if not buckets:
+            continue
+        metrics = list(results["metrics"])
+        lines += ["", f"## By {group.replace('_', ' ')}", ""]
+        lines.append("| " + group + " | " + " | ".join(f"{m} (coverage)" for m in metrics) + " |")
+        lines.append("|---" * (len(metrics) + 1) + "|")
+        for key, per_metric in buckets.items():
+            cells = [f"{fmt_metric(per_metric[m])} ({per_metric[m]['scored']}/{per_metric[m]['total']})" for m in metrics]
+            lines.append(f"| {key} | " + " | ".join(cells) + " |")
+        if group in plots:
+            lines += ["", f"![{group}]({PLOTS_DIR}/{plots[group]})"]
+    lines += ["", "## Versions", "", ", ".join(f"{k} {v}" for k, v in results["versions"].items()), ""]
+    path = out_dir / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
+    """One bar chart per breakdown of the headline metric; unscored groups are marked, not zero."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    metric = results.get("headline") or next(iter(results["metrics"]))
+    plot_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, str] = {}
+    for group, buckets in results["breakdowns"].items():
+        if not buckets:
+            continue
+        keys = list(buckets)
+        values = [buckets[k][metric]["value"] for k in keys]
+        fig, ax = plt.subplots(figsize=(max(3.5, 1.1 * len(keys) + 1.5), 3.2), dpi=100)
+        heights = [100 * v if v is not None else 0 for v in values]
+        bars = ax.bar(keys, heights, color=["#4C72B0" if v is not None else "#DDDDDD" for v in values])
+        for bar, key, value in zip(bars, keys, values, strict=True):
+            stats = buckets[key][metric]
+            label = f"{100 * value:.0f}\n{stats['scored']}/{stats['total']}" if value is not None else "not\nscored"
+            ax.annotate(label, (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+                        va="bottom", fontsize=8, xytext=(0, 2), textcoords="offset points")
+        ax.set_ylim(0, 119)
+        ax.set_ylabel(f"{metric} (%)")
+        ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10)
+        fig.tight_layout()
+        name = f"{metric.lower()}_by_{group}.png"
+        fig.savefig(plot_dir / name)
+        plt.close(fig)
+        written[group] = name
+    return written

@@ -1,0 +1,207 @@
+"""Run a benchmark: generate, score, and save each sample as it finishes.
+
+`samples.jsonl` is appended one complete line per item, so an interrupted run loses
+nothing already written and resumes where it stopped (a torn last line is dropped
+and redone). `run.json` holds the configuration; rescoring (`geomeval score`) needs
+only the output folder, because each record carries its own targets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .benchmarks import get_benchmark
+from .benchmarks.base import Benchmark, Item
+from .judges import Judge
+from .models import Generation, Model
+from .records import SampleRecord
+
+SAMPLES = "samples.jsonl"
+RUN_CONFIG = "run.json"
+RESULTS = "results.json"
+# Fields that must agree for an existing output folder to be resumed rather than refused.
+RESUME_KEYS = ("benchmark", "task", "model", "data", "seed")
+
+Progress = Callable[[int, int], None]
+
+
+class RunConflict(RuntimeError):
+    """The output folder holds a different run."""
+
+
+def versions() -> dict[str, str]:
+    found = {"geomeval": __version__, "python": platform.python_version()}
+    for package in ("datasets", "math-verify", "sympy", "httpx"):
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            found[package] = "not installed"
+    return found
+
+
+def read_samples(path: Path) -> list[SampleRecord]:
+    """Records from samples.jsonl; a torn final line (a killed run) is dropped, others are errors."""
+    if not path.exists():
+        return []
+    records: list[SampleRecord] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(SampleRecord.from_dict(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            if number == len(lines):
+                break
+            raise ValueError(f"{path}, line {number}: unreadable sample ({exc})") from None
+    return records
+
+
+def write_samples(path: Path, records: list[SampleRecord]) -> None:
+    """Replace samples.jsonl atomically (used when rescoring or dropping a torn line)."""
+    fd, tmp = tempfile.mkstemp(prefix=".samples.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(record.to_json() + "\n")
+    os.replace(tmp, path)
+
+
+def _generate_and_score(
+    bench: Benchmark, task: str, item: Item, model: Model, judge: Judge
+) -> SampleRecord:
+    record = bench.new_record(item, task)
+    try:
+        messages = bench.messages(item, task) if model.needs_messages else None
+        generation = model.generate(item, messages)
+    except Exception as exc:  # a client bug must not lose the run: record it as a failure
+        generation = Generation(None, f"{type(exc).__name__}: {exc}")
+    record.response = generation.text
+    record.generation_error = generation.error
+    record.scores = bench.score(record, judge)
+    return record
+
+
+def run(
+    bench: Benchmark,
+    *,
+    task: str,
+    model: Model,
+    judge: Judge,
+    out_dir: Path,
+    data: str | None = None,
+    limit: int | None = None,
+    concurrency: int = 8,
+    seed: int = 0,
+    overwrite: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    items = bench.load_items(data, task, limit)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    config = {
+        "benchmark": bench.name,
+        "task": task,
+        "model": model.spec,
+        "judge": judge.spec,
+        "data": data or "embedded-sample",
+        "limit": limit,
+        "seed": seed,
+        "concurrency": concurrency,
+    }
+    samples_path = out_dir / SAMPLES
+    config_path = out_dir / RUN_CONFIG
+    done: dict[str, SampleRecord] = {}
+    if samples_path.exists() and not overwrite:
+        previous = json.loads(config_path.read_text()) if config_path.exists() else {}
+        differing = [k for k in RESUME_KEYS if previous.get(k) != config[k]]
+        if differing:
+            raise RunConflict(
+                f"{out_dir} holds another run (differs in {', '.join(differing)}); "
+                "use another --out or pass --overwrite"
+            )
+        existing = read_samples(samples_path)
+        write_samples(samples_path, existing)  # drops a torn last line
+        done = {r.id: r for r in existing}
+    elif samples_path.exists():
+        samples_path.unlink()
+    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+
+    todo = [item for item in items if item.id not in done]
+    if progress:
+        progress(len(done), len(items))
+    with samples_path.open("a", encoding="utf-8") as sink, ThreadPoolExecutor(max(1, concurrency)) as pool:
+        pending: set[Future[SampleRecord]] = set()
+        queue = iter(todo)
+        for item in queue:
+            pending.add(pool.submit(_generate_and_score, bench, task, item, model, judge))
+            if len(pending) >= max(1, concurrency) * 2:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                record = future.result()
+                sink.write(record.to_json() + "\n")
+                sink.flush()
+                done[record.id] = record
+                if progress:
+                    progress(len(done), len(items))
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(pool.submit(_generate_and_score, bench, task, nxt, model, judge))
+    model.close()
+    order = {item.id: i for i, item in enumerate(items)}
+    records = sorted((r for r in done.values() if r.id in order), key=lambda r: order[r.id])
+    return finalize(bench, records, config, out_dir)
+
+
+def rescore(out_dir: Path, judge: Judge, progress: Progress | None = None) -> dict[str, Any]:
+    """Score saved outputs again (e.g. with another judge) without regenerating."""
+    config_path = out_dir / RUN_CONFIG
+    if not config_path.exists():
+        raise FileNotFoundError(f"{config_path} not found: is {out_dir} a geomeval run folder?")
+    config = json.loads(config_path.read_text())
+    bench = get_benchmark(config["benchmark"])
+    records = read_samples(out_dir / SAMPLES)
+    for index, record in enumerate(records, 1):
+        record.scores = bench.score(record, judge)
+        if progress:
+            progress(index, len(records))
+    write_samples(out_dir / SAMPLES, records)
+    config["judge"] = judge.spec
+    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    return finalize(bench, records, config, out_dir)
+
+
+def finalize(bench: Benchmark, records: list[SampleRecord], config: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    from .report import write_report
+
+    summary = bench.aggregate(records)
+    generated = sum(1 for r in records if r.generation_error is None and r.response is not None)
+    results = {
+        "benchmark": bench.name,
+        "title": bench.title,
+        "task": config["task"],
+        "model": config["model"],
+        "judge": config["judge"],
+        "headline": getattr(bench, "headline", None),
+        "n_items": len(records),
+        "generation": {
+            "succeeded": generated,
+            "failed": len(records) - generated,
+            "coverage": generated / len(records) if records else 0.0,
+        },
+        **summary,
+        "config": config,
+        "versions": versions(),
+    }
+    (out_dir / RESULTS).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_report(out_dir)
+    return results
