@@ -171,7 +171,7 @@ def main() -> None:
         app(standalone_mode=False)
     except (BenchmarkNotBuilt, UserError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        console.print(f"[red]error:[/red] {message}", highlight=False)
+        console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except typer.Abort:
         sys.exit(130)

@@ -1,0 +1,37 @@
+"""Shared fixtures: offline environment, the real GeoLaux sample, a loopback chat server."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+for _key, _value in {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "GRADIO_ANALYTICS_ENABLED": "False",
+}.items():
+    os.environ[_key] = _value
+for _key in ("GEOMEVAL_API_KEY", "GEOMEVAL_BASE_URL", "GEOMEVAL_JUDGE_MODEL", "GEOMEVAL_JUDGE_BASE_URL"):
+    os.environ.pop(_key, None)
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_GEOLAUX = REPO.parent / "shared" / "data" / "geolaux_mini_sample"
+
+
+@pytest.fixture(scope="session")
+def geolaux_raw() -> Path:
+    if not (SHARED_GEOLAUX / "GeoLaux_minidata.json").is_file():
+        pytest.skip(f"real GeoLaux sample not found at {SHARED_GEOLAUX}")
+    return SHARED_GEOLAUX
+
+
+@pytest.fixture(scope="session")
+def geolaux_built(geolaux_raw: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from geomeval.benchmarks.geolaux.data import build
+
+    out = tmp_path_factory.mktemp("geolaux") / "built"
+    build(str(geolaux_raw), str(out))
+    return out

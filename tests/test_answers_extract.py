@@ -1,0 +1,47 @@
+"""Final-answer extraction from realistic responses."""
+
+from __future__ import annotations
+
+import pytest
+
+from geomeval.answers import extract_final_answer
+
+CASES = [
+    ('{"steps": ["1. AB = 5"], "short_answer": "\\frac{3\\sqrt{3}}{2}"}', "\\frac{3\\sqrt{3}}{2}", "json"),
+    ('Reasoning...\n```json\n{"steps": ["1. x"], "short_answer": "12.8"}\n```', "12.8", "json"),
+    ('{"steps": ["1. ∠B = 70°"], "short_answer": "B"}', "B", "json"),
+    ("Thinking <answer>2√5</answer>", "2√5", "answer-tag"),
+    ("<think>so 3</think><answer>\\boxed{\\frac{1}{2}}</answer>", "\\frac{1}{2}", "answer-tag"),
+    ("Hence BE = 12.8, so \\boxed{\\frac{64}{5}}.", "\\frac{64}{5}", "boxed"),
+    ("After a long derivation with AB = 3 and BC = 4, the answer is 12/5.", "12/5", "phrase"),
+    ("All angles add to 180°. So the answer is B.", "B", "phrase"),
+    ("Final answer: 3√3", "3√3", "phrase"),
+    ("由勾股定理得AB=5，故答案为：2√5。", "2√5", "phrase"),
+    ("The triangle is isosceles, so ∠B = 70°.\n\n(B)", "(B)", "option-line"),
+    ("70°", "70°", "whole-response"),
+]
+
+
+@pytest.mark.parametrize(("response", "answer", "method"), CASES)
+def test_extraction(response: str, answer: str, method: str) -> None:
+    found = extract_final_answer(response, letters="ABCD")
+    assert (found.answer, found.method) == (answer, method)
+
+
+def test_a_number_inside_long_reasoning_is_not_the_answer() -> None:
+    response = "We know AB = 3 and BC = 4. The angle at C is 90°, and so on for many words. " * 3
+    assert extract_final_answer(response).answer is None
+
+
+def test_article_a_is_not_an_option_line() -> None:
+    assert extract_final_answer("It is a\nvery long explanation that ends with a", letters="ABCD").answer is None
+
+
+def test_latex_backslashes_in_json_survive() -> None:
+    found = extract_final_answer('{"short_answer": "\\times 2\\frac{1}{2}\\theta"}')
+    assert found.answer == "\\times 2\\frac{1}{2}\\theta"
+
+
+def test_huge_response_is_bounded() -> None:
+    response = "{" * 200_000 + " the answer is 7"
+    assert extract_final_answer(response).answer == "7"

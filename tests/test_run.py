@@ -1,0 +1,227 @@
+"""`geomeval run/score/report` on the embedded sample, with real HTTP for the model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks import get_benchmark
+from geomeval.judges import parse_judge_spec
+from geomeval.models import parse_model_spec
+from geomeval.runner import RunConflict, rescore, run
+from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
+
+GOLD = {  # embedded-sample answers, keyed by a phrase of each problem
+    "∠A = 40°": "B", "distance from point C": "\\frac{12}{5}", "diameter of circle O": "2\\sqrt{3}",
+    "regular hexagon": "3√3", "OA的长为": "C", "∠C=60°": "6+2\\sqrt{3}", "求∠A的度数": "3√2、45",
+}
+
+
+def oracle(request: dict) -> str:
+    text = prompt_text(request)
+    for phrase, answer in GOLD.items():
+        if phrase in text:
+            return json.dumps({"steps": ["1. by the figure"], "short_answer": answer})
+    return json.dumps({"steps": ["1. proved"], "short_answer": "proved"})
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "geomeval.cli", *args], capture_output=True, text=True, timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def load(out: Path) -> tuple[dict, list[dict]]:
+    results = json.loads((out / "results.json").read_text())
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    return results, samples
+
+
+def test_cli_random_baseline_on_embedded_sample(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = cli("run", "geolaux", "--model", "baseline:random", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "ACS" in result.stdout and "not scored" in result.stdout
+    results, samples = load(out)
+    n = results["n_items"]
+    assert len(samples) == n >= 8
+    acs = results["metrics"]["ACS"]
+    assert acs["scored"] == sum(1 for s in samples if s["target"]["answer"] is not None)
+    for metric in ("PCS", "PQS"):  # reported as not scored, never as zero
+        assert results["metrics"][metric]["value"] is None
+        assert results["metrics"][metric]["coverage"] == 0.0
+        assert all(s["scores"][metric]["value"] is None and s["scores"][metric]["unscored"] for s in samples)
+    assert set(results["breakdowns"]["step_bucket"]) == {"1-4", "5-8", "9-12", "13-24"}
+    assert set(results["breakdowns"]["type"]) == {"calculation", "proving"}
+    assert results["versions"]["geomeval"] and results["config"]["model"] == "baseline:random"
+    report = (out / "report.md").read_text()
+    assert "not scored" in report and "plots/acs_by_step_bucket.png" in report
+    assert (out / "plots" / "acs_by_step_bucket.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_random_baseline_is_seeded_and_only_picks_options(tmp_path: Path) -> None:
+    bench = get_benchmark("geolaux")
+    judge = parse_judge_spec("offline")
+    first = run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path / "a")
+    again = run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path / "b", concurrency=1)
+    assert first["metrics"] == again["metrics"]
+    _, samples = load(tmp_path / "a")
+    for sample in samples:
+        if sample["target"]["choices"]:
+            assert sample["response"] in "ABCD"[: len(sample["target"]["choices"])]
+        else:
+            assert sample["response"] == ""
+
+
+def test_empty_baseline_is_scored_wrong_not_unscored(tmp_path: Path) -> None:
+    results = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("baseline:empty"),
+                  judge=parse_judge_spec("offline"), out_dir=tmp_path)
+    assert results["metrics"]["ACS"]["value"] == 0.0
+    assert results["metrics"]["ACS"]["scored"] > 0
+
+
+def test_openai_model_over_http_scores_correct_answers(tmp_path: Path) -> None:
+    with ChatServer(oracle) as server:
+        out = tmp_path / "run"
+        result = cli("run", "geolaux", "--model", "openai:test-model", "--base-url", server.base_url,
+                     "--out", str(out), env={"GEOMEVAL_API_KEY": "sk-secret-123"})
+        assert result.returncode == 0, result.stderr
+        request = server.requests[0]
+        assert request["model"] == "test-model" and request["temperature"] == 0
+        images = [p for p in request["messages"][0]["content"] if p["type"] == "image_url"]
+        assert images and images[0]["image_url"]["url"].startswith("data:image/png;base64,")
+        assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
+    results, samples = load(out)
+    assert results["metrics"]["ACS"]["value"] == 1.0
+    assert results["metrics"]["ACS"]["scored"] == len(GOLD)
+    for path in out.rglob("*"):
+        if path.is_file() and path.suffix in (".json", ".jsonl", ".md"):
+            assert "sk-secret-123" not in path.read_text()
+
+
+def test_aux_task_adds_auxiliary_text_and_image(tmp_path: Path) -> None:
+    with ChatServer(oracle) as server:
+        cli("run", "geolaux", "--task", "geolaux_aux", "--model", "openai:m", "--base-url", server.base_url,
+            "--out", str(tmp_path))
+        with_aux = [r for r in server.requests if "auxiliary construction" in prompt_text(r)]
+        assert with_aux
+        assert any(sum(p["type"] == "image_url" for p in r["messages"][0]["content"]) == 2 for r in with_aux)
+
+
+def test_model_failures_are_unscored_with_their_error(tmp_path: Path) -> None:
+    faults = [Fault(on=set(range(0, 1000)), status=400, body='{"error": "bad request"}')]
+    with ChatServer(oracle, faults=faults) as server:
+        model = parse_model_spec("openai:m", base_url=server.base_url)
+        results = run(get_benchmark("geolaux"), task="geolaux", model=model, judge=parse_judge_spec("offline"),
+                      out_dir=tmp_path)
+    assert results["metrics"]["ACS"]["scored"] == 0 and results["metrics"]["ACS"]["value"] is None
+    assert results["generation"]["failed"] == results["n_items"]
+    _, samples = load(tmp_path)
+    assert all("HTTP 400" in s["scores"]["ACS"]["unscored"] for s in samples)
+
+
+def test_transient_server_errors_are_retried(tmp_path: Path) -> None:
+    faults = [Fault(on={0, 1}, status=503), Fault(on={2}, status=429, headers={"Retry-After": "0"})]
+    with ChatServer(oracle, faults=faults) as server:
+        model = parse_model_spec("openai:m", base_url=server.base_url)
+        results = run(get_benchmark("geolaux"), task="geolaux", model=model, judge=parse_judge_spec("offline"),
+                      out_dir=tmp_path, concurrency=1)
+    assert results["generation"]["failed"] == 0
+    assert results["metrics"]["ACS"]["value"] == 1.0
+
+
+def test_replay_and_rescore(tmp_path: Path) -> None:
+    with ChatServer(oracle) as server:
+        first = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("openai:m", base_url=server.base_url),
+                    judge=parse_judge_spec("offline"), out_dir=tmp_path / "a")
+    replayed = cli("run", "geolaux", "--model", f"replay:{tmp_path / 'a' / 'samples.jsonl'}", "--out", str(tmp_path / "b"))
+    assert replayed.returncode == 0, replayed.stderr
+    results, _ = load(tmp_path / "b")
+    assert results["metrics"]["ACS"] == first["metrics"]["ACS"]
+    (tmp_path / "a" / "results.json").unlink()
+    rescored = cli("score", str(tmp_path / "a"), "--judge", "offline")
+    assert rescored.returncode == 0, rescored.stderr
+    assert load(tmp_path / "a")[0]["metrics"]["ACS"] == first["metrics"]["ACS"]
+    (tmp_path / "a" / "report.md").unlink()
+    assert cli("report", str(tmp_path / "a")).returncode == 0
+    assert (tmp_path / "a" / "report.md").exists()
+
+
+def test_replay_file_missing_an_item_leaves_it_unscored(tmp_path: Path) -> None:
+    replay = tmp_path / "partial.jsonl"
+    replay.write_text(json.dumps({"id": "en_1", "response": "B"}) + "\n")
+    results = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec(f"replay:{replay}"),
+                  judge=parse_judge_spec("offline"), out_dir=tmp_path / "out")
+    assert results["metrics"]["ACS"]["scored"] == 1 and results["metrics"]["ACS"]["value"] == 1.0
+
+
+def test_bad_replay_line_names_line_and_field(tmp_path: Path) -> None:
+    replay = tmp_path / "bad.jsonl"
+    replay.write_text('{"id": "en_1", "response": "B"}\n{"response": "C"}\n')
+    with pytest.raises(ValueError, match="line 2: field 'id' missing"):
+        parse_model_spec(f"replay:{replay}")
+
+
+def test_interrupted_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    with ChatServer(oracle) as server:
+        model = parse_model_spec("openai:m", base_url=server.base_url)
+        full = run(bench, task="geolaux", model=model, judge=judge, out_dir=tmp_path / "full")
+        lines = (tmp_path / "full" / "samples.jsonl").read_text().splitlines()
+        partial = tmp_path / "partial"
+        partial.mkdir()
+        (partial / "run.json").write_text((tmp_path / "full" / "run.json").read_text())
+        (partial / "samples.jsonl").write_text("\n".join(lines[:4]) + "\n" + lines[4][:25])  # torn line
+        before = len(server.requests)
+        resumed = run(bench, task="geolaux", model=model, judge=judge, out_dir=partial)
+        assert len(server.requests) - before == len(lines) - 4
+    ids = [json.loads(line)["id"] for line in (partial / "samples.jsonl").read_text().splitlines()]
+    assert sorted(ids) == sorted(json.loads(line)["id"] for line in lines)
+    assert resumed["metrics"] == full["metrics"]
+
+
+def test_output_folder_of_another_run_is_refused(tmp_path: Path) -> None:
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path)
+    with pytest.raises(RunConflict, match="model"):
+        run(bench, task="geolaux", model=parse_model_spec("baseline:empty"), judge=judge, out_dir=tmp_path)
+
+
+def test_real_sample_runs(geolaux_built: Path, tmp_path: Path) -> None:
+    result = cli("run", "geolaux", "--model", "baseline:random", "--data", str(geolaux_built), "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    results, samples = load(tmp_path)
+    assert results["n_items"] == 100 and results["metrics"]["ACS"]["scored"] == 71
+    raw = cli("run", "geolaux", "--model", "baseline:random", "--data", str(Path(geolaux_built).parent.parent),
+              "--limit", "3", "--out", str(tmp_path / "x"))
+    assert raw.returncode == 2 and "error:" in raw.stderr
+
+
+@pytest.mark.parametrize("name", ["capgeo", "ggbench", "geoeval", "me2"])
+def test_planned_benchmarks_say_so_plainly(name: str, tmp_path: Path) -> None:
+    result = cli("run", name, "--model", "baseline:random", "--out", str(tmp_path / name))
+    assert result.returncode == 2
+    assert "not built yet" in result.stderr and "issue #" in result.stderr
+    assert not (tmp_path / name).exists()
+
+
+def test_list_shows_all_five() -> None:
+    result = cli("list")
+    assert result.returncode == 0
+    for name in ("capgeo", "ggbench", "geoeval", "geolaux", "me2"):
+        assert name in result.stdout
+
+
+def test_user_errors_exit_2_with_a_message(tmp_path: Path) -> None:
+    assert "unknown benchmark" in cli("run", "nope", "--model", "baseline:random").stderr
+    bad = cli("run", "geolaux", "--model", "gpt-4o", "--out", str(tmp_path))
+    assert bad.returncode == 2 and "unknown model spec" in bad.stderr
+    missing = cli("run", "geolaux", "--model", "baseline:random", "--data", str(tmp_path / "nothing"))
+    assert missing.returncode == 2
