@@ -7,7 +7,11 @@ import re
 from pathlib import Path
 
 import sympy
-from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
+from sympy.parsing.sympy_parser import (
+    implicit_multiplication_application,
+    parse_expr,
+    standard_transformations,
+)
 
 from geomeval.answers import check_answer, parse_choices
 

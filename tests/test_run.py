@@ -12,7 +12,7 @@ import pytest
 from geomeval.benchmarks import get_benchmark
 from geomeval.judges import parse_judge_spec
 from geomeval.models import parse_model_spec
-from geomeval.runner import RunConflict, rescore, run
+from geomeval.runner import RunConflict, run
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 GOLD = {  # embedded-sample answers, keyed by a phrase of each problem
@@ -98,7 +98,7 @@ def test_openai_model_over_http_scores_correct_answers(tmp_path: Path) -> None:
         images = [p for p in request["messages"][0]["content"] if p["type"] == "image_url"]
         assert images and images[0]["image_url"]["url"].startswith("data:image/png;base64,")
         assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
-    results, samples = load(out)
+    results, _samples = load(out)
     assert results["metrics"]["ACS"]["value"] == 1.0
     assert results["metrics"]["ACS"]["scored"] == len(GOLD)
     for path in out.rglob("*"):
@@ -194,14 +194,19 @@ def test_output_folder_of_another_run_is_refused(tmp_path: Path) -> None:
         run(bench, task="geolaux", model=parse_model_spec("baseline:empty"), judge=judge, out_dir=tmp_path)
 
 
-def test_real_sample_runs(geolaux_built: Path, tmp_path: Path) -> None:
-    result = cli("run", "geolaux", "--model", "baseline:random", "--data", str(geolaux_built), "--out", str(tmp_path))
+def test_real_sample_runs(geolaux_built: Path, geolaux_raw: Path, tmp_path: Path) -> None:
+    result = cli("run", "geolaux", "--model", "baseline:random", "--data", str(geolaux_built), "--out", str(tmp_path / "built"))
     assert result.returncode == 0, result.stderr
-    results, samples = load(tmp_path)
+    results, _ = load(tmp_path / "built")
     assert results["n_items"] == 100 and results["metrics"]["ACS"]["scored"] == 71
-    raw = cli("run", "geolaux", "--model", "baseline:random", "--data", str(Path(geolaux_built).parent.parent),
-              "--limit", "3", "--out", str(tmp_path / "x"))
-    assert raw.returncode == 2 and "error:" in raw.stderr
+    raw = cli("run", "geolaux", "--model", "baseline:random", "--data", str(geolaux_raw), "--limit", "5",
+              "--out", str(tmp_path / "raw"))
+    assert raw.returncode == 0, raw.stderr
+    assert load(tmp_path / "raw")[0]["n_items"] == 5
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bad = cli("run", "geolaux", "--model", "baseline:random", "--data", str(empty), "--out", str(tmp_path / "x"))
+    assert bad.returncode == 2 and "exactly one release JSON" in bad.stderr
 
 
 @pytest.mark.parametrize("name", ["capgeo", "ggbench", "geoeval", "me2"])

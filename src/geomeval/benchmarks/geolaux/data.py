@@ -45,7 +45,7 @@ def load(data: str | None) -> Dataset:
     path = Path(data).expanduser()
     if is_built_dataset(path):
         dataset = load_built(path)
-    elif path.is_file() and path.suffix == ".json" or path.is_dir():
+    elif (path.is_file() and path.suffix == ".json") or path.is_dir():
         dataset, _ = from_raw(path)
     elif path.exists() or data.startswith((".", "/", "~")):
         raise FileNotFoundError(f"{data}: neither a built GeoLaux folder nor a raw release")

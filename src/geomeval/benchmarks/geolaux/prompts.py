@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...images import image_part
 from ...answers import parse_choices
+from ...images import image_part
 
 _CALCULATION = """Solve the geometry problem below; its figure is attached.
 
