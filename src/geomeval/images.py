@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 from typing import Any
 
@@ -38,6 +37,3 @@ def image_part(image: Any) -> dict[str, Any]:
     url = f"data:{mime_type(data)};base64,{base64.b64encode(data).decode('ascii')}"
     return {"type": "image_url", "image_url": {"url": url}}
 
-
-def content_digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:16]

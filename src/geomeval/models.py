@@ -122,6 +122,8 @@ class OpenAIChatModel(Model):
         self.temperature = temperature
         self.max_tokens = max_tokens
         self._local = threading.local()
+        self._clients: list[httpx.Client] = []
+        self._clients_lock = threading.Lock()
         self.timeout_s = timeout_s
 
     def _client(self) -> httpx.Client:
@@ -130,7 +132,16 @@ class OpenAIChatModel(Model):
             headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
             client = httpx.Client(headers=headers, timeout=self.timeout_s)
             self._local.client = client
+            with self._clients_lock:
+                self._clients.append(client)
         return client
+
+    def close(self) -> None:
+        with self._clients_lock:
+            clients, self._clients = self._clients, []
+        for client in clients:
+            client.close()
+        self._local = threading.local()
 
     def _redact(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text

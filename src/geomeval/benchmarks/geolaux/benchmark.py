@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,12 @@ from . import data, scoring
 from .features import AUXILIARY_TYPES, TYPES, step_bucket
 from .prompts import build_messages
 
-SHARED_SAMPLE = Path(__file__).resolve().parents[5] / ".." / "shared" / "data" / "geolaux_mini_sample"
+SHARED_SAMPLE_NAME = "geolaux_mini_sample"
+
+
+def shared_data_dir() -> Path:
+    """Where real data sits beside a checkout (`../shared/data`), or GEOMEVAL_SHARED_DATA."""
+    return Path(os.environ.get("GEOMEVAL_SHARED_DATA") or Path.cwd().parent / "shared" / "data")
 
 
 class GeoLaux(Benchmark):
@@ -26,8 +32,9 @@ class GeoLaux(Benchmark):
         sample = data.sample_path()
         count = sum(1 for _ in (sample / "original_images").glob("*.png")) if sample.is_dir() else 0
         status = f"embedded sample ({count} figures)"
-        if SHARED_SAMPLE.is_dir():
-            status += f"; raw release at {SHARED_SAMPLE.resolve()}"
+        shared = shared_data_dir() / SHARED_SAMPLE_NAME
+        if shared.is_dir():
+            status += f"; raw release at {shared.resolve()}"
         return status
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
