@@ -45,3 +45,13 @@ def test_latex_backslashes_in_json_survive() -> None:
 def test_huge_response_is_bounded() -> None:
     response = "{" * 200_000 + " the answer is 7"
     assert extract_final_answer(response).answer == "7"
+
+
+@pytest.mark.parametrize("opening", ["```json\n{", "<answer>", "\\boxed{"])
+def test_many_unclosed_openings_stay_fast(opening: str) -> None:
+    import time
+
+    response = (opening + "x" * 10) * 6000
+    start = time.perf_counter()
+    extract_final_answer(response)
+    assert time.perf_counter() - start < 2.0

@@ -19,8 +19,7 @@ MAX_RESPONSE_CHARS = 100_000
 MAX_JSON_CHARS = 50_000
 SHORT_RESPONSE_CHARS = 60
 _JSON_KEYS = ("short_answer", "final_answer", "answer")
-_FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.{0,50000}?)```", re.S)
-_ANSWER_TAG = re.compile(r"<answer>(.{0,5000}?)</answer>", re.S | re.I)
+MAX_BLOCKS = 50
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _PHRASE = re.compile(
     r"(?:final\s+answer|the\s+answer|answer)\s*(?:is|:|：|=)\s*[:：]?"
@@ -71,7 +70,7 @@ def extract_final_answer(response: str | None, *, letters: str | None = None) ->
 
 def parse_json_object(text: str) -> dict | None:
     """Parse the JSON object a response carries (fenced or bare), tolerating raw LaTeX."""
-    candidates = [m.group(1) for m in _FENCE.finditer(text)]
+    candidates = [block.removeprefix("json").removeprefix("JSON") for block in _blocks(text, "```", "```")]
     first, last = text.find("{"), text.rfind("}")
     if 0 <= first < last and last - first <= MAX_JSON_CHARS:
         candidates.append(text[first : last + 1])
@@ -104,8 +103,24 @@ def _from_json(text: str) -> str | None:
     return None
 
 
+def _blocks(text: str, opening: str, closing: str) -> list[str]:
+    """Contents between `opening` and the next `closing`, found by linear scans (no regex)."""
+    found: list[str] = []
+    position = 0
+    while len(found) < MAX_BLOCKS:
+        start = text.find(opening, position)
+        if start < 0:
+            break
+        end = text.find(closing, start + len(opening))
+        if end < 0:
+            break
+        found.append(text[start + len(opening) : end])
+        position = end + len(closing)
+    return found
+
+
 def _from_answer_tag(text: str) -> str | None:
-    matches = _ANSWER_TAG.findall(text)
+    matches = _blocks(text.replace("<ANSWER>", "<answer>").replace("</ANSWER>", "</answer>"), "<answer>", "</answer>")
     if not matches:
         return None
     inner = matches[-1]
