@@ -55,3 +55,9 @@ def test_many_unclosed_openings_stay_fast(opening: str) -> None:
     start = time.perf_counter()
     extract_final_answer(response)
     assert time.perf_counter() - start < 2.0
+
+
+def test_json_object_is_returned_with_the_answer() -> None:
+    found = extract_final_answer('Work.\n{"steps": ["1. AB = 5", "2. so 12/5"], "short_answer": "12/5"}')
+    assert found.answer == "12/5" and found.data == {"steps": ["1. AB = 5", "2. so 12/5"], "short_answer": "12/5"}
+    assert extract_final_answer("the answer is 3").data is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .choices import read_option_letter
 
@@ -36,6 +37,7 @@ class Extracted:
 
     answer: str | None
     method: str
+    data: dict[str, Any] | None = None  # the JSON object the response carried, if any
 
 
 def extract_final_answer(response: str | None, *, letters: str | None = None) -> Extracted:
@@ -51,21 +53,24 @@ def extract_final_answer(response: str | None, *, letters: str | None = None) ->
         text = text[-MAX_RESPONSE_CHARS:]
     if not text:
         return Extracted(None, "none")
+    data = parse_json_object(text) if "{" in text else None
+    found = _answer_in_json(data) if data is not None else None
+    if found is not None and found.strip():
+        return Extracted(_clean(found), "json", data)
     for method, finder in (
-        ("json", _from_json),
         ("answer-tag", _from_answer_tag),
         ("boxed", _from_boxed),
         ("phrase", _from_phrase),
     ):
         found = finder(text)
         if found is not None and found.strip():
-            return Extracted(_clean(found), method)
+            return Extracted(_clean(found), method, data)
     last_line = text.splitlines()[-1].strip()
     if letters and read_option_letter(last_line, letters) and len(last_line) <= 20:
-        return Extracted(_clean(last_line), "option-line")
+        return Extracted(_clean(last_line), "option-line", data)
     if len(text) <= SHORT_RESPONSE_CHARS and "\n" not in text:
-        return Extracted(_clean(text), "whole-response")
-    return Extracted(None, "none")
+        return Extracted(_clean(text), "whole-response", data)
+    return Extracted(None, "none", data)
 
 
 def parse_json_object(text: str) -> dict | None:
@@ -88,12 +93,7 @@ def parse_json_object(text: str) -> dict | None:
     return None
 
 
-def _from_json(text: str) -> str | None:
-    if "{" not in text:
-        return None
-    obj = parse_json_object(text)
-    if obj is None:
-        return None
+def _answer_in_json(obj: dict[str, Any]) -> str | None:
     for key in _JSON_KEYS:
         if key in obj and obj[key] is not None:
             value = obj[key]

@@ -8,10 +8,11 @@ a judge they are unscored, with the reason recorded on every item.
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from ...aggregate import summarize
-from ...answers import check_answer, extract_final_answer, parse_json_object
+from ...answers import check_answer, extract_final_answer
 from ...judges import Judge
 from ...records import SampleRecord, Score
 from .features import STEP_BUCKETS
@@ -26,12 +27,11 @@ PROOF_NEEDS_JUDGE = "proving item: no gold short answer, so its final answer nee
 
 
 def extract(record: SampleRecord) -> dict[str, Any]:
-    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: len(record.target.get("choices") or [])]
+    letters = string.ascii_uppercase[: len(record.target.get("choices") or [])]
     found = extract_final_answer(record.response, letters=letters or None)
     steps: list[str] = []
-    obj = parse_json_object(record.response) if record.response and "{" in record.response else None
-    if obj and isinstance(obj.get("steps"), list):
-        steps = [str(s) for s in obj["steps"][:MAX_STEPS]]
+    if found.data and isinstance(found.data.get("steps"), list):
+        steps = [str(s) for s in found.data["steps"][:MAX_STEPS]]
     return {"answer": found.answer, "method": found.method, "steps": steps}
 
 
