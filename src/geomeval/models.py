@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import string
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -57,7 +58,7 @@ class RandomBaseline(Model):
         if not item.choices:
             return Generation("")  # nothing to guess among: an honest empty answer
         rng = random.Random(f"{self.seed}:{item.id}")
-        return Generation("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[rng.randrange(len(item.choices))])
+        return Generation(string.ascii_uppercase[rng.randrange(len(item.choices))])
 
 
 class EmptyBaseline(Model):
@@ -113,9 +114,8 @@ class OpenAIChatModel(Model):
         temperature: float = 0.0,
         max_tokens: int | None = 2048,
         timeout_s: float = 120.0,
-        spec_prefix: str = "openai",
     ):
-        self.spec = f"{spec_prefix}:{model}"
+        self.spec = f"openai:{model}"
         self.model = model
         self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         self._api_key = api_key

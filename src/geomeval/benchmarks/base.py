@@ -38,8 +38,6 @@ class Benchmark(ABC):
     title: str
     tasks: tuple[str, ...]
     splits: tuple[str, ...] = ("test",)
-    metrics: tuple[str, ...] = ()
-    implemented: bool = True
 
     @property
     def default_task(self) -> str:
@@ -83,7 +81,6 @@ class PlannedBenchmark:
     tasks: tuple[str, ...]
     summary: str
     issue: int
-    implemented: bool = False
 
     def data_status(self) -> str:
         return "not built yet"

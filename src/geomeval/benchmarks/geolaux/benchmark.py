@@ -25,7 +25,6 @@ class GeoLaux(Benchmark):
     name = "geolaux"
     title = "GeoLaux"
     tasks = ("geolaux", "geolaux_aux")
-    metrics = scoring.METRICS
     headline = "ACS"
 
     def data_status(self) -> str:

@@ -45,7 +45,7 @@ def build_messages(row: dict[str, Any], *, with_auxiliary: bool) -> list[dict[st
     if with_auxiliary and row.get("auxiliary_text"):
         note = " (the second image shows it drawn)" if aux_image else ""
         auxiliary = _AUXILIARY.format(text=row["auxiliary_text"], image_note=note)
-    template = _PROVING if _type_name(row["type"]) == "proving" else _CALCULATION
+    template = _PROVING if row["type"] == "proving" else _CALCULATION
     text = template.format(
         problem=row["problem_text"].strip(),
         options=options_text,
@@ -56,9 +56,3 @@ def build_messages(row: dict[str, Any], *, with_auxiliary: bool) -> list[dict[st
     if aux_image and auxiliary:
         content.append(image_part(aux_image))
     return [{"role": "user", "content": content}]
-
-
-def _type_name(value: Any) -> str:
-    from .features import TYPES
-
-    return TYPES[value] if isinstance(value, int) else str(value)
