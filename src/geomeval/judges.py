@@ -39,3 +39,8 @@ def parse_judge_spec(spec: str | None, *, base_url: str | None = None) -> Judge:
         temperature=0.0,
     )
     return Judge(spec, client)
+
+
+def judge_from_env() -> Judge:
+    """The judge GEOMEVAL_JUDGE_MODEL / GEOMEVAL_JUDGE_BASE_URL name, or `offline`."""
+    return parse_judge_spec(None)

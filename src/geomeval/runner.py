@@ -23,7 +23,7 @@ from .benchmarks import get_benchmark
 from .benchmarks.base import Benchmark, Item
 from .judges import Judge
 from .models import Generation, Model
-from .records import SampleRecord
+from .records import SampleRecord, Score
 
 SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
@@ -88,6 +88,11 @@ def _generate_and_score(
     record.generation_error = generation.error
     record.scores = bench.score(record, judge)
     return record
+
+
+def score_record_sync(bench: Benchmark, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+    """Score one record from synchronous code (lmms-eval's process_results), through the engine."""
+    return bench.score(record, judge)
 
 
 def run(
