@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,10 @@ for _key, _value in {
     "GRADIO_ANALYTICS_ENABLED": "False",
 }.items():
     os.environ[_key] = _value
-for _key in ("GEOMEVAL_API_KEY", "GEOMEVAL_BASE_URL", "GEOMEVAL_JUDGE_MODEL", "GEOMEVAL_JUDGE_BASE_URL"):
+for _key in [k for k in os.environ if k.startswith("GEOMEVAL_")]:
     os.environ.pop(_key, None)
+# Every test run gets a fresh response cache, never the user's.
+os.environ["GEOMEVAL_CACHE_DIR"] = tempfile.mkdtemp(prefix="geomeval-test-cache-")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_GEOLAUX = REPO.parent / "shared" / "data" / "geolaux_mini_sample"

@@ -11,7 +11,7 @@ import pytest
 
 from geomeval.benchmarks import get_benchmark
 from geomeval.judges import parse_judge_spec
-from geomeval.models import parse_model_spec
+from geomeval.models import ModelOptions, parse_model_spec
 from geomeval.runner import RunConflict, run
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
@@ -118,7 +118,7 @@ def test_aux_task_adds_auxiliary_text_and_image(tmp_path: Path) -> None:
 def test_model_failures_are_unscored_with_their_error(tmp_path: Path) -> None:
     faults = [Fault(on=set(range(0, 1000)), status=400, body='{"error": "bad request"}')]
     with ChatServer(oracle, faults=faults) as server:
-        model = parse_model_spec("openai:m", base_url=server.base_url)
+        model = parse_model_spec("openai:m", ModelOptions(base_url=server.base_url))
         results = run(get_benchmark("geolaux"), task="geolaux", model=model, judge=parse_judge_spec("offline"),
                       out_dir=tmp_path)
     assert results["metrics"]["ACS"]["scored"] == 0 and results["metrics"]["ACS"]["value"] is None
@@ -130,7 +130,7 @@ def test_model_failures_are_unscored_with_their_error(tmp_path: Path) -> None:
 def test_transient_server_errors_are_retried(tmp_path: Path) -> None:
     faults = [Fault(on={0, 1}, status=503), Fault(on={2}, status=429, headers={"Retry-After": "0"})]
     with ChatServer(oracle, faults=faults) as server:
-        model = parse_model_spec("openai:m", base_url=server.base_url)
+        model = parse_model_spec("openai:m", ModelOptions(base_url=server.base_url))
         results = run(get_benchmark("geolaux"), task="geolaux", model=model, judge=parse_judge_spec("offline"),
                       out_dir=tmp_path, concurrency=1)
     assert results["generation"]["failed"] == 0
@@ -139,7 +139,7 @@ def test_transient_server_errors_are_retried(tmp_path: Path) -> None:
 
 def test_replay_and_rescore(tmp_path: Path) -> None:
     with ChatServer(oracle) as server:
-        first = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("openai:m", base_url=server.base_url),
+        first = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
                     judge=parse_judge_spec("offline"), out_dir=tmp_path / "a")
     replayed = cli("run", "geolaux", "--model", f"replay:{tmp_path / 'a' / 'samples.jsonl'}", "--out", str(tmp_path / "b"))
     assert replayed.returncode == 0, replayed.stderr
@@ -172,7 +172,7 @@ def test_bad_replay_line_names_line_and_field(tmp_path: Path) -> None:
 def test_interrupted_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     with ChatServer(oracle) as server:
-        model = parse_model_spec("openai:m", base_url=server.base_url)
+        model = parse_model_spec("openai:m", ModelOptions(base_url=server.base_url))
         full = run(bench, task="geolaux", model=model, judge=judge, out_dir=tmp_path / "full")
         lines = (tmp_path / "full" / "samples.jsonl").read_text().splitlines()
         partial = tmp_path / "partial"

@@ -17,14 +17,36 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
         for r in records
         if metric not in r.scores or not r.scores[metric].scored
     )
+    needs_judge = sum(1 for r in records if metric in r.scores and r.scores[metric].needs_judge)
     total = len(records)
     return {
         "value": (sum(values) / len(values)) if values else None,  # type: ignore[arg-type]
         "scored": len(values),
         "total": total,
         "coverage": (len(values) / total) if total else 0.0,
+        "needs_judge": needs_judge,
         "unscored_reasons": dict(reasons.most_common(5)),
     }
+
+
+def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[str]:
+    """Metrics whose coverage falls below `min_coverage`, counting failures only.
+
+    Items a metric cannot score without an LLM judge are a setting of the run, not a
+    failure, so they leave the denominator; everything else unscored counts.
+    """
+    short = []
+    for name, stats in results["metrics"].items():
+        eligible = stats["total"] - stats.get("needs_judge", 0)
+        if eligible <= 0:
+            continue
+        coverage = stats["scored"] / eligible
+        if coverage < min_coverage:
+            short.append(
+                f"{name}: {stats['scored']}/{eligible} scored ({100 * coverage:.1f}%) "
+                f"< {100 * min_coverage:.1f}%"
+            )
+    return short
 
 
 def summarize(

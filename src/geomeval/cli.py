@@ -1,4 +1,4 @@
-"""The `geomeval` command line: list, run, score, report, build."""
+"""The `geomeval` command line: list, run, score, compare, report, build."""
 
 from __future__ import annotations
 
@@ -90,30 +90,95 @@ def _default_out(benchmark: str, task: str, model: str) -> Path:
     return Path("runs") / f"{benchmark}-{task}-{slug}"
 
 
+MIN_COVERAGE_EXIT = 3
+
+
+def _cache(path: Path | None, no_cache: bool) -> Any:
+    from .cache import ResponseCache, default_cache_path
+
+    return None if no_cache else ResponseCache(path or default_cache_path())
+
+
+def _check_coverage(results: dict[str, Any], min_coverage: float) -> None:
+    from .aggregate import coverage_shortfalls
+
+    short = coverage_shortfalls(results, min_coverage)
+    if short:
+        console.print("[red]coverage below --min-coverage:[/red] " + "; ".join(short), highlight=False, soft_wrap=True)
+        console.print("unscored items keep their errors in samples.jsonl; rerun the same command to retry them.")
+        sys.exit(MIN_COVERAGE_EXIT)
+
+
+def _print_requests(**clients: Any) -> None:
+    parts = []
+    for role, client in clients.items():
+        if client is not None and hasattr(client, "requests_sent"):
+            parts.append(f"{role}: {client.requests_sent} requests sent, {client.cache_hits} answered from cache")
+    if parts:
+        console.print("; ".join(parts), highlight=False)
+
+
+ConcurrencyOpt = Annotated[
+    int, typer.Option(min=1, max=1024, envvar="GEOMEVAL_CONCURRENCY", help="requests in flight per endpoint")
+]
+MinCoverageOpt = Annotated[
+    float,
+    typer.Option(min=0.0, max=1.0, envvar="GEOMEVAL_MIN_COVERAGE",
+                 help=f"exit {MIN_COVERAGE_EXIT} when a metric scores fewer items than this share (judge-less metrics excepted)"),
+]
+TimeoutOpt = Annotated[float, typer.Option(min=1.0, envvar="GEOMEVAL_TIMEOUT", help="seconds per request")]
+CacheOpt = Annotated[
+    Path | None, typer.Option("--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval)")
+]
+NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")]
+
+
 @app.command()
 def run(
     benchmark: Annotated[str, typer.Argument(help="capgeo, ggbench, geoeval, geolaux or me2")],
-    model: Annotated[str, typer.Option(help="openai:<model>, replay:<samples.jsonl>, baseline:random, baseline:empty")],
+    model: Annotated[
+        str, typer.Option(help="openai:<model>, vllm:<model-or-path>, replay:<samples.jsonl>, baseline:random, baseline:empty")
+    ],
     task: Annotated[str | None, typer.Option(help="task name; default: the benchmark's first task")] = None,
-    judge: Annotated[str | None, typer.Option(help="offline (default) or openai:<model>")] = None,
+    judge: Annotated[str | None, typer.Option(help="offline or openai:<model> (default: GEOMEVAL_JUDGE_MODEL, else offline)")] = None,
     data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id; default: embedded sample")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="score only the first N items")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="output folder")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for the model (or GEOMEVAL_BASE_URL)")] = None,
     judge_base_url: Annotated[str | None, typer.Option(help="server for the judge (or GEOMEVAL_JUDGE_BASE_URL)")] = None,
-    concurrency: Annotated[int, typer.Option(min=1, max=1024, help="requests in flight")] = 8,
-    seed: Annotated[int, typer.Option(help="seed for baseline:random")] = 0,
+    concurrency: ConcurrencyOpt = 32,
+    timeout: TimeoutOpt = 120.0,
+    max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
+    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (judges always use 0)")] = 0.0,
+    tensor_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: GPUs to shard the model over")] = None,
+    engine_arg: Annotated[list[str] | None, typer.Option(help="vllm: engine argument key=value (repeatable)")] = None,
+    min_coverage: MinCoverageOpt = 0.95,
+    cache: CacheOpt = None,
+    no_cache: NoCacheOpt = False,
+    seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
     overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
     from .judges import parse_judge_spec
-    from .models import parse_model_spec
+    from .models import ModelOptions, parse_engine_args, parse_model_spec
     from .runner import run as run_benchmark
 
     bench = get_benchmark(benchmark)
     task = task or bench.default_task
-    model_obj = parse_model_spec(model, base_url=base_url, seed=seed)
-    judge_obj = parse_judge_spec(judge, base_url=judge_base_url)
+    engine_args = parse_engine_args(engine_arg or [])
+    if tensor_parallel_size is not None:
+        engine_args["tensor_parallel_size"] = tensor_parallel_size
+    response_cache = _cache(cache, no_cache)
+    judge_obj = parse_judge_spec(
+        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=response_cache
+    )
+    model_obj = parse_model_spec(
+        model,
+        ModelOptions(
+            base_url=base_url, concurrency=concurrency, timeout_s=timeout, max_tokens=max_tokens,
+            temperature=temperature, seed=seed, cache=response_cache, engine_args=engine_args,
+        ),
+    )
     target = out_dir or _default_out(bench.name, task, model)
     with _progress(f"{bench.name}/{task}") as update:
         results = run_benchmark(
@@ -121,22 +186,70 @@ def run(
             concurrency=concurrency, seed=seed, overwrite=overwrite, progress=update,
         )
     _print_results(results, target)
+    _print_requests(model=getattr(model_obj, "client", model_obj), judge=judge_obj.client)
+    _check_coverage(results, min_coverage)
 
 
 @app.command()
 def score(
     run_dir: Annotated[Path, typer.Argument(help="a folder written by `geomeval run`")],
-    judge: Annotated[str | None, typer.Option(help="offline (default) or openai:<model>")] = None,
+    judge: Annotated[str | None, typer.Option(help="offline or openai:<model> (default: GEOMEVAL_JUDGE_MODEL, else offline)")] = None,
     judge_base_url: Annotated[str | None, typer.Option(help="server for the judge")] = None,
+    concurrency: ConcurrencyOpt = 32,
+    timeout: TimeoutOpt = 120.0,
+    min_coverage: MinCoverageOpt = 0.95,
+    cache: CacheOpt = None,
+    no_cache: NoCacheOpt = False,
 ) -> None:
     """Rescore saved outputs (e.g. with another judge) without regenerating."""
     from .judges import parse_judge_spec
     from .runner import rescore
 
-    judge_obj = parse_judge_spec(judge, base_url=judge_base_url)
+    judge_obj = parse_judge_spec(
+        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache)
+    )
     with _progress("rescoring") as update:
-        results = rescore(run_dir, judge_obj, progress=update)
+        results = rescore(run_dir, judge_obj, progress=update, concurrency=concurrency)
     _print_results(results, run_dir)
+    _print_requests(judge=judge_obj.client)
+    _check_coverage(results, min_coverage)
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="baseline run folder (e.g. task geolaux)")],
+    run_b: Annotated[Path, typer.Argument(help="run to compare (e.g. task geolaux_aux)")],
+    by: Annotated[str | None, typer.Option(help="breakdown key to group by (default: the benchmark's, e.g. auxiliary_type)")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="also write the comparison here")] = None,
+) -> None:
+    """Per-group change B − A of each metric over the items scored in both runs."""
+    from .compare import compare_runs
+    from .report import fmt_metric
+
+    config = json.loads((run_a / "run.json").read_text()) if (run_a / "run.json").exists() else {}
+    group = by or getattr(REGISTRY.get(config.get("benchmark", "")), "compare_by", None)
+    result = compare_runs(run_a, run_b, by=group)
+    title = f"{result['A']['task']} ({run_a}) → {result['B']['task']} ({run_b})"
+    table = Table(title=title)
+    table.add_column(group or "group")
+    table.add_column("items", justify="right")
+    for metric in result["metrics"]:
+        for column in ("A", "B", "Δ"):
+            table.add_column(f"{metric} {column}", justify="right")
+    for key, row in result["groups"].items():
+        cells = [key, str(row["items"])]
+        for metric in result["metrics"]:
+            cell = row[metric]
+            if cell["paired"] == 0:
+                cells += ["not scored"] * 3
+                continue
+            delta = 100 * cell["delta"]
+            cells += [fmt_metric({"value": cell["A"]}), fmt_metric({"value": cell["B"]}), f"{delta:+.1f}"]
+        table.add_row(*cells)
+    out.print(table)
+    if json_out:
+        json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        out.print(f"comparison: {json_out}")
 
 
 @app.command()
@@ -169,6 +282,26 @@ def build(
             out.print(f"  {entry['id']}: {entry['field']}: {entry['error']}")
     (Path(out_dir) / "build_report.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     out.print(f"built: {out_dir}")
+
+
+@app.command(
+    "lmms-eval",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def lmms_eval_command(
+    ctx: typer.Context,
+    data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id; default: embedded sample")] = None,
+) -> None:
+    """Run lmms-eval with geomeval's tasks (geolaux, geolaux_aux): geomeval lmms-eval [--data PATH] -- ARGS.
+
+    ARGS go to `python -m lmms_eval` unchanged (e.g. --model openai --model_args ...
+    --tasks geolaux --output_path DIR). Exits 1 when lmms-eval writes no results JSON.
+    """
+    from .integrations.lmms_eval import run_lmms_eval
+
+    status = run_lmms_eval(list(ctx.args), data=data)
+    if status:
+        sys.exit(status)
 
 
 def main() -> None:

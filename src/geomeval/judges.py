@@ -1,29 +1,94 @@
 """Judge specs: who scores what rules cannot decide.
 
 `offline` (the default) applies deterministic rules only; `openai:<model>` is an LLM
-judge on an OpenAI-compatible server, always at temperature 0. A metric that needs
-a judge the run does not have is reported as not scored, never as zero.
+judge on an OpenAI-compatible server, at temperature 0 on every attempt, repair
+included. A judgment that fails or cannot be read becomes an *unscored* item with
+the error text, never a wrong answer; a malformed answer first gets one repair
+retry that shows the judge its reply and what was wrong with it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from .models import OpenAIChatModel
+from .cache import ResponseCache
+from .client import ChatClient, RetryPolicy
+
+T = TypeVar("T")
+JUDGE_PARAMS = {"temperature": 0.0, "max_tokens": 4096}
+
+_REPAIR = (
+    "Your reply could not be used: {problem}. Reply again with the corrected JSON object "
+    "only, following the format asked for above, with no other text."
+)
+
+
+@dataclass(frozen=True)
+class JudgeAnswer(Generic[T]):
+    value: T | None
+    error: str | None = None
+    raw: str | None = None
+    repaired: bool = False
 
 
 @dataclass(frozen=True)
 class Judge:
     spec: str
-    client: OpenAIChatModel | None = None
+    client: ChatClient | None = None
 
     @property
     def offline(self) -> bool:
         return self.client is None
 
+    async def ask(self, messages: list[dict], parse: Callable[[str], T]) -> JudgeAnswer[T]:
+        """Ask once; if the reply does not parse, ask once more showing the problem."""
+        if self.client is None:
+            raise RuntimeError("the offline judge cannot be asked")
+        first = await self.client.complete(messages)
+        if first.text is None:
+            return JudgeAnswer(None, f"judge request failed: {first.error}")
+        try:
+            return JudgeAnswer(parse(first.text), raw=first.text)
+        except ValueError as exc:
+            problem = str(exc)[:300]
+        repair = [
+            *messages,
+            {"role": "assistant", "content": first.text},
+            {"role": "user", "content": _REPAIR.format(problem=problem)},
+        ]
+        second = await self.client.complete(repair)
+        if second.text is None:
+            self.client.forget(messages)
+            return JudgeAnswer(None, f"judge reply unreadable ({problem}); repair request failed: {second.error}",
+                               raw=first.text)
+        try:
+            return JudgeAnswer(parse(second.text), raw=second.text, repaired=True)
+        except ValueError as exc:
+            # Neither reply is worth replaying: forget both so a rerun asks afresh.
+            self.client.forget(messages)
+            self.client.forget(repair)
+            return JudgeAnswer(
+                None, f"judge reply unreadable after one repair retry: {str(exc)[:300]}", raw=second.text
+            )
 
-def parse_judge_spec(spec: str | None, *, base_url: str | None = None) -> Judge:
+    async def aclose(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+
+
+def parse_judge_spec(
+    spec: str | None,
+    *,
+    base_url: str | None = None,
+    concurrency: int = 32,
+    timeout_s: float = 120.0,
+    cache: ResponseCache | None = None,
+    retry: RetryPolicy | None = None,
+) -> Judge:
+    """`offline`, or `openai:<model>`; with no spec, GEOMEVAL_JUDGE_MODEL decides."""
     if spec is None:
         env_model = os.environ.get("GEOMEVAL_JUDGE_MODEL")
         spec = f"openai:{env_model}" if env_model else "offline"
@@ -32,15 +97,28 @@ def parse_judge_spec(spec: str | None, *, base_url: str | None = None) -> Judge:
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
-    client = OpenAIChatModel(
+    client = ChatClient(
         model,
         base_url=base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL") or os.environ.get("GEOMEVAL_BASE_URL"),
         api_key=os.environ.get("GEOMEVAL_JUDGE_API_KEY") or os.environ.get("GEOMEVAL_API_KEY"),
-        temperature=0.0,
+        params=dict(JUDGE_PARAMS),
+        concurrency=concurrency,
+        timeout_s=timeout_s,
+        cache=cache,
+        retry=retry,
     )
     return Judge(spec, client)
 
 
 def judge_from_env() -> Judge:
-    """The judge GEOMEVAL_JUDGE_MODEL / GEOMEVAL_JUDGE_BASE_URL name, or `offline`."""
-    return parse_judge_spec(None)
+    """The judge GEOMEVAL_JUDGE_MODEL / GEOMEVAL_JUDGE_BASE_URL name (cached), or `offline`."""
+    from .cache import default_cache_path
+
+    spec = os.environ.get("GEOMEVAL_JUDGE_MODEL")
+    if not spec:
+        return Judge("offline")
+    return parse_judge_spec(
+        f"openai:{spec}",
+        concurrency=int(os.environ.get("GEOMEVAL_CONCURRENCY", "32")),
+        cache=None if os.environ.get("GEOMEVAL_NO_CACHE") else ResponseCache(default_cache_path()),
+    )

@@ -1,31 +1,27 @@
 """Model specs: who answers the benchmark.
 
 `openai:<model>` talks to any OpenAI-compatible chat server (OpenAI, `vllm serve`,
-llama.cpp); `replay:<samples.jsonl>` re-reads saved responses; `baseline:random`
+llama.cpp) through the shared async client; `vllm:<model-or-path>` runs vLLM
+in-process in batches; `replay:<samples.jsonl>` re-reads saved responses; `baseline:random`
 and `baseline:empty` are honest floor rows. A failure becomes `Generation.error`,
 which the scorer turns into *unscored*, never into a wrong answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import string
-import threading
-import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from .benchmarks.base import Item
-
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-MAX_ATTEMPTS = 4
-RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
+from .cache import ResponseCache, cache_key
+from .client import ChatClient
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +31,19 @@ class Generation:
 
 
 class Model(ABC):
+    """Answers items one at a time (async), or in batches when `batched` is set."""
+
     spec: str
     needs_messages: bool = True
+    batched: bool = False
 
     @abstractmethod
-    def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation: ...
+    async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation: ...
 
-    def close(self) -> None:  # noqa: B027 - optional hook
+    def generate_batch(self, requests: list[list[dict[str, Any]]]) -> list[Generation]:
+        raise NotImplementedError(f"{self.spec} answers one item at a time")
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
         pass
 
 
@@ -54,7 +56,7 @@ class RandomBaseline(Model):
         self.seed = seed
         self.spec = "baseline:random"
 
-    def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
+    async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         if not item.choices:
             return Generation("")  # nothing to guess among: an honest empty answer
         rng = random.Random(f"{self.seed}:{item.id}")
@@ -65,7 +67,7 @@ class EmptyBaseline(Model):
     needs_messages = False
     spec = "baseline:empty"
 
-    def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
+    async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         return Generation("")
 
 
@@ -95,7 +97,7 @@ class ReplayModel(Model):
                     raise ValueError(f"{path}, line {number}: field 'response' is not text")
                 self.responses[str(row["id"])] = (response, row.get("generation_error"))
 
-    def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
+    async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         if item.id not in self.responses:
             return Generation(None, f"no response for id {item.id!r} in {self.path.name}")
         text, error = self.responses[item.id]
@@ -103,94 +105,112 @@ class ReplayModel(Model):
 
 
 class OpenAIChatModel(Model):
-    """A plain, correct client for one OpenAI-compatible chat endpoint."""
+    """A model behind an OpenAI-compatible endpoint, through the shared async client."""
+
+    def __init__(self, client: ChatClient):
+        self.client = client
+        self.spec = f"openai:{client.model}"
+
+    async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
+        assert messages is not None
+        completion = await self.client.complete(messages)
+        return Generation(completion.text, completion.error)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+class VLLMModel(Model):
+    """vLLM in-process on local GPUs: whole batches through `LLM.chat`, with the shared cache.
+
+    Engine arguments (`tensor_parallel_size`, `dtype`, `max_model_len`, …) pass straight
+    to `vllm.LLM`; they are part of the cache key, since some of them change outputs.
+    """
+
+    batched = True
 
     def __init__(
         self,
         model: str,
         *,
-        base_url: str | None = None,
-        api_key: str | None = None,
+        engine_args: dict[str, Any] | None = None,
         temperature: float = 0.0,
-        max_tokens: int | None = 2048,
-        timeout_s: float = 120.0,
+        max_tokens: int = 2048,
+        seed: int = 0,
+        cache: ResponseCache | None = None,
     ):
-        self.spec = f"openai:{model}"
-        self.model = model
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        self._api_key = api_key
-        self.temperature = temperature
-        self.max_tokens = max_tokens
-        self._local = threading.local()
-        self._clients: list[httpx.Client] = []
-        self._clients_lock = threading.Lock()
-        self.timeout_s = timeout_s
+        try:
+            import vllm
+        except ImportError as exc:
+            raise ValueError(
+                f"vllm:{model} runs vLLM in-process, which is not installed here ({exc}); "
+                "on a GPU machine: pip install 'geomeval[vllm]'. "
+                "Or serve the model with `vllm serve` and use openai:<model> --base-url."
+            ) from None
+        self.spec = f"vllm:{model}"
+        self.engine_args = dict(engine_args or {})
+        self.cache = cache
+        self.params = {"temperature": temperature, "max_tokens": max_tokens, "seed": seed}
+        self._key_params = {**self.params, "engine_args": self.engine_args}
+        self.llm = vllm.LLM(model=model, **self.engine_args)
+        self.sampling = vllm.SamplingParams(**self.params)
+        self.requests_sent = 0
+        self.cache_hits = 0
 
-    def _client(self) -> httpx.Client:
-        client = getattr(self._local, "client", None)
-        if client is None:
-            headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-            client = httpx.Client(headers=headers, timeout=self.timeout_s)
-            self._local.client = client
-            with self._clients_lock:
-                self._clients.append(client)
-        return client
-
-    def close(self) -> None:
-        with self._clients_lock:
-            clients, self._clients = self._clients, []
-        for client in clients:
-            client.close()
-        self._local = threading.local()
-
-    def _redact(self, text: str) -> str:
-        return text.replace(self._api_key, "***") if self._api_key else text
-
-    def complete(self, messages: list[dict[str, Any]]) -> Generation:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
-        if self.max_tokens:
-            body["max_tokens"] = self.max_tokens
-        url = f"{self.base_url}/chat/completions"
-        error = "no attempt made"
-        for attempt in range(MAX_ATTEMPTS):
-            try:
-                response = self._client().post(url, json=body)
-            except httpx.HTTPError as exc:
-                error = f"{type(exc).__name__}: {self._redact(str(exc))}"
+    def generate_batch(self, requests: list[list[dict[str, Any]]]) -> list[Generation]:
+        keys = [cache_key(self.spec, "", messages, self._key_params) for messages in requests]
+        results: list[Generation | None] = [None] * len(requests)
+        missing = []
+        for index, key in enumerate(keys):
+            hit = self.cache.get(key) if self.cache is not None else None
+            if hit is None:
+                missing.append(index)
             else:
-                if response.status_code == 200:
-                    return _read_completion(response)
-                error = f"HTTP {response.status_code}: {self._redact(response.text[:300])}"
-                if response.status_code not in RETRY_STATUS:
-                    break
-            if attempt + 1 < MAX_ATTEMPTS:
-                time.sleep(min(8.0, 0.5 * 2**attempt) * (0.5 + random.random()))
-        return Generation(None, error)
+                self.cache_hits += 1
+                results[index] = Generation(hit)
+        if missing:
+            self.requests_sent += len(missing)
+            try:
+                outputs = self.llm.chat([requests[i] for i in missing], self.sampling, use_tqdm=False)
+            except Exception as exc:  # an engine failure fails this batch's items, not the run
+                error = f"vLLM failed ({type(exc).__name__}: {str(exc)[:300]})"
+                outputs = None
+            for position, index in enumerate(missing):
+                if outputs is None:
+                    results[index] = Generation(None, error)
+                    continue
+                text = outputs[position].outputs[0].text
+                if self.cache is not None:
+                    self.cache.put(keys[index], text, self.spec)
+                results[index] = Generation(text)
+        return [r if r is not None else Generation(None, "no output") for r in results]
 
-    def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
+    async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         assert messages is not None
-        return self.complete(messages)
+        return (await asyncio.to_thread(self.generate_batch, [messages]))[0]
 
 
-def _read_completion(response: httpx.Response) -> Generation:
-    try:
-        payload = response.json()
-        content = payload["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError) as exc:
-        return Generation(None, f"malformed completion ({type(exc).__name__}): {response.text[:200]}")
-    if isinstance(content, list):  # some servers return content parts
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    if not isinstance(content, str):
-        return Generation(None, "completion content is not text")
-    return Generation(content)
+@dataclass(frozen=True)
+class ModelOptions:
+    """How to reach and drive a model: flags, else GEOMEVAL_* variables, else defaults."""
+
+    base_url: str | None = None
+    concurrency: int = 32
+    timeout_s: float = 120.0
+    max_tokens: int = 2048
+    temperature: float = 0.0
+    seed: int = 0
+    cache: ResponseCache | None = None
+    engine_args: dict[str, Any] = field(default_factory=dict)
 
 
-def parse_model_spec(spec: str, *, base_url: str | None = None, seed: int = 0) -> Model:
+def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
     """Build the model a `--model` spec names; keys come from GEOMEVAL_API_KEY only."""
+    options = options or ModelOptions()
     kind, _, rest = spec.partition(":")
     if kind == "baseline":
         if rest == "random":
-            return RandomBaseline(seed)
+            return RandomBaseline(options.seed)
         if rest == "empty":
             return EmptyBaseline()
         raise ValueError(f"unknown baseline {rest!r}: use baseline:random or baseline:empty")
@@ -201,11 +221,46 @@ def parse_model_spec(spec: str, *, base_url: str | None = None, seed: int = 0) -
     if kind == "openai":
         if not rest:
             raise ValueError("openai needs a model name: openai:<model>")
-        return OpenAIChatModel(
+        params: dict[str, Any] = {"temperature": options.temperature}
+        if options.max_tokens:
+            params["max_tokens"] = options.max_tokens
+        client = ChatClient(
             rest,
-            base_url=base_url or os.environ.get("GEOMEVAL_BASE_URL"),
+            base_url=options.base_url or os.environ.get("GEOMEVAL_BASE_URL"),
             api_key=os.environ.get("GEOMEVAL_API_KEY"),
+            params=params,
+            concurrency=options.concurrency,
+            timeout_s=options.timeout_s,
+            cache=options.cache,
+        )
+        return OpenAIChatModel(client)
+    if kind == "vllm":
+        if not rest:
+            raise ValueError("vllm needs a model name or path: vllm:<model-or-path>")
+        return VLLMModel(
+            rest,
+            engine_args=options.engine_args,
+            temperature=options.temperature,
+            max_tokens=options.max_tokens,
+            seed=options.seed,
+            cache=options.cache,
         )
     raise ValueError(
-        f"unknown model spec {spec!r}: use openai:<model>, replay:<file>, baseline:random or baseline:empty"
+        f"unknown model spec {spec!r}: use openai:<model>, vllm:<model-or-path>, replay:<file>, "
+        "baseline:random or baseline:empty"
     )
+
+
+def parse_engine_args(pairs: list[str]) -> dict[str, Any]:
+    """`key=value` pairs for vLLM's engine; values read as JSON where they parse (8, true, 0.9)."""
+    args: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip().lstrip("-").replace("-", "_")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"engine argument {pair!r}: expected key=value, e.g. max_model_len=8192")
+        try:
+            args[key] = json.loads(value)
+        except json.JSONDecodeError:
+            args[key] = value
+    return args

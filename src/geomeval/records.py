@@ -17,10 +17,13 @@ class Score:
     value: float | None
     explanation: str = ""
     unscored: str | None = None  # why there is no value
+    # True when the value is missing only because the run has no LLM judge: a setting,
+    # not a failure, so it does not count against --min-coverage.
+    needs_judge: bool = False
 
     @classmethod
-    def missing(cls, reason: str) -> Score:
-        return cls(value=None, unscored=reason)
+    def missing(cls, reason: str, *, needs_judge: bool = False) -> Score:
+        return cls(value=None, unscored=reason, needs_judge=needs_judge)
 
     @property
     def scored(self) -> bool:
@@ -32,7 +35,7 @@ class Score:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Score:
         return cls(value=data.get("value"), explanation=data.get("explanation", ""),
-                   unscored=data.get("unscored"))
+                   unscored=data.get("unscored"), needs_judge=bool(data.get("needs_judge", False)))
 
 
 @dataclass(slots=True)
@@ -47,6 +50,7 @@ class SampleRecord:
     response: str | None = None
     generation_error: str | None = None
     extracted: dict[str, Any] | None = None
+    judgment: dict[str, Any] | None = None  # the judge's parsed verdicts, for analysis and audit
     scores: dict[str, Score] = field(default_factory=dict)
 
     def to_json(self) -> str:
@@ -65,5 +69,6 @@ class SampleRecord:
             response=data.get("response"),
             generation_error=data.get("generation_error"),
             extracted=data.get("extracted"),
+            judgment=data.get("judgment"),
             scores={k: Score.from_dict(v) for k, v in (data.get("scores") or {}).items()},
         )

@@ -53,10 +53,46 @@ def write_report(out_dir: Path) -> Path:
             lines.append(f"| {key} | " + " | ".join(cells) + " |")
         if group in plots:
             lines += ["", f"![{group}]({PLOTS_DIR}/{plots[group]})"]
+    lines += _analysis_lines(results.get("analysis"))
     lines += ["", "## Versions", "", ", ".join(f"{k} {v}" for k, v in results["versions"].items()), ""]
     path = out_dir / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def _pct(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "—"
+    return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
+
+
+def _analysis_lines(analysis: dict[str, Any] | None) -> list[str]:
+    """Process analysis over judged items: ΔPCS, the ACS−PCS gap, first errors, error types."""
+    if not analysis:
+        return []
+    lines = ["", "## Process analysis", "", f"Over the {analysis['judged_items']} items judged step by step.", ""]
+    delta = analysis.get("delta_pcs")
+    if delta:
+        lines.append(f"- ΔPCS from steps {delta['from']} to steps {delta['to']}: {_pct(delta['value'], True)} points")
+    for kind, gap in (analysis.get("acs_pcs_gap_by_type") or {}).items():
+        lines.append(f"- ACS − PCS for {kind}: {_pct(gap, True)} points")
+    first = analysis.get("first_error_step") or {}
+    if first.get("counts"):
+        lines += ["", "| first wrong step | solutions |", "|---|---|"]
+        lines += [f"| {step} | {count} |" for step, count in first["counts"].items()]
+        lines.append(f"| none (all steps right) | {first.get('without_error', 0)} |")
+    errors = analysis.get("error_types") or {}
+    if errors.get("needed"):
+        lines += [
+            "",
+            f"Error type of the first wrong step ({errors['classified']}/{errors['needed']} classified):",
+            "",
+            "| error type | solutions | share |",
+            "|---|---|---|",
+        ]
+        for name, count in errors["counts"].items():
+            lines.append(f"| {name.replace('_', ' ')} | {count} | {_pct(errors['shares'][name])} |")
+    return lines
 
 
 def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:

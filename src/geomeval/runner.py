@@ -1,19 +1,24 @@
 """Run a benchmark: generate, score, and save each sample as it finishes.
 
-`samples.jsonl` is appended one complete line per item, so an interrupted run loses
-nothing already written and resumes where it stopped (a torn last line is dropped
-and redone). `run.json` holds the configuration; rescoring (`geomeval score`) needs
-only the output folder, because each record carries its own targets.
+`samples.jsonl` is appended one complete line per item as soon as it is scored, so
+an interrupted run (even `kill -9`) loses nothing already written and resumes where
+it stopped: a torn last line is dropped and redone, and the response cache answers
+the requests that had completed but were not yet saved. `run.json` holds the
+configuration; rescoring (`geomeval score`) needs only the output folder, because
+each record carries its own targets.
+
+Concurrency belongs to the engine: items flow through `concurrency` asyncio workers,
+and each model or judge client bounds its own requests in flight.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import platform
 import tempfile
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -21,6 +26,7 @@ from typing import Any
 from . import __version__
 from .benchmarks import get_benchmark
 from .benchmarks.base import Benchmark, Item
+from .client import BackgroundLoop
 from .judges import Judge
 from .models import Generation, Model
 from .records import SampleRecord, Score
@@ -30,6 +36,7 @@ RUN_CONFIG = "run.json"
 RESULTS = "results.json"
 # Fields that must agree for an existing output folder to be resumed rather than refused.
 RESUME_KEYS = ("benchmark", "task", "model", "data", "seed")
+BATCH_SIZE = 256  # items per vLLM batch; scoring one batch overlaps generating the next
 
 Progress = Callable[[int, int], None]
 
@@ -40,7 +47,7 @@ class RunConflict(RuntimeError):
 
 def versions() -> dict[str, str]:
     found = {"geomeval": __version__, "python": platform.python_version()}
-    for package in ("datasets", "math-verify", "sympy", "httpx"):
+    for package in ("datasets", "math-verify", "sympy", "aiohttp"):
         try:
             found[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
@@ -75,24 +82,89 @@ def write_samples(path: Path, records: list[SampleRecord]) -> None:
     os.replace(tmp, path)
 
 
-def _generate_and_score(
-    bench: Benchmark, task: str, item: Item, model: Model, judge: Judge
-) -> SampleRecord:
+def _failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
+    reason = f"scoring error ({type(exc).__name__}: {str(exc)[:300]})"
+    return {metric: Score.missing(reason) for metric in bench.metrics}
+
+
+async def _score(bench: Benchmark, record: SampleRecord, judge: Judge) -> SampleRecord:
+    try:
+        record.scores = await bench.score(record, judge)
+    except Exception as exc:  # a scorer bug must not lose the run: the item is unscored, with why
+        record.scores = _failed_scores(bench, exc)
+    return record
+
+
+async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> SampleRecord:
     record = bench.new_record(item, task)
     try:
         messages = bench.messages(item, task) if model.needs_messages else None
-        generation = model.generate(item, messages)
+        generation = await model.generate(item, messages)
     except Exception as exc:  # a client bug must not lose the run: record it as a failure
         generation = Generation(None, f"{type(exc).__name__}: {exc}")
     record.response = generation.text
     record.generation_error = generation.error
-    record.scores = bench.score(record, judge)
     return record
 
 
 def score_record_sync(bench: Benchmark, record: SampleRecord, judge: Judge) -> dict[str, Score]:
     """Score one record from synchronous code (lmms-eval's process_results), through the engine."""
-    return bench.score(record, judge)
+    return BackgroundLoop.shared().run(_score(bench, record, judge)).scores
+
+
+async def _pipeline(
+    bench: Benchmark,
+    task: str,
+    todo: list[Item],
+    model: Model,
+    judge: Judge,
+    concurrency: int,
+    save: Callable[[SampleRecord], None],
+) -> None:
+    """Generate and score every item, saving each as soon as it is done."""
+    if model.batched:
+        await _batched_pipeline(bench, task, todo, model, judge, save, max(BATCH_SIZE, concurrency))
+        return
+    queue = iter(todo)
+
+    async def worker() -> None:
+        for item in queue:  # one shared iterator: each item is taken by exactly one worker
+            record = await _generate(bench, task, item, model)
+            save(await _score(bench, record, judge))
+
+    await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(todo))))))
+
+
+async def _batched_pipeline(
+    bench: Benchmark,
+    task: str,
+    todo: list[Item],
+    model: Model,
+    judge: Judge,
+    save: Callable[[SampleRecord], None],
+    size: int,
+) -> None:
+    """In-process engines (vLLM) answer a whole batch at once; judging overlaps the next batch."""
+    pending: set[asyncio.Task[SampleRecord]] = set()
+
+    async def score_and_save(record: SampleRecord) -> SampleRecord:
+        save(await _score(bench, record, judge))
+        return record
+
+    for start in range(0, len(todo), size):
+        chunk = todo[start : start + size]
+        records = [bench.new_record(item, task) for item in chunk]
+        try:
+            prompts = [bench.messages(item, task) for item in chunk]
+            generations = await asyncio.to_thread(model.generate_batch, prompts)
+        except Exception as exc:
+            generations = [Generation(None, f"{type(exc).__name__}: {exc}")] * len(chunk)
+        for record, generation in zip(records, generations, strict=True):
+            record.response, record.generation_error = generation.text, generation.error
+            pending.add(asyncio.create_task(score_and_save(record)))
+        pending = {t for t in pending if not t.done()}
+    if pending:
+        await asyncio.gather(*pending)
 
 
 def run(
@@ -104,7 +176,7 @@ def run(
     out_dir: Path,
     data: str | None = None,
     limit: int | None = None,
-    concurrency: int = 8,
+    concurrency: int = 32,
     seed: int = 0,
     overwrite: bool = False,
     progress: Progress | None = None,
@@ -119,7 +191,6 @@ def run(
         "data": data or "embedded-sample",
         "limit": limit,
         "seed": seed,
-        "concurrency": concurrency,
     }
     samples_path = out_dir / SAMPLES
     config_path = out_dir / RUN_CONFIG
@@ -142,32 +213,31 @@ def run(
     todo = [item for item in items if item.id not in done]
     if progress:
         progress(len(done), len(items))
-    with samples_path.open("a", encoding="utf-8") as sink, ThreadPoolExecutor(max(1, concurrency)) as pool:
-        pending: set[Future[SampleRecord]] = set()
-        queue = iter(todo)
-        for item in queue:
-            pending.add(pool.submit(_generate_and_score, bench, task, item, model, judge))
-            if len(pending) >= max(1, concurrency) * 2:
-                break
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                record = future.result()
-                sink.write(record.to_json() + "\n")
-                sink.flush()
-                done[record.id] = record
-                if progress:
-                    progress(len(done), len(items))
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending.add(pool.submit(_generate_and_score, bench, task, nxt, model, judge))
-    model.close()
+    with samples_path.open("a", encoding="utf-8") as sink:
+
+        def save(record: SampleRecord) -> None:
+            sink.write(record.to_json() + "\n")
+            sink.flush()  # the whole line reaches the OS at once: kill -9 cannot lose it
+            done[record.id] = record
+            if progress:
+                progress(len(done), len(items))
+
+        async def main() -> None:
+            try:
+                await _pipeline(bench, task, todo, model, judge, concurrency, save)
+            finally:
+                await model.aclose()
+                await judge.aclose()
+
+        asyncio.run(main())
     order = {item.id: i for i, item in enumerate(items)}
     records = sorted((r for r in done.values() if r.id in order), key=lambda r: order[r.id])
     return finalize(bench, records, config, out_dir)
 
 
-def rescore(out_dir: Path, judge: Judge, progress: Progress | None = None) -> dict[str, Any]:
+def rescore(
+    out_dir: Path, judge: Judge, progress: Progress | None = None, concurrency: int = 32
+) -> dict[str, Any]:
     """Score saved outputs again (e.g. with another judge) without regenerating."""
     config_path = out_dir / RUN_CONFIG
     if not config_path.exists():
@@ -175,11 +245,26 @@ def rescore(out_dir: Path, judge: Judge, progress: Progress | None = None) -> di
     config = json.loads(config_path.read_text())
     bench = get_benchmark(config["benchmark"])
     records = read_samples(out_dir / SAMPLES)
-    for index, record in enumerate(records, 1):
-        record.scores = bench.score(record, judge)
-        if progress:
-            progress(index, len(records))
-    write_samples(out_dir / SAMPLES, records)
+    finished = 0
+
+    async def main() -> None:
+        queue = iter(records)
+
+        async def worker() -> None:
+            nonlocal finished
+            for record in queue:
+                await _score(bench, record, judge)
+                finished += 1
+                if progress:
+                    progress(finished, len(records))
+
+        try:
+            await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(records))))))
+        finally:
+            await judge.aclose()
+
+    asyncio.run(main())
+    write_samples(out_dir / SAMPLES, records)  # atomic: a killed rescore leaves the old file
     config["judge"] = judge.spec
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     return finalize(bench, records, config, out_dir)

@@ -37,6 +37,7 @@ class Benchmark(ABC):
     name: str
     title: str
     tasks: tuple[str, ...]
+    metrics: tuple[str, ...]
     splits: tuple[str, ...] = ("test",)
 
     @property
@@ -60,8 +61,12 @@ class Benchmark(ABC):
         """A record holding the targets and breakdown keys, before any response."""
 
     @abstractmethod
-    def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        """Scores for one record; failures are unscored `Score`s, never zeros."""
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        """Scores for one record; failures are unscored `Score`s, never zeros.
+
+        May set `record.extracted` and `record.judgment`; judge calls go through
+        `judge.ask`, so they share the run's concurrency, cache and retries.
+        """
 
     @abstractmethod
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:

@@ -1,102 +1,208 @@
 """A real OpenAI-compatible chat server on 127.0.0.1 for tests and benches.
 
 Answers come from a script (a function of the request), with optional latency and
-injected faults, so clients are tested over real HTTP rather than with mocks. It
-only ever binds the loopback interface.
+injected faults (error statuses with Retry-After, hangs, malformed JSON, truncated
+bodies, dropped connections), so clients are tested over real HTTP rather than with
+mocks. It is a small HTTP/1.1 server on asyncio with keep-alive, running on its own
+thread (or its own process: `python -m geomeval.testing.chat_server`), so hundreds of
+slow requests in flight cost no threads. It only ever binds the loopback interface.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import contextlib
 import json
+import random
+import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Responder = Callable[[dict[str, Any]], str]
+FAULT_KINDS = ("status", "hang", "malformed", "truncated", "drop")
+MAX_BODY = 64 * 1024 * 1024
 
 
 @dataclass
 class Fault:
-    """Answer the request numbers in `on` with `status` (and a body) instead of a completion."""
+    """Answer some requests with a fault instead of a completion.
 
-    on: set[int]
+    `on` picks request numbers (0-based, in arrival order); `rate` picks a seeded
+    random share of requests instead. Kinds: `status` (the given status, body and
+    headers, e.g. 429 with Retry-After), `hang` (wait `hang_s` before answering),
+    `malformed` (200 with a body that is not JSON), `truncated` (a Content-Length
+    longer than the body, then the connection closes), `drop` (close at once).
+    """
+
+    on: set[int] = field(default_factory=set)
     status: int = 500
     body: str = '{"error": {"message": "injected fault"}}'
     headers: dict[str, str] = field(default_factory=dict)
+    kind: str = "status"
+    rate: float = 0.0
+    hang_s: float = 3600.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {self.kind!r}; use one of {', '.join(FAULT_KINDS)}")
 
 
 class ChatServer:
-    def __init__(self, responder: Responder, *, latency_s: float = 0.0, faults: list[Fault] | None = None):
+    def __init__(
+        self,
+        responder: Responder,
+        *,
+        latency_s: float = 0.0,
+        faults: list[Fault] | None = None,
+        seed: int = 0,
+        port: int = 0,
+    ):
         self.responder = responder
         self.latency_s = latency_s
         self.faults = faults or []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.faulted: list[int] = []
+        self._rng = random.Random(seed)
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._port = port
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._server: asyncio.AbstractServer | None = None
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "server not started"
+        return self._server.sockets[0].getsockname()[1]
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://127.0.0.1:{self.port}/v1"
 
     def __enter__(self) -> ChatServer:
         self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("chat server did not start")
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        server = self
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._server = self._loop.run_until_complete(
+            asyncio.start_server(self._connection, "127.0.0.1", self._port, backlog=1024)
+        )
+        self._ready.set()
+        try:
+            self._loop.run_forever()
+        finally:
+            self._server.close()
+            for task in asyncio.all_tasks(self._loop):
+                task.cancel()
+            self._loop.run_until_complete(asyncio.sleep(0))
+            self._loop.close()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
+    def _pick_fault(self, number: int) -> Fault | None:
+        for fault in self.faults:
+            if number in fault.on:
+                return fault
+            if fault.rate and self._rng.random() < fault.rate:
+                return fault
+        return None
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while await self._one_request(reader, writer):
                 pass
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            pass
+        finally:
+            writer.close()
 
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", "0"))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                with server._lock:
-                    number = len(server.requests)
-                    server.requests.append(body)
-                    server.headers.append(dict(self.headers))
-                if server.latency_s:
-                    time.sleep(server.latency_s)
-                for fault in server.faults:
-                    if number in fault.on:
-                        self._send(fault.status, fault.body.encode(), fault.headers)
-                        return
-                if not self.path.endswith("/chat/completions"):
-                    self._send(404, b'{"error": "not found"}')
-                    return
-                content = server.responder(body)
-                payload = {
-                    "id": f"cmpl-{number}",
-                    "object": "chat.completion",
-                    "model": body.get("model", ""),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                 "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }
-                self._send(200, json.dumps(payload).encode())
+    async def _one_request(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        """Serve one request; False when the connection should close."""
+        request_line = await reader.readline()
+        if not request_line:
+            return False
+        method, path, _ = request_line.decode("latin-1").split(" ", 2)
+        headers: dict[str, str] = {}
+        while True:
+            line = await reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip()] = value.strip()
+        length = int(headers.get("Content-Length") or headers.get("content-length") or 0)
+        if length > MAX_BODY:
+            raise ValueError("request body too large")
+        raw = await reader.readexactly(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            body = {}
+        with self._lock:
+            number = len(self.requests)
+            self.requests.append(body)
+            self.headers.append(headers)
+            fault = self._pick_fault(number)
+            if fault is not None:
+                self.faulted.append(number)
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        if fault is not None:
+            return await self._fault(fault, writer)
+        if method != "POST" or not path.endswith("/chat/completions"):
+            await self._send(writer, 404, b'{"error": "not found"}')
+            return True
+        try:
+            content = self.responder(body)
+        except Exception as exc:  # a broken script is the test's bug: answer 500 and say so
+            await self._send(writer, 500, json.dumps({"error": f"responder failed: {exc}"}).encode())
+            return True
+        payload = {
+            "id": f"cmpl-{number}",
+            "object": "chat.completion",
+            "model": body.get("model", ""),
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+        await self._send(writer, 200, json.dumps(payload).encode())
+        return True
 
-            def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for key, value in (headers or {}).items():
-                    self.send_header(key, value)
-                self.end_headers()
-                self.wfile.write(data)
+    async def _fault(self, fault: Fault, writer: asyncio.StreamWriter) -> bool:
+        if fault.kind == "status":
+            await self._send(writer, fault.status, fault.body.encode(), fault.headers)
+            return True
+        if fault.kind == "hang":
+            await asyncio.sleep(fault.hang_s)
+            return False
+        if fault.kind == "malformed":
+            await self._send(writer, 200, b'{"choices": [{"message": {"content": "unterminated')
+            return True
+        if fault.kind == "truncated":
+            body = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "par'
+            head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body) + 200}\r\n\r\n"
+            writer.write(head.encode() + body)
+            await writer.drain()
+            return False
+        return False  # drop
 
-        return Handler
+    @staticmethod
+    async def _send(
+        writer: asyncio.StreamWriter, status: int, data: bytes, headers: dict[str, str] | None = None
+    ) -> None:
+        lines = [f"HTTP/1.1 {status} X", "Content-Type: application/json", f"Content-Length: {len(data)}"]
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data)
+        await writer.drain()
 
 
 def prompt_text(request: dict[str, Any]) -> str:
@@ -105,3 +211,21 @@ def prompt_text(request: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     return "\n".join(part.get("text", "") for part in content if part.get("type") == "text")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve fixed answers in a process of its own (for benches): prints the port, then serves."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--answer", default='{"steps": [1], "final_answer_correct": 1}')
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args(argv)
+    server = ChatServer(lambda request: args.answer, latency_s=args.latency, port=args.port)
+    with server:
+        print(server.port, flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            sys.stdin.read()  # serve until the parent closes our stdin
+
+
+if __name__ == "__main__":
+    main()

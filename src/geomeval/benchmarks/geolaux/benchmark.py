@@ -26,6 +26,8 @@ class GeoLaux(Benchmark):
     title = "GeoLaux"
     tasks = ("geolaux", "geolaux_aux")
     headline = "ACS"
+    metrics = scoring.METRICS
+    compare_by = "auxiliary_type"  # the auxiliary-line ablation: geolaux vs geolaux_aux
 
     def data_status(self) -> str:
         sample = data.sample_path()
@@ -59,6 +61,7 @@ class GeoLaux(Benchmark):
             benchmark=self.name,
             task=task,
             target={
+                "problem": row["problem_text"],
                 "answer": row["answer"],
                 "choices": list(row["choices"]),
                 "unit": row["unit"],
@@ -73,8 +76,8 @@ class GeoLaux(Benchmark):
             },
         )
 
-    def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return scoring.score_record(record, judge)
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        return await scoring.score_record(record, judge)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)

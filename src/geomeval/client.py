@@ -1,0 +1,230 @@
+"""One asyncio client for models and judges on any OpenAI-compatible chat endpoint.
+
+Concurrency is owned here, not by callers: each client holds a semaphore of
+`concurrency` requests in flight. Transient trouble (429, 5xx, timeouts, dropped
+connections, malformed or truncated bodies) is retried with exponential backoff and
+jitter, waiting at least what `Retry-After` asks. The semaphore is released while a
+request waits to retry, so one slow item never holds a slot it is not using.
+Successful completions go to the response cache; failures never do. The API key is
+sent in a header only and redacted from every error text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import threading
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import aiohttp
+
+from .cache import ResponseCache, cache_key
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    text: str | None
+    error: str | None = None
+    cached: bool = False
+    attempts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    max_attempts: int = 6
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+    max_retry_after_s: float = 120.0
+
+    def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
+        """Exponential backoff with equal jitter; never shorter than Retry-After (capped)."""
+        ceiling = min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1))
+        wait = ceiling / 2 + rng.uniform(0, ceiling / 2)
+        if retry_after is not None:
+            wait = max(wait, min(retry_after, self.max_retry_after_s))
+        return wait
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header: a number of seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()[:64]
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class _LoopState:
+    """An HTTP session and semaphore belong to one event loop.
+
+    aiohttp rather than httpx: at 64 requests in flight on two cores httpx's async
+    pool spends several times the wall time of the requests themselves.
+    """
+
+    def __init__(self, concurrency: int, timeout_s: float, headers: dict[str, str]):
+        self.http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=concurrency),
+            timeout=aiohttp.ClientTimeout(total=timeout_s),
+            headers=headers,
+        )
+        self.semaphore = asyncio.Semaphore(concurrency)
+
+
+class ChatClient:
+    """Chat completions for one (endpoint, model, parameters), cached and retried."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        params: dict[str, Any] | None = None,
+        concurrency: int = 32,
+        timeout_s: float = 120.0,
+        retry: RetryPolicy | None = None,
+        cache: ResponseCache | None = None,
+        seed: int | None = None,
+    ):
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        self.model = model
+        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.__api_key = api_key or None
+        self.params = dict(params or {})
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy()
+        self.cache = cache
+        self.requests_sent = 0
+        self.cache_hits = 0
+        self._rng = random.Random(seed)
+        self._states: dict[int, _LoopState] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"ChatClient(model={self.model!r}, base_url={self.base_url!r})"
+
+    def redact(self, text: str) -> str:
+        return text.replace(self.__api_key, "***") if self.__api_key else text
+
+    def _state(self) -> _LoopState:
+        loop_id = id(asyncio.get_running_loop())
+        with self._lock:
+            state = self._states.get(loop_id)
+            if state is None:
+                headers = {"Authorization": f"Bearer {self.__api_key}"} if self.__api_key else {}
+                state = _LoopState(self.concurrency, self.timeout_s, headers)
+                self._states[loop_id] = state
+            return state
+
+    def key(self, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
+        return cache_key(self.base_url, self.model, messages, params)
+
+    def forget(self, messages: list[dict[str, Any]]) -> None:
+        """Drop a cached reply that turned out unusable, so the next run asks again."""
+        if self.cache is not None:
+            self.cache.delete(self.key(messages, self.params))
+
+    async def complete(self, messages: list[dict[str, Any]], *, use_cache: bool = True) -> Completion:
+        params = self.params
+        key = self.key(messages, params) if self.cache is not None else None
+        if key is not None and use_cache:
+            hit = self.cache.get(key)  # type: ignore[union-attr]
+            if hit is not None:
+                self.cache_hits += 1
+                return Completion(hit, cached=True)
+        body = {"model": self.model, "messages": messages, **params}
+        state = self._state()
+        url = f"{self.base_url}/chat/completions"
+        error = "no attempt made"
+        for attempt in range(1, self.retry.max_attempts + 1):
+            retry_after: float | None = None
+            async with state.semaphore:
+                self.requests_sent += 1
+                try:
+                    async with state.http.post(url, json=body) as response:
+                        status, raw = response.status, await response.read()
+                        header = response.headers.get("Retry-After")
+                except TimeoutError:
+                    error = f"timed out after {self.timeout_s:g}s"
+                    retryable = True
+                except aiohttp.ClientError as exc:  # refused, reset, dropped, truncated body
+                    error = f"connection failed ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
+                    retryable = True
+                else:
+                    if status == 200:
+                        text, error = _read_completion(raw)
+                        if text is not None:
+                            if key is not None:
+                                self.cache.put(key, text, self.model)  # type: ignore[union-attr]
+                            return Completion(text, attempts=attempt)
+                        retryable = True  # a malformed body is usually a proxy hiccup
+                    else:
+                        snippet = raw[:300].decode("utf-8", "replace")
+                        error = f"HTTP {status}: {self.redact(snippet)}"
+                        retryable = status in RETRY_STATUS
+                        retry_after = parse_retry_after(header)
+            if not retryable or attempt == self.retry.max_attempts:
+                break
+            await asyncio.sleep(self.retry.delay(attempt, retry_after, self._rng))
+        return Completion(None, f"{error} (after {attempt} attempt{'s' if attempt > 1 else ''})", attempts=attempt)
+
+    async def aclose(self) -> None:
+        loop_id = id(asyncio.get_running_loop())
+        with self._lock:
+            state = self._states.pop(loop_id, None)
+        if state is not None:
+            await state.http.close()
+
+
+def _read_completion(raw: bytes) -> tuple[str | None, str | None]:
+    try:
+        payload = json.loads(raw)
+        content = payload["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        snippet = raw[:200].decode("utf-8", "replace")
+        return None, f"malformed completion ({type(exc).__name__}): {snippet!r}"
+    if isinstance(content, list):  # some servers return content parts
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    if not isinstance(content, str):
+        return None, "completion content is not text"
+    return content, None
+
+
+class BackgroundLoop:
+    """An event loop on a daemon thread, for synchronous callers (lmms-eval's hooks)."""
+
+    _instance: BackgroundLoop | None = None
+    _guard = threading.Lock()
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True, name="geomeval-loop")
+        self._thread.start()
+
+    @classmethod
+    def shared(cls) -> BackgroundLoop:
+        with cls._guard:
+            if cls._instance is None:
+                cls._instance = cls()
+            return cls._instance
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
