@@ -231,21 +231,16 @@ def compare(
     result = compare_runs(run_a, run_b, by=group)
     title = f"{result['A']['task']} ({run_a}) → {result['B']['task']} ({run_b})"
     table = Table(title=title)
-    table.add_column(group or "group")
-    table.add_column("items", justify="right")
-    for metric in result["metrics"]:
-        for column in ("A", "B", "Δ"):
-            table.add_column(f"{metric} {column}", justify="right")
+    for column in (group or "group", "metric", "paired items", "A", "B", "Δ (B − A)"):
+        table.add_column(column, justify="left" if column in (group or "group", "metric") else "right")
     for key, row in result["groups"].items():
-        cells = [key, str(row["items"])]
         for metric in result["metrics"]:
             cell = row[metric]
             if cell["paired"] == 0:
-                cells += ["not scored"] * 3
+                table.add_row(key, metric, "0", "not scored", "not scored", "—")
                 continue
-            delta = 100 * cell["delta"]
-            cells += [fmt_metric({"value": cell["A"]}), fmt_metric({"value": cell["B"]}), f"{delta:+.1f}"]
-        table.add_row(*cells)
+            table.add_row(key, metric, str(cell["paired"]), fmt_metric({"value": cell["A"]}),
+                          fmt_metric({"value": cell["B"]}), f"{100 * cell['delta']:+.1f}")
     out.print(table)
     if json_out:
         json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -66,6 +66,8 @@ class ChatServer:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.faulted: list[int] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._port = port
@@ -153,6 +155,18 @@ class ChatServer:
             fault = self._pick_fault(number)
             if fault is not None:
                 self.faulted.append(number)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            return await self._answer(number, method, path, body, fault, writer)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    async def _answer(
+        self, number: int, method: str, path: str, body: dict[str, Any], fault: Fault | None,
+        writer: asyncio.StreamWriter,
+    ) -> bool:
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
         if fault is not None:

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .features import STEP_BUCKETS
+from .features import STEP_BUCKETS, TYPES
 
 ERROR_TYPES = ("figure_comprehension", "knowledge", "calculation", "logical_reasoning")
 BUCKET_NAMES = tuple(f"{low}-{high}" for low, high in STEP_BUCKETS)
@@ -68,6 +68,44 @@ def item_scores(marks: Sequence[int], final_correct: int) -> dict[str, float]:
         "PCS": pcs(marks, final_correct),
         "PQS": pqs(marks),
     }
+
+
+def check_inputs(
+    predictions: Sequence[Sequence[int] | None],
+    references: Sequence[int],
+    *,
+    step_buckets: Sequence[str | None] | None = None,
+    types: Sequence[str | None] | None = None,
+    error_types: Sequence[str | None] | None = None,
+) -> None:
+    """Reject bad judgments with the item index and the field (in the `evaluate` module's names:
+    `predictions` are step marks, `references` final-answer judgments)."""
+    if len(predictions) != len(references):
+        raise ValueError(f"predictions has {len(predictions)} items but references has {len(references)}")
+    for index, (marks, final) in enumerate(zip(predictions, references, strict=True)):
+        if isinstance(final, bool) or final not in (0, 1):
+            raise ValueError(f"item {index}, references: final-answer judgment must be 0 or 1, got {final!r}")
+        if marks is None or isinstance(marks, str):
+            raise ValueError(f"item {index}, predictions: expected a list of 0/1 step marks, got {marks!r}")
+        try:
+            _check_marks(marks)
+        except ValueError as error:
+            raise ValueError(f"item {index}, predictions: {error}") from None
+    allowed_values: dict[str, tuple[str, ...] | None] = {
+        "step_buckets": None, "types": TYPES, "error_types": ERROR_TYPES,
+    }
+    columns = {"step_buckets": step_buckets, "types": types, "error_types": error_types}
+    for name, column in columns.items():
+        if column is None:
+            continue
+        if isinstance(column, str) or len(column) != len(predictions):
+            got = "a string" if isinstance(column, str) else f"a list of {len(column)}"
+            raise ValueError(f"{name}: expected one entry per item ({len(predictions)} items), got {got}")
+        allowed = allowed_values[name]
+        for index, value in enumerate(column):
+            if value is not None and (not isinstance(value, str) or not value or (allowed and value not in allowed)):
+                expected = f"one of {', '.join(allowed)}" if allowed else "a bucket label"
+                raise ValueError(f"item {index}, {name}: expected {expected} or None, got {value!r}")
 
 
 def _mean(values: Sequence[float]) -> float | None:

@@ -1,0 +1,265 @@
+"""GeoLaux judged step by step: segmentation, the judge's verdicts, the published metrics,
+error types, the auxiliary-line comparison and the vLLM batch path."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks import get_benchmark
+from geomeval.benchmarks.geolaux.judging import parse_error_type, parse_step_judgment, segment_steps
+from geomeval.benchmarks.geolaux.process_metrics import (
+    first_error_step,
+    item_scores,
+    pqs,
+    summarize_process,
+    weighted_step_score,
+)
+from geomeval.cache import ResponseCache
+from geomeval.judges import parse_judge_spec
+from geomeval.models import ModelOptions, parse_model_spec
+from geomeval.runner import run
+from geomeval.testing.chat_server import ChatServer, prompt_text
+
+# --- the metrics, by hand ---------------------------------------------------------------
+
+def test_pqs_matches_the_published_formula() -> None:
+    w = [math.exp(-i / 3) for i in (1, 2, 3)]
+    s = (w[0] + w[2]) / sum(w)
+    assert weighted_step_score([1, 0, 1]) == pytest.approx(s)
+    assert pqs([1, 0, 1]) == pytest.approx(math.tanh(3.5 * (s - 1)) + 1)
+    assert pqs([1, 1, 1, 1]) == 1.0
+    assert pqs([1]) == 1.0 and pqs([0]) == pytest.approx(math.tanh(-3.5) + 1)
+    assert pqs([]) == pytest.approx(math.tanh(-3.5) + 1)  # no steps: S = 0
+    assert pqs([0, 1, 1]) < pqs([1, 1, 0])  # an early mistake costs more
+
+
+def test_item_scores_and_first_error() -> None:
+    assert item_scores([1, 1], 1) == {"ACS": 1.0, "PCS": 1.0, "PQS": 1.0}
+    assert item_scores([1, 1], 0)["PCS"] == 0.0  # right steps, wrong answer
+    assert item_scores([1, 0], 1)["PCS"] == 0.0 and item_scores([1, 0], 1)["ACS"] == 1.0
+    assert item_scores([], 1)["PCS"] == 0.0  # no steps: not a complete process
+    assert first_error_step([1, 1, 0, 0]) == 3 and first_error_step([1]) is None
+    with pytest.raises(ValueError, match="step 2"):
+        item_scores([1, 2], 1)
+
+
+def test_summary_breakdowns() -> None:
+    summary = summarize_process(
+        [[1, 1], [1, 0], [1, 1, 1], [0]],
+        [1, 1, 1, 0],
+        buckets=["1-4", "1-4", "13-24", "13-24"],
+        types=["calculation", "calculation", "proving", "proving"],
+        error_types=[None, "calculation", None, "knowledge"],
+    )
+    assert summary["ACS"] == 0.75 and summary["PCS"] == 0.5
+    assert summary["by_step_bucket"]["1-4"]["PCS"] == 0.5 and summary["by_step_bucket"]["13-24"]["PCS"] == 0.5
+    assert summary["delta_pcs"] == {"from": "1-4", "to": "13-24", "value": 0.0}
+    assert summary["by_type"]["calculation"]["ACS_minus_PCS"] == 0.5
+    assert summary["first_error_step"]["counts"] == {"1": 1, "2": 1}
+    assert summary["error_types"]["counts"]["knowledge"] == 1 and summary["error_types"]["classified"] == 2
+
+
+# --- segmentation and parsing --------------------------------------------------------------
+
+def test_segmentation_uses_json_steps_then_numbers_then_paragraphs() -> None:
+    assert segment_steps("", ["1. AB = 3", "2. so BC = 4"]) == ["AB = 3", "so BC = 4"]
+    numbered = "Let us see.\nStep 1: AB = 3.\nStep 2: BC = 3.5 by symmetry.\n3.5 is the half.\nStep 3: done"
+    assert segment_steps(numbered, None) == ["AB = 3.", "BC = 3.5 by symmetry.\n3.5 is the half.", "done"]
+    chinese = "解：\n第1步：连接OA。\n第2步：由勾股定理得 OA=5。"
+    assert segment_steps(chinese, None) == ["：连接OA。", "：由勾股定理得 OA=5。"] or len(segment_steps(chinese, None)) == 2
+    assert segment_steps("(1) a\n(2) b\n(3) c", None) == ["a", "b", "c"]
+    assert segment_steps("First idea.\n\nSecond idea.", None) == ["First idea.", "Second idea."]
+    assert segment_steps("", None) == []
+    hostile = "\n".join(f"{i}. x" for i in range(1, 5000))
+    assert len(segment_steps(hostile, None)) == 64
+
+
+def test_step_judgment_is_checked_against_the_student_steps() -> None:
+    good = '{"steps": [{"step": 1, "correct": 1}, {"step": 2, "correct": false}], "final_answer_correct": "1"}'
+    assert parse_step_judgment(good, 2) == {"marks": [1, 0], "reasons": ["", ""], "final_answer_correct": 1}
+    with pytest.raises(ValueError, match="2 entries but the student gave 3"):
+        parse_step_judgment(good, 3)
+    with pytest.raises(ValueError, match="final_answer_correct"):
+        parse_step_judgment('{"steps": []}', 0)
+    with pytest.raises(ValueError, match="0 or 1"):
+        parse_step_judgment('{"steps": [{"correct": 0.5}], "final_answer_correct": 1}', 1)
+    with pytest.raises(ValueError, match="no JSON"):
+        parse_step_judgment("all steps look right", 1)
+    assert parse_error_type('{"error_type": "Logical reasoning"}')["error_type"] == "logical_reasoning"
+    with pytest.raises(ValueError, match="error_type"):
+        parse_error_type('{"error_type": "sloppiness"}')
+
+
+# --- judged runs over loopback HTTP ------------------------------------------------------------
+
+GOLD = {
+    item.fields["problem_text"].strip()[:40]: item.fields
+    for item in get_benchmark("geolaux").load_items(None, "geolaux", None)
+}
+
+
+def sample_item(text: str) -> dict:
+    for head, item in GOLD.items():
+        if head in text:
+            return item
+    raise AssertionError("unknown problem in prompt")
+
+
+def judge_or_model(request: dict) -> str:
+    """Model: three steps, the second WRONG for English items; the gold answer except for en_2.
+    Judge: marks WRONG steps 0 and the final answer by comparison with the reference."""
+    text = prompt_text(request)
+    if "Grade a student's solution" in text:
+        steps = re.findall(r"^Step (\d+): (.*)$", text, re.M)
+        marks = [{"step": int(i), "correct": 0 if "WRONG" in s else 1, "reason": "checked"} for i, s in steps]
+        student = re.search(r"^Student's final answer: (.*)$", text, re.M).group(1)
+        return json.dumps({"steps": marks, "final_answer_correct": int(student == "GOLD")})
+    if "first goes wrong" in text:
+        return json.dumps({"error_type": "figure_comprehension", "reason": "misread"})
+    item = sample_item(text)
+    english = item["language"] == "en"
+    answer = "WRONG-ANSWER" if item["id"] == "en_2" else "GOLD"
+    return json.dumps({"steps": ["1. given", "2. WRONG deduction" if english else "2. fine", "3. so"],
+                       "short_answer": answer})
+
+
+def test_judged_run_computes_the_published_metrics(tmp_path: Path) -> None:
+    with ChatServer(judge_or_model) as server:
+        results = run(get_benchmark("geolaux"), task="geolaux",
+                      model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
+                      judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path)
+    n = results["n_items"]
+    english = sum(1 for item in GOLD.values() if item["language"] == "en")
+    metrics = results["metrics"]
+    assert metrics["ACS"]["value"] == pytest.approx((n - 1) / n)
+    assert metrics["PCS"]["value"] == pytest.approx((n - english) / n)
+    assert metrics["PQS"]["value"] == pytest.approx(((n - english) * 1.0 + english * pqs([1, 0, 1])) / n)
+    assert all(metrics[m]["coverage"] == 1.0 for m in ("ACS", "PCS", "PQS"))
+    analysis = results["analysis"]
+    assert analysis["first_error_step"]["counts"] == {"2": english}
+    assert analysis["error_types"]["counts"]["figure_comprehension"] == english
+    assert analysis["error_types"]["coverage"] == 1.0
+    calc_gap = analysis["acs_pcs_gap_by_type"]
+    assert set(calc_gap) == {"calculation", "proving"}
+    samples = [json.loads(line) for line in (tmp_path / "samples.jsonl").read_text().splitlines()]
+    en1 = next(s for s in samples if s["id"] == "en_1")
+    assert en1["judgment"]["marks"] == [1, 0, 1] and en1["judgment"]["error_type"] == "figure_comprehension"
+    assert "Process analysis" in (tmp_path / "report.md").read_text()
+
+
+def test_judge_failure_leaves_items_unscored_with_the_error(tmp_path: Path) -> None:
+    def model_only(request: dict) -> str:
+        if "Grade a student's solution" in json.dumps(request["messages"]):
+            return "I think it is mostly fine."  # never JSON: unreadable, even after the repair
+        return judge_or_model(request)
+
+    with ChatServer(model_only) as server:
+        results = run(get_benchmark("geolaux"), task="geolaux",
+                      model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
+                      judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path)
+    for metric in ("ACS", "PCS", "PQS"):
+        stats = results["metrics"][metric]
+        assert stats["value"] is None and stats["coverage"] == 0.0  # never counted as wrong
+        assert any("after one repair retry" in reason for reason in stats["unscored_reasons"])
+    assert results["analysis"] is None
+
+
+def test_rescoring_with_a_judge_and_min_coverage_exit(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    with ChatServer(judge_or_model) as server:
+        first = subprocess.run(
+            [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--model", "openai:m",
+             "--base-url", server.base_url, "--out", str(out)],
+            capture_output=True, text=True, timeout=300,
+        )
+        assert first.returncode == 0, first.stderr  # offline judge: PCS/PQS need a judge, not a failure
+        rescored = subprocess.run(
+            [sys.executable, "-m", "geomeval.cli", "score", str(out), "--judge", "openai:j",
+             "--judge-base-url", server.base_url],
+            capture_output=True, text=True, timeout=300,
+        )
+    assert rescored.returncode == 0, rescored.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert results["judge"] == "openai:j" and results["metrics"]["PCS"]["coverage"] == 1.0
+
+
+def test_compare_reports_the_auxiliary_line_ablation(tmp_path: Path) -> None:
+    def helped_by_aux(request: dict) -> str:
+        text = prompt_text(request)
+        if "Grade a student's solution" in text or "first goes wrong" in text:
+            return judge_or_model(request)
+        answer = "GOLD" if "helpful auxiliary construction" in text else "NOPE"
+        return json.dumps({"steps": ["1. a", "2. b"], "short_answer": answer})
+
+    with ChatServer(helped_by_aux) as server:
+        for task in ("geolaux", "geolaux_aux"):
+            run(get_benchmark("geolaux"), task=task,
+                model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
+                judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path / task)
+    result = subprocess.run(
+        [sys.executable, "-m", "geomeval.cli", "compare", str(tmp_path / "geolaux"), str(tmp_path / "geolaux_aux"),
+         "--json", str(tmp_path / "cmp.json")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    comparison = json.loads((tmp_path / "cmp.json").read_text())
+    assert comparison["by"] == "auxiliary_type"
+    groups = comparison["groups"]
+    assert set(groups) == {"all", "none", "simple", "complex"}
+    for aux_type, row in groups.items():
+        items = [i for i in GOLD.values() if aux_type in ("all", i["auxiliary_type"])]
+        helped = sum(1 for i in items if i["auxiliary_text"]) / len(items)
+        assert row["ACS"]["A"] == 0.0 and row["ACS"]["delta"] == pytest.approx(helped), aux_type
+    assert groups["simple"]["ACS"]["delta"] == 1.0 and groups["none"]["ACS"]["delta"] == 0.0
+    assert "auxiliary_type" in result.stdout and "Δ (B − A)" in result.stdout and "+100.0" in result.stdout
+
+
+# --- vLLM in-process, with a stand-in engine ----------------------------------------------------
+
+class _FakeLLM:
+    instances: list[_FakeLLM] = []
+
+    def __init__(self, model: str, **engine_args: object):
+        self.model, self.engine_args, self.batches = model, engine_args, []
+        _FakeLLM.instances.append(self)
+
+    def chat(self, conversations: list, sampling_params: object, use_tqdm: bool = True) -> list:
+        self.batches.append(len(conversations))
+        outputs = []
+        for messages in conversations:
+            text = judge_or_model({"messages": messages})
+            outputs.append(types.SimpleNamespace(outputs=[types.SimpleNamespace(text=text)]))
+        return outputs
+
+
+def test_vllm_batches_share_records_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = types.ModuleType("vllm")
+    fake.LLM = _FakeLLM  # type: ignore[attr-defined]
+    fake.SamplingParams = lambda **kw: kw  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vllm", fake)
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+    options = ModelOptions(cache=cache, engine_args={"tensor_parallel_size": 2, "max_model_len": 8192})
+    bench = get_benchmark("geolaux")
+    first = run(bench, task="geolaux", model=parse_model_spec("vllm:org/model", options),
+                judge=parse_judge_spec("offline"), out_dir=tmp_path / "a")
+    engine = _FakeLLM.instances[-1]
+    assert engine.model == "org/model" and engine.engine_args == {"tensor_parallel_size": 2, "max_model_len": 8192}
+    assert engine.batches == [first["n_items"]]  # one batch for the whole sample
+    again = run(bench, task="geolaux", model=parse_model_spec("vllm:org/model", options),
+                judge=parse_judge_spec("offline"), out_dir=tmp_path / "b")
+    assert _FakeLLM.instances[-1].batches == []  # every prompt came from the shared cache
+    assert again["metrics"] == first["metrics"] and first["config"]["model"] == "vllm:org/model"
+
+
+def test_vllm_missing_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "vllm", None)
+    with pytest.raises(ValueError, match=r"pip install 'geomeval\[vllm\]'"):
+        parse_model_spec("vllm:some/model")
