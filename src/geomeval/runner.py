@@ -3,7 +3,8 @@
 `samples.jsonl` is appended one complete line per item as soon as it is scored, so
 an interrupted run (even `kill -9`) loses nothing already written and resumes where
 it stopped: a torn last line is dropped and redone, and the response cache answers
-the requests that had completed but were not yet saved. `run.json` holds the
+the requests that had completed but were not yet saved. Items whose generation or
+judgment failed are retried by rerunning the same command. `run.json` holds the
 configuration; rescoring (`geomeval score`) needs only the output folder, because
 each record carries its own targets.
 
@@ -80,6 +81,13 @@ def write_samples(path: Path, records: list[SampleRecord]) -> None:
         for record in records:
             handle.write(record.to_json() + "\n")
     os.replace(tmp, path)
+
+
+def _finished(record: SampleRecord) -> bool:
+    """Saved and needing no retry: generated, and every score either set or waiting on a judge."""
+    if record.generation_error is not None or record.response is None:
+        return False
+    return all(score.scored or score.needs_judge for score in record.scores.values())
 
 
 def _failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
@@ -203,8 +211,8 @@ def run(
                 f"{out_dir} holds another run (differs in {', '.join(differing)}); "
                 "use another --out or pass --overwrite"
             )
-        existing = read_samples(samples_path)
-        write_samples(samples_path, existing)  # drops a torn last line
+        existing = [r for r in read_samples(samples_path) if _finished(r)]
+        write_samples(samples_path, existing)  # drops a torn last line and failures to retry
         done = {r.id: r for r in existing}
     elif samples_path.exists():
         samples_path.unlink()
