@@ -10,6 +10,7 @@ import subprocess
 import sys
 import types
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -225,7 +226,7 @@ def test_compare_reports_the_auxiliary_line_ablation(tmp_path: Path) -> None:
 # --- vLLM in-process, with a stand-in engine ----------------------------------------------------
 
 class _FakeLLM:
-    instances: list[_FakeLLM] = []
+    instances: ClassVar[list[_FakeLLM]] = []
 
     def __init__(self, model: str, **engine_args: object):
         self.model, self.engine_args, self.batches = model, engine_args, []
