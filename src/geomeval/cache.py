@@ -29,12 +29,16 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def default_cache_path() -> Path:
+def cache_dir() -> Path:
+    """geomeval's cache folder: GEOMEVAL_CACHE_DIR, else $XDG_CACHE_HOME/geomeval or ~/.cache/geomeval."""
     root = os.environ.get("GEOMEVAL_CACHE_DIR")
     if root:
-        return Path(root) / "responses.sqlite"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return Path(xdg or Path.home() / ".cache") / "geomeval" / "responses.sqlite"
+        return Path(root).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "geomeval"
+
+
+def default_cache_path() -> Path:
+    return cache_dir() / "responses.sqlite"
 
 
 def _image_digest(url: str) -> str:

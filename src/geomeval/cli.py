@@ -287,10 +287,11 @@ def lmms_eval_command(
     ctx: typer.Context,
     data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id; default: embedded sample")] = None,
 ) -> None:
-    """Run lmms-eval with geomeval's tasks (geolaux, geolaux_aux): geomeval lmms-eval [--data PATH] -- ARGS.
+    """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux).
 
-    ARGS go to `python -m lmms_eval` unchanged (e.g. --model openai --model_args ...
-    --tasks geolaux --output_path DIR). Exits 1 when lmms-eval writes no results JSON.
+    geomeval lmms-eval [--data PATH] -- ARGS, where ARGS go to `python -m lmms_eval`
+    unchanged, e.g. `--model openai --model_args model=NAME,base_url=URL --tasks geolaux
+    --output_path DIR`. Exits 1 when lmms-eval writes no results JSON.
     """
     from .integrations.lmms_eval import run_lmms_eval
 

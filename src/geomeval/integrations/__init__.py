@@ -1,0 +1,1 @@
+"""Bridges to other evaluation frameworks (lmms-eval)."""

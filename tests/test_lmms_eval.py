@@ -1,0 +1,261 @@
+"""lmms-eval 0.7.3 running geomeval's GeoLaux tasks: the real CLI, a real loopback server.
+
+`geomeval lmms-eval` runs `python -m lmms_eval --model openai` in a subprocess against
+`ChatServer`, whose scripted model answers some items right and one wrong, so the
+ACS in lmms-eval's results JSON has a known exact value. Offline there is no judge:
+PCS and PQS must come out unscored (null), not zero.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks.geolaux import data
+from geomeval.benchmarks.geolaux.process_metrics import pqs
+from geomeval.benchmarks.geolaux.prompts import build_messages
+from geomeval.integrations import lmms_eval as integration
+from geomeval.testing.chat_server import ChatServer, prompt_text
+
+# CI sets REQUIRE_LMMS_EVAL=1, so a broken install fails there instead of skipping.
+pytestmark = pytest.mark.skipif(
+    find_spec("lmms_eval") is None and not os.environ.get("REQUIRE_LMMS_EVAL"),
+    reason="lmms-eval is not installed (pip install -c constraints.txt '.[lmms]')",
+)
+
+RAW = json.loads((data.sample_path() / "GeoLaux_sample.json").read_text(encoding="utf-8"))
+WRONG = {"en_3"}  # answered with a wrong value; every other item with its gold answer
+MODEL_ARGS = "model=test-model,base_url={url},api_key=sk-test,num_concurrent=4,max_retries=2"
+
+
+def item_id(prompt: str) -> str | None:
+    matches = [key for key, raw in RAW.items() if raw["problem_text"].strip() in prompt]
+    return max(matches, key=lambda k: len(RAW[k]["problem_text"])) if matches else None
+
+
+def responder(request: dict) -> str:
+    key = item_id(prompt_text(request))
+    if key is None:
+        return "I cannot tell which problem this is."
+    answer = RAW[key].get("number_answer") or "the statement is proved"
+    if key in WRONG:
+        answer = "12345"
+    return json.dumps({"steps": ["1. by the figure"], "short_answer": answer})
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("geolaux") / "built"
+    data.build(str(data.sample_path()), str(out))
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows(built: Path) -> list[dict]:
+    return list(data.load(str(built)))
+
+
+def geomeval_lmms_eval(*args: str, cache: Path, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {
+        **(extra_env or {}),
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+        "GEOMEVAL_CACHE_DIR": str(cache),
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "geomeval.cli", "lmms-eval", *args],
+        capture_output=True, text=True, timeout=240, env=env, check=False,
+    )
+
+
+def only_results(out: Path) -> dict:
+    found = integration.find_results(out)
+    assert len(found) == 1, found
+    return json.loads(found[0].read_text(encoding="utf-8"))
+
+
+def image_count(request: dict) -> int:
+    return sum(1 for part in request["messages"][-1]["content"] if part.get("type") == "image_url")
+
+
+def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with ChatServer(responder) as server:
+        result = geomeval_lmms_eval(
+            "--data", str(built), "--",
+            "--model", "openai", "--model_args", MODEL_ARGS.format(url=server.base_url),
+            "--tasks", "geolaux", "--limit", "4", "--log_samples", "--output_path", str(out),
+            cache=tmp_path / "cache",
+        )
+        requests = list(server.requests)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    scores = only_results(out)["results"]["geolaux"]
+    # en_1, en_2 right, en_3 wrong; en_4 is a proof with no gold short answer (unscored).
+    assert scores["ACS,none"] == 2 / 3
+    assert scores["ACS_coverage,none"] == 0.75
+    for metric in ("PCS", "PQS"):  # offline: no judge, so not scored (null), never zero
+        assert scores[f"{metric},none"] is None
+        assert scores[f"{metric}_coverage,none"] == 0.0
+    assert "geolaux: ACS 0.6667 (coverage 0.7500)" in result.stdout
+
+    # The model saw exactly what `geomeval run` sends: build_messages' text, then the figure.
+    assert len(requests) == 4
+    by_id = {row["id"]: row for row in rows}
+    seen = set()
+    for request in requests:
+        assert request["model"] == "test-model"
+        key = item_id(prompt_text(request))
+        seen.add(key)
+        row = integration.doc_to_row(by_id[key])
+        expected = build_messages(row, with_auxiliary=False)[0]["content"]
+        assert [p["type"] for p in request["messages"][-1]["content"]] == [p["type"] for p in expected]
+        assert prompt_text(request) == expected[0]["text"]
+    assert seen == {"en_1", "en_2", "en_3", "en_4"}
+
+    samples_file = next(out.rglob("*_samples_geolaux.jsonl"))
+    samples = {s["ACS"]["id"]: s for s in map(json.loads, samples_file.read_text().splitlines())}
+    assert {k: s["ACS"]["value"] for k, s in samples.items()} == {
+        "en_1": 1.0, "en_2": 1.0, "en_3": 0.0, "en_4": None,
+    }
+    assert "no gold short answer" in samples["en_4"]["ACS"]["unscored"]
+    assert samples["en_3"]["ACS"]["explanation"]
+    assert all(s["PCS"]["value"] is None and s["PCS"]["unscored"] for s in samples.values())
+
+
+def test_cli_aux_task_on_the_embedded_sample(tmp_path: Path) -> None:
+    """No --data: the embedded sample, built once into GEOMEVAL_CACHE_DIR."""
+    out = tmp_path / "out"
+    cache = tmp_path / "cache"
+    with ChatServer(responder) as server:
+        result = geomeval_lmms_eval(
+            "--", "--model", "openai", "--model_args", MODEL_ARGS.format(url=server.base_url),
+            "--tasks", "geolaux_aux", "--limit", "5", "--output_path", str(out),
+            cache=cache,
+        )
+        requests = list(server.requests)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert any(cache.glob("lmms_eval/geolaux-*/data/test-*.parquet"))
+    scores = only_results(out)["results"]["geolaux_aux"]
+    assert scores["ACS,none"] == 3 / 4  # en_1, en_2, en_5 right, en_3 wrong, en_4 a proof
+    assert scores["PCS,none"] is None and scores["PQS,none"] is None
+    images = {item_id(prompt_text(r)): image_count(r) for r in requests}
+    # Items whose auxiliary construction has a drawing send it as a second image.
+    assert images == {"en_1": 1, "en_2": 2, "en_3": 1, "en_4": 2, "en_5": 2}
+    aux = next(r for r in requests if item_id(prompt_text(r)) == "en_2")
+    assert "A helpful auxiliary construction: Draw CH perpendicular to AB at H." in prompt_text(aux)
+
+
+def test_cli_fails_when_lmms_eval_writes_no_results(built: Path, tmp_path: Path) -> None:
+    result = geomeval_lmms_eval(
+        "--data", str(built), "--",
+        "--model", "openai", "--model_args", "model=m,base_url=http://127.0.0.1:9/v1,api_key=k",
+        "--tasks", "no_such_geolaux_task", "--output_path", str(tmp_path / "out"),
+        cache=tmp_path / "cache",
+    )
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert "wrote no results JSON" in result.stderr
+    assert integration.find_results(tmp_path / "out") == []
+
+
+def test_messages_match_build_messages_for_lmms_docs(rows: list[dict]) -> None:
+    """lmms-eval docs (ClassLabel ints, PIL images) pose the item as build_messages does."""
+    from PIL import Image, ImageChops
+
+    for row in rows:
+        for task in ("geolaux", "geolaux_aux"):
+            ours = integration.doc_to_messages(row, task)[0]["content"]
+            expected = build_messages(integration.doc_to_row(row), with_auxiliary=task == "geolaux_aux")
+            expected = expected[0]["content"]
+            assert [p["type"] for p in ours] == ["text" if p["type"] == "text" else "image" for p in expected]
+            assert ours[0]["text"] == expected[0]["text"] == integration.doc_to_text(row, task)
+            visuals = integration.doc_to_visual(row, task)
+            assert len(visuals) == len(expected) - 1
+            for image, part in zip(visuals, expected[1:], strict=True):
+                payload = part["image_url"]["url"].partition(",")[2]
+                original = Image.open(io.BytesIO(base64.b64decode(payload)))
+                assert ImageChops.difference(image.convert("RGBA"), original.convert("RGBA")).getbbox() is None
+
+
+def test_process_results_and_aggregation(rows: list[dict]) -> None:
+    row = {k: v for k, v in rows[0].items() if k not in ("image", "auxiliary_image")}  # as lmms-eval passes it
+    right = integration.geolaux_process_results(row, ['{"steps": ["1. x"], "short_answer": "70"}'])
+    assert right["ACS"] == {**right["ACS"], "value": 1.0, "id": "en_1", "task": "geolaux"}
+    failed = integration.geolaux_process_results(row, ["[LMMS_EVAL_REQUEST_FAILED after 5 retries] boom"])
+    assert failed["ACS"]["value"] is None and "model failed" in failed["ACS"]["unscored"]
+    assert integration.aggregate_acs([right["ACS"], failed["ACS"]]) == 1.0
+    assert integration.coverage([right["ACS_coverage"], failed["ACS_coverage"]]) == 0.5
+    assert integration.aggregate_pcs([right["PCS"], failed["PCS"]]) is None
+    assert integration.aggregate_pqs([]) is None and integration.coverage([]) == 0.0
+
+
+def test_include_dir_rewrites_dataset_path_and_keeps_function_tags(tmp_path: Path) -> None:
+    from lmms_eval.utils import load_yaml_config
+
+    include = integration.prepare_include_dir(tmp_path / "inc", "/data/GeoLaux built")
+    folder = include / "geomeval" / "geolaux"
+    shipped = integration.load_task_yaml((integration.tasks_dir() / "geolaux" / integration.TEMPLATE).read_text())
+    rewritten = integration.load_task_yaml((folder / integration.TEMPLATE).read_text())
+    assert shipped["dataset_path"] == integration.HUB_DATASET
+    assert rewritten == {**shipped, "dataset_path": "/data/GeoLaux built"}
+    # lmms-eval's own loader: the include resolves and every !function tag imports.
+    for task in ("geolaux", "geolaux_aux"):
+        config = load_yaml_config(str(folder / f"{task}.yaml"), mode="full")
+        assert config["task"] == task and config["dataset_path"] == "/data/GeoLaux built"
+        assert config["process_results"].__name__ == f"{task}_process_results"
+        assert config["doc_to_messages"].__name__ == f"{task}_doc_to_messages"
+        aggregations = {m["metric"]: m["aggregation"].__name__ for m in config["metric_list"]}
+        assert aggregations == {
+            "ACS": "aggregate_acs", "PCS": "aggregate_pcs", "PQS": "aggregate_pqs",
+            "ACS_coverage": "coverage", "PCS_coverage": "coverage", "PQS_coverage": "coverage",
+        }
+
+
+def judged_responder(request: dict) -> str:
+    """Model: en_2 makes a WRONG second step, en_3 a wrong answer. Judge: marks WRONG steps 0
+    and final answers by whether they are the planted wrong value."""
+    text = prompt_text(request)
+    if "Grade a student's solution" in text:
+        steps = re.findall(r"^Step (\d+): (.*)$", text, re.M)
+        marks = [{"step": int(i), "correct": 0 if "WRONG" in body else 1} for i, body in steps]
+        return json.dumps({"steps": marks, "final_answer_correct": int("12345" not in text)})
+    if "first goes wrong" in text:
+        return json.dumps({"error_type": "knowledge", "reason": "misapplied theorem"})
+    answer = json.loads(responder(request))
+    if item_id(text) == "en_2":
+        answer["steps"] = ["1. by the figure", "2. WRONG: the angles are equal"]
+    return json.dumps(answer)
+
+
+def test_judge_calls_in_process_results_go_through_the_engine(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with ChatServer(judged_responder) as server:
+        env = {"GEOMEVAL_JUDGE_MODEL": "judge-model", "GEOMEVAL_JUDGE_BASE_URL": server.base_url}
+        result = geomeval_lmms_eval(
+            "--data", str(built), "--",
+            "--model", "openai", "--model_args", MODEL_ARGS.format(url=server.base_url),
+            "--tasks", "geolaux", "--limit", "4", "--output_path", str(out),
+            cache=tmp_path / "cache", extra_env=env,
+        )
+        judge_requests = [r for r in server.requests if r.get("model") == "judge-model"]
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    scores = only_results(out)["results"]["geolaux"]
+    assert scores["ACS,none"] == 3 / 4  # en_4's proof is judged now
+    assert scores["PCS,none"] == 2 / 4  # en_2 has a wrong step, en_3 a wrong answer
+    assert scores["PQS,none"] == pytest.approx((3 + pqs([1, 0])) / 4)
+    for metric in ("ACS", "PCS", "PQS"):
+        assert scores[f"{metric}_coverage,none"] == 1.0
+    assert len(judge_requests) == 5  # four step judgments and one error-type question
+    assert all(r["temperature"] == 0.0 for r in judge_requests)
