@@ -264,3 +264,34 @@ def test_vllm_missing_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setitem(sys.modules, "vllm", None)
     with pytest.raises(ValueError, match=r"pip install 'geomeval\[vllm\]'"):
         parse_model_spec("vllm:some/model")
+
+
+class _PickyLLM(_FakeLLM):
+    """Fails a whole batch when any prompt mentions the regular hexagon, as vLLM does for one bad prompt."""
+
+    def chat(self, conversations: list, sampling_params: object, use_tqdm: bool = True) -> list:
+        if any("regular hexagon" in json.dumps(c) for c in conversations):
+            raise ValueError("prompt longer than max_model_len")
+        return super().chat(conversations, sampling_params, use_tqdm)
+
+
+def test_vllm_one_bad_prompt_fails_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = types.ModuleType("vllm")
+    fake.LLM = _PickyLLM  # type: ignore[attr-defined]
+    fake.SamplingParams = lambda **kw: kw  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vllm", fake)
+    results = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("vllm:m"),
+                  judge=parse_judge_spec("offline"), out_dir=tmp_path)
+    assert results["generation"]["failed"] == 1
+    samples = [json.loads(line) for line in (tmp_path / "samples.jsonl").read_text().splitlines()]
+    failed = [s for s in samples if s["generation_error"]]
+    assert len(failed) == 1 and "max_model_len" in failed[0]["generation_error"]
+
+
+def test_judge_never_gets_the_models_key_on_another_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOMEVAL_API_KEY", "sk-model")
+    monkeypatch.setenv("GEOMEVAL_BASE_URL", "http://model-host/v1")
+    shared = parse_judge_spec("openai:j")
+    elsewhere = parse_judge_spec("openai:j", base_url="http://judge-host/v1")
+    assert shared.client.redact("sk-model") == "***"  # same server: the model's key is used
+    assert elsewhere.client.redact("sk-model") == "sk-model"  # no key sent to the judge's host

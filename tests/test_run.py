@@ -230,3 +230,25 @@ def test_user_errors_exit_2_with_a_message(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "unknown model spec" in bad.stderr
     missing = cli("run", "geolaux", "--model", "baseline:random", "--data", str(tmp_path / "nothing"))
     assert missing.returncode == 2
+
+
+def test_resume_survives_a_line_torn_inside_a_character(tmp_path: Path) -> None:
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    full = run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path)
+    data = (tmp_path / "samples.jsonl").read_bytes()
+    lines = data.splitlines(keepends=True)
+    zh = next(i for i, line in enumerate(lines) if "三角形".encode() in line or "zh_" in line.decode())
+    cut = lines[zh]
+    cut = cut[: cut.index(next(ch for ch in cut.decode() if ord(ch) > 0x2E80).encode()) + 1]  # inside a character
+    (tmp_path / "samples.jsonl").write_bytes(b"".join(lines[:zh]) + cut)
+    resumed = run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path)
+    assert resumed["metrics"] == full["metrics"]
+
+
+def test_resume_with_another_judge_is_refused(tmp_path: Path) -> None:
+    bench = get_benchmark("geolaux")
+    run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),
+        out_dir=tmp_path)
+    with pytest.raises(RunConflict, match="judge"):
+        run(bench, task="geolaux", model=parse_model_spec("baseline:random"),
+            judge=parse_judge_spec("openai:j", base_url="http://127.0.0.1:9/v1"), out_dir=tmp_path)

@@ -26,6 +26,7 @@ import aiohttp
 from .cache import ResponseCache, cache_key
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+NO_TEXT = "completion content is not text"
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 T = TypeVar("T")
 
@@ -44,6 +45,10 @@ class RetryPolicy:
     base_delay_s: float = 0.5
     max_delay_s: float = 30.0
     max_retry_after_s: float = 120.0
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
 
     def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
         """Exponential backoff with equal jitter; never shorter than Retry-After (capped)."""
@@ -175,7 +180,9 @@ class ChatClient:
                             if key is not None:
                                 self.cache.put(key, text, self.model)  # type: ignore[union-attr]
                             return Completion(text, attempts=attempt)
-                        retryable = True  # a malformed body is usually a proxy hiccup
+                        # A malformed body is usually a proxy hiccup; a reply with no text
+                        # (a refusal, a tool call) will not change on retry.
+                        retryable = not error.startswith(NO_TEXT)
                     else:
                         snippet = raw[:300].decode("utf-8", "replace")
                         error = f"HTTP {status}: {self.redact(snippet)}"
@@ -204,7 +211,7 @@ def _read_completion(raw: bytes) -> tuple[str | None, str | None]:
     if isinstance(content, list):  # some servers return content parts
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     if not isinstance(content, str):
-        return None, "completion content is not text"
+        return None, f"{NO_TEXT} ({type(content).__name__})"
     return content, None
 
 

@@ -97,10 +97,13 @@ def parse_judge_spec(
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
+    own_url = base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL")
+    # The model's key goes only to the model's server: a judge elsewhere needs its own key.
+    api_key = os.environ.get("GEOMEVAL_JUDGE_API_KEY") or (None if own_url else os.environ.get("GEOMEVAL_API_KEY"))
     client = ChatClient(
         model,
-        base_url=base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL") or os.environ.get("GEOMEVAL_BASE_URL"),
-        api_key=os.environ.get("GEOMEVAL_JUDGE_API_KEY") or os.environ.get("GEOMEVAL_API_KEY"),
+        base_url=own_url or os.environ.get("GEOMEVAL_BASE_URL"),
+        api_key=api_key,
         params=dict(JUDGE_PARAMS),
         concurrency=concurrency,
         timeout_s=timeout_s,

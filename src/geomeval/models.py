@@ -37,6 +37,11 @@ class Model(ABC):
     needs_messages: bool = True
     batched: bool = False
 
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Generation settings that change answers; a run resumes only with the same ones."""
+        return {}
+
     @abstractmethod
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation: ...
 
@@ -111,6 +116,10 @@ class OpenAIChatModel(Model):
         self.client = client
         self.spec = f"openai:{client.model}"
 
+    @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self.client.params)
+
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         assert messages is not None
         completion = await self.client.complete(messages)
@@ -157,6 +166,19 @@ class VLLMModel(Model):
         self.requests_sent = 0
         self.cache_hits = 0
 
+    @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self._key_params)
+
+    def _chat(self, conversations: list[list[dict[str, Any]]]) -> list[str | Exception]:
+        """Texts for a batch; if the batch fails, each prompt alone, so one bad prompt fails alone."""
+        try:
+            return [out.outputs[0].text for out in self.llm.chat(conversations, self.sampling, use_tqdm=False)]
+        except Exception as exc:
+            if len(conversations) == 1:
+                return [exc]
+        return [text for conversation in conversations for text in self._chat([conversation])]
+
     def generate_batch(self, requests: list[list[dict[str, Any]]]) -> list[Generation]:
         keys = [cache_key(self.spec, "", messages, self._key_params) for messages in requests]
         results: list[Generation | None] = [None] * len(requests)
@@ -170,16 +192,11 @@ class VLLMModel(Model):
                 results[index] = Generation(hit)
         if missing:
             self.requests_sent += len(missing)
-            try:
-                outputs = self.llm.chat([requests[i] for i in missing], self.sampling, use_tqdm=False)
-            except Exception as exc:  # an engine failure fails this batch's items, not the run
-                error = f"vLLM failed ({type(exc).__name__}: {str(exc)[:300]})"
-                outputs = None
-            for position, index in enumerate(missing):
-                if outputs is None:
-                    results[index] = Generation(None, error)
+            outputs = self._chat([requests[i] for i in missing])
+            for index, text in zip(missing, outputs, strict=True):
+                if isinstance(text, Exception):  # an engine failure fails its item, not the run
+                    results[index] = Generation(None, f"vLLM failed ({type(text).__name__}: {str(text)[:300]})")
                     continue
-                text = outputs[position].outputs[0].text
                 if self.cache is not None:
                     self.cache.put(keys[index], text, self.spec)
                 results[index] = Generation(text)

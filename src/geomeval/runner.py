@@ -36,7 +36,7 @@ SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
 RESULTS = "results.json"
 # Fields that must agree for an existing output folder to be resumed rather than refused.
-RESUME_KEYS = ("benchmark", "task", "model", "data", "seed")
+RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed")
 BATCH_SIZE = 256  # items per vLLM batch; scoring one batch overlaps generating the next
 
 Progress = Callable[[int, int], None]
@@ -61,7 +61,8 @@ def read_samples(path: Path) -> list[SampleRecord]:
     if not path.exists():
         return []
     records: list[SampleRecord] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    # errors="replace": a kill -9 can cut the last line inside a multi-byte character
+    lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -87,6 +88,9 @@ def _finished(record: SampleRecord) -> bool:
     """Saved and needing no retry: generated, and every score either set or waiting on a judge."""
     if record.generation_error is not None or record.response is None:
         return False
+    judgment = record.judgment or {}
+    if judgment.get("first_error_step") is not None and judgment.get("error_type") is None:
+        return False  # the error-type question failed: ask again
     return all(score.scored or score.needs_judge for score in record.scores.values())
 
 
@@ -162,15 +166,26 @@ async def _batched_pipeline(
     for start in range(0, len(todo), size):
         chunk = todo[start : start + size]
         records = [bench.new_record(item, task) for item in chunk]
+        prompts: list[list[dict[str, Any]] | None] = []
+        for item, record in zip(chunk, records, strict=True):
+            try:
+                prompts.append(bench.messages(item, task))
+            except Exception as exc:  # one bad item fails alone, not its batch
+                prompts.append(None)
+                record.generation_error = f"{type(exc).__name__}: {exc}"
+        posed = [p for p in prompts if p is not None]
         try:
-            prompts = [bench.messages(item, task) for item in chunk]
-            generations = await asyncio.to_thread(model.generate_batch, prompts)
+            answers = iter(await asyncio.to_thread(model.generate_batch, posed) if posed else [])
         except Exception as exc:
-            generations = [Generation(None, f"{type(exc).__name__}: {exc}")] * len(chunk)
-        for record, generation in zip(records, generations, strict=True):
-            record.response, record.generation_error = generation.text, generation.error
+            answers = iter([Generation(None, f"{type(exc).__name__}: {exc}")] * len(posed))
+        for record, prompt in zip(records, prompts, strict=True):
+            if prompt is not None:
+                generation = next(answers)
+                record.response, record.generation_error = generation.text, generation.error
             pending.add(asyncio.create_task(score_and_save(record)))
-        pending = {t for t in pending if not t.done()}
+        for finished in [t for t in pending if t.done()]:
+            finished.result()  # surfaces a failed save instead of losing the item silently
+            pending.discard(finished)
     if pending:
         await asyncio.gather(*pending)
 
@@ -195,6 +210,7 @@ def run(
         "benchmark": bench.name,
         "task": task,
         "model": model.spec,
+        "model_settings": model.settings,
         "judge": judge.spec,
         "data": data or "embedded-sample",
         "limit": limit,
