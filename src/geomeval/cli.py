@@ -226,9 +226,8 @@ def compare(
     from .compare import compare_runs
     from .report import fmt_metric
 
-    config = json.loads((run_a / "run.json").read_text()) if (run_a / "run.json").exists() else {}
-    group = by or getattr(REGISTRY.get(config.get("benchmark", "")), "compare_by", None)
-    result = compare_runs(run_a, run_b, by=group)
+    result = compare_runs(run_a, run_b, by=by)
+    group = result["by"]
     title = f"{result['A']['task']} ({run_a}) → {result['B']['task']} ({run_b})"
     table = Table(title=title)
     for column in (group or "group", "metric", "paired items", "A", "B", "Δ (B − A)"):

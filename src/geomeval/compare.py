@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .benchmarks import REGISTRY
 from .runner import RUN_CONFIG, SAMPLES, read_samples
 
 ALL = "all"
@@ -24,13 +25,18 @@ def _load(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return config, records
 
 
-def compare_runs(run_a: Path, run_b: Path, *, by: str | None, metrics: list[str] | None = None) -> dict[str, Any]:
+def compare_runs(
+    run_a: Path, run_b: Path, *, by: str | None = None, metrics: list[str] | None = None
+) -> dict[str, Any]:
+    """B − A per group of `by` (default: the benchmark's own, e.g. GeoLaux's auxiliary type)."""
     config_a, records_a = _load(run_a)
     config_b, records_b = _load(run_b)
     if config_a["benchmark"] != config_b["benchmark"]:
         raise ValueError(
             f"cannot compare a {config_a['benchmark']} run with a {config_b['benchmark']} run"
         )
+    if by is None:
+        by = getattr(REGISTRY.get(config_a["benchmark"]), "compare_by", None)
     common = [i for i in records_a if i in records_b]
     if not common:
         raise ValueError(f"{run_a} and {run_b} share no items")

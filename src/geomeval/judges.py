@@ -117,11 +117,10 @@ def judge_from_env() -> Judge:
     """The judge GEOMEVAL_JUDGE_MODEL / GEOMEVAL_JUDGE_BASE_URL name (cached), or `offline`."""
     from .cache import default_cache_path
 
-    spec = os.environ.get("GEOMEVAL_JUDGE_MODEL")
-    if not spec:
+    if not os.environ.get("GEOMEVAL_JUDGE_MODEL"):
         return Judge("offline")
     return parse_judge_spec(
-        f"openai:{spec}",
+        None,
         concurrency=int(os.environ.get("GEOMEVAL_CONCURRENCY", "32")),
         cache=None if os.environ.get("GEOMEVAL_NO_CACHE") else ResponseCache(default_cache_path()),
     )

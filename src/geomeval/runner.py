@@ -19,10 +19,10 @@ import json
 import os
 import platform
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import __version__
 from .benchmarks import get_benchmark
@@ -40,6 +40,7 @@ RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", 
 BATCH_SIZE = 256  # items per vLLM batch; scoring one batch overlaps generating the next
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 class RunConflict(RuntimeError):
@@ -137,14 +138,22 @@ async def _pipeline(
     if model.batched:
         await _batched_pipeline(bench, task, todo, model, judge, save, max(BATCH_SIZE, concurrency))
         return
-    queue = iter(todo)
+
+    async def one(item: Item) -> None:
+        save(await _score(bench, await _generate(bench, task, item, model), judge))
+
+    await _for_each(todo, concurrency, one)
+
+
+async def _for_each(items: list[T], concurrency: int, handle: Callable[[T], Awaitable[None]]) -> None:
+    """`handle` every item, `concurrency` at a time, without one task per item up front."""
+    queue = iter(items)
 
     async def worker() -> None:
         for item in queue:  # one shared iterator: each item is taken by exactly one worker
-            record = await _generate(bench, task, item, model)
-            save(await _score(bench, record, judge))
+            await handle(item)
 
-    await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(todo))))))
+    await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(items))))))
 
 
 async def _batched_pipeline(
@@ -271,19 +280,16 @@ def rescore(
     records = read_samples(out_dir / SAMPLES)
     finished = 0
 
+    async def one(record: SampleRecord) -> None:
+        nonlocal finished
+        await _score(bench, record, judge)
+        finished += 1
+        if progress:
+            progress(finished, len(records))
+
     async def main() -> None:
-        queue = iter(records)
-
-        async def worker() -> None:
-            nonlocal finished
-            for record in queue:
-                await _score(bench, record, judge)
-                finished += 1
-                if progress:
-                    progress(finished, len(records))
-
         try:
-            await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(records))))))
+            await _for_each(records, concurrency, one)
         finally:
             await judge.aclose()
 

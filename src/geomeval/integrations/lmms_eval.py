@@ -326,19 +326,14 @@ def resolve_dataset(data_arg: str | None) -> str:
 
     Same rules as `geomeval run --data`: None is the embedded sample.
     """
-    from ..benchmarks.geolaux.data import sample_path
-    from ..hfdata import is_built_dataset
+    from ..benchmarks.geolaux.data import locate
 
-    if data_arg is None:
-        return str(cached_build(sample_path()))
-    path = Path(data_arg).expanduser()
-    if is_built_dataset(path):
-        return str(path.resolve())
-    if (path.is_file() and path.suffix == ".json") or path.is_dir():
-        return str(cached_build(path))
-    if path.exists() or data_arg.startswith((".", "/", "~")):
-        raise FileNotFoundError(f"{data_arg}: neither a built GeoLaux folder nor a raw release")
-    return data_arg
+    kind, where = locate(data_arg)
+    if kind == "built":
+        return str(Path(where).resolve())
+    if kind == "raw":
+        return str(cached_build(Path(where)))
+    return str(where)
 
 
 class _Function(str):

@@ -37,20 +37,29 @@ def build(raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = F
     return summary
 
 
-def load(data: str | None) -> Dataset:
-    """The dataset for `--data`: None = embedded sample; a path (built or raw); else a hub id."""
+def locate(data: str | None) -> tuple[str, Path | str]:
+    """What `--data` names: ("raw", sample path) for None, ("built", path), ("raw", path) or ("hub", id)."""
     if data is None:
-        dataset, _ = from_raw(sample_path())
-        return dataset
+        return "raw", sample_path()
     path = Path(data).expanduser()
     if is_built_dataset(path):
-        dataset = load_built(path)
-    elif (path.is_file() and path.suffix == ".json") or path.is_dir():
-        dataset, _ = from_raw(path)
-    elif path.exists() or data.startswith((".", "/", "~")):
+        return "built", path
+    if (path.is_file() and path.suffix == ".json") or path.is_dir():
+        return "raw", path
+    if path.exists() or data.startswith((".", "/", "~")):
         raise FileNotFoundError(f"{data}: neither a built GeoLaux folder nor a raw release")
+    return "hub", data
+
+
+def load(data: str | None) -> Dataset:
+    """The dataset for `--data`: None = embedded sample; a path (built or raw); else a hub id."""
+    kind, where = locate(data)
+    if kind == "built":
+        dataset = load_built(where)
+    elif kind == "raw":
+        dataset, _ = from_raw(where)
     else:
-        dataset = load_hub(data)
+        dataset = load_hub(str(where))
     missing = [name for name in FEATURES if name not in dataset.column_names]
     if missing:
         raise DataError("(dataset)", missing[0], f"column missing from {data}")
