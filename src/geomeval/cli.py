@@ -1,4 +1,4 @@
-"""The `geomeval` command line: list, run, score, compare, report, build."""
+"""The `geomeval` command line: list, run, score, compare, report, build, ggb."""
 
 from __future__ import annotations
 
@@ -27,6 +27,11 @@ from .benchmarks.base import DataError
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
 console = Console(stderr=True)
 out = Console()
+
+
+from .cli_ggb import GgbInputError, ggb_app  # noqa: E402
+
+app.add_typer(ggb_app, name="ggb")
 
 
 class UserError(Exception):
@@ -303,8 +308,10 @@ def main() -> None:
     from .runner import RunConflict
 
     try:
-        app(standalone_mode=False)
-    except (BenchmarkNotBuilt, UserError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError) as exc:
+        status = app(standalone_mode=False)
+        if isinstance(status, int) and status:
+            sys.exit(status)  # typer.Exit(code) returns its code when not standalone
+    except (BenchmarkNotBuilt, UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
         sys.exit(2)

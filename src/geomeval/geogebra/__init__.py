@@ -1,0 +1,20 @@
+"""geomeval's GeoGebra engine: parse, execute, render and verify construction scripts.
+
+GGBench calls GeoGebra code machine-verifiable ground truth; this package makes that true
+offline: `run_script` executes a script (or a model's whole answer) with GeoGebra's semantics
+and a per-line status, `render_png` draws it, and `verify` compares a candidate
+construction with a reference one. See README.md in this folder for the supported commands
+and where GeoGebra 4.0 (the cross-check reference) differs from current GeoGebra.
+"""
+
+from geomeval.geogebra.construction import Construction, LineStatus
+from geomeval.geogebra.executor import Limits, run_blocks, run_script, split_blocks
+
+__all__ = [
+    "Construction",
+    "Limits",
+    "LineStatus",
+    "run_blocks",
+    "run_script",
+    "split_blocks",
+]

@@ -1,0 +1,755 @@
+"""Run a GeoGebra script line by line, the way GeoGebra's input bar would.
+
+Each line either runs or fails on its own (a failed line creates nothing and later lines
+still run), so a model's script gets a per-line status and GGBench's Pass@1 is simply
+"every line ran". Objects remember what they were computed from: redefining a free object
+recomputes everything that depends on it, as in GeoGebra.
+
+Safety: the script is parsed by our own parser (nothing is ever `eval`ed), and size, line
+count, nesting, Sequence length, object count and run time are all bounded (`Limits`).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from geomeval.geogebra import commands as cmds
+from geomeval.geogebra import syntax as sx
+from geomeval.geogebra.commands import CommandError, Moved, Outputs, Value, value_text
+from geomeval.geogebra.construction import Construction, LineStatus
+from geomeval.geogebra.labels import free_label, indexed_label, next_label
+from geomeval.geogebra.objects import (
+    NAN,
+    Geo,
+    GeoAngle,
+    GeoBoolean,
+    GeoCircle,
+    GeoList,
+    GeoNumber,
+    GeoPoint,
+    GeoPolygon,
+    GeoSegment,
+    GeoText,
+    GeoVector,
+    Style,
+)
+from geomeval.geogebra.style import STYLE_COMMANDS, ViewCommand
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on untrusted scripts; hitting one is a clear error, never a hang."""
+
+    max_script_chars: int = 100_000
+    max_lines: int = 2_000
+    max_line_chars: int = 2_000
+    max_depth: int = 64
+    max_sequence: int = 10_000
+    max_objects: int = 20_000
+    max_seconds: float = 10.0
+
+    def syntax(self) -> sx.ScriptLimits:
+        return sx.ScriptLimits(
+            max_chars=self.max_script_chars,
+            max_lines=self.max_lines,
+            max_line_length=self.max_line_chars,
+            max_depth=self.max_depth,
+        )
+
+
+class ScriptError(Exception):
+    """One line's failure, worded like GeoGebra's own messages."""
+
+
+class LimitReached(ScriptError):
+    """A run-time bound was hit; the rest of the script is not run."""
+
+
+@dataclass
+class _Definition:
+    labels: list[str]
+    expr: sx.Expr
+    deps: set[str]
+    line: int
+    indices: list[int] = field(default_factory=list)  # which command outputs the labels name
+
+
+MATH: dict[str, Callable[[float], float]] = {
+    "sqrt": math.sqrt,
+    "cbrt": lambda v: math.copysign(abs(v) ** (1 / 3), v),
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "arcsin": math.asin,
+    "acos": math.acos,
+    "arccos": math.acos,
+    "atan": math.atan,
+    "arctan": math.atan,
+    "abs": abs,
+    "exp": math.exp,
+    "ln": math.log,
+    "log": math.log,
+    "lg": math.log10,
+    "ld": math.log2,
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "round": round,
+    "sgn": lambda v: float((v > 0) - (v < 0)),
+    "sign": lambda v: float((v > 0) - (v < 0)),
+}
+
+
+def _safe(fn: Callable[[float], float], value: float) -> float:
+    try:
+        result = float(fn(value))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return NAN
+    return result
+
+
+class Executor:
+    """One construction being built; `execute` runs one parsed line against it."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.construction = Construction()
+        self.objects = self.construction.objects
+        self.definitions: dict[str, _Definition] = {}
+        self.order: list[_Definition] = []
+        self._reads: set[str] = set()
+        self._locals: dict[str, Value] = {}
+        self._deadline = time.monotonic() + self.limits.max_seconds
+        self._intersections: dict[tuple[str, ...], list[str]] = {}
+
+    # --- the Context protocol the commands use --------------------------------------------
+
+    def taken(self, name: str) -> bool:
+        return name in self.objects
+
+    def label_of(self, geo: Geo) -> str | None:
+        return geo.label if geo.label in self.objects else None
+
+    @property
+    def max_sequence(self) -> int:
+        return self.limits.max_sequence
+
+    def check_limits(self, created: int = 0) -> None:
+        if time.monotonic() > self._deadline:
+            raise LimitReached(f"time limit of {self.limits.max_seconds:g} s reached")
+        if len(self.objects) + created > self.limits.max_objects:
+            raise LimitReached(f"more than {self.limits.max_objects} objects")
+
+    # --- running --------------------------------------------------------------------------
+
+    def run_lines(self, parsed: Sequence[sx.ParsedLine], block: int = 0) -> None:
+        for entry in parsed:
+            if isinstance(entry, sx.ParseError):
+                self.construction.lines.append(
+                    LineStatus(
+                        entry.line,
+                        entry.source,
+                        False,
+                        f"column {entry.col}: {entry.message}",
+                        [],
+                        block,
+                    )
+                )
+                continue
+            self.construction.lines.append(self.execute(entry, block))
+
+    def execute(self, stmt: sx.Statement, block: int = 0) -> LineStatus:
+        status = LineStatus(stmt.line, stmt.source, True, None, [], block)
+        if self._stopped:
+            status.ok, status.error = False, "not run: a limit was reached on an earlier line"
+            return status
+        try:
+            self.check_limits()
+            status.labels = self._run_statement(stmt)
+        except LimitReached as exc:
+            self._stopped = True
+            status.ok, status.error = False, str(exc)
+        except (ScriptError, CommandError) as exc:
+            status.ok, status.error = False, str(exc)
+        except RecursionError:
+            status.ok, status.error = False, "expression nested too deeply"
+        return status
+
+    _stopped = False
+
+    def _run_statement(self, stmt: sx.Statement) -> list[str]:
+        self._reads = set()
+        reused = self._reused_intersection(stmt)
+        if reused is not None:
+            return reused
+        value = self.evaluate(stmt.expr)
+        deps = set(self._reads)
+        if isinstance(value, ViewCommand):
+            if stmt.labels:
+                raise ScriptError(f"{value.name} gives no object to name {stmt.labels[0]}")
+            value.apply(self)
+            return []
+        outputs, naming, names = self._outputs(value, stmt)
+        for label in stmt.labels:
+            if label in deps or any(label in self._depends_on(d) for d in deps):
+                raise ScriptError(f"Circular definition: {label} would depend on itself")
+        indices = list(range(len(outputs)))
+        if not stmt.labels and naming == "indexed" and len(outputs) > 1:
+            # GeoGebra labels only the intersection points that exist (the first if none).
+            indices = [i for i, geo in enumerate(outputs) if geo.defined] or [0]
+        kept = [outputs[i] for i in indices]
+        kept_names = [names[i] if i < len(names) else None for i in indices]
+        self.check_limits(created=len(kept))
+        labels = self._labels_for(kept, naming, kept_names, stmt.labels)
+        definition = _Definition(labels, stmt.expr, deps, stmt.line, indices=indices)
+        changed: set[str] = set()
+        for label, geo in zip(labels, kept, strict=True):
+            if label in self.objects:
+                self._replace(label, geo)
+                changed.add(label)
+            else:
+                geo.label = label
+                geo.independent = not deps and not isinstance(stmt.expr, sx.Call)
+                self.objects[label] = geo
+                self.construction.created_at[label] = stmt.line
+        self._after_create(kept, labels)
+        for label in labels:
+            old = self.definitions.get(label)
+            if old is not None and old in self.order and old is not definition:
+                old.labels = [x for x in old.labels if x != label]
+                if not old.labels:
+                    self.order.remove(old)
+            self.definitions[label] = definition
+        self.order.append(definition)
+        key = _intersection_key(stmt)
+        if key is not None:
+            self._intersections.setdefault(key, labels)
+        if changed:
+            self._recompute(changed)
+        return labels
+
+    def _reused_intersection(self, stmt: sx.Statement) -> list[str] | None:
+        """An unlabelled Intersect(a, b) of a pair already intersected names no new points:
+        GeoGebra reuses the existing intersection and returns its points."""
+        key = _intersection_key(stmt)
+        if key is None or stmt.labels:
+            return None
+        existing = self._intersections.get(key)
+        if existing and all(label in self.objects for label in existing):
+            return list(existing)
+        return None
+
+    def _after_create(self, outputs: list[Geo], labels: list[str]) -> None:
+        """Record the labels a transformed copy needs: a polygon's vertices and sides, a
+        segment's end points (GeoGebra's copies are named A', a', …)."""
+        pairs = list(zip(outputs, labels, strict=True))
+        if outputs and isinstance(outputs[0], GeoPolygon):
+            polygon = self.objects[labels[0]]
+            assert isinstance(polygon, GeoPolygon)
+            sides = [lab for geo, lab in pairs if isinstance(geo, GeoSegment)]
+            polygon.side_labels = list(sides)
+            new_points = [lab for geo, lab in pairs if isinstance(geo, GeoPoint)]
+            if not polygon.vertex_labels:
+                polygon.vertex_labels = list(new_points)  # a transformed copy's vertices
+            elif new_points and len(polygon.vertex_labels) == 2:
+                polygon.vertex_labels = [*polygon.vertex_labels, *new_points]
+            vertices = polygon.vertex_labels
+            for i, label in enumerate(sides):
+                side = self.objects[label]
+                if isinstance(side, GeoSegment) and len(vertices) == len(sides):
+                    side.endpoint_labels = (vertices[i], vertices[(i + 1) % len(vertices)])
+        elif (
+            len(outputs) == 2
+            and isinstance(outputs[0], GeoSegment)
+            and isinstance(outputs[1], GeoPoint)
+        ):
+            segment = self.objects[labels[0]]
+            assert isinstance(segment, GeoSegment)
+            segment.endpoint_labels = (segment.endpoint_labels[0], labels[1])
+
+    # --- labels ---------------------------------------------------------------------------
+
+    def _outputs(self, value: Value, stmt: sx.Statement) -> tuple[list[Geo], str, list[str | None]]:
+        if isinstance(value, Moved):
+            return self._moved_outputs(value)
+        if isinstance(value, Outputs):
+            return value.geos, value.naming, value.names
+        geo = self._as_geo(value, stmt)
+        return [geo], "indexed", []
+
+    def _moved_outputs(self, moved: Moved) -> tuple[list[Geo], str, list[str | None]]:
+        """A transformed object plus, as in GeoGebra, copies of a polygon's vertices and
+        sides and of a segment's end points, named with a prime."""
+        source, transform = moved.source, moved.transform
+        main = transform.apply(source)
+        # GeoGebra primes the copy's name (A'), except for conics: c's image is just the
+        # next free conic letter.
+        primed = None if isinstance(source, GeoCircle) else _primed(source.label)
+        names: list[str | None] = [primed]
+        geos = [main]
+        if isinstance(source, GeoPolygon):
+            assert isinstance(main, GeoPolygon)
+            vertex_names = [_primed(v) for v in source.vertex_labels]
+            for vertex, name in zip(main.vertices, vertex_names, strict=False):
+                geos.append(GeoPoint(*vertex))
+                names.append(name)
+            count = len(main.vertices)
+            for i in range(count):
+                side = GeoSegment(main.vertices[i], main.vertices[(i + 1) % count])
+                geos.append(side)
+                names.append(_primed(source.side_labels[i] if i < len(source.side_labels) else None))
+        elif isinstance(source, GeoSegment) and all(source.endpoint_labels):
+            assert isinstance(main, GeoSegment)
+            geos += [GeoPoint(*main.start), GeoPoint(*main.end)]
+            names += [_primed(label) for label in source.endpoint_labels]
+        return geos, "main", names
+
+    def _labels_for(
+        self, outputs: list[Geo], naming: str, names: list[str | None], given: tuple[str, ...]
+    ) -> list[str]:
+        labels: list[str] = []
+        taken: set[str] = set(self.objects)
+
+        def claim(name: str) -> None:
+            labels.append(name)
+            taken.add(name)
+
+        for index, geo in enumerate(outputs):
+            name = names[index] if index < len(names) else None
+            if index < len(given) and (len(given) > 1 or len(outputs) == 1 or naming == "main"):
+                claim(given[index])
+            elif given and len(given) == 1 and naming == "indexed" and len(outputs) > 1:
+                claim(indexed_label(given[0], index + 1))
+            elif name:
+                claim(free_label(name, taken))
+            else:
+                claim(next_label(geo, _Taken(taken)))
+        return labels
+
+    def _as_geo(self, value: Value, stmt: sx.Statement) -> Geo:
+        lowercase = bool(stmt.labels) and stmt.labels[0][:1].islower()
+        if isinstance(value, GeoPoint) and isinstance(stmt.expr, sx.PointLit) and lowercase:
+            return GeoVector(value.x, value.y)  # GeoGebra: `u = (1, 2)` is a vector
+        if isinstance(value, Geo):
+            if value.label is not None:  # `B = A`: a dependent copy, not the same object
+                value = copy.copy(value)
+                value.label = None
+                value.style = Style()
+            return value
+        if isinstance(value, bool):
+            return GeoBoolean(value)
+        if isinstance(value, (int, float)):
+            if _is_angle_expr(stmt.expr):
+                return GeoAngle(float(value))
+            return GeoNumber(float(value))
+        if isinstance(value, str):
+            return GeoText(value)
+        if isinstance(value, list):
+            return GeoList([self._element(v, stmt) for v in value])
+        raise ScriptError(f"cannot store a {type(value).__name__}")
+
+    def _element(self, value: Value, stmt: sx.Statement) -> Geo:
+        if isinstance(value, Geo):
+            return value
+        return self._as_geo(value, stmt)
+
+    # --- dependencies ---------------------------------------------------------------------
+
+    def _depends_on(self, label: str, seen: set[str] | None = None) -> set[str]:
+        """Every label `label` is computed from, transitively."""
+        seen = set() if seen is None else seen
+        definition = self.definitions.get(label)
+        if definition is None:
+            return seen
+        for dep in definition.deps:
+            if dep not in seen:
+                seen.add(dep)
+                self._depends_on(dep, seen)
+        return seen
+
+    def _replace(self, label: str, geo: Geo) -> None:
+        old = self.objects[label]
+        if type(old) is type(geo):
+            old.assign(geo)
+            old.independent = geo.independent
+        else:
+            geo.label = label
+            geo.style = old.style
+            self.objects[label] = geo
+
+    def _recompute(self, changed: set[str]) -> None:
+        """Recompute, in construction order, every definition that reads a changed label."""
+        for definition in list(self.order):
+            if not (definition.deps & changed):
+                continue
+            self.check_limits()
+            self._reads = set()
+            try:
+                value = self.evaluate(definition.expr)
+                produced = self._outputs(value, _stub(definition))[0]
+                outputs = [produced[i] for i in definition.indices if i < len(produced)]
+            except (ScriptError, CommandError):
+                outputs = [type(self.objects[label])() for label in definition.labels]
+            for label, geo in zip(definition.labels, outputs, strict=False):
+                if label in self.objects:
+                    if isinstance(geo, GeoPolygon):
+                        old = self.objects[label]
+                        geo.side_labels = getattr(old, "side_labels", [])
+                        geo.vertex_labels = getattr(old, "vertex_labels", geo.vertex_labels)
+                    self._replace(label, geo)
+                    changed.add(label)
+
+    def delete(self, label: str) -> None:
+        """Delete an object and everything computed from it (GeoGebra's Delete)."""
+        doomed = {label}
+        for definition in self.order:
+            if definition.deps & doomed:
+                doomed.update(definition.labels)
+        for name in doomed:
+            self.objects.pop(name, None)
+            self.definitions.pop(name, None)
+            self.construction.created_at.pop(name, None)
+        self.order = [d for d in self.order if not set(d.labels) <= doomed]
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def evaluate(self, node: sx.Expr) -> Value:
+        if isinstance(node, sx.Num):
+            return node.value
+        if isinstance(node, sx.Str):
+            return node.value
+        if isinstance(node, sx.Bool):
+            return node.value
+        if isinstance(node, sx.Const):
+            return math.pi
+        if isinstance(node, sx.Name):
+            return self._lookup(node.name)
+        if isinstance(node, sx.PointLit):
+            x, y = self.evaluate(node.x), self.evaluate(node.y)
+            if not (cmds.is_number(x) and cmds.is_number(y)):
+                raise ScriptError("a point's coordinates must be numbers")
+            return GeoPoint(cmds.num(x), cmds.num(y))
+        if isinstance(node, sx.ListLit):
+            if len(node.items) > self.limits.max_sequence:
+                raise LimitReached(f"a list of more than {self.limits.max_sequence} elements")
+            return [self.evaluate(item) for item in node.items]
+        if isinstance(node, sx.Neg):
+            return _negate(self.evaluate(node.operand))
+        if isinstance(node, sx.Degrees):
+            value = self.evaluate(node.operand)
+            if not cmds.is_number(value):
+                raise ScriptError("° applies to numbers only")
+            return cmds.num(value) * math.pi / 180
+        if isinstance(node, sx.BinOp):
+            return _binop(node.op, self.evaluate(node.left), self.evaluate(node.right))
+        if isinstance(node, sx.Call):
+            return self._call(node)
+        raise ScriptError(f"unsupported expression {type(node).__name__}")
+
+    def _lookup(self, name: str) -> Value:
+        if name in self._locals:
+            return self._locals[name]
+        geo = self.objects.get(name)
+        if geo is None:
+            raise ScriptError(f"Undefined variable: {name}")
+        self._reads.add(name)
+        return geo
+
+    def _call(self, node: sx.Call) -> Value:
+        name = node.name
+        if name not in MATH and name not in ("x", "y"):
+            name = _COMMAND_NAMES.get(name.lower(), name)  # GeoGebra ignores case here
+        if name in MATH or name in ("x", "y"):
+            if len(node.args) != 1:
+                raise ScriptError(f"{name}() takes one argument")
+            arg = self.evaluate(node.args[0])
+            if name in ("x", "y"):
+                if isinstance(arg, (GeoPoint, GeoVector)):
+                    return arg.x if name == "x" else arg.y
+                raise ScriptError(f"{name}(): expected a point or a vector")
+            if not cmds.is_number(arg):
+                raise ScriptError(f"{name}(): expected a number")
+            return _safe(MATH[name], cmds.num(arg))
+        if name == "Sequence" and len(node.args) in (4, 5):
+            return self._sequence(node)
+        if name in STYLE_COMMANDS:
+            return STYLE_COMMANDS[name](self, [self.evaluate(a) for a in node.args])
+        if name == "Sum" and len(node.args) == 1:
+            items = self.evaluate(node.args[0])
+            items = items.elements if isinstance(items, GeoList) else items
+            if not isinstance(items, list) or not all(cmds.is_number(i) for i in items):
+                raise ScriptError("Sum: expected a list of numbers")
+            return float(sum(cmds.num(i) for i in items))
+        command = cmds.COMMANDS.get(name)
+        if command is None:
+            hint = _suggest(name)
+            raise ScriptError(
+                f"Unknown command: {name}" + (f" (GeoGebra has {hint})" if hint else "")
+            )
+        args = [self.evaluate(a) for a in node.args]
+        for arg in args:
+            if isinstance(arg, Geo) and not arg.defined and not isinstance(arg, (GeoList, GeoText)):
+                return _undefined_like(command, self, args)
+        return command(self, args)
+
+    def _sequence(self, node: sx.Call) -> Value:
+        expr, var_node, *bounds = node.args
+        if not isinstance(var_node, sx.Name):
+            raise ScriptError("Sequence: the second argument must be a variable name")
+        numbers = [self.evaluate(b) for b in bounds]
+        if not all(cmds.is_number(v) for v in numbers):
+            raise ScriptError("Sequence: the bounds must be numbers")
+        start, end, *step = (cmds.num(v) for v in numbers)
+        values = cmds.sequence_values(
+            start, end, step[0] if step else 1.0, self.limits.max_sequence
+        )
+        saved = self._locals.get(var_node.name)
+        out: list[Value] = []
+        try:
+            for value in values:
+                self.check_limits()
+                self._locals[var_node.name] = value
+                out.append(self.evaluate(expr))
+        finally:
+            if saved is None:
+                self._locals.pop(var_node.name, None)
+            else:
+                self._locals[var_node.name] = saved
+        return out
+
+
+class _Taken:
+    """A label set that also treats the executor's existing labels as taken."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+
+def _primed(label: str | None) -> str | None:
+    return label + "'" if label else None
+
+
+def _intersection_key(stmt: sx.Statement) -> tuple[str, ...] | None:
+    expr = stmt.expr
+    if not (isinstance(expr, sx.Call) and expr.name == "Intersect" and len(expr.args) == 2):
+        return None
+    if not all(isinstance(arg, sx.Name) for arg in expr.args):
+        return None
+    return tuple(sorted(arg.name for arg in expr.args))  # type: ignore[union-attr]
+
+
+def _stub(definition: _Definition) -> sx.Statement:
+    return sx.Statement(definition.line, 1, tuple(definition.labels), definition.expr, "")
+
+
+def _is_angle_expr(expr: sx.Expr) -> bool:
+    if isinstance(expr, sx.Degrees):
+        return True
+    if isinstance(expr, sx.Neg):
+        return _is_angle_expr(expr.operand)
+    if isinstance(expr, sx.BinOp) and expr.op in "+-":
+        return _is_angle_expr(expr.left) and _is_angle_expr(expr.right)
+    return False
+
+
+def _undefined_like(command: Callable[..., Value], ctx: Executor, args: list[Value]) -> Value:
+    """An undefined input gives undefined results of the right kinds, not an error."""
+    probe = []
+    for arg in args:
+        if isinstance(arg, GeoPoint) and not arg.defined:
+            probe.append(GeoPoint(0.0, 0.0))
+        elif isinstance(arg, Geo) and not arg.defined:
+            probe.append(_defined_stand_in(arg))
+        else:
+            probe.append(arg)
+    try:
+        result = command(ctx, probe)
+    except (CommandError, ScriptError, ZeroDivisionError, ValueError):
+        raise CommandError("undefined argument") from None
+    if isinstance(result, Outputs):
+        result.geos = [type(g)() for g in result.geos]
+        return result
+    if isinstance(result, Moved):
+        return Moved(type(result.source)(), result.transform)
+    if isinstance(result, Geo):
+        return type(result)()
+    return NAN
+
+
+def _defined_stand_in(geo: Geo) -> Geo:
+    from geomeval.geogebra.objects import GeoCircle, GeoConicPart, GeoLine, GeoRay
+
+    if isinstance(geo, GeoSegment):
+        return GeoSegment((0.0, 0.0), (1.0, 0.0))
+    if isinstance(geo, GeoRay):
+        return GeoRay((0.0, 0.0), (1.0, 0.0))
+    if isinstance(geo, GeoLine):
+        return GeoLine((0.0, 0.0), (1.0, 0.0))
+    if isinstance(geo, GeoConicPart):
+        return GeoConicPart((0.0, 0.0), 1.0, 0.0, 1.0, geo.sector)
+    if isinstance(geo, GeoCircle):
+        return GeoCircle((0.0, 0.0), 1.0)
+    if isinstance(geo, GeoVector):
+        return GeoVector(1.0, 0.0)
+    if isinstance(geo, GeoPolygon):
+        return GeoPolygon([(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)])
+    if isinstance(geo, GeoAngle):
+        return GeoAngle(1.0)
+    if isinstance(geo, GeoNumber):
+        return GeoNumber(1.0)
+    return geo
+
+
+_COMMAND_NAMES = {name.lower(): name for name in (*cmds.COMMANDS, *STYLE_COMMANDS, "Sum")}
+
+
+# Commands models often invent, with what GeoGebra offers instead.
+_HINTS = {
+    "parallelline": "Line(<point>, <parallel line>)",
+    "parallel": "Line(<point>, <parallel line>)",
+    "perpendicular": "PerpendicularLine(<point>, <line>)",
+    "orthocenter": "the intersection of two PerpendicularLine altitudes",
+    "incenter": "Intersect(AngleBisector(B, A, C), AngleBisector(A, B, C))",
+    "circumcenter": "Center(Circle(A, B, C))",
+    "circlethroughpoints": "Circle(A, B, C)",
+    "circumcircle": "Circle(A, B, C)",
+    "triangle": "Polygon(A, B, C)",
+    "regularpolygon": "Polygon(A, B, n)",
+}
+
+
+def _suggest(name: str) -> str | None:
+    return _HINTS.get(name.lower())
+
+
+def _negate(value: Value) -> Value:
+    if cmds.is_number(value):
+        return -cmds.num(value)
+    if isinstance(value, GeoPoint):
+        return GeoPoint(-value.x, -value.y)
+    if isinstance(value, GeoVector):
+        return GeoVector(-value.x, -value.y)
+    raise ScriptError(f"cannot negate {cmds._kind(value)}")
+
+
+def _xy(value: Value) -> tuple[float, float]:
+    return (value.x, value.y)
+
+
+def _binop(op: str, left: Value, right: Value) -> Value:
+    if op == "+" and (isinstance(left, (str, GeoText)) or isinstance(right, (str, GeoText))):
+        return value_text(left) + value_text(right)
+    if cmds.is_number(left) and cmds.is_number(right):
+        return _arith(op, cmds.num(left), cmds.num(right))
+    pointish = (GeoPoint, GeoVector)
+    if op in "+-" and isinstance(left, pointish) and isinstance(right, pointish):
+        sign = 1 if op == "+" else -1
+        x, y = left.x + sign * right.x, left.y + sign * right.y
+        if isinstance(left, GeoVector) and isinstance(right, GeoVector):
+            return GeoVector(x, y)
+        return GeoPoint(x, y)
+    if op == "*" and isinstance(left, pointish) and isinstance(right, pointish):
+        return left.x * right.x + left.y * right.y
+    if op in "*/" and isinstance(left, pointish) and cmds.is_number(right):
+        k = cmds.num(right)
+        if op == "/":
+            k = 1 / k if k != 0 else NAN
+        return type(left)(left.x * k, left.y * k)
+    if op == "*" and cmds.is_number(left) and isinstance(right, pointish):
+        k = cmds.num(left)
+        return type(right)(right.x * k, right.y * k)
+    raise ScriptError(f"cannot apply {op} to {cmds._kind(left)} and {cmds._kind(right)}")
+
+
+def _arith(op: str, a: float, b: float) -> float:
+    try:
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if op == "/":
+            return a / b if b != 0 else NAN
+        if op == "^":
+            result = a**b
+            return result if isinstance(result, float) else NAN
+    except (OverflowError, ZeroDivisionError):
+        return NAN
+    raise ScriptError(f"unknown operator {op}")
+
+
+# --- scripts and blocks --------------------------------------------------------------------
+
+
+def split_blocks(text: str) -> list[tuple[int, str]]:
+    """The command blocks of an answer, each with the line number it starts after.
+
+    Fenced ```geogebra (or ```ggb) blocks when there are any, else untagged fenced blocks,
+    else the whole text as one block. Keeping the offset lets errors name the line of the
+    original answer.
+    """
+    tagged: list[tuple[int, str]] = []
+    untagged: list[tuple[int, str]] = []
+    lines = text.split("\n")
+    inside: list[str] | None = None
+    start = 0
+    is_tagged = False
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if inside is None and stripped.startswith("```"):
+            info = stripped[3:].strip().lower()
+            inside, start = [], number + 1
+            is_tagged = info in ("geogebra", "ggb", "geogebrascript", "ggbscript")
+            continue
+        if inside is not None and stripped.startswith("```"):
+            (tagged if is_tagged else untagged).append((start, "\n".join(inside)))
+            inside = None
+            continue
+        if inside is not None:
+            inside.append(line)
+    if inside is not None:
+        (tagged if is_tagged else untagged).append((start, "\n".join(inside)))
+    return tagged or untagged or [(0, text)]
+
+
+def run_script(text: str, *, limits: Limits | None = None) -> Construction:
+    """Run a script or a whole answer (its fenced blocks, in order) into a construction."""
+    limits = limits or Limits()
+    if len(text) > limits.max_script_chars:
+        raise sx.ScriptTooLarge(
+            0, 0, f"script has {len(text)} characters; the limit is {limits.max_script_chars}"
+        )
+    blocks = split_blocks(text)
+    executor = Executor(limits)
+    total_lines = 0
+    for index, (offset, block) in enumerate(blocks):
+        parsed = sx.parse_script(block, limits=limits.syntax())
+        total_lines += len(parsed)
+        if total_lines > limits.max_lines:
+            raise sx.ScriptTooLarge(0, 0, f"more than {limits.max_lines} lines")
+        executor.run_lines([_shift(entry, offset) for entry in parsed], block=index)
+    executor.construction.blocks = len(blocks)
+    return executor.construction
+
+
+def run_blocks(blocks: Sequence[str], *, limits: Limits | None = None) -> Construction:
+    """Run several command blocks (a construction's steps) as one script, numbering lines
+    continuously, so step snapshots can show the figure after each block."""
+    text = "\n".join(f"```geogebra\n{block}\n```" for block in blocks)
+    return run_script(text, limits=limits)
+
+
+def _shift(entry: sx.ParsedLine, offset: int) -> sx.ParsedLine:
+    if offset == 0:
+        return entry
+    if isinstance(entry, sx.ParseError):
+        return type(entry)(entry.line + offset, entry.col, entry.message, entry.source)
+    return sx.Statement(entry.line + offset, entry.col, entry.labels, entry.expr, entry.source)

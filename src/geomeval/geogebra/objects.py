@@ -1,0 +1,383 @@
+"""The objects a GeoGebra construction holds.
+
+Kept as plain mutable classes so that redefining a free object can recompute its dependents
+in place: a dependent keeps its identity, label and style, and only its values change, the
+way GeoGebra updates a construction. Undefined objects (an intersection that does not exist)
+are ordinary objects with ``defined = False`` and NaN values, never errors.
+
+`dump()` gives every object's values in the shape the reference harness prints for GeoGebra
+4.0.34 (see `geomeval.geogebra.reference`), so the two can be compared number by number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Vec = tuple[float, float]
+NAN = float("nan")
+NAN_VEC: Vec = (NAN, NAN)
+
+# GeoGebra's line-style codes (SetLineStyle takes 0..4 and maps them to these).
+LINE_STYLES = {0: "full", 1: "dashed_long", 2: "dashed_short", 3: "dotted", 4: "dash_dot"}
+
+
+def finite(*values: float) -> bool:
+    return all(math.isfinite(v) for v in values)
+
+
+@dataclass
+class Style:
+    """What the styling commands set; the renderer reads it, geometry never does."""
+
+    color: tuple[int, int, int] | None = None
+    line_style: int = 0
+    line_thickness: int | None = None
+    point_size: int | None = None
+    point_style: int = 0
+    filling: float | None = None
+    caption: str | None = None
+    show_label: bool | None = None
+    label_mode: int = 0
+    fixed: bool = False
+    visible: bool = True
+
+
+class Geo:
+    """Base of every construction object."""
+
+    kind: ClassVar[str] = "other"
+    label: str | None
+    style: Style
+    independent: bool
+
+    def __init__(self) -> None:
+        self.label = None
+        self.style = Style()
+        self.independent = False
+
+    @property
+    def defined(self) -> bool:
+        raise NotImplementedError
+
+    def values(self) -> dict[str, Any]:
+        """The numbers that identify this object (empty when undefined)."""
+        raise NotImplementedError
+
+    def assign(self, other: Geo) -> None:
+        """Take `other`'s values (same class), keeping this object's label and style."""
+        for key, value in vars(other).items():
+            if key not in ("label", "style", "independent"):
+                setattr(self, key, value)
+
+    def dump(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.label, "type": self.kind, "defined": self.defined}
+        if self.defined:
+            out.update(self.values())
+        return out
+
+    def describe(self) -> str:
+        """A short human-readable value, for CLI output and error messages."""
+        if not self.defined:
+            return "undefined"
+        parts = []
+        for key, value in self.values().items():
+            parts.append(f"{key}={_fmt(value)}")
+        return ", ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.label!r}: {self.describe()})"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(_fmt(v) for v in value) + ")"
+    return str(value)
+
+
+class GeoPoint(Geo):
+    kind = "point"
+
+    def __init__(self, x: float = NAN, y: float = NAN) -> None:
+        super().__init__()
+        self.x = float(x)
+        self.y = float(y)
+
+    @property
+    def xy(self) -> Vec:
+        return (self.x, self.y)
+
+    @property
+    def defined(self) -> bool:
+        return finite(self.x, self.y)
+
+    def values(self) -> dict[str, Any]:
+        return {"x": self.x, "y": self.y}
+
+
+class GeoLine(Geo):
+    """The line a·x + b·y + c = 0, with a point on it and its direction kept for drawing."""
+
+    kind = "line"
+
+    def __init__(self, point: Vec = NAN_VEC, direction: Vec = NAN_VEC) -> None:
+        super().__init__()
+        self.point = point
+        self.direction = direction
+
+    @property
+    def a(self) -> float:
+        return -self.direction[1]
+
+    @property
+    def b(self) -> float:
+        return self.direction[0]
+
+    @property
+    def c(self) -> float:
+        return -(self.a * self.point[0] + self.b * self.point[1])
+
+    @property
+    def defined(self) -> bool:
+        dx, dy = self.direction
+        return finite(*self.point, dx, dy) and (dx != 0 or dy != 0)
+
+    def values(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "c": self.c}
+
+
+class GeoSegment(GeoLine):
+    kind = "segment"
+
+    def __init__(self, start: Vec = NAN_VEC, end: Vec = NAN_VEC) -> None:
+        super().__init__(start, (end[0] - start[0], end[1] - start[1]))
+        self.start = start
+        self.end = end
+        # Labels of the end points, so a transformed copy can create A', B' as GeoGebra does.
+        self.endpoint_labels: tuple[str | None, str | None] = (None, None)
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.end[0] - self.start[0], self.end[1] - self.start[1])
+
+    @property
+    def defined(self) -> bool:
+        return finite(*self.start, *self.end)
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "c": self.c,
+            "start": list(self.start),
+            "end": list(self.end),
+            "length": self.length,
+        }
+
+
+class GeoRay(GeoLine):
+    kind = "ray"
+
+    @property
+    def start(self) -> Vec:
+        return self.point
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "c": self.c,
+            "start": list(self.point),
+            "direction": list(self.direction),
+        }
+
+
+class GeoVector(Geo):
+    kind = "vector"
+
+    def __init__(self, x: float = NAN, y: float = NAN, start: Vec | None = None) -> None:
+        super().__init__()
+        self.x = float(x)
+        self.y = float(y)
+        self.start = start
+
+    @property
+    def defined(self) -> bool:
+        return finite(self.x, self.y)
+
+    def values(self) -> dict[str, Any]:
+        return {"x": self.x, "y": self.y, "start": list(self.start) if self.start else None}
+
+
+class GeoCircle(Geo):
+    kind = "conic"
+
+    def __init__(self, center: Vec = NAN_VEC, radius: float = NAN) -> None:
+        super().__init__()
+        self.center = center
+        self.radius = float(radius)
+
+    @property
+    def defined(self) -> bool:
+        return finite(*self.center, self.radius) and self.radius >= 0
+
+    def values(self) -> dict[str, Any]:
+        return {"conic_type": "circle", "center": list(self.center), "radius": self.radius}
+
+
+class GeoConicPart(GeoCircle):
+    """An arc or sector of a circle, counter-clockwise from `start_angle` to `end_angle`."""
+
+    kind = "conicpart"
+
+    def __init__(
+        self,
+        center: Vec = NAN_VEC,
+        radius: float = NAN,
+        start_angle: float = NAN,
+        end_angle: float = NAN,
+        sector: bool = False,
+    ) -> None:
+        super().__init__(center, radius)
+        self.start_angle = float(start_angle)
+        self.end_angle = float(end_angle)
+        self.sector = sector
+
+    @property
+    def sweep(self) -> float:
+        sweep = (self.end_angle - self.start_angle) % (2 * math.pi)
+        return sweep if sweep > 0 or self.end_angle == self.start_angle else 2 * math.pi
+
+    @property
+    def value(self) -> float:
+        return (
+            self.radius * self.radius * self.sweep / 2 if self.sector else self.radius * self.sweep
+        )
+
+    @property
+    def defined(self) -> bool:
+        return super().defined and finite(self.start_angle, self.end_angle)
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "center": list(self.center),
+            "radius": self.radius,
+            "conic_part_type": "sector" if self.sector else "arc",
+            "value": self.value,
+        }
+
+
+class GeoPolygon(Geo):
+    kind = "polygon"
+
+    def __init__(self, vertices: list[Vec] | None = None) -> None:
+        super().__init__()
+        self.vertices = list(vertices or [])
+        # Labels of the vertex points and side segments, so a transformed copy can name its
+        # own vertices and sides A', B', … as GeoGebra does.
+        self.vertex_labels: list[str | None] = []
+        self.side_labels: list[str | None] = []
+
+    @property
+    def area(self) -> float:
+        pts = self.vertices
+        twice = sum(
+            pts[i][0] * pts[(i + 1) % len(pts)][1] - pts[(i + 1) % len(pts)][0] * pts[i][1]
+            for i in range(len(pts))
+        )
+        return abs(twice) / 2
+
+    @property
+    def defined(self) -> bool:
+        return len(self.vertices) >= 2 and all(finite(*v) for v in self.vertices)
+
+    def values(self) -> dict[str, Any]:
+        return {"vertices": [list(v) for v in self.vertices], "area": self.area}
+
+
+class GeoNumber(Geo):
+    kind = "numeric"
+
+    def __init__(self, value: float = NAN) -> None:
+        super().__init__()
+        self.value = float(value)
+
+    @property
+    def defined(self) -> bool:
+        return math.isfinite(self.value)
+
+    def values(self) -> dict[str, Any]:
+        return {"value": self.value}
+
+
+class GeoAngle(GeoNumber):
+    """An angle in radians; `vertex` and `start` (direction of the first arm) place its arc."""
+
+    kind = "angle"
+
+    def __init__(self, value: float = NAN, vertex: Vec | None = None, start: float = 0.0) -> None:
+        super().__init__(value)
+        self.vertex = vertex
+        self.start = start
+
+
+class GeoText(Geo):
+    kind = "text"
+
+    def __init__(self, text: str = "", position: Vec | None = None) -> None:
+        super().__init__()
+        self.text = text
+        self.position = position
+
+    @property
+    def defined(self) -> bool:
+        return True
+
+    def values(self) -> dict[str, Any]:
+        return {"text": self.text}
+
+
+class GeoBoolean(Geo):
+    kind = "boolean"
+
+    def __init__(self, value: bool = False) -> None:
+        super().__init__()
+        self.value = bool(value)
+
+    @property
+    def defined(self) -> bool:
+        return True
+
+    def values(self) -> dict[str, Any]:
+        return {"value": self.value}
+
+
+class GeoList(Geo):
+    kind = "list"
+
+    def __init__(self, elements: list[Geo] | None = None) -> None:
+        super().__init__()
+        self.elements = list(elements or [])
+
+    @property
+    def defined(self) -> bool:
+        return True
+
+    def values(self) -> dict[str, Any]:
+        return {"elements": [e.dump() for e in self.elements]}
+
+
+PATH_KINDS = (GeoLine, GeoCircle, GeoPolygon)
+
+
+@dataclass
+class View:
+    """The graphics view: a ZoomIn window (else fitted to the objects), axes and grid."""
+
+    window: tuple[float, float, float, float] | None = None
+    axes: bool = False
+    grid: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
