@@ -28,10 +28,13 @@ from geomeval.geogebra.objects import (
     GeoAngle,
     GeoBoolean,
     GeoCircle,
+    GeoConicPart,
+    GeoLine,
     GeoList,
     GeoNumber,
     GeoPoint,
     GeoPolygon,
+    GeoRay,
     GeoSegment,
     GeoText,
     GeoVector,
@@ -196,13 +199,19 @@ class Executor:
         outputs, naming, names = self._outputs(value, stmt)
         for label in stmt.labels:
             if label in deps or any(label in self._depends_on(d) for d in deps):
+                existing = self.objects.get(label)
+                if existing is not None and existing.independent and len(outputs) == 1:
+                    # GeoGebra sets a free object to the expression's current value instead
+                    # (A = B + (1, 0) where B depends on A moves A once; A stays free).
+                    deps = set()
+                    break
                 raise ScriptError(f"Circular definition: {label} would depend on itself")
         indices = list(range(len(outputs)))
         if not stmt.labels and naming == "indexed" and len(outputs) > 1:
             # GeoGebra labels only the intersection points that exist (the first if none).
             indices = [i for i, geo in enumerate(outputs) if geo.defined] or [0]
         kept = [outputs[i] for i in indices]
-        kept_names = [names[i] if i < len(names) else None for i in indices]
+        kept_names: list[NameRule] = [names[i] if i < len(names) else None for i in indices]
         self.check_limits(created=len(kept))
         labels = self._labels_for(kept, naming, kept_names, stmt.labels)
         definition = _Definition(labels, stmt.expr, deps, stmt.line, indices=indices)
@@ -273,7 +282,7 @@ class Executor:
 
     # --- labels ---------------------------------------------------------------------------
 
-    def _outputs(self, value: Value, stmt: sx.Statement) -> tuple[list[Geo], str, list[str | None]]:
+    def _outputs(self, value: Value, stmt: sx.Statement) -> tuple[list[Geo], str, list[NameRule]]:
         if isinstance(value, Moved):
             return self._moved_outputs(value)
         if isinstance(value, Outputs):
@@ -281,15 +290,12 @@ class Executor:
         geo = self._as_geo(value, stmt)
         return [geo], "indexed", []
 
-    def _moved_outputs(self, moved: Moved) -> tuple[list[Geo], str, list[str | None]]:
+    def _moved_outputs(self, moved: Moved) -> tuple[list[Geo], str, list[NameRule]]:
         """A transformed object plus, as in GeoGebra, copies of a polygon's vertices and
         sides and of a segment's end points, named with a prime."""
         source, transform = moved.source, moved.transform
         main = transform.apply(source)
-        # GeoGebra primes the copy's name (A'), except for conics: c's image is just the
-        # next free conic letter.
-        primed = None if isinstance(source, GeoCircle) else _primed(source.label)
-        names: list[str | None] = [primed]
+        names: list[NameRule] = [_primed(source.label)]
         geos = [main]
         if isinstance(source, GeoPolygon):
             assert isinstance(main, GeoPolygon)
@@ -298,10 +304,12 @@ class Executor:
                 geos.append(GeoPoint(*vertex))
                 names.append(name)
             count = len(main.vertices)
+            first_vertex = 1
             for i in range(count):
                 side = GeoSegment(main.vertices[i], main.vertices[(i + 1) % count])
                 geos.append(side)
-                names.append(_primed(source.side_labels[i] if i < len(source.side_labels) else None))
+                # The copy's sides are named from its own new vertex labels, like any polygon.
+                names.append(_side_name(first_vertex, i, count, len(vertex_names)))
         elif isinstance(source, GeoSegment) and all(source.endpoint_labels):
             assert isinstance(main, GeoSegment)
             geos += [GeoPoint(*main.start), GeoPoint(*main.end)]
@@ -309,7 +317,7 @@ class Executor:
         return geos, "main", names
 
     def _labels_for(
-        self, outputs: list[Geo], naming: str, names: list[str | None], given: tuple[str, ...]
+        self, outputs: list[Geo], naming: str, names: list[NameRule], given: tuple[str, ...]
     ) -> list[str]:
         labels: list[str] = []
         taken: set[str] = set(self.objects)
@@ -320,6 +328,8 @@ class Executor:
 
         for index, geo in enumerate(outputs):
             name = names[index] if index < len(names) else None
+            if callable(name):
+                name = name(labels)
             if index < len(given) and (len(given) > 1 or len(outputs) == 1 or naming == "main"):
                 claim(given[index])
             elif given and len(given) == 1 and naming == "indexed" and len(outputs) > 1:
@@ -532,6 +542,24 @@ class _Taken:
         return name in self.names
 
 
+NameRule = str | None | Callable[[list[str]], str | None]
+
+
+def _side_name(first_vertex: int, side: int, count: int, named: int) -> NameRule:
+    """The name of side `side` of a transformed polygon, from the labels its new vertices got
+    (claimed just before the sides): a triangle's side after its opposite vertex, other
+    polygons' after their start vertex, lower-cased, as GeoGebra does."""
+    if named != count:
+        return None
+    vertex = (side + 2) % 3 if count == 3 else side
+
+    def rule(labels: list[str]) -> str | None:
+        index = first_vertex + vertex
+        return labels[index].lower() if index < len(labels) else None
+
+    return rule
+
+
 def _primed(label: str | None) -> str | None:
     return label + "'" if label else None
 
@@ -584,8 +612,6 @@ def _undefined_like(command: Callable[..., Value], ctx: Executor, args: list[Val
 
 
 def _defined_stand_in(geo: Geo) -> Geo:
-    from geomeval.geogebra.objects import GeoCircle, GeoConicPart, GeoLine, GeoRay
-
     if isinstance(geo, GeoSegment):
         return GeoSegment((0.0, 0.0), (1.0, 0.0))
     if isinstance(geo, GeoRay):
