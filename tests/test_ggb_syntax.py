@@ -409,7 +409,7 @@ def test_parse_error_survives_pickling() -> None:
         ("Circle(A, r = 2)", 13, "unexpected '=' (expected ',' or ')')"),
         ("a = 2 +", 8, "expected an expression after '+'"),
         ("a = * 2", 5, "unexpected '*'"),
-        ("a = 2 ** 3", 8, "unexpected '*'"),
+        ("a = 2 */ 3", 8, "unexpected '/'"),
         ("L = [1, 2]", 5, "unexpected '['; lists are written with braces, e.g. {1, 2}"),
         ("Text('abc')", 6, 'unexpected character "\'"; strings use double quotes'),
         ("a = b < c", 7, "unexpected character '<'"),

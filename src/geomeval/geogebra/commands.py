@@ -37,6 +37,11 @@ from geomeval.geogebra.objects import (
 Value = Any  # float | str | bool | Geo | list[Value]
 
 
+class AngleValue(float):
+    """A number that is an angle (from ° or an angle object): GeoGebra keeps arithmetic on
+    angles an angle, stored in [0, 2π) and shown in degrees."""
+
+
 class CommandError(Exception):
     """A command called with arguments it does not accept (reported on the script line)."""
 
@@ -195,19 +200,39 @@ def cmd_point(ctx: Context, args: list[Value]) -> Value:
             return GeoPoint(num(items[0]), num(items[1]))
     if match(args, is_point, _is_vector):
         return GeoPoint(args[0].x + args[1].x, args[0].y + args[1].y)
-    if len(args) == 1 and isinstance(args[0], GeoCircle):
-        c = args[0]
-        angle = c.start_angle if isinstance(c, GeoConicPart) else 0.0
-        return GeoPoint(
-            c.center[0] + c.radius * math.cos(angle), c.center[1] + c.radius * math.sin(angle)
-        )
-    if len(args) == 1 and isinstance(args[0], GeoSegment):
-        return GeoPoint(*args[0].start)
-    if len(args) == 1 and is_line(args[0]):
-        return GeoPoint(*args[0].point)
-    if len(args) == 1 and _is_polygon(args[0]) and args[0].vertices:
-        return GeoPoint(*args[0].vertices[0])
+    if len(args) == 1 and isinstance(args[0], (GeoCircle, GeoLine, GeoPolygon)):
+        # GeoGebra starts a point on a path at the path's point nearest the origin.
+        return GeoPoint(*_nearest_to_origin(args[0]))
     raise illegal("Point", args)
+
+
+def _nearest_on_segment(p: Vec, a: Vec, b: Vec) -> Vec:
+    d = gm.sub(b, a)
+    length2 = gm.dot(d, d)
+    t = 0.0 if length2 == 0 else min(1.0, max(0.0, gm.dot(gm.sub(p, a), d) / length2))
+    return gm.add(a, gm.scale(d, t))
+
+
+def _nearest_to_origin(path: Geo) -> Vec:
+    origin = (0.0, 0.0)
+    if isinstance(path, GeoConicPart):
+        angle = path.start_angle
+        return gm.add(path.center, (path.radius * math.cos(angle), path.radius * math.sin(angle)))
+    if isinstance(path, GeoCircle):
+        direction = gm.unit(gm.sub(origin, path.center))
+        if not gm.finite_vec(direction):
+            direction = (1.0, 0.0)
+        return gm.add(path.center, gm.scale(direction, path.radius))
+    if isinstance(path, GeoSegment):
+        return _nearest_on_segment(origin, path.start, path.end)
+    if isinstance(path, GeoPolygon):
+        pts = path.vertices
+        sides = [_nearest_on_segment(origin, p, pts[(i + 1) % len(pts)]) for i, p in enumerate(pts)]
+        return min(sides, key=gm.norm)
+    if isinstance(path, GeoLine):
+        d = gm.unit(path.direction)
+        return gm.sub(path.point, gm.scale(d, gm.dot(path.point, d)))
+    raise CommandError("Point: expected a path")
 
 
 def cmd_segment(ctx: Context, args: list[Value]) -> Value:
@@ -416,10 +441,9 @@ def cmd_intersect(ctx: Context, args: list[Value]) -> Value:
     if len(args) == 3:
         if is_number(args[2]):
             index = num(args[2])
-            if index != int(index) or index < 1:
-                raise CommandError(
-                    f"Intersect: index must be a positive whole number, got {index:g}"
-                )
+            if index != int(index):
+                raise CommandError(f"Intersect: index must be a whole number, got {index:g}")
+            index = max(index, 1)  # GeoGebra 4.0 reads 0 and below as 1
             chosen = points[int(index) - 1] if int(index) <= len(points) else NAN_VEC
             return GeoPoint(*chosen)
         if is_point(args[2]):
@@ -442,7 +466,7 @@ def cmd_tangent(ctx: Context, args: list[Value]) -> Value:
             radial = gm.sub(point, circle.center)
             return GeoLine(point, (-radial[1], radial[0]))
         if not touches:
-            return Outputs([GeoLine(), GeoLine()])
+            return Outputs([])  # from inside the circle: GeoGebra creates nothing
         return Outputs([GeoLine(point, gm.sub(t, point)) for t in touches])
     if match(args, is_line, is_circle):
         line, circle = args
@@ -478,7 +502,7 @@ def cmd_polygon(ctx: Context, args: list[Value]) -> Value:
             if side_index < 2:
                 side.endpoint_labels = (labels[side_index], labels[1] if side_index == 0 else None)
         return outputs
-    if len(args) >= 3 and all(is_point(p) for p in args):
+    if len(args) >= 2 and all(is_point(p) for p in args):
         vertices = [p.xy for p in args]
         sides = [
             GeoSegment(vertices[i], vertices[(i + 1) % len(vertices)]) for i in range(len(vertices))
@@ -750,6 +774,8 @@ def value_text(value: Value) -> str:
     """How a value reads when joined to a text (GeoGebra's value string)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, AngleValue):
+        return format_number(math.degrees(float(value) % (2 * math.pi))) + "°"
     if isinstance(value, (int, float)):
         return format_number(float(value))
     if isinstance(value, str):

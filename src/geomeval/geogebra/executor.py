@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 
 from geomeval.geogebra import commands as cmds
 from geomeval.geogebra import syntax as sx
-from geomeval.geogebra.commands import CommandError, Moved, Outputs, Value, value_text
+from geomeval.geogebra.commands import (
+    AngleValue,
+    CommandError,
+    Moved,
+    Outputs,
+    Value,
+    value_text,
+)
 from geomeval.geogebra.construction import Construction, LineStatus
 from geomeval.geogebra.labels import free_label, indexed_label, next_label
 from geomeval.geogebra.objects import (
@@ -198,6 +205,8 @@ class Executor:
             return []
         outputs, naming, names = self._outputs(value, stmt)
         for label in stmt.labels:
+            if label not in self.objects:
+                continue  # a new label cannot be part of a cycle
             if label in deps or any(label in self._depends_on(d) for d in deps):
                 existing = self.objects.get(label)
                 if existing is not None and existing.independent and len(outputs) == 1:
@@ -207,8 +216,9 @@ class Executor:
                     break
                 raise ScriptError(f"Circular definition: {label} would depend on itself")
         indices = list(range(len(outputs)))
-        if not stmt.labels and naming == "indexed" and len(outputs) > 1:
-            # GeoGebra labels only the intersection points that exist (the first if none).
+        if len(stmt.labels) <= 1 and naming == "indexed" and len(outputs) > 1:
+            # GeoGebra labels only the intersection points that exist (the first if none);
+            # one point left takes a given label as it is (T, not T_1).
             indices = [i for i, geo in enumerate(outputs) if geo.defined] or [0]
         kept = [outputs[i] for i in indices]
         kept_names: list[NameRule] = [names[i] if i < len(names) else None for i in indices]
@@ -352,9 +362,9 @@ class Executor:
             return value
         if isinstance(value, bool):
             return GeoBoolean(value)
+        if isinstance(value, AngleValue):
+            return GeoAngle(float(value) % (2 * math.pi))
         if isinstance(value, (int, float)):
-            if _is_angle_expr(stmt.expr):
-                return GeoAngle(float(value))
             return GeoNumber(float(value))
         if isinstance(value, str):
             return GeoText(value)
@@ -453,7 +463,7 @@ class Executor:
             value = self.evaluate(node.operand)
             if not cmds.is_number(value):
                 raise ScriptError("° applies to numbers only")
-            return cmds.num(value) * math.pi / 180
+            return AngleValue(cmds.num(value) * math.pi / 180)
         if isinstance(node, sx.BinOp):
             return _binop(node.op, self.evaluate(node.left), self.evaluate(node.right))
         if isinstance(node, sx.Call):
@@ -500,7 +510,7 @@ class Executor:
             raise ScriptError(
                 f"Unknown command: {name}" + (f" (GeoGebra has {hint})" if hint else "")
             )
-        args = [self.evaluate(a) for a in node.args]
+        args = [_settle(self.evaluate(a)) for a in node.args]
         for arg in args:
             if isinstance(arg, Geo) and not arg.defined and not isinstance(arg, (GeoList, GeoText)):
                 return _undefined_like(command, self, args)
@@ -560,6 +570,13 @@ def _side_name(first_vertex: int, side: int, count: int, named: int) -> NameRule
     return rule
 
 
+def _settle(value: Value) -> Value:
+    """A transformation used inside another command is just its image."""
+    if isinstance(value, Moved):
+        return value.transform.apply(value.source)
+    return value
+
+
 def _primed(label: str | None) -> str | None:
     return label + "'" if label else None
 
@@ -575,16 +592,6 @@ def _intersection_key(stmt: sx.Statement) -> tuple[str, ...] | None:
 
 def _stub(definition: _Definition) -> sx.Statement:
     return sx.Statement(definition.line, 1, tuple(definition.labels), definition.expr, "")
-
-
-def _is_angle_expr(expr: sx.Expr) -> bool:
-    if isinstance(expr, sx.Degrees):
-        return True
-    if isinstance(expr, sx.Neg):
-        return _is_angle_expr(expr.operand)
-    if isinstance(expr, sx.BinOp) and expr.op in "+-":
-        return _is_angle_expr(expr.left) and _is_angle_expr(expr.right)
-    return False
 
 
 def _undefined_like(command: Callable[..., Value], ctx: Executor, args: list[Value]) -> Value:
@@ -655,9 +662,13 @@ def _suggest(name: str) -> str | None:
     return _HINTS.get(name.lower())
 
 
+def _is_angle(value: Value) -> bool:
+    return isinstance(value, (AngleValue, GeoAngle))
+
+
 def _negate(value: Value) -> Value:
     if cmds.is_number(value):
-        return -cmds.num(value)
+        return AngleValue(-cmds.num(value)) if _is_angle(value) else -cmds.num(value)
     if isinstance(value, GeoPoint):
         return GeoPoint(-value.x, -value.y)
     if isinstance(value, GeoVector):
@@ -669,11 +680,30 @@ def _xy(value: Value) -> tuple[float, float]:
     return (value.x, value.y)
 
 
+def _as_number(value: Value) -> Value:
+    """GeoGebra reads a segment as its length, a polygon as its area, an arc as its value."""
+    if isinstance(value, GeoSegment):
+        return value.length
+    if isinstance(value, GeoPolygon):
+        return value.area
+    if isinstance(value, GeoConicPart):
+        return value.value
+    return value
+
+
 def _binop(op: str, left: Value, right: Value) -> Value:
     if op == "+" and (isinstance(left, (str, GeoText)) or isinstance(right, (str, GeoText))):
         return value_text(left) + value_text(right)
+    left, right = _as_number(left), _as_number(right)
     if cmds.is_number(left) and cmds.is_number(right):
-        return _arith(op, cmds.num(left), cmds.num(right))
+        result = _arith(op, cmds.num(left), cmds.num(right))
+        angle_left, angle_right = _is_angle(left), _is_angle(right)
+        stays_angle = (
+            (op in "+-" and (angle_left or angle_right))
+            or (op == "*" and angle_left != angle_right)
+            or (op == "/" and angle_left and not angle_right)
+        )
+        return AngleValue(result) if stays_angle else result
     pointish = (GeoPoint, GeoVector)
     if op in "+-" and isinstance(left, pointish) and isinstance(right, pointish):
         sign = 1 if op == "+" else -1

@@ -20,6 +20,7 @@ messages and re-serialisation), so ``parse_line(to_source(s)) == s`` is the roun
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -270,6 +271,13 @@ class _Tok:
         self.data = data
 
 
+# Linear-time patterns (no nested quantifiers): a name's letters and digits after its first
+# character, and a decimal number with an optional exponent.
+_SPACES = re.compile(r" +")
+_NAME_TAIL = re.compile(r"[^\W_]*")
+_NUMBER = re.compile(r"[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
+
+
 def _is_digit(ch: str) -> bool:
     return "0" <= ch <= "9"
 
@@ -291,9 +299,12 @@ def _scan_name(s: str, i: int, line: int, source: str) -> tuple[str, int]:
     n = len(s)
     if s[i] == "π":
         return "π", i + 1
-    j = i + 1
-    while j < n and _is_name_char(s[j]):
-        j += 1
+    j = _NAME_TAIL.match(s, i + 1).end()  # type: ignore[union-attr]  # always matches
+    run = s[i + 1 : j]
+    if run and not (run.isascii() and run.isalnum()):  # rare: let the exact rule decide
+        j = i + 1
+        while j < n and _is_name_char(s[j]):
+            j += 1
     name = s[i:j]
     if j < n and s[j] == "_":
         k = j + 1
@@ -329,6 +340,9 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
     n = len(s)
     while i < n:
         c = s[i]
+        if c == " ":
+            i = _SPACES.match(s, i).end()  # type: ignore[union-attr]  # s[i] is a space
+            continue
         if c.isspace() or c in _INVISIBLE:
             i += 1
             continue
@@ -336,21 +350,7 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
             raise ScriptTooLarge(line, i + 1, f"more than {max_tokens} tokens on one line", source)
         col = i + 1
         if _is_digit(c) or (c == "." and i + 1 < n and _is_digit(s[i + 1])):
-            j = i
-            while j < n and _is_digit(s[j]):
-                j += 1
-            if j < n and s[j] == ".":
-                j += 1
-                while j < n and _is_digit(s[j]):
-                    j += 1
-            if j < n and s[j] in "eE":
-                k = j + 1
-                if k < n and s[k] in "+-":
-                    k += 1
-                if k < n and _is_digit(s[k]):
-                    j = k
-                    while j < n and _is_digit(s[j]):
-                        j += 1
+            j = _NUMBER.match(s, i).end()  # type: ignore[union-attr]  # starts with a digit
             text = s[i:j]
             value = float(text)  # validated digits only; float() is not eval
             if not math.isfinite(value):
@@ -383,6 +383,9 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
             parts.append(s[start:j])
             append(_Tok("str", s[i : j + 1], col, "".join(parts)))
             i = j + 1
+        elif c == "*" and i + 1 < n and s[i + 1] == "*":  # Python's power; GeoGebra reads it
+            append(_Tok("op", "^", col, _OPS["^"]))
+            i += 2
         elif c in _OPS:
             append(_Tok("op", c, col, _OPS[c]))
             i += 1
