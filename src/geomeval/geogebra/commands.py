@@ -65,6 +65,8 @@ class Context(Protocol):
 
     def label_of(self, geo: Geo) -> str | None: ...
 
+    def lookup_point(self, label: str) -> GeoPoint | None: ...
+
     def sequence(self, expr: Any, var: str, values: Sequence[float]) -> list[Value]: ...
 
     def check_limits(self, created: int = 0) -> None: ...
@@ -238,6 +240,7 @@ def _nearest_to_origin(path: Geo) -> Vec:
 def cmd_segment(ctx: Context, args: list[Value]) -> Value:
     if match(args, is_point, is_point):
         segment = GeoSegment(args[0].xy, args[1].xy)
+        _through(ctx, segment, args[0], args[1])
         segment.endpoint_labels = (ctx.label_of(args[0]), ctx.label_of(args[1]))
         return segment
     if match(args, is_point, is_number):
@@ -247,12 +250,17 @@ def cmd_segment(ctx: Context, args: list[Value]) -> Value:
     raise illegal("Segment", args)
 
 
+def _through(ctx: Context, geo: Geo, *points: Value) -> Geo:
+    geo.through = tuple(label for p in points if (label := ctx.label_of(p)))
+    return geo
+
+
 def cmd_line(ctx: Context, args: list[Value]) -> Value:
     if match(args, is_point, is_point):
         a, b = args[0].xy, args[1].xy
         if a == b:
             return GeoLine(NAN_VEC, NAN_VEC)
-        return GeoLine(a, gm.sub(b, a))
+        return _through(ctx, GeoLine(a, gm.sub(b, a)), args[0], args[1])
     if match(args, is_point, is_line) or match(args, is_point, _is_vector):
         return GeoLine(args[0].xy, _direction(args[1]))
     raise illegal("Line", args)
@@ -329,7 +337,8 @@ def cmd_midpoint(ctx: Context, args: list[Value]) -> Value:
 
 def cmd_circle(ctx: Context, args: list[Value]) -> Value:
     if match(args, is_point, is_point):
-        return GeoCircle(args[0].xy, gm.norm(gm.sub(args[1].xy, args[0].xy)))
+        circle = GeoCircle(args[0].xy, gm.norm(gm.sub(args[1].xy, args[0].xy)))
+        return _through(ctx, circle, args[1])
     if match(args, is_point, is_number):
         radius = num(args[1])
         return GeoCircle(args[0].xy, radius if radius >= 0 else NAN)
@@ -337,7 +346,7 @@ def cmd_circle(ctx: Context, args: list[Value]) -> Value:
         return GeoCircle(args[0].xy, args[1].length)
     if match(args, is_point, is_point, is_point):
         center, radius = gm.circumcircle(args[0].xy, args[1].xy, args[2].xy)
-        return GeoCircle(center, radius)
+        return _through(ctx, GeoCircle(center, radius), *args)
     raise illegal("Circle", args)
 
 
@@ -434,10 +443,37 @@ def _intersections(a: Value, b: Value) -> list[Vec]:
     raise CommandError(f"Intersect: cannot intersect a {_kind(a)} with a {_kind(b)}")
 
 
+def _lies_on(p: Vec, geo: Geo) -> bool:
+    if isinstance(geo, GeoLine):
+        return _point_line_distance(p, geo) <= 1e-9 * max(1.0, gm.norm(p))
+    if isinstance(geo, GeoCircle):
+        return abs(gm.norm(gm.sub(p, geo.center)) - geo.radius) <= 1e-9 * max(1.0, geo.radius)
+    return False
+
+
+def _known_first(ctx: Context, a: Geo, b: Geo, points: list[Vec]) -> list[Vec]:
+    """Put first an intersection point that is a labelled point a circle was defined through
+    and that lies on the other object too (Circle(O, A) ∩ Line(O, A) starts with A), as
+    GeoGebra 4.0 does."""
+    if len(points) != 2:
+        return points
+    conic_points = [geo.through for geo in (a, b) if isinstance(geo, GeoCircle)]
+    for label in (label for labels in conic_points for label in labels):
+        known = ctx.lookup_point(label)
+        if known is None or not known.defined:
+            continue
+        if not (_lies_on(known.xy, a) and _lies_on(known.xy, b)):
+            continue
+        for index, p in enumerate(points):
+            if gm.finite_vec(p) and gm.norm(gm.sub(p, known.xy)) <= 1e-9 * max(1.0, gm.norm(p)):
+                return [points[index], points[1 - index]] if index else points
+    return points
+
+
 def cmd_intersect(ctx: Context, args: list[Value]) -> Value:
     if len(args) not in (2, 3) or not all(isinstance(a, Geo) for a in args[:2]):
         raise illegal("Intersect", args)
-    points = _intersections(args[0], args[1])
+    points = _known_first(ctx, args[0], args[1], _intersections(args[0], args[1]))
     if len(args) == 3:
         if is_number(args[2]):
             index = num(args[2])

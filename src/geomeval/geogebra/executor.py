@@ -141,6 +141,10 @@ class Executor:
     def taken(self, name: str) -> bool:
         return name in self.objects
 
+    def lookup_point(self, label: str) -> GeoPoint | None:
+        geo = self.objects.get(label)
+        return geo if isinstance(geo, GeoPoint) else None
+
     def label_of(self, geo: Geo) -> str | None:
         return geo.label if geo.label in self.objects else None
 

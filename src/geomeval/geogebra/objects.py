@@ -56,6 +56,9 @@ class Geo:
         self.label = None
         self.style = Style()
         self.independent = False
+        # Labels of the points this object was defined through (Circle(M, A): A). GeoGebra
+        # lists such a point first among the object's intersections with another one.
+        self.through: tuple[str, ...] = ()
 
     @property
     def defined(self) -> bool:
