@@ -61,13 +61,9 @@ class Outputs:
 
 
 class Context(Protocol):
-    def taken(self, name: str) -> bool: ...
-
     def label_of(self, geo: Geo) -> str | None: ...
 
     def lookup_point(self, label: str) -> GeoPoint | None: ...
-
-    def sequence(self, expr: Any, var: str, values: Sequence[float]) -> list[Value]: ...
 
     def check_limits(self, created: int = 0) -> None: ...
 
@@ -675,15 +671,13 @@ def cmd_distance(ctx: Context, args: list[Value]) -> Value:
 
 
 def _point_line_distance(p: Vec, line: GeoLine) -> float:
-    if isinstance(line, (GeoSegment, GeoRay)):
-        start = line.start if isinstance(line, GeoSegment) else line.point
+    if isinstance(line, GeoSegment):
+        return gm.norm(gm.sub(p, _nearest_on_segment(p, line.start, line.end)))
+    if isinstance(line, GeoRay):
         d = line.direction
         length2 = gm.dot(d, d)
-        if length2 == 0:
-            return gm.norm(gm.sub(p, start))
-        t = gm.dot(gm.sub(p, start), d) / length2
-        t = max(0.0, t) if isinstance(line, GeoRay) else min(1.0, max(0.0, t))
-        return gm.norm(gm.sub(p, gm.add(start, gm.scale(d, t))))
+        t = 0.0 if length2 == 0 else max(0.0, gm.dot(gm.sub(p, line.point), d) / length2)
+        return gm.norm(gm.sub(p, gm.add(line.point, gm.scale(d, t))))
     return abs(line.a * p[0] + line.b * p[1] + line.c) / math.hypot(line.a, line.b)
 
 
@@ -819,7 +813,9 @@ def value_text(value: Value) -> str:
     if isinstance(value, GeoText):
         return value.text
     if isinstance(value, GeoAngle):
-        return format_number(math.degrees(value.value)) + "°" if value.defined else "?"
+        if not value.defined:
+            return "?"
+        return format_number(math.degrees(value.value % (2 * math.pi))) + "°"
     if isinstance(value, GeoNumber):
         return format_number(value.value)
     if isinstance(value, GeoBoolean):

@@ -138,9 +138,6 @@ class Executor:
 
     # --- the Context protocol the commands use --------------------------------------------
 
-    def taken(self, name: str) -> bool:
-        return name in self.objects
-
     def lookup_point(self, label: str) -> GeoPoint | None:
         geo = self.objects.get(label)
         return geo if isinstance(geo, GeoPoint) else None
@@ -351,7 +348,7 @@ class Executor:
             elif name:
                 claim(free_label(name, taken))
             else:
-                claim(next_label(geo, _Taken(taken)))
+                claim(next_label(geo, taken))
         return labels
 
     def _as_geo(self, value: Value, stmt: sx.Statement) -> Geo:
@@ -544,16 +541,6 @@ class Executor:
             else:
                 self._locals[var_node.name] = saved
         return out
-
-
-class _Taken:
-    """A label set that also treats the executor's existing labels as taken."""
-
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.names
 
 
 NameRule = str | None | Callable[[list[str]], str | None]

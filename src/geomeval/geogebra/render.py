@@ -33,6 +33,7 @@ from matplotlib.patches import Polygon as MplPolygon
 from matplotlib.ticker import MaxNLocator
 from PIL import Image
 
+from geomeval.geogebra.commands import format_number, value_text
 from geomeval.geogebra.construction import Construction
 from geomeval.geogebra.objects import (
     LINE_STYLES,
@@ -386,14 +387,6 @@ def _dashes(style: Style, line_px: float) -> tuple[float, tuple[float, ...]] | s
         return "solid"
     # matplotlib scales dash lengths by the line width; undo that so they stay in pixels.
     return (0.0, tuple(length / line_px for length in pattern))
-
-
-def format_number(value: float) -> str:
-    """GeoGebra's default display: two decimals, trailing zeros dropped."""
-    if not math.isfinite(value):
-        return "?"
-    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 # --- what to draw ---------------------------------------------------------------------------
@@ -1088,29 +1081,16 @@ def _name(label: str) -> tuple[str, bool]:
 
 
 def value_string(geo: Geo) -> str:
-    """The value GeoGebra's label shows in "name = value" mode."""
-    if isinstance(geo, GeoPoint):
-        return f"({format_number(geo.x)}, {format_number(geo.y)})"
-    if isinstance(geo, GeoSegment):
-        return format_number(geo.length)
-    if isinstance(geo, GeoLine):
+    """The value GeoGebra's label shows in "name = value" mode: lines and circles as
+    equations, everything else as the executor writes values into texts."""
+    if isinstance(geo, GeoLine) and not isinstance(geo, GeoSegment):
         return _line_equation(geo.a, geo.b, geo.c)
-    if isinstance(geo, GeoVector):
-        return f"({format_number(geo.x)}, {format_number(geo.y)})"
     if isinstance(geo, GeoConicPart):
         return format_number(geo.value)
     if isinstance(geo, GeoCircle):
         (cx, cy), r = geo.center, geo.radius
         return f"{_shifted('x', cx)}² + {_shifted('y', cy)}² = {format_number(r * r)}"
-    if isinstance(geo, GeoPolygon):
-        return format_number(geo.area)
-    if isinstance(geo, GeoAngle):
-        return format_number(math.degrees(geo.value % TAU)) + "°"
-    if isinstance(geo, GeoNumber):
-        return format_number(geo.value)
-    if isinstance(geo, GeoText):
-        return geo.text
-    return geo.describe()
+    return value_text(geo)
 
 
 def _shifted(var: str, value: float) -> str:
