@@ -52,12 +52,7 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
 
 # Engine gaps found by the cross-check and not fixed yet (issue #4's note): these tests are
 # expected to fail until the engine does what the jar does, and fail loudly once it does.
-ENGINE_GAPS: dict[str, str] = {
-    "126_trap_polygon_side_label_reused": "redefining a polygon side's label should delete the polygon",
-    "128_trap_circle_named_like_polygon_side": "redefining a polygon side's label should delete the polygon",
-    "130_polar_coordinates_pentagon": "polar coordinates (r; θ) are not parsed yet",
-    "131_boolean_checks": "comparisons (==, >) and booleans from them are not parsed yet",
-}
+ENGINE_GAPS: dict[str, str] = {}
 
 # Types whose values are comparable with each other.
 _GROUPS = {

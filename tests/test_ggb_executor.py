@@ -120,6 +120,65 @@ def test_circular_definition() -> None:
     assert c.pass_at_1 and point(c, "A") == (2, 0) and point(c, "B") == (3, 0)
 
 
+TRIANGLE = "A = (0, 0)\nB = (4, 0)\nC = (1, 3)\ntri = Polygon(A, B, C)\n"
+
+
+def test_redefining_a_polygon_side_deletes_the_polygon() -> None:
+    # GeoGebra 4.0: the side is freed, the polygon, its other sides and their dependents go
+    c = run_script(TRIANGLE + "ar = Area(tri)\na = Distance(B, C)\nM = Midpoint(A, B)")
+    assert c.pass_at_1
+    assert set(c.objects) == {"A", "B", "C", "a", "M"}
+    assert isinstance(c.objects["a"], GeoNumber) and c.objects["a"].value == pytest.approx(
+        math.hypot(3, 3)
+    )
+    # a side something else uses cannot be redefined; nothing changes
+    c = run_script(TRIANGLE + "M = Midpoint(a)\na = Segment(B, C)\nN = Midpoint(b)")
+    assert not c.lines[5].ok and c.lines[5].error.startswith("Redefinition failed: a is a side")
+    assert {"tri", "a", "b", "c", "M", "N"} <= set(c.objects) and c.lines[6].ok
+
+
+def test_redefining_a_polygon_relabels_its_sides_and_keeps_its_dependents() -> None:
+    c = run_script(TRIANGLE + "D = (2, 5)\nM = Midpoint(a)\nar = Area(tri)\ntri = Polygon(A, B, D)")
+    assert c.pass_at_1
+    assert c.lines[-1].labels == ["tri", "a", "b", "c"]  # fresh labels in side order
+    assert "M" not in c.objects  # it used an old side
+    assert c.objects["ar"].value == pytest.approx(10)  # recomputed from the new polygon
+    side_a = c.objects["a"]
+    assert isinstance(side_a, GeoSegment) and side_a.start == (0, 0) and side_a.end == (4, 0)
+
+
+def test_redefining_an_intersection_point_deletes_the_other() -> None:
+    c = run_script(
+        "A = (0, 0)\nB = (4, 0)\nc_1 = Circle(A, 3)\nc_2 = Circle(B, 3)\nX = Intersect(c_1, c_2)\n"
+        "s = Segment(X_1, X_2)\nR = Midpoint(A, X_1)\nX_1 = (5, 5)"
+    )
+    assert c.pass_at_1
+    assert "X_2" not in c.objects and "s" not in c.objects
+    assert point(c, "R") == (2.5, 2.5)
+
+
+def test_redefining_a_vertex_a_regular_polygon_made_fails_and_drops_the_polygon() -> None:
+    c = run_script("A = (0, 0)\nB = (4, 0)\nsq = Polygon(A, B, 4)\nE = (8, 8)\nC = Midpoint(A, E)")
+    assert not c.lines[-1].ok and "vertex made by polygon sq" in c.lines[-1].error
+    assert set(c.objects) == {"A", "B", "E"}
+
+
+def test_comparisons_logic_and_polar_points() -> None:
+    c = run_script(
+        "A = (0, 0)\nB = (4, 0)\nC = (2, 3)\nd_1 = Distance(A, C)\nd_2 = Distance(B, C)\n"
+        "iso = d_1 == d_2\nwide = Distance(A, B) > d_1\nboth = iso && !wide\n"
+        "either = iso || wide\nP = (2; 90°)\nsame = P == (0, 2)\nt = Text(\"iso: \" + iso)\n"
+        "u = Text(P)\nbad = (1 < 2) + 1"
+    )
+    names = ("iso", "wide", "both", "either", "same")
+    values = {k: getattr(c.objects.get(k), "value", None) for k in names}
+    assert values == {"iso": True, "wide": True, "both": False, "either": True, "same": True}
+    assert close(point(c, "P"), (0, 2))
+    assert c.objects["t"].text == "iso: true"
+    assert c.objects["u"].text == "(2; 90°)"
+    assert not c.lines[-1].ok and "boolean" in c.lines[-1].error
+
+
 def test_regular_polygon_creates_vertices_and_sides() -> None:
     c = run_script("A = (0, 0)\nB = (1, 0)\nPolygon(A, B, 4)")
     assert c.lines[2].labels == ["poly1", "a", "b", "c", "d", "C", "D"]

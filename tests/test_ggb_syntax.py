@@ -163,7 +163,8 @@ def test_points_parentheses_and_lists() -> None:
     [
         ("(1, 2, 3)", 1, "3D points are not supported"),
         ("A = (1, 2, 3, 4)", 5, "a point has two coordinates, not 4"),
-        ("A = (2; 60°)", 7, "polar coordinates like (r; θ) are not supported"),
+        ("A = (2; 60°; 1)", 12, "a polar point is (r; θ): expected ')'"),
+        ("A = (1, 2; 3)", 10, "unexpected ';' (expected ',' or ')')"),
         ("A = ()", 5, "empty parentheses"),
         ("A = (1, )", 9, "empty coordinate"),
     ],
@@ -412,7 +413,8 @@ def test_parse_error_survives_pickling() -> None:
         ("a = 2 */ 3", 8, "unexpected '/'"),
         ("L = [1, 2]", 5, "unexpected '['; lists are written with braces, e.g. {1, 2}"),
         ("Text('abc')", 6, 'unexpected character "\'"; strings use double quotes'),
-        ("a = b < c", 7, "unexpected character '<'"),
+        ("a = b < c < d", 11, "chained comparison: put '< …' in parentheses"),
+        ("a = b & c", 7, "unexpected character '&' (write &&)"),
         ("a = 1.2.3", 8, "unexpected number '.3'"),
         ("a = b . c", 7, "unexpected character '.'"),
         ("A = (1, 2) B", 12, "unexpected name 'B'"),
@@ -736,7 +738,7 @@ def test_extract_handles_unclosed_tilde_indented_and_long_fences() -> None:
 
 FUZZ_PIECES = [
     *"AB c12.5e_{}'()[],=:+-*/^°\"\\ #;πxy",
-    *("Circle", "sqrt", "pi", "true", "−", "²", "⁻", "//", "  ", "P_{AB}", "1e-3", "A_12"),
+    *("Circle", "sqrt", "pi", "true", "−", "²", "⁻", "//", "  ", "P_{AB}", "1e-3", "A_12", "==", "<", ">=", "!", "&&", "||", "≠"),
 ]
 
 
@@ -756,3 +758,39 @@ def test_random_lines_either_parse_and_round_trip_or_fail_cleanly() -> None:
         for legacy in (False, True):
             assert parse_line(to_source(statement, legacy=legacy)) == statement, text
     assert parsed > 100
+
+
+def test_polar_points_parse_and_round_trip() -> None:
+    statement = parse_line("A = (3; 90°)")
+    assert statement.expr == PointLit(n(3), Degrees(n(90)), polar=True)
+    assert statement.expr != PointLit(n(3), Degrees(n(90)))  # (3, 90°) is another point
+    assert to_source(statement, legacy=True) == "A = (3; 90°)"
+    assert parse_line(to_source(statement)) == statement
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        ("ok = d_1 == d_2", "ok = d_1 == d_2"),
+        ("ok = a ≟ b", "ok = a == b"),
+        ("ok = a ≠ b", "ok = a != b"),
+        ("ok = a ≤ b", "ok = a <= b"),
+        ("ok = a ≥ b + 1", "ok = a >= b + 1"),
+        ("ok = a < b && c > d || e", "ok = a < b && c > d || e"),
+        ("ok = (a || b) && c", "ok = (a || b) && c"),
+        ("ok = (a < b) == (c < d)", "ok = (a < b) == (c < d)"),
+        ("ok = a ∧ b ∨ c", "ok = a && b || c"),
+        ("ok = ¬(a < b) && !c", "ok = !(a < b) && !c"),
+    ],
+)
+def test_comparisons_and_logic_parse_with_precedence(text: str, source: str) -> None:
+    statement = parse_line(text)
+    assert to_source(statement) == source
+    assert parse_line(source) == statement
+
+
+def test_comparison_binds_looser_than_arithmetic() -> None:
+    expr = parse_line("ok = a + 1 > 2 * b").expr
+    assert expr == BinOp(">", BinOp("+", Name("a"), n(1)), BinOp("*", n(2), Name("b")))
+    both = parse_line("ok = a > 1 && b").expr
+    assert isinstance(both, BinOp) and both.op == "&&"

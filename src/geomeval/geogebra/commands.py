@@ -822,6 +822,9 @@ def value_text(value: Value) -> str:
         return "true" if value.value else "false"
     if isinstance(value, Geo) and not value.defined:
         return "?"
+    if isinstance(value, GeoPoint) and value.polar:
+        theta = math.degrees(math.atan2(value.y, value.x)) % 360
+        return f"({format_number(math.hypot(value.x, value.y))}; {format_number(theta)}°)"
     if isinstance(value, GeoPoint):
         return f"({format_number(value.x)}, {format_number(value.y)})"
     if isinstance(value, GeoVector):

@@ -86,6 +86,7 @@ class _Definition:
     deps: set[str]
     line: int
     indices: list[int] = field(default_factory=list)  # which command outputs the labels name
+    moved: bool = False  # a transformed copy: its vertices are separate objects in GeoGebra
 
 
 MATH: dict[str, Callable[[float], float]] = {
@@ -216,6 +217,13 @@ class Executor:
                     deps = set()
                     break
                 raise ScriptError(f"Circular definition: {label} would depend on itself")
+        renamed_polygon = False
+        for label in stmt.labels:
+            if label in self.objects:
+                renamed_polygon |= self._release(label, deps)
+        if renamed_polygon and naming == "main":
+            # A redefined polygon's new sides and vertices take plain automatic labels.
+            names = names[:1]
         indices = list(range(len(outputs)))
         if len(stmt.labels) <= 1 and naming == "indexed" and len(outputs) > 1:
             # GeoGebra labels only the intersection points that exist (the first if none);
@@ -225,7 +233,9 @@ class Executor:
         kept_names: list[NameRule] = [names[i] if i < len(names) else None for i in indices]
         self.check_limits(created=len(kept))
         labels = self._labels_for(kept, naming, kept_names, stmt.labels)
-        definition = _Definition(labels, stmt.expr, deps, stmt.line, indices=indices)
+        definition = _Definition(
+            labels, stmt.expr, deps, stmt.line, indices=indices, moved=isinstance(value, Moved)
+        )
         changed: set[str] = set()
         for label, geo in zip(labels, kept, strict=True):
             if label in self.objects:
@@ -251,6 +261,50 @@ class Executor:
         if changed:
             self._recompute(changed)
         return labels
+
+    def _release(self, label: str, reads: set[str]) -> bool:
+        """Free `label`, one of several objects a command made, before it is redefined.
+
+        GeoGebra 4 then removes the objects made with it (the other intersection points, a
+        polygon's other sides) and whatever depends on them. A polygon side or vertex that
+        other objects use cannot be redefined at all. Returns whether `label` was a polygon
+        whose sides went (the new ones take fresh labels).
+        """
+        group = self.definitions.get(label)
+        if group is None or len(group.labels) < 2:
+            return False
+        main = self.objects.get(group.labels[0])
+        part_of_polygon = isinstance(main, GeoPolygon) and label != group.labels[0]
+        geo = self.objects[label]
+        if part_of_polygon and group.moved and isinstance(geo, GeoPoint):
+            return False  # a copy's vertex is its own object: redefined like any other
+        kinds = {type(self.objects.get(x)) for x in group.labels}
+        if not isinstance(main, GeoPolygon) and len(kinds) > 1:
+            return False  # Segment(A, 3)'s end point and the like are objects of their own
+        siblings = [x for x in group.labels if x != label]
+        if part_of_polygon and isinstance(geo, GeoPoint):
+            # A vertex Polygon(A, B, n) made: GeoGebra drops the polygon with it, then
+            # cannot rebuild the point.
+            polygon = group.labels[0]
+            for name in list(group.labels):
+                self.delete(name)
+            raise ScriptError(f"Redefinition failed: {label} is a vertex made by polygon {polygon}")
+        if part_of_polygon and any(label in d.deps for d in self.order if d is not group):
+            raise ScriptError(
+                f"Redefinition failed: {label} is a side of polygon {group.labels[0]} "
+                "and other objects depend on it"
+            )
+        doomed = self._dependents(set(siblings if not part_of_polygon else group.labels))
+        doomed.discard(label)
+        if reads & doomed:
+            raise ScriptError(
+                f"Redefinition failed: redefining {label} removes "
+                f"{', '.join(sorted(reads & doomed))}, which the new definition uses"
+            )
+        for name in doomed:
+            self._forget(name)
+        group.labels = [label]
+        return isinstance(main, GeoPolygon) and not part_of_polygon
 
     def _reused_intersection(self, stmt: sx.Statement) -> list[str] | None:
         """An unlabelled Intersect(a, b) of a pair already intersected names no new points:
@@ -426,15 +480,25 @@ class Executor:
 
     def delete(self, label: str) -> None:
         """Delete an object and everything computed from it (GeoGebra's Delete)."""
-        doomed = {label}
+        for name in self._dependents({label}):
+            self._forget(name)
+
+    def _dependents(self, labels: set[str]) -> set[str]:
+        """`labels` and every label computed from them, transitively."""
+        doomed = set(labels)
         for definition in self.order:
             if definition.deps & doomed:
                 doomed.update(definition.labels)
-        for name in doomed:
-            self.objects.pop(name, None)
-            self.definitions.pop(name, None)
-            self.construction.created_at.pop(name, None)
-        self.order = [d for d in self.order if not set(d.labels) <= doomed]
+        return doomed
+
+    def _forget(self, name: str) -> None:
+        self.objects.pop(name, None)
+        self.construction.created_at.pop(name, None)
+        definition = self.definitions.pop(name, None)
+        if definition is not None and name in definition.labels:
+            definition.labels = [x for x in definition.labels if x != name]
+            if not definition.labels and definition in self.order:
+                self.order.remove(definition)
 
     # --- expressions ----------------------------------------------------------------------
 
@@ -453,6 +517,9 @@ class Executor:
             x, y = self.evaluate(node.x), self.evaluate(node.y)
             if not (cmds.is_number(x) and cmds.is_number(y)):
                 raise ScriptError("a point's coordinates must be numbers")
+            if node.polar:  # (r; θ): θ in radians unless written with °
+                r, theta = cmds.num(x), cmds.num(y)
+                return GeoPoint(r * math.cos(theta), r * math.sin(theta), polar=True)
             return GeoPoint(cmds.num(x), cmds.num(y))
         if isinstance(node, sx.ListLit):
             if len(node.items) > self.limits.max_sequence:
@@ -460,6 +527,11 @@ class Executor:
             return [self.evaluate(item) for item in node.items]
         if isinstance(node, sx.Neg):
             return _negate(self.evaluate(node.operand))
+        if isinstance(node, sx.Not):
+            value = self.evaluate(node.operand)
+            if not isinstance(value, (bool, GeoBoolean)):
+                raise ScriptError(f"! negates a boolean, not {cmds._kind(value)}")
+            return not cmds.boolean(value)
         if isinstance(node, sx.Degrees):
             value = self.evaluate(node.operand)
             if not cmds.is_number(value):
@@ -682,7 +754,45 @@ def _as_number(value: Value) -> Value:
     return value
 
 
+# GeoGebra's comparisons allow for rounding: two values this close are equal.
+_EPSILON = 1e-8
+_COMPARE: dict[str, Callable[[float], bool]] = {
+    "==": lambda d: abs(d) < _EPSILON,
+    "!=": lambda d: abs(d) >= _EPSILON,
+    "<": lambda d: d < -_EPSILON,
+    ">": lambda d: d > _EPSILON,
+    "<=": lambda d: d < _EPSILON,
+    ">=": lambda d: d > -_EPSILON,
+}
+
+
+def _compare(op: str, left: Value, right: Value) -> bool:
+    """A comparison's boolean; ``==``/``!=`` also compare points, vectors, texts, booleans."""
+    test = _COMPARE[op]
+    left, right = _as_number(left), _as_number(right)
+    if cmds.is_number(left) and cmds.is_number(right):
+        return test(cmds.num(left) - cmds.num(right))
+    if op in ("==", "!="):
+        same: bool | None = None
+        if isinstance(left, (GeoPoint, GeoVector)) and isinstance(right, type(left)):
+            same = abs(left.x - right.x) < _EPSILON and abs(left.y - right.y) < _EPSILON
+        elif isinstance(left, (str, GeoText)) and isinstance(right, (str, GeoText)):
+            same = value_text(left) == value_text(right)
+        elif isinstance(left, (bool, GeoBoolean)) and isinstance(right, (bool, GeoBoolean)):
+            same = cmds.boolean(left) == cmds.boolean(right)
+        if same is not None:
+            return same if op == "==" else not same
+    raise ScriptError(f"cannot compare {cmds._kind(left)} {op} {cmds._kind(right)}")
+
+
 def _binop(op: str, left: Value, right: Value) -> Value:
+    if op in _COMPARE:
+        return _compare(op, left, right)
+    if op == "&&" or op == "||":
+        if not all(isinstance(v, (bool, GeoBoolean)) for v in (left, right)):
+            raise ScriptError(f"{op} joins booleans, not {cmds._kind(left)} and {cmds._kind(right)}")
+        a, b = cmds.boolean(left), cmds.boolean(right)
+        return (a and b) if op == "&&" else (a or b)
     if op == "+" and (isinstance(left, (str, GeoText)) or isinstance(right, (str, GeoText))):
         return value_text(left) + value_text(right)
     left, right = _as_number(left), _as_number(right)

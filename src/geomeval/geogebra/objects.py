@@ -104,10 +104,11 @@ def _fmt(value: Any) -> str:
 class GeoPoint(Geo):
     kind = "point"
 
-    def __init__(self, x: float = NAN, y: float = NAN) -> None:
+    def __init__(self, x: float = NAN, y: float = NAN, *, polar: bool = False) -> None:
         super().__init__()
         self.x = float(x)
         self.y = float(y)
+        self.polar = polar  # written as (r; θ), so its value reads that way too
 
     @property
     def xy(self) -> Vec:

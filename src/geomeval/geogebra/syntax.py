@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,8 +165,11 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class PointLit:
+    """``(x, y)``, or with ``polar`` GeoGebra's ``(r; θ)``: y is then the angle."""
+
     x: Expr
     y: Expr
+    polar: bool = False
     line: int = _pos()
     col: int = _pos()
 
@@ -194,13 +198,20 @@ class Neg:
 
 
 @dataclass(frozen=True, slots=True)
+class Not:
+    operand: Expr
+    line: int = _pos()
+    col: int = _pos()
+
+
+@dataclass(frozen=True, slots=True)
 class Degrees:
     operand: Expr
     line: int = _pos()
     col: int = _pos()
 
 
-Expr = Num | Str | Bool | Name | Const | Call | PointLit | ListLit | BinOp | Neg | Degrees
+Expr = Num | Str | Bool | Name | Const | Call | PointLit | ListLit | BinOp | Neg | Not | Degrees
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +244,18 @@ _OPS = {
     "^": "^",
 }
 _PUNCT = frozenset("()[]{},;")
+# Comparisons give booleans (GeoGebra writes ≟ for its equality test); ``!=`` is read apart.
+_COMPARISONS = {
+    "<": "<",
+    ">": ">",
+    "<=": "<=",
+    ">=": ">=",
+    "≤": "<=",
+    "≥": ">=",
+    "≠": "!=",
+    "≟": "==",
+}
+_LOGIC = {"&": "&&", "|": "||", "∧": "&&", "∨": "||"}
 _DEGREE_SIGNS = frozenset("°º˚")  # degree, masculine ordinal, ring above: all written for degrees
 _SUPERSCRIPTS = {
     "⁰": "0",
@@ -386,6 +409,12 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
         elif c == "*" and i + 1 < n and s[i + 1] == "*":  # Python's power; GeoGebra reads it
             append(_Tok("op", "^", col, _OPS["^"]))
             i += 2
+        elif c == "!" and i + 1 < n and s[i + 1] == "=":
+            append(_Tok("cmp", "!=", col, "!="))
+            i += 2
+        elif c == "!" or c == "¬":
+            append(_Tok("not", c, col))
+            i += 1
         elif c in _OPS:
             append(_Tok("op", c, col, _OPS[c]))
             i += 1
@@ -393,8 +422,26 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
             append(_Tok(c, c, col))
             i += 1
         elif c == "=":
-            append(_Tok("=", c, col))
-            i += 1
+            if i + 1 < n and s[i + 1] == "=":
+                append(_Tok("cmp", "==", col, "=="))
+                i += 2
+            else:
+                append(_Tok("=", c, col))
+                i += 1
+        elif c in _COMPARISONS:
+            two = s[i : i + 2]
+            if two in _COMPARISONS:
+                append(_Tok("cmp", two, col, _COMPARISONS[two]))
+                i += 2
+            else:
+                append(_Tok("cmp", c, col, _COMPARISONS[c]))
+                i += 1
+        elif c in _LOGIC:
+            two = s[i : i + 2]
+            if c in "&|" and two != c + c:
+                raise ParseError(line, col, f"unexpected character {c!r} (write {c + c})", source)
+            append(_Tok("logic", two if c in "&|" else c, col, _LOGIC[c]))
+            i += 2 if c in "&|" else 1
         elif c == ":":
             if i + 1 < n and s[i + 1] == "=":  # CAS-style a := 5 means a = 5
                 append(_Tok("=", ":=", col))
@@ -420,13 +467,16 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
 
 # ---------------------------------------------------------------------------------------------
 # Parser. Grammar, loosest first:
-#   statement := [labels ('=' | ':')] expr
+#   statement := [labels ('=' | ':')] either
+#   either    := both ('||' both)*
+#   both      := compare ('&&' compare)*
+#   compare   := expr [('==' | '!=' | '<' | '>' | '<=' | '>=') expr]
 #   expr      := term (('+' | '-') term)*
 #   term      := unary (('*' | '/') unary | <after a number> unary)*
-#   unary     := ('+' | '-')* power
+#   unary     := ('+' | '-' | '!' | '¬')* power
 #   power     := primary ('°' | superscript)* ['^' unary]
 #   primary   := number | string | name | name '(' args ')' | name '[' args ']'
-#              | '(' expr [',' expr] ')' | '{' [expr (',' expr)*] '}'
+#              | '(' either [(',' | ';') either] ')' | '{' [either (',' either)*] '}'
 
 
 def _describe(tok: _Tok) -> str:
@@ -444,6 +494,13 @@ def _describe(tok: _Tok) -> str:
 
 
 _CLOSERS = frozenset({")", "]", "}"})
+
+
+@dataclass(frozen=True, slots=True)
+class _PolarAngle:
+    """Parser-internal: the angle after ';' in ``(r; θ)``, marking the point as polar."""
+
+    angle: Expr
 
 
 class _Parser:
@@ -488,7 +545,7 @@ class _Parser:
         end = self.toks[self.pos]
         if sep is not None and end.kind == "eof":
             raise self.error(end.col, f"expected an expression after '{sep.text}'")
-        expr = self.expr()
+        expr = self.either()
         tok = self.toks[self.pos]
         if tok.kind == "=":
             if (
@@ -546,6 +603,37 @@ class _Parser:
 
     # expressions ----------------------------------------------------------------------------
 
+    def either(self) -> Expr:
+        return self._logic("||", self.both)
+
+    def both(self) -> Expr:
+        return self._logic("&&", self.compare)
+
+    def _logic(self, op: str, operand: Callable[[], Expr]) -> Expr:
+        toks = self.toks
+        start = toks[self.pos].col
+        left = operand()
+        while True:
+            tok = toks[self.pos]
+            if tok.kind != "logic" or tok.data != op:
+                return left
+            self.advance()
+            left = BinOp(op, left, operand(), line=self.line, col=start)
+
+    def compare(self) -> Expr:
+        toks = self.toks
+        start = toks[self.pos].col
+        left = self.expr()
+        tok = toks[self.pos]
+        if tok.kind != "cmp":
+            return left
+        self.advance()
+        right = self.expr()
+        after = toks[self.pos]
+        if after.kind == "cmp":
+            raise self.error(after.col, f"chained comparison: put '{tok.text} …' in parentheses")
+        return BinOp(tok.data, left, right, line=self.line, col=start)  # type: ignore[arg-type]
+
     def expr(self) -> Expr:
         toks = self.toks
         start = toks[self.pos].col  # not left.col: "(a + b) - c" starts at the parenthesis
@@ -581,16 +669,19 @@ class _Parser:
         toks = self.toks
         while True:
             tok = toks[self.pos]
-            if tok.kind == "op" and (tok.data == "-" or tok.data == "+"):
+            if (tok.kind == "op" and (tok.data == "-" or tok.data == "+")) or tok.kind == "not":
                 self.advance()
-                if tok.data == "-":
+                if tok.data != "+":
                     self.enter(tok)
                     signs.append(tok)
             else:
                 break
         node = self.power()
         for tok in reversed(signs):
-            node = Neg(node, line=self.line, col=tok.col)
+            if tok.kind == "not":
+                node = Not(node, line=self.line, col=tok.col)
+            else:
+                node = Neg(node, line=self.line, col=tok.col)
         self.depth -= len(signs)
         return node
 
@@ -649,6 +740,8 @@ class _Parser:
             self.depth -= 1
             if len(items) == 1:
                 return items[0]
+            if items and isinstance(items[-1], _PolarAngle):
+                return PointLit(items[0], items[1].angle, True, line=line, col=tok.col)
             if len(items) == 2:
                 return PointLit(items[0], items[1], line=line, col=tok.col)
             if not items:
@@ -679,14 +772,18 @@ class _Parser:
                 raise self.error(tok.col, f"empty {what}")
             if tok.kind == "eof":
                 raise self.missing(tok, opener, closer)
-            items.append(self.expr())
+            items.append(self.either())
             tok = self.advance()
             if tok.kind == ",":
                 continue
             if tok.kind == closer:
                 return tuple(items)
-            if tok.kind == ";" and what == "coordinate":
-                raise self.error(tok.col, "polar coordinates like (r; θ) are not supported")
+            if tok.kind == ";" and what == "coordinate" and len(items) == 1:
+                angle = self.either()  # polar (r; θ)
+                end = self.advance()
+                if end.kind != closer:
+                    raise self.error(end.col, "a polar point is (r; θ): expected ')'")
+                return (items[0], _PolarAngle(angle))  # type: ignore[return-value]
             if tok.kind == "eof" or tok.kind in _CLOSERS:
                 raise self.missing(tok, opener, closer)
             raise self.error(tok.col, f"{_describe(tok)} (expected ',' or '{closer}')")
@@ -792,7 +889,21 @@ def parse_script(text: str, *, limits: ScriptLimits | None = None) -> list[Parse
 # ---------------------------------------------------------------------------------------------
 # Serialisation.
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
+_PRECEDENCE = {
+    "||": -2,
+    "&&": -1,
+    "==": 0,
+    "!=": 0,
+    "<": 0,
+    ">": 0,
+    "<=": 0,
+    ">=": 0,
+    "+": 1,
+    "-": 1,
+    "*": 2,
+    "/": 2,
+    "^": 4,
+}
 _NEG_PRECEDENCE = 3
 _ATOM_PRECEDENCE = 5
 
@@ -860,7 +971,7 @@ def _emit(node: Expr, legacy: bool) -> str:
         precedence = _PRECEDENCE[op]
         left = _emit(node.left, legacy)
         lp = _precedence(node.left)
-        if lp < precedence or (op == "^" and lp <= precedence):
+        if lp < precedence or (lp == precedence and (op == "^" or precedence == 0)):
             left = f"({left})"
         right = _emit(node.right, legacy)
         rp = _precedence(node.right)
@@ -872,13 +983,18 @@ def _emit(node: Expr, legacy: bool) -> str:
         if _precedence(node.operand) < _PRECEDENCE["^"]:
             inner = f"({inner})"
         return f"-{inner}"
+    if isinstance(node, Not):
+        inner = _emit(node.operand, legacy)
+        if _precedence(node.operand) < _ATOM_PRECEDENCE:
+            inner = f"({inner})"
+        return f"!{inner}"
     if isinstance(node, Degrees):
         inner = _emit(node.operand, legacy)
         if _precedence(node.operand) < _ATOM_PRECEDENCE:
             inner = f"({inner})"
         return f"{inner}°"
     if isinstance(node, PointLit):
-        return f"({_emit(node.x, legacy)}, {_emit(node.y, legacy)})"
+        return f"({_emit(node.x, legacy)}{'; ' if node.polar else ', '}{_emit(node.y, legacy)})"
     if isinstance(node, ListLit):
         return "{" + ", ".join(_emit(item, legacy) for item in node.items) + "}"
     if isinstance(node, Str):
