@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -794,3 +795,49 @@ def test_comparison_binds_looser_than_arithmetic() -> None:
     assert expr == BinOp(">", BinOp("+", Name("a"), n(1)), BinOp("*", n(2), Name("b")))
     both = parse_line("ok = a > 1 && b").expr
     assert isinstance(both, BinOp) and both.op == "&&"
+
+
+def _general_parse(code: str) -> Statement:
+    from geomeval.geogebra import syntax as sx
+
+    limits = sx.ScriptLimits()
+    toks = sx._tokenize(code, 1, limits.max_tokens_per_line, code.strip())
+    return sx._Parser(toks, 1, limits.max_depth, code.strip()).statement()
+
+
+def test_fast_path_for_simple_lines_builds_the_general_parsers_tree() -> None:
+    """`label = Command(a, 2, "s")` lines skip the tokenizer; the tree (positions included)
+    must be exactly what the general parser builds, and anything unusual must fall back."""
+    import random
+
+    from geomeval.geogebra import syntax as sx
+
+    limits = sx.ScriptLimits()
+    names = ["A", "b", "c_1", "A'", "B''", "x", "X", "pi", "Pi", "True", "Circle", "s_{1}"]
+    names += ["A_12", "α", "αβ", "απ", "Γ_1", "ϕ", "a1", "_a", "A__1", "A_1'"]
+    args = [*names, "2", "-3", "0.5", "60°", "-45°", "2°°", "1.", ".5", "-", '"red"', '"a,b"']
+    args += ['"a)b"', '""', '"', "(1, 2)", "2pi", "1e5", "-A", "- 2", "007", "1" * 400]
+    rng = random.Random(7)
+    fast = 0
+    for _ in range(20_000):
+        code = rng.choice(["", " ", "  "])
+        if rng.random() < 0.8:
+            code += rng.choice(names) + rng.choice(["=", " = ", "= ", "  =  "])
+        if rng.random() < 0.85:
+            code += rng.choice(names)
+        count = rng.randint(0, 4)
+        pieces = [rng.choice(args) for _ in range(count)]
+        code += "(" + rng.choice([",", ", ", " , ", ",,", " "]).join(pieces) + ")"
+        code += rng.choice(["", "", ")"])
+        simple = sx._parse_simple(code, 1, limits)
+        if simple is None:
+            continue
+        fast += 1
+        assert repr(simple) == repr(_general_parse(code)), code
+    assert fast > 500  # the fast path is really exercised
+    for path in sorted((Path(__file__).parent / "data" / "ggb_corpus").glob("*.ggb")):
+        for raw in path.read_text(encoding="utf-8").split("\n"):
+            code = sx._code_part(raw)
+            simple = sx._parse_simple(code, 1, limits) if code.strip() else None
+            if simple is not None:
+                assert repr(simple) == repr(_general_parse(code)), (path.name, code)

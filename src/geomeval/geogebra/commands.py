@@ -142,7 +142,12 @@ def illegal(name: str, args: Sequence[Value]) -> CommandError:
 
 
 def match(args: Sequence[Value], *tests: Callable[[Value], bool]) -> bool:
-    return len(args) == len(tests) and all(t(a) for t, a in zip(tests, args, strict=True))
+    if len(args) != len(tests):
+        return False
+    for i, test in enumerate(tests):  # noqa: SIM110 - a plain loop is faster; runs per signature
+        if not test(args[i]):
+            return False
+    return True
 
 
 def _any(_: Value) -> bool:

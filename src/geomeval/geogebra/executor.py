@@ -79,7 +79,7 @@ class LimitReached(ScriptError):
     """A run-time bound was hit; the rest of the script is not run."""
 
 
-@dataclass
+@dataclass(eq=False)  # definitions are told apart by identity (two can read alike)
 class _Definition:
     labels: list[str]
     expr: sx.Expr
@@ -194,12 +194,15 @@ class Executor:
     _stopped = False
 
     def _run_statement(self, stmt: sx.Statement) -> list[str]:
-        self._reads = set()
-        reused = self._reused_intersection(stmt)
-        if reused is not None:
-            return reused
+        self._reads = deps = set()
+        key = _intersection_key(stmt)
+        if key is not None and not stmt.labels:
+            # An unlabelled Intersect(a, b) of a pair already intersected names no new points:
+            # GeoGebra reuses the existing intersection and returns its points.
+            existing = self._intersections.get(key)
+            if existing and all(label in self.objects for label in existing):
+                return list(existing)
         value = self.evaluate(stmt.expr)
-        deps = set(self._reads)
         if isinstance(value, ViewCommand):
             if stmt.labels:
                 raise ScriptError(f"{value.name} gives no object to name {stmt.labels[0]}")
@@ -224,15 +227,19 @@ class Executor:
         if renamed_polygon and naming == "main":
             # A redefined polygon's new sides and vertices take plain automatic labels.
             names = names[:1]
-        indices = list(range(len(outputs)))
-        if len(stmt.labels) <= 1 and naming == "indexed" and len(outputs) > 1:
-            # GeoGebra labels only the intersection points that exist (the first if none);
-            # one point left takes a given label as it is (T, not T_1).
-            indices = [i for i, geo in enumerate(outputs) if geo.defined] or [0]
-        kept = [outputs[i] for i in indices]
-        kept_names: list[NameRule] = [names[i] if i < len(names) else None for i in indices]
-        self.check_limits(created=len(kept))
-        labels = self._labels_for(kept, naming, kept_names, stmt.labels)
+        if len(outputs) == 1 and len(stmt.labels) == 1:  # the common case, kept short
+            indices, kept, labels = [0], outputs, list(stmt.labels)
+        else:
+            indices = list(range(len(outputs)))
+            if len(stmt.labels) <= 1 and naming == "indexed" and len(outputs) > 1:
+                # GeoGebra labels only the intersection points that exist (the first if
+                # none); one point left takes a given label as it is (T, not T_1).
+                indices = [i for i, geo in enumerate(outputs) if geo.defined] or [0]
+            kept = [outputs[i] for i in indices]
+            kept_names: list[NameRule] = [names[i] if i < len(names) else None for i in indices]
+            labels = self._labels_for(kept, naming, kept_names, stmt.labels)
+        if len(self.objects) + len(kept) > self.limits.max_objects:
+            raise LimitReached(f"more than {self.limits.max_objects} objects")
         definition = _Definition(
             labels, stmt.expr, deps, stmt.line, indices=indices, moved=isinstance(value, Moved)
         )
@@ -246,7 +253,8 @@ class Executor:
                 geo.independent = not deps and not isinstance(stmt.expr, sx.Call)
                 self.objects[label] = geo
                 self.construction.created_at[label] = stmt.line
-        self._after_create(kept, labels)
+        if len(kept) > 1:
+            self._after_create(kept, labels)
         for label in labels:
             old = self.definitions.get(label)
             if old is not None and old in self.order and old is not definition:
@@ -255,7 +263,6 @@ class Executor:
                     self.order.remove(old)
             self.definitions[label] = definition
         self.order.append(definition)
-        key = _intersection_key(stmt)
         if key is not None:
             self._intersections.setdefault(key, labels)
         if changed:
@@ -305,17 +312,6 @@ class Executor:
             self._forget(name)
         group.labels = [label]
         return isinstance(main, GeoPolygon) and not part_of_polygon
-
-    def _reused_intersection(self, stmt: sx.Statement) -> list[str] | None:
-        """An unlabelled Intersect(a, b) of a pair already intersected names no new points:
-        GeoGebra reuses the existing intersection and returns its points."""
-        key = _intersection_key(stmt)
-        if key is None or stmt.labels:
-            return None
-        existing = self._intersections.get(key)
-        if existing and all(label in self.objects for label in existing):
-            return list(existing)
-        return None
 
     def _after_create(self, outputs: list[Geo], labels: list[str]) -> None:
         """Record the labels a transformed copy needs: a polygon's vertices and sides, a
@@ -406,8 +402,12 @@ class Executor:
         return labels
 
     def _as_geo(self, value: Value, stmt: sx.Statement) -> Geo:
-        lowercase = bool(stmt.labels) and stmt.labels[0][:1].islower()
-        if isinstance(value, GeoPoint) and isinstance(stmt.expr, sx.PointLit) and lowercase:
+        if (
+            isinstance(value, GeoPoint)
+            and isinstance(stmt.expr, sx.PointLit)
+            and stmt.labels
+            and stmt.labels[0][:1].islower()
+        ):
             return GeoVector(value.x, value.y)  # GeoGebra: `u = (1, 2)` is a vector
         if isinstance(value, Geo):
             if value.label is not None:  # `B = A`: a dependent copy, not the same object
@@ -503,16 +503,15 @@ class Executor:
     # --- expressions ----------------------------------------------------------------------
 
     def evaluate(self, node: sx.Expr) -> Value:
-        if isinstance(node, sx.Num):
-            return node.value
-        if isinstance(node, sx.Str):
-            return node.value
-        if isinstance(node, sx.Bool):
-            return node.value
+        kind = type(node)  # the common nodes first: this runs for every node of every line
+        if kind is sx.Call:
+            return self._call(node)  # type: ignore[arg-type]
+        if kind is sx.Name:
+            return self._lookup(node.name)  # type: ignore[union-attr]
+        if kind is sx.Num or kind is sx.Str or kind is sx.Bool:
+            return node.value  # type: ignore[union-attr]
         if isinstance(node, sx.Const):
             return math.pi
-        if isinstance(node, sx.Name):
-            return self._lookup(node.name)
         if isinstance(node, sx.PointLit):
             x, y = self.evaluate(node.x), self.evaluate(node.y)
             if not (cmds.is_number(x) and cmds.is_number(y)):
@@ -539,8 +538,6 @@ class Executor:
             return AngleValue(cmds.num(value) * math.pi / 180)
         if isinstance(node, sx.BinOp):
             return _binop(node.op, self.evaluate(node.left), self.evaluate(node.right))
-        if isinstance(node, sx.Call):
-            return self._call(node)
         raise ScriptError(f"unsupported expression {type(node).__name__}")
 
     def _lookup(self, name: str) -> Value:
@@ -853,6 +850,8 @@ def split_blocks(text: str) -> list[tuple[int, str]]:
     else the whole text as one block. Keeping the offset lets errors name the line of the
     original answer.
     """
+    if "```" not in text:
+        return [(0, text)]
     tagged: list[tuple[int, str]] = []
     untagged: list[tuple[int, str]] = []
     lines = text.split("\n")
@@ -887,12 +886,15 @@ def run_script(text: str, *, limits: Limits | None = None) -> Construction:
     blocks = split_blocks(text)
     executor = Executor(limits)
     total_lines = 0
+    syntax_limits = limits.syntax()
     for index, (offset, block) in enumerate(blocks):
-        parsed = sx.parse_script(block, limits=limits.syntax())
+        parsed = sx.parse_script(block, limits=syntax_limits)
         total_lines += len(parsed)
         if total_lines > limits.max_lines:
             raise sx.ScriptTooLarge(0, 0, f"more than {limits.max_lines} lines")
-        executor.run_lines([_shift(entry, offset) for entry in parsed], block=index)
+        if offset:
+            parsed = [_shift(entry, offset) for entry in parsed]
+        executor.run_lines(parsed, block=index)
     executor.construction.blocks = len(blocks)
     return executor.construction
 
@@ -905,8 +907,6 @@ def run_blocks(blocks: Sequence[str], *, limits: Limits | None = None) -> Constr
 
 
 def _shift(entry: sx.ParsedLine, offset: int) -> sx.ParsedLine:
-    if offset == 0:
-        return entry
     if isinstance(entry, sx.ParseError):
         return type(entry)(entry.line + offset, entry.col, entry.message, entry.source)
     return sx.Statement(entry.line + offset, entry.col, entry.labels, entry.expr, entry.source)

@@ -23,8 +23,14 @@ NAN_VEC: Vec = (NAN, NAN)
 LINE_STYLES = {0: "full", 1: "dashed_long", 2: "dashed_short", 3: "dotted", 4: "dash_dot"}
 
 
+isfinite = math.isfinite
+
+
 def finite(*values: float) -> bool:
-    return all(math.isfinite(v) for v in values)
+    for v in values:  # noqa: SIM110 - faster than all() over a generator
+        if not isfinite(v):
+            return False
+    return True
 
 
 @dataclass
@@ -49,16 +55,26 @@ class Geo:
 
     kind: ClassVar[str] = "other"
     label: str | None
-    style: Style
     independent: bool
 
     def __init__(self) -> None:
         self.label = None
-        self.style = Style()
+        self._style: Style | None = None
         self.independent = False
         # Labels of the points this object was defined through (Circle(M, A): A). GeoGebra
         # lists such a point first among the object's intersections with another one.
         self.through: tuple[str, ...] = ()
+
+    @property
+    def style(self) -> Style:
+        """Made on first use: most objects (intermediate points, numbers) are never styled."""
+        if self._style is None:
+            self._style = Style()
+        return self._style
+
+    @style.setter
+    def style(self, value: Style) -> None:
+        self._style = value
 
     @property
     def defined(self) -> bool:
@@ -71,7 +87,7 @@ class Geo:
     def assign(self, other: Geo) -> None:
         """Take `other`'s values (same class), keeping this object's label and style."""
         for key, value in vars(other).items():
-            if key not in ("label", "style", "independent"):
+            if key not in ("label", "_style", "independent"):
                 setattr(self, key, value)
 
     def dump(self) -> dict[str, Any]:
@@ -116,7 +132,7 @@ class GeoPoint(Geo):
 
     @property
     def defined(self) -> bool:
-        return finite(self.x, self.y)
+        return isfinite(self.x) and isfinite(self.y)
 
     def values(self) -> dict[str, Any]:
         return {"x": self.x, "y": self.y}

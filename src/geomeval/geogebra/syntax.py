@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,13 +111,17 @@ class ScriptTooLarge(ParseError):
 
 # ---------------------------------------------------------------------------------------------
 # AST. Positions (and spellings that do not change meaning) are excluded from equality.
+# Nodes are hashable values that nothing mutates; they are not `frozen` dataclasses only
+# because a frozen dataclass's __init__ is several times slower, and a script builds
+# thousands of nodes.
+_node = dataclass(slots=True, unsafe_hash=True)
 
 
 def _pos() -> Any:
     return field(default=0, compare=False, kw_only=True)
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Num:
     value: float
     text: str = field(default="", compare=False)
@@ -126,35 +129,35 @@ class Num:
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Str:
     value: str
     line: int = _pos()
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Bool:
     value: bool
     line: int = _pos()
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Name:
     name: str
     line: int = _pos()
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Const:
     name: str
     line: int = _pos()
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Call:
     name: str
     args: tuple[Expr, ...]
@@ -163,7 +166,7 @@ class Call:
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class PointLit:
     """``(x, y)``, or with ``polar`` GeoGebra's ``(r; θ)``: y is then the angle."""
 
@@ -174,14 +177,14 @@ class PointLit:
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class ListLit:
     items: tuple[Expr, ...]
     line: int = _pos()
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class BinOp:
     op: str
     left: Expr
@@ -190,21 +193,21 @@ class BinOp:
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Neg:
     operand: Expr
     line: int = _pos()
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Not:
     operand: Expr
     line: int = _pos()
     col: int = _pos()
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Degrees:
     operand: Expr
     line: int = _pos()
@@ -214,7 +217,7 @@ class Degrees:
 Expr = Num | Str | Bool | Name | Const | Call | PointLit | ListLit | BinOp | Neg | Not | Degrees
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Statement:
     """One script line; ``source`` is its code without comment or trailing ``;``, for reports."""
 
@@ -356,12 +359,48 @@ def _scan_name(s: str, i: int, line: int, source: str) -> tuple[str, int]:
     return name, j
 
 
+# The common tokens in one linear-time match (spaces first); anything else (subscripts, primes,
+# non-ASCII, strings, two-character operators) falls through to the character rules below.
+_FAST = re.compile(
+    r" *(?:(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![0-9.]))"
+    r"|(?P<name>[A-Za-z][A-Za-z0-9]*)(?![_'′{\w])"
+    r"|(?P<punct>[()\[\]{},;])"
+    r"|(?P<op>[+\-/^]|\*(?!\*)))?"
+)
+
+
 def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
     toks: list[_Tok] = []
     append = toks.append
+    fast = _FAST.match
     i = 0
     n = len(s)
     while i < n:
+        m = fast(s, i)
+        kind = m.lastgroup  # type: ignore[union-attr]  # the pattern matches the empty string
+        if kind is not None:
+            if len(toks) >= max_tokens:
+                raise ScriptTooLarge(
+                    line, m.start(kind) + 1, f"more than {max_tokens} tokens on one line", source
+                )
+            text = m.group(kind)  # type: ignore[union-attr]
+            col = m.start(kind) + 1  # type: ignore[union-attr]
+            if kind == "num":
+                value = float(text)
+                if not math.isfinite(value):
+                    raise ParseError(line, col, f"number {text!r} is too large", source)
+                append(_Tok("num", text, col, value))
+            elif kind == "name":
+                append(_Tok("name", text, col))
+            elif kind == "op":
+                append(_Tok("op", text, col, text))
+            else:
+                append(_Tok(text, text, col))
+            i = m.end()  # type: ignore[union-attr]
+            continue
+        i = m.end()  # type: ignore[union-attr]
+        if i >= n:
+            break
         c = s[i]
         if c == " ":
             i = _SPACES.match(s, i).end()  # type: ignore[union-attr]  # s[i] is a space
@@ -468,8 +507,8 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
 # ---------------------------------------------------------------------------------------------
 # Parser. Grammar, loosest first:
 #   statement := [labels ('=' | ':')] either
-#   either    := both ('||' both)*
-#   both      := compare ('&&' compare)*
+#   either    := both ('||' both)*                      } binary(): precedence climbing
+#   both      := compare ('&&' compare)*                } over _BINARY, same grammar
 #   compare   := expr [('==' | '!=' | '<' | '>' | '<=' | '>=') expr]
 #   expr      := term (('+' | '-') term)*
 #   term      := unary (('*' | '/') unary | <after a number> unary)*
@@ -494,6 +533,22 @@ def _describe(tok: _Tok) -> str:
 
 
 _CLOSERS = frozenset({")", "]", "}"})
+# Binary operators and how tightly they bind; '^' (tighter, right-associative) is in power().
+_PRODUCT = 4
+_BINARY = {
+    "||": 0,
+    "&&": 1,
+    "==": 2,
+    "!=": 2,
+    "<": 2,
+    ">": 2,
+    "<=": 2,
+    ">=": 2,
+    "+": 3,
+    "-": 3,
+    "*": _PRODUCT,
+    "/": _PRODUCT,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -604,65 +659,37 @@ class _Parser:
     # expressions ----------------------------------------------------------------------------
 
     def either(self) -> Expr:
-        return self._logic("||", self.both)
+        return self.binary(0)
 
-    def both(self) -> Expr:
-        return self._logic("&&", self.compare)
-
-    def _logic(self, op: str, operand: Callable[[], Expr]) -> Expr:
-        toks = self.toks
-        start = toks[self.pos].col
-        left = operand()
-        while True:
-            tok = toks[self.pos]
-            if tok.kind != "logic" or tok.data != op:
-                return left
-            self.advance()
-            left = BinOp(op, left, operand(), line=self.line, col=start)
-
-    def compare(self) -> Expr:
-        toks = self.toks
-        start = toks[self.pos].col
-        left = self.expr()
-        tok = toks[self.pos]
-        if tok.kind != "cmp":
-            return left
-        self.advance()
-        right = self.expr()
-        after = toks[self.pos]
-        if after.kind == "cmp":
-            raise self.error(after.col, f"chained comparison: put '{tok.text} …' in parentheses")
-        return BinOp(tok.data, left, right, line=self.line, col=start)  # type: ignore[arg-type]
-
-    def expr(self) -> Expr:
+    def binary(self, min_prec: int) -> Expr:
+        """Operators from _BINARY, loosest first, by precedence climbing (one loop for every
+        level, left-associative); comparisons do not chain."""
         toks = self.toks
         start = toks[self.pos].col  # not left.col: "(a + b) - c" starts at the parenthesis
-        left = self.term()
-        while True:
-            tok = toks[self.pos]
-            if tok.kind == "op" and (tok.data == "+" or tok.data == "-"):
-                self.advance()
-                right = self.term()
-                left = BinOp(tok.data, left, right, line=self.line, col=start)
-            else:
-                return left
-
-    def term(self) -> Expr:
-        toks = self.toks
-        start = toks[self.pos].col
         left = self.unary()
         while True:
             tok = toks[self.pos]
-            if tok.kind == "op" and (tok.data == "*" or tok.data == "/"):
+            kind = tok.kind
+            if kind == "op" or kind == "cmp" or kind == "logic":
+                op: str = tok.data  # type: ignore[assignment]
+                prec = _BINARY.get(op)  # '^' is not there: power() takes it
+                if prec is None or prec < min_prec:
+                    return left
                 self.advance()
-                right = self.unary()
-                left = BinOp(tok.data, left, right, line=self.line, col=start)
-            elif (tok.kind == "name" or tok.kind == "(") and self.last and self.last.kind == "num":
+            elif (kind == "name" or kind == "(") and min_prec <= _PRODUCT and self.last_is_number():
                 # GeoGebra's implicit multiplication after a number: 2pi, 3(1 + 2), 2sqrt(3).
-                right = self.unary()
-                left = BinOp("*", left, right, line=self.line, col=start)
+                op, prec = "*", _PRODUCT
             else:
                 return left
+            right = self.binary(prec + 1)
+            left = BinOp(op, left, right, line=self.line, col=start)
+            if kind == "cmp" and toks[self.pos].kind == "cmp":
+                raise self.error(
+                    toks[self.pos].col, f"chained comparison: put '{tok.text} …' in parentheses"
+                )
+
+    def last_is_number(self) -> bool:
+        return self.last is not None and self.last.kind == "num"
 
     def unary(self) -> Expr:
         signs: list[_Tok] = []
@@ -824,7 +851,78 @@ def _code_part(raw: str) -> str:
     return code
 
 
+# Most lines models write are `label = Command(a, b, 2)`, `Command(a, b)` or `A = (1, -2)`
+# with plain names and numbers. Those are read by one match, without tokens; everything else
+# (and anything special: pi, true, x, subscripts, primes, operators) goes the general way.
+# tests/test_ggb_syntax.py checks both ways give the same tree, positions included.
+_GREEK = "α-ορ-ωΑ-Ω"  # π is a constant, not a name
+_SIMPLE_NAME = rf"[A-Za-z{_GREEK}][A-Za-z0-9{_GREEK}]*(?:_[A-Za-z0-9](?![A-Za-z0-9]))?'*"
+_SIMPLE_LINE = re.compile(
+    rf"( *)(?:({_SIMPLE_NAME}) *= *)?({_SIMPLE_NAME})?"
+    rf"\(((?:[ A-Za-z0-9{_GREEK}.,_'°-]|\"[^\"\\]*\")*)\)"
+)
+_SIMPLE_ARG = re.compile(
+    rf" *(?:(-?)([0-9]+(?:\.[0-9]+)?)(°?)|({_SIMPLE_NAME})|\"([^\"\\]*)\") *(?:,|$)"
+)
+_RESERVED_LABELS = frozenset({"pi", "x", "y", "z"})
+
+
+def _special(name: str, label: bool) -> bool:
+    """Whether the general parser reads `name` as something other than a plain name."""
+    return name == "pi" or (label and name in _RESERVED_LABELS) or name.lower() in _BOOLEANS
+
+
+def _parse_simple(code: str, line: int, limits: ScriptLimits) -> Statement | None:
+    m = _SIMPLE_LINE.fullmatch(code)
+    if m is None:
+        return None
+    indent, label, callee, inside = m.groups()
+    if (label and _special(label, True)) or (callee and _special(callee, False)):
+        return None
+    if limits.max_depth < 2 or 3 * inside.count(",") + 12 > limits.max_tokens_per_line:
+        return None
+    base = m.start(4) + 1  # 1-based column of inside[0]
+    args: list[Expr] = []
+    pos = 0
+    end = len(inside)
+    if inside.strip():
+        while pos < end:
+            a = _SIMPLE_ARG.match(inside, pos)
+            if a is None or (a.end() == end and inside.endswith(",")):
+                return None
+            sign, number, degrees, name, text = a.groups()
+            if name is not None:
+                if _special(name, False):
+                    return None
+                args.append(Name(name, line=line, col=base + a.start(4)))
+            elif text is not None:
+                args.append(Str(text, line=line, col=base + a.start(5) - 1))
+            else:
+                value = float(number)
+                if not math.isfinite(value):
+                    return None
+                node: Expr = Num(value, number, line=line, col=base + a.start(2))
+                if degrees:
+                    node = Degrees(node, line=line, col=node.col)
+                if sign:
+                    node = Neg(node, line=line, col=base + a.start(1))
+                args.append(node)
+            pos = a.end()
+    elif callee is None:
+        return None  # "()" is an error, reported the general way
+    if callee is not None:
+        expr: Expr = Call(callee, tuple(args), False, line=line, col=m.start(3) + 1)
+    elif len(args) == 2:
+        expr = PointLit(args[0], args[1], line=line, col=m.start(4))
+    else:
+        return None
+    return Statement(line, len(indent) + 1, (label,) if label else (), expr, code.strip())
+
+
 def _parse_code(code: str, line: int, limits: ScriptLimits) -> Statement:
+    simple = _parse_simple(code, line, limits)
+    if simple is not None:
+        return simple
     source = code.strip()
     toks = _tokenize(code, line, limits.max_tokens_per_line, source)
     try:
