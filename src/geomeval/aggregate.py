@@ -52,20 +52,30 @@ def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[st
 def summarize(
     records: Sequence[SampleRecord],
     metrics: Iterable[str],
-    groups: dict[str, Callable[[SampleRecord], str | None]],
+    groups: dict[str, Callable[[SampleRecord], str | Sequence[str] | None]],
     group_order: dict[str, Sequence[str]] | None = None,
+    units: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    """Overall metrics and per-group breakdowns; a key function may return several groups
+    (an item in two categories counts in both), or None to leave the item out.
+
+    `units` names metrics that are not shares in [0, 1] ("dB", or "raw" for a plain number);
+    reports print those as they are instead of as percentages.
+    """
     metrics = list(metrics)
     summary: dict[str, Any] = {
         "metrics": {m: metric_summary(records, m) for m in metrics},
         "breakdowns": {},
     }
+    for name, unit in (units or {}).items():
+        if name in summary["metrics"]:
+            summary["metrics"][name]["unit"] = unit
     for name, key in groups.items():
         buckets: dict[str, list[SampleRecord]] = {}
         for record in records:
             value = key(record)
-            if value is not None:
-                buckets.setdefault(value, []).append(record)
+            for bucket in [value] if isinstance(value, str) else (value or ()):
+                buckets.setdefault(bucket, []).append(record)
         order = list((group_order or {}).get(name, ())) + sorted(
             k for k in buckets if k not in (group_order or {}).get(name, ())
         )

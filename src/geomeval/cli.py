@@ -71,7 +71,8 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
         sub.add_column(headline, justify="right")
         sub.add_column("coverage", justify="right")
         for key, per_metric in buckets.items():
-            sub.add_row(key, fmt_metric(per_metric[headline]), fmt_coverage(per_metric[headline]))
+            unit = results["metrics"][headline].get("unit")
+            sub.add_row(key, fmt_metric(per_metric[headline], unit), fmt_coverage(per_metric[headline]))
         out.print(sub)
     out.print(f"samples: {out_dir / 'samples.jsonl'}\nresults: {out_dir / 'results.json'}\nreport:  {out_dir / 'report.md'}")
 

@@ -28,6 +28,8 @@ from .client import ChatClient
 class Generation:
     text: str | None
     error: str | None = None
+    # Images a model drew (unified models), by role: {"steps": [path, ...], "final": path}.
+    images: dict[str, Any] | None = None
 
 
 class Model(ABC):
@@ -77,7 +79,12 @@ class EmptyBaseline(Model):
 
 
 class ReplayModel(Model):
-    """Responses read back from a samples.jsonl (geomeval's own, or {"id", "response"} lines)."""
+    """Responses read back from a samples.jsonl (geomeval's own, or {"id", "response"} lines).
+
+    A line may also carry the images a unified model drew: `"images": {"steps": [...],
+    "final": "..."}` (or top-level `"step_images"` and `"final_image"`), as paths relative
+    to the replay file or absolute; they are resolved here, so rescoring finds them.
+    """
 
     needs_messages = False
 
@@ -86,7 +93,7 @@ class ReplayModel(Model):
         self.path = Path(path)
         if not self.path.is_file():
             raise FileNotFoundError(f"replay file not found: {path}")
-        self.responses: dict[str, tuple[str | None, str | None]] = {}
+        self.responses: dict[str, tuple[str | None, str | None, dict[str, Any] | None]] = {}
         with self.path.open(encoding="utf-8") as handle:
             for number, line in enumerate(handle, 1):
                 if not line.strip():
@@ -100,13 +107,47 @@ class ReplayModel(Model):
                 response = row.get("response")
                 if response is not None and not isinstance(response, str):
                     raise ValueError(f"{path}, line {number}: field 'response' is not text")
-                self.responses[str(row["id"])] = (response, row.get("generation_error"))
+                images = _replay_images(row, self.path.parent, f"{path}, line {number}")
+                if response is None and images is not None and row.get("generation_error") is None:
+                    response = ""  # a drawing model may write no text at all
+                self.responses[str(row["id"])] = (response, row.get("generation_error"), images)
 
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         if item.id not in self.responses:
             return Generation(None, f"no response for id {item.id!r} in {self.path.name}")
-        text, error = self.responses[item.id]
-        return Generation(text, error)
+        text, error, images = self.responses[item.id]
+        return Generation(text, error, images)
+
+
+# The official GGBench output keys, accepted as aliases of geomeval's "images" fields.
+_FINAL_KEYS = ("final_image", "output_image", "output_image_path", "image_4")
+_LONG_KEYS = ("long_image", "long_image_path", "mid_process_image")
+
+
+def _replay_images(row: dict[str, Any], base: Path, where: str) -> dict[str, Any] | None:
+    """A replay line's drawn images as {"steps": [path, ...], "final": path, "long": path},
+    paths resolved against the replay file's folder."""
+    images = row.get("images")
+    if images is None:
+        final = next((row[k] for k in _FINAL_KEYS if row.get(k)), None)
+        long = next((row[k] for k in _LONG_KEYS if row.get(k)), None)
+        if final is None and long is None and not row.get("step_images"):
+            return None
+        images = {"steps": row.get("step_images") or [], "final": final, "long": long}
+    if not isinstance(images, dict):
+        raise ValueError(f"{where}: field 'images' must be an object with 'steps', 'final' and 'long'")
+    steps = images.get("steps") or []
+    if not isinstance(steps, list) or not all(isinstance(p, str) and p for p in steps):
+        raise ValueError(f"{where}: field 'images.steps' must be a list of image paths")
+    for key in ("final", "long"):
+        value = images.get(key)
+        if value is not None and (not isinstance(value, str) or not value):
+            raise ValueError(f"{where}: field 'images.{key}' must be an image path")
+
+    def resolve(name: str | None) -> str | None:
+        return str((base / Path(name).expanduser()).resolve()) if name else None
+
+    return {"steps": [resolve(p) for p in steps], "final": resolve(images.get("final")), "long": resolve(images.get("long"))}
 
 
 class OpenAIChatModel(Model):

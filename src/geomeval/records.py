@@ -52,6 +52,8 @@ class SampleRecord:
     extracted: dict[str, Any] | None = None
     judgment: dict[str, Any] | None = None  # the judge's parsed verdicts, for analysis and audit
     scores: dict[str, Score] = field(default_factory=dict)
+    # Images the model drew, by role ({"steps": [path, ...], "final": path}); None for text.
+    images: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -71,4 +73,5 @@ class SampleRecord:
             extracted=data.get("extracted"),
             judgment=data.get("judgment"),
             scores={k: Score.from_dict(v) for k, v in (data.get("scores") or {}).items()},
+            images=data.get("images"),
         )

@@ -9,9 +9,15 @@ from typing import Any
 PLOTS_DIR = "plots"
 
 
-def fmt_metric(stats: dict[str, Any]) -> str:
+def fmt_metric(stats: dict[str, Any], unit: str | None = None) -> str:
+    """A share as a percentage; a metric with a unit ("dB", "raw") as its plain value."""
     if stats["value"] is None:
         return "not scored"
+    unit = unit or stats.get("unit")
+    if unit == "dB":
+        return f"{stats['value']:.2f} dB"
+    if unit == "raw":
+        return f"{stats['value']:.3f}"
     return f"{100 * stats['value']:.1f}"
 
 
@@ -33,7 +39,8 @@ def write_report(out_dir: Path) -> Path:
         "",
         "## Metrics",
         "",
-        "Scores are percentages over *scored* items; coverage says how many items were scored.",
+        "Scores are means over *scored* items, shown as percentages unless a unit is given "
+        "(dB, or a plain value); coverage says how many items were scored.",
         "",
         "| metric | score | coverage | why some items are not scored |",
         "|---|---|---|---|",
@@ -41,15 +48,22 @@ def write_report(out_dir: Path) -> Path:
     for name, stats in results["metrics"].items():
         reasons = "; ".join(f"{k} ({v})" for k, v in stats["unscored_reasons"].items()) or "—"
         lines.append(f"| {name} | {fmt_metric(stats)} | {fmt_coverage(stats)} | {reasons} |")
+    for name, reason in (results.get("skipped_metrics") or {}).items():
+        lines.append(f"\n{name} was not computed: {reason}")
     for group, buckets in results["breakdowns"].items():
         if not buckets:
             continue
-        metrics = list(results["metrics"])
+        # Metrics no item scored (a judge metric in an offline run) would only add empty columns.
+        metrics = [m for m, stats in results["metrics"].items() if stats["scored"]] or list(results["metrics"])
         lines += ["", f"## By {group.replace('_', ' ')}", ""]
         lines.append("| " + group + " | " + " | ".join(f"{m} (coverage)" for m in metrics) + " |")
         lines.append("|---" * (len(metrics) + 1) + "|")
         for key, per_metric in buckets.items():
-            cells = [f"{fmt_metric(per_metric[m])} ({per_metric[m]['scored']}/{per_metric[m]['total']})" for m in metrics]
+            cells = [
+                f"{fmt_metric(per_metric[m], results['metrics'][m].get('unit'))} "
+                f"({per_metric[m]['scored']}/{per_metric[m]['total']})"
+                for m in metrics
+            ]
             lines.append(f"| {key} | " + " | ".join(cells) + " |")
         if group in plots:
             lines += ["", f"![{group}]({PLOTS_DIR}/{plots[group]})"]

@@ -117,6 +117,7 @@ async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> Sa
         generation = Generation(None, f"{type(exc).__name__}: {exc}")
     record.response = generation.text
     record.generation_error = generation.error
+    record.images = generation.images
     return record
 
 
@@ -191,6 +192,7 @@ async def _batched_pipeline(
             if prompt is not None:
                 generation = next(answers)
                 record.response, record.generation_error = generation.text, generation.error
+                record.images = generation.images
             pending.add(asyncio.create_task(score_and_save(record)))
         for finished in [t for t in pending if t.done()]:
             finished.result()  # surfaces a failed save instead of losing the item silently

@@ -9,7 +9,7 @@ and where GeoGebra 4.0 (the cross-check reference) differs from current GeoGebra
 
 from geomeval.geogebra.construction import Construction, LineStatus
 from geomeval.geogebra.executor import Limits, run_blocks, run_script, split_blocks
-from geomeval.geogebra.render import render_long_image, render_png, render_steps
+from geomeval.geogebra.render import compose_long_image, render_long_image, render_png, render_steps
 from geomeval.geogebra.verify import Check, Verdict, verify
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "Limits",
     "LineStatus",
     "Verdict",
+    "compose_long_image",
     "render_long_image",
     "render_png",
     "render_steps",

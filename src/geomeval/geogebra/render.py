@@ -73,6 +73,7 @@ MAX_LIST_DEPTH = 8
 MAX_LABELS = 300
 MAX_LONG_STEPS = 64
 MAX_LONG_WIDTH = 32_768
+MAX_STEP_IMAGE_PIXELS = 50_000_000  # a drawn step image larger than this is refused, not decoded
 STEP_TITLE_HEIGHT = 32
 # Beyond this a coordinate is treated as "far away": it cannot widen a fitted view.
 MAX_COORDINATE = 1e12
@@ -200,19 +201,62 @@ def render_long_image(
             "use a smaller size or fewer max_steps"
         )
     window = fit_window(construction, size=(width, height))
+    snapshots = [
+        _render_image(construction, (width, height), construction.labels_through_block(last), window)
+        for _first, last in panels
+    ]
+    return _png(_side_by_side(snapshots, panels, width, height))
+
+
+def compose_long_image(
+    images: Sequence[bytes], *, size: tuple[int, int] = (600, 450), max_steps: int = 12
+) -> bytes:
+    """Step images a model drew, laid out as `render_long_image` lays out rendered ones.
+
+    Each image is scaled to fit its panel (aspect kept, centred on white); with more images
+    than `max_steps`, a merged panel shows the last image of its group. Bad image bytes are a
+    ValueError naming the step.
+    """
+    width, height = _check_size(size)
+    if not images:
+        raise ValueError("no step images to lay out")
+    if not 1 <= max_steps <= MAX_LONG_STEPS:
+        raise ValueError(f"max_steps must be in 1..{MAX_LONG_STEPS}, got {max_steps}")
+    panels = long_image_panels(len(images), max_steps)
+    if len(panels) * width > MAX_LONG_WIDTH:
+        raise ValueError(f"long image would be {len(panels) * width} px wide (limit {MAX_LONG_WIDTH})")
+    fitted = []
+    for _first, last in panels:
+        try:
+            with Image.open(io.BytesIO(images[last])) as opened:
+                if opened.width * opened.height > MAX_STEP_IMAGE_PIXELS:
+                    raise ValueError(f"{opened.width}×{opened.height} is too large")
+                picture = opened.convert("RGBA")
+        except Exception as exc:
+            raise ValueError(f"step image {last + 1} does not decode: {exc}") from None
+        flat = Image.new("RGB", picture.size, "white")
+        flat.paste(picture, mask=picture.getchannel("A"))
+        flat.thumbnail((width, height), Image.Resampling.LANCZOS)
+        panel = Image.new("RGB", (width, height), "white")
+        panel.paste(flat, ((width - flat.width) // 2, (height - flat.height) // 2))
+        fitted.append(panel)
+    return _png(_side_by_side(fitted, panels, width, height))
+
+
+def _side_by_side(
+    snapshots: Sequence[Image.Image], panels: Sequence[tuple[int, int]], width: int, height: int
+) -> Image.Image:
+    """Panels left to right under "Step k" titles, with a one-pixel rule between them so a
+    judge sees where one step ends."""
     canvas = Image.new("RGB", (len(panels) * width, STEP_TITLE_HEIGHT + height), "white")
-    for index, (first, last) in enumerate(panels):
+    for index, ((first, last), snapshot) in enumerate(zip(panels, snapshots, strict=True)):
         title = f"Step {last + 1}" if first == last else f"Steps {first + 1}–{last + 1}"
-        snapshot = _render_image(
-            construction, (width, height), construction.labels_through_block(last), window
-        )
         canvas.paste(_render_title(title, width), (index * width, 0))
         canvas.paste(snapshot, (index * width, STEP_TITLE_HEIGHT))
-    # A one-pixel rule between panels so the judge sees where one step ends.
     pixels = np.asarray(canvas).copy()
     for index in range(1, len(panels)):
         pixels[:, index * width] = (160, 160, 160)
-    return _png(Image.fromarray(pixels))
+    return Image.fromarray(pixels)
 
 
 def long_image_panels(blocks: int, max_steps: int) -> list[tuple[int, int]]:

@@ -1,11 +1,2 @@
-"""GGBench: registered, not built yet (issue #5)."""
-
-from ..base import PlannedBenchmark
-
-PLANNED = PlannedBenchmark(
-    name="ggbench",
-    title="GGBench",
-    tasks=('ggbench_code', 'ggbench_image'),
-    summary="Generating GeoGebra constructions: plan, code and figure.",
-    issue=5,
-)
+"""GGBench: generating geometric constructions (plan, GeoGebra code, figure), scored by the
+project's GeoGebra engine, code and pixel similarity, and judge rubrics."""

@@ -1,0 +1,77 @@
+"""GGBench as a geomeval benchmark: tasks `ggbench_code` (LLMs) and `ggbench_image` (drawing models)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from ..base import Benchmark, Item
+from . import data, scoring
+from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
+from .prompts import task_messages
+
+TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
+
+
+def named(row: dict[str, Any]) -> dict[str, Any]:
+    """A row with class labels as names, however it was loaded (ints from the typed dataset)."""
+    row = dict(row)
+    for key, names in (("difficulty", DIFFICULTIES), ("problem_type", PROBLEM_TYPES)):
+        if isinstance(row.get(key), int):
+            row[key] = names[row[key]]
+    row["categories"] = [CATEGORIES[c] if isinstance(c, int) else c for c in row.get("categories") or []]
+    return row
+
+
+class GGBench(Benchmark):
+    name = "ggbench"
+    title = "GGBench"
+    tasks = ("ggbench_code", "ggbench_image")
+    headline = "VLM-I"
+    metrics = scoring.METRICS
+
+    def data_status(self) -> str:
+        sample = data.sample_path()
+        count = len(data.from_raw(sample)[0]) if (sample / "GGBench_dataset.json").is_file() else 0
+        return f"embedded sample ({count} problems)"
+
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+        if task not in self.tasks:
+            raise ValueError(f"unknown GGBench task {task!r}; tasks: {', '.join(self.tasks)}")
+        dataset = data.undecoded(data.load(data_arg))
+        if limit is not None:
+            dataset = dataset.select(range(min(limit, len(dataset))))
+        return [Item(id=row["id"], fields=named(row)) for row in dataset]
+
+    def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
+        return task_messages(item.fields, track=TRACKS[task])
+
+    def new_record(self, item: Item, task: str) -> SampleRecord:
+        row = item.fields
+        return SampleRecord(
+            id=item.id,
+            benchmark=self.name,
+            task=task,
+            target={
+                "problem": row["problem"],
+                "steps": [{"text": s["text"], "code": s["code"]} for s in row["steps"]],
+                "reference_script": row["reference_script"],
+                "inspection": row["inspection"],
+                "final_image": scoring.reference_image_b64(row["final_image"]),
+            },
+            meta={
+                "difficulty": row["difficulty"],
+                "problem_type": row["problem_type"],
+                "categories": list(row["categories"]),
+            },
+        )
+
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        return await scoring.score_record(record, judge)
+
+    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+        return scoring.aggregate(records)
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

@@ -1,0 +1,494 @@
+"""GGBench scoring: the engine's checks, code and pixel similarity, and the judge rubrics.
+
+Code track (a model writes a plan and GeoGebra code): the engine runs the answer's fenced
+blocks as steps, so Pass@1 (every line ran) and the verifier (the final construction
+against the reference one, up to a similarity transform) are deterministic; the code is
+compared with the reference script (BLEU, ROUGE-L, chrF, edit distance, RUBY), and the
+rendered final figure with the reference figure at 256×256 (PSNR, SSIM, LPIPS).
+
+Image track (a unified model draws): its step images and final image, read from the run's
+outputs, get the pixel metrics and the judge; code metrics do not apply.
+
+Judge metrics (an LLM judge; each rubric score is 1–5): VLM-T, the process criteria on the
+long image (VLM-I-Mid = mean of Step Accuracy and Process Consistency; Problem-Solution
+Accuracy reported apart), VLM-I-Res, and VLM-I = mean(VLM-I-Mid, VLM-I-Res). Each is kept
+as published (score / 5) and rescaled so 1 maps to 0 ((score − 1) / 4); reports show both
+×100. Unlike the official scorer, a missing image or a failed judgment is *unscored* with
+its reason (never scored as 1), and means run over scored items, with coverage (never over
+a fixed 1,411).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image as PILImage
+
+from ...aggregate import summarize
+from ...codemetrics import code_metrics
+from ...geogebra import (
+    Construction,
+    compose_long_image,
+    render_long_image,
+    render_png,
+    run_script,
+    verify,
+)
+from ...geogebra.executor import split_blocks
+from ...geogebra.render import fit_window
+from ...geogebra.syntax import ParseError
+from ...imagemetrics import image_metrics, lpips_status
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from . import prompts
+from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
+
+ENGINE_METRICS = ("Pass@1", "verifier")
+CODE_METRICS = ("BLEU", "ROUGE-L", "chrF", "edit_distance", "RUBY")
+PIXEL_METRICS = ("PSNR", "SSIM", "LPIPS")
+JUDGE_METRICS = (
+    "VLM-T",
+    "VLM-I-Mid",
+    "VLM-I-Res",
+    "VLM-I",
+    "Step Accuracy",
+    "Process Consistency",
+    "Problem-Solution Accuracy",
+)
+RESCALED = ("VLM-T", "VLM-I-Mid", "VLM-I-Res", "VLM-I")
+RESCALED_SUFFIX = " (0-100)"
+JUDGE_ALL = JUDGE_METRICS + tuple(name + RESCALED_SUFFIX for name in RESCALED)
+CODE_TRACK_METRICS = ENGINE_METRICS + CODE_METRICS + PIXEL_METRICS + JUDGE_ALL
+IMAGE_TRACK_METRICS = PIXEL_METRICS + JUDGE_ALL
+METRICS = CODE_TRACK_METRICS
+# How reports print a metric: percentages unless named here.
+UNITS = {"PSNR": "dB", "LPIPS": "raw", "edit_distance": "raw"}
+LOWER_IS_BETTER = ("LPIPS", "edit_distance")
+
+RENDER_SIZE = (600, 450)  # the sample's reference figures are drawn at this size
+REFERENCE_IMAGE_MAX = 512  # the reference figure kept in each record, for rescoring
+PSNR_CAP = 100.0  # dB; identical images have infinite PSNR, which JSON cannot hold
+NO_JUDGE = "needs an LLM judge (--judge openai:<model>)"
+NOT_CODE = "image track: the model draws, it writes no code"
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def bounded_png(data: bytes) -> bytes:
+    """An image as an opaque PNG no larger than 512 px a side. The reference figure is kept
+    so in each record, and a candidate's figure goes through the same step before the pixel
+    metrics, so both sides are resampled alike."""
+    with PILImage.open(io.BytesIO(data)) as opened:
+        picture = opened.convert("RGBA")
+    flat = PILImage.new("RGB", picture.size, "white")
+    flat.paste(picture, mask=picture.getchannel("A"))
+    flat.thumbnail((REFERENCE_IMAGE_MAX, REFERENCE_IMAGE_MAX), PILImage.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    flat.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def reference_image_b64(image: Any) -> str | None:
+    """The reference figure for the record (so `geomeval score` can judge and compare again
+    without the dataset), as base64 of `bounded_png`."""
+    data = image.get("bytes") if isinstance(image, dict) else image
+    if not data:
+        return None
+    return base64.b64encode(bounded_png(data)).decode("ascii")
+
+
+def _reference_png(target: dict[str, Any]) -> bytes | None:
+    encoded = target.get("final_image")
+    return base64.b64decode(encoded) if encoded else None
+
+
+# --------------------------------------------------------------------------- what the model made
+
+
+@dataclass
+class Drawn:
+    """A candidate's figures, however they were made, plus what the engine said."""
+
+    plan: str
+    final: bytes | None = None
+    long: bytes | None = None
+    construction: Construction | None = None
+    code: str = ""
+    problem: str | None = None  # why figures are missing
+
+
+def plan_text(response: str) -> str:
+    """The answer without its code blocks: the plan and step explanations VLM-T reads."""
+    lines, inside = [], False
+    for line in response.splitlines():
+        if line.strip().startswith(("```", "~~~")):
+            inside = not inside
+            continue
+        if not inside:
+            lines.append(line)
+    return "\n".join(lines).strip()
+
+
+def draw_code(response: str, reference: Construction | None, *, render: bool = True) -> Drawn:
+    """Run the answer's code and render it in the reference's view, so pixels line up."""
+    blocks = split_blocks(response)
+    code = "\n".join(block for _offset, block in blocks).strip()
+    drawn = Drawn(plan=plan_text(response), code=code)
+    if not code:
+        drawn.problem = "no GeoGebra code in the answer"
+        return drawn
+    try:
+        construction = run_script(response)
+    except ParseError as exc:  # a resource limit: the whole script is refused
+        drawn.problem = f"script refused: {exc}"
+        return drawn
+    drawn.construction = construction
+    if not render:
+        return drawn
+    window = fit_window(reference, size=RENDER_SIZE) if reference is not None else None
+    drawn.final = render_png(construction, size=RENDER_SIZE, window=window)
+    drawn.long = render_long_image(construction, size=RENDER_SIZE)
+    return drawn
+
+
+def draw_images(record: SampleRecord) -> Drawn:
+    """A unified model's own images, from the paths its outputs recorded."""
+    drawn = Drawn(plan=(record.response or "").strip())
+    images = record.images or {}
+    final_path, steps = images.get("final"), list(images.get("steps") or [])
+    long_path = images.get("long")
+    try:
+        if final_path:
+            drawn.final = _read_image(final_path, "final image")
+        elif steps:
+            drawn.final = _read_image(steps[-1], "last step image")
+        if long_path:
+            drawn.long = _read_image(long_path, "long image")
+        elif steps:
+            drawn.long = compose_long_image([_read_image(p, f"step image {i}") for i, p in enumerate(steps, 1)])
+    except ValueError as exc:
+        drawn.problem = str(exc)
+    if drawn.final is None and drawn.problem is None:
+        drawn.problem = "the model drew no final image"
+    return drawn
+
+
+def _read_image(path: str, what: str) -> bytes:
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"{what} not found: {path}")
+    data = file.read_bytes()
+    try:
+        with PILImage.open(io.BytesIO(data)) as opened:
+            opened.verify()
+    except Exception as exc:
+        raise ValueError(f"{what} {file.name} does not decode: {exc}") from None
+    return data
+
+
+# --------------------------------------------------------------------------- deterministic scores
+
+
+def reference_construction(target: dict[str, Any]) -> tuple[Construction | None, str | None]:
+    """The reference script run by the engine, or why it cannot serve as the reference."""
+    script = target.get("reference_script") or ""
+    steps = target.get("steps") or []
+    blocks = [s.get("code") or "" for s in steps if (s.get("code") or "").strip()]
+    text = "\n".join(f"```geogebra\n{b}\n```" for b in blocks) if blocks else script
+    try:
+        construction = run_script(text)
+    except ParseError as exc:
+        return None, f"reference script refused by the engine: {exc}"
+    if not construction.pass_at_1:
+        first = construction.errors[0]
+        return construction, f"reference script fails in the engine at line {first.line}: {first.error}"
+    return construction, None
+
+
+def engine_scores(drawn: Drawn, reference: Construction | None, reference_problem: str | None) -> dict[str, Score]:
+    if drawn.construction is None:
+        reason = drawn.problem or "no construction"
+        return {"Pass@1": Score(0.0, explanation=reason), "verifier": Score(0.0, explanation=reason)}
+    construction = drawn.construction
+    errors = construction.errors
+    ran = construction.pass_at_1 and bool(construction.lines)
+    detail = "every line ran" if ran else (
+        f"{len(errors)} failing line(s); first: line {errors[0].line}: {errors[0].error}" if errors else "no commands"
+    )
+    scores = {"Pass@1": Score(1.0 if ran else 0.0, explanation=detail)}
+    if reference is None or reference_problem is not None:
+        scores["verifier"] = Score.missing(reference_problem or "no reference construction")
+    else:
+        verdict = verify(construction, reference)
+        failed = [c for c in verdict.checks if not c.passed][:5]
+        why = "; ".join(f"✗ {c.name}: {c.detail}" for c in failed)
+        scores["verifier"] = Score(
+            verdict.score,
+            explanation=f"{verdict.passed}/{len(verdict.checks)} checks ({verdict.transform})" + (f"; {why}" if why else ""),
+        )
+    return scores
+
+
+def similarity_scores(drawn: Drawn, target: dict[str, Any]) -> dict[str, Score]:
+    if not drawn.code:
+        return {m: Score(0.0 if m != "edit_distance" else 1.0, explanation=drawn.problem or "no code") for m in CODE_METRICS}
+    values = code_metrics(drawn.code, target.get("reference_script") or "")
+    return {m: Score(float(values[m])) for m in CODE_METRICS}
+
+
+def pixel_scores(drawn: Drawn, reference_png: bytes | None, with_lpips: bool) -> dict[str, Score]:
+    names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    if reference_png is None:
+        return {m: Score.missing("the item has no reference image") for m in names}
+    if drawn.final is None:
+        return {m: Score.missing(drawn.problem or "no final image") for m in names}
+    try:
+        values = image_metrics(bounded_png(drawn.final), reference_png, lpips=with_lpips)
+    except (ValueError, OSError) as exc:
+        return {m: Score.missing(f"image unreadable: {exc}") for m in names}
+    scores: dict[str, Score] = {}
+    for name in names:
+        value = values.get(name)
+        if value is None:
+            scores[name] = Score.missing(lpips_status() or f"{name} not computed")
+        elif name == "PSNR" and not value < PSNR_CAP:
+            scores[name] = Score(PSNR_CAP, explanation=f"identical at 256×256 (PSNR ∞, shown as {PSNR_CAP:g} dB)")
+        else:
+            scores[name] = Score(float(value))
+    return scores
+
+
+# --------------------------------------------------------------------------- judge scores
+
+
+def _likert_scores(name: str, value: int, reason: str) -> dict[str, Score]:
+    out = {name: Score(value / 5, explanation=f"{value}/5: {reason}")}
+    if name in RESCALED:
+        out[name + RESCALED_SUFFIX] = Score((value - 1) / 4, explanation=f"{value}/5")
+    return out
+
+
+def _missing(names: tuple[str, ...], reason: str, needs_judge: bool = False) -> dict[str, Score]:
+    out: dict[str, Score] = {}
+    for name in names:
+        out[name] = Score.missing(reason, needs_judge=needs_judge)
+        if name in RESCALED:
+            out[name + RESCALED_SUFFIX] = Score.missing(reason, needs_judge=needs_judge)
+    return out
+
+
+async def judge_scores(
+    record: SampleRecord, judge: Judge, drawn: Drawn, reference_png: bytes | None
+) -> tuple[dict[str, Score], dict[str, Any]]:
+    """The three rubric questions, asked concurrently; each failure stays local to its metrics."""
+    target = record.target
+    process_names = ("Step Accuracy", "Process Consistency", "Problem-Solution Accuracy", "VLM-I-Mid")
+
+    async def text() -> tuple[dict[str, Score], dict[str, Any]]:
+        answer = await judge.ask(prompts.text_judge_messages(target, drawn.plan), prompts.parse_score)
+        if answer.value is None:
+            return _missing(("VLM-T",), answer.error or "judge failed"), {"text_error": answer.error}
+        return _likert_scores("VLM-T", answer.value["score"], answer.value["reason"]), {"text": answer.value}
+
+    async def process() -> tuple[dict[str, Score], dict[str, Any]]:
+        if drawn.long is None:
+            return _missing(process_names, drawn.problem or "no step images"), {}
+        answer = await judge.ask(
+            prompts.process_judge_messages(target, drawn.plan, drawn.long), prompts.parse_process
+        )
+        if answer.value is None:
+            return _missing(process_names, answer.error or "judge failed"), {"process_error": answer.error}
+        v = answer.value
+        scores = {
+            **_likert_scores("Step Accuracy", v["step_accuracy"], v["reason"]),
+            **_likert_scores("Process Consistency", v["process_consistency"], v["reason"]),
+            **_likert_scores("Problem-Solution Accuracy", v["problem_solution_accuracy"], v["reason"]),
+        }
+        mid = (v["step_accuracy"] + v["process_consistency"]) / 2
+        scores["VLM-I-Mid"] = Score(mid / 5, explanation=f"mean of step accuracy and process consistency: {mid:g}/5")
+        scores["VLM-I-Mid" + RESCALED_SUFFIX] = Score((mid - 1) / 4, explanation=f"{mid:g}/5")
+        return scores, {"process": v}
+
+    async def result() -> tuple[dict[str, Score], dict[str, Any]]:
+        if reference_png is None:
+            return _missing(("VLM-I-Res",), "the item has no reference image"), {}
+        if drawn.final is None:
+            return _missing(("VLM-I-Res",), drawn.problem or "no final image"), {}
+        answer = await judge.ask(
+            prompts.result_judge_messages(target, reference_png, drawn.final), prompts.parse_score
+        )
+        if answer.value is None:
+            return _missing(("VLM-I-Res",), answer.error or "judge failed"), {"result_error": answer.error}
+        return _likert_scores("VLM-I-Res", answer.value["score"], answer.value["reason"]), {"result": answer.value}
+
+    scores: dict[str, Score] = {}
+    judgment: dict[str, Any] = {}
+    for part_scores, part_judgment in await asyncio.gather(text(), process(), result()):
+        scores.update(part_scores)
+        judgment.update(part_judgment)
+    mid, res = scores["VLM-I-Mid"], scores["VLM-I-Res"]
+    if mid.scored and res.scored:
+        both = (mid.value + res.value) / 2  # type: ignore[operator]
+        scores["VLM-I"] = Score(both, explanation="mean of VLM-I-Mid and VLM-I-Res")
+        rescaled = (scores["VLM-I-Mid" + RESCALED_SUFFIX].value + scores["VLM-I-Res" + RESCALED_SUFFIX].value) / 2  # type: ignore[operator]
+        scores["VLM-I" + RESCALED_SUFFIX] = Score(rescaled, explanation="mean of the rescaled parts")
+    else:
+        why = mid.unscored if not mid.scored else res.unscored
+        scores.update(_missing(("VLM-I",), f"needs VLM-I-Mid and VLM-I-Res: {why}"))
+    return scores, judgment
+
+
+# --------------------------------------------------------------------------- one record
+
+
+async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+    track = "image" if record.task == "ggbench_image" else "code"
+    names = IMAGE_TRACK_METRICS if track == "image" else CODE_TRACK_METRICS
+    record.judgment = None
+    if record.generation_error is not None or (record.response is None and record.images is None):
+        reason = f"model failed: {record.generation_error or 'no response'}"
+        return {m: Score.missing(reason) for m in names}
+    with_lpips = lpips_status() is None
+    reference_png = _reference_png(record.target)
+
+    def deterministic() -> tuple[Drawn, dict[str, Score]]:
+        if track == "image":
+            drawn = draw_images(record)
+            return drawn, pixel_scores(drawn, reference_png, with_lpips)
+        reference, reference_problem = reference_construction(record.target)
+        drawn = draw_code(record.response or "", reference)
+        scores = engine_scores(drawn, reference, reference_problem)
+        scores.update(similarity_scores(drawn, record.target))
+        scores.update(pixel_scores(drawn, reference_png, with_lpips))
+        return drawn, scores
+
+    # Running scripts, verifying and rendering are CPU work: off the event loop, so judge
+    # requests for other items keep flowing meanwhile.
+    drawn, scores = await asyncio.to_thread(deterministic)
+    record.extracted = {
+        "track": track,
+        "code": drawn.code,
+        "plan": drawn.plan[:4000],
+        "problem": drawn.problem,
+        "failed_lines": [
+            {"line": s.line, "source": s.source[:200], "error": (s.error or "")[:300]}
+            for s in (drawn.construction.errors if drawn.construction else [])[:20]
+        ],
+    }
+    if judge.offline:
+        scores.update(_missing(JUDGE_METRICS, NO_JUDGE, needs_judge=True))
+    else:
+        judged, record.judgment = await judge_scores(record, judge, drawn, reference_png)
+        scores.update(judged)
+    return {name: scores[name] for name in names if name in scores}
+
+
+# --------------------------------------------------------------------------- aggregation
+
+
+def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+    image_track = bool(records) and all(r.task == "ggbench_image" for r in records)
+    names = list(IMAGE_TRACK_METRICS if image_track else CODE_TRACK_METRICS)
+    skipped: dict[str, str] = {}
+    if not any("LPIPS" in r.scores for r in records):
+        names.remove("LPIPS")
+        skipped["LPIPS"] = lpips_status() or "not computed in this run"
+    summary = summarize(
+        records,
+        names,
+        groups={
+            "difficulty": lambda r: r.meta.get("difficulty"),
+            "problem_type": lambda r: r.meta.get("problem_type"),
+            "category": lambda r: r.meta.get("categories"),
+        },
+        group_order={
+            "difficulty": list(DIFFICULTIES),
+            "problem_type": list(PROBLEM_TYPES),
+            "category": list(CATEGORIES),
+        },
+        units=UNITS,
+    )
+    summary["headline"] = _headline(summary["metrics"], image_track)
+    if skipped:
+        summary["skipped_metrics"] = skipped
+    return summary
+
+
+def _headline(metrics: dict[str, Any], image_track: bool) -> str:
+    """VLM-I, the paper's headline, when a judge scored it; else the best deterministic one."""
+    preference = ("VLM-I", "SSIM") if image_track else ("VLM-I", "verifier")
+    for name in preference:
+        if metrics.get(name, {}).get("value") is not None:
+            return name
+    return preference[-1]
+
+
+# --------------------------------------------------------------------------- for the evaluate faces
+
+
+def code_answer_scores(answer: str, reference_script: str) -> dict[str, Score]:
+    """Pass@1, verifier and code similarity of one answer against one reference script (no
+    figures, no judge): what `metrics/ggbench_code` reports per item."""
+    target = {"reference_script": reference_script, "steps": []}
+    reference, reference_problem = reference_construction(target)
+    drawn = draw_code(answer, reference, render=False)
+    scores = engine_scores(drawn, reference, reference_problem)
+    scores.update(similarity_scores(drawn, target))
+    return scores
+
+
+def likert_means(
+    text: list[int | None] | None = None,
+    step_accuracy: list[int | None] | None = None,
+    process_consistency: list[int | None] | None = None,
+    problem_solution: list[int | None] | None = None,
+    result: list[int | None] | None = None,
+) -> dict[str, dict[str, float | int | None]]:
+    """The judge metrics from per-item rubric scores (1–5, None where unscored), as `geomeval
+    run` computes them: per metric the published mean (score/5), the rescaled mean ((s−1)/4),
+    and how many items were scored."""
+    def per_item(values: list[int | None] | None, name: str) -> list[float | None]:
+        out: list[float | None] = []
+        for index, value in enumerate(values or []):
+            if value is not None:
+                prompts._likert(value, f"{name}[{index}]")  # 1–5 or a clear ValueError
+            out.append(None if value is None else float(value))
+        return out
+
+    series: dict[str, list[float | None]] = {
+        "VLM-T": per_item(text, "text"),
+        "Step Accuracy": per_item(step_accuracy, "step_accuracy"),
+        "Process Consistency": per_item(process_consistency, "process_consistency"),
+        "Problem-Solution Accuracy": per_item(problem_solution, "problem_solution"),
+        "VLM-I-Res": per_item(result, "result"),
+    }
+    lengths = {len(v) for v in series.values() if v}
+    if len(lengths) > 1:
+        raise ValueError(f"rubric score lists differ in length: {sorted(lengths)}")
+    steps, consistency = series["Step Accuracy"], series["Process Consistency"]
+    series["VLM-I-Mid"] = [
+        (a + b) / 2 if a is not None and b is not None else None for a, b in zip(steps, consistency, strict=True)
+    ]
+    mids, results = series["VLM-I-Mid"], series["VLM-I-Res"]
+    if mids and results:
+        series["VLM-I"] = [
+            (m + r) / 2 if m is not None and r is not None else None for m, r in zip(mids, results, strict=True)
+        ]
+    out: dict[str, dict[str, float | int | None]] = {}
+    for name, values in series.items():
+        if not values:
+            continue
+        scored = [v for v in values if v is not None]
+        out[name] = {
+            "published": sum(v / 5 for v in scored) / len(scored) if scored else None,
+            "rescaled": sum((v - 1) / 4 for v in scored) / len(scored) if scored else None,
+            "scored": len(scored),
+            "total": len(values),
+        }
+    return out

@@ -1,0 +1,169 @@
+"""`geomeval run ggbench` on the embedded sample: replayed answers and drawings, the offline
+judge and a judge on a loopback server, rescoring, and bad replay files."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks.ggbench.data import sample_path
+from geomeval.testing.chat_server import ChatServer, prompt_text
+
+SAMPLE = json.loads((sample_path() / "GGBench_dataset.json").read_text(encoding="utf-8"))
+JUDGE_METRICS = ("VLM-T", "VLM-I-Mid", "VLM-I-Res", "VLM-I", "Step Accuracy", "Process Consistency",
+                 "Problem-Solution Accuracy")
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "geomeval.cli", *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+def load(out: Path) -> tuple[dict, list[dict]]:
+    results = json.loads((out / "results.json").read_text())
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    return results, samples
+
+
+def write_replay(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def code_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reference answers for all but two items; item 2 draws the wrong thing, item 3 fails."""
+    rows = []
+    for record in SAMPLE:
+        response = record["text_answer"]
+        if record["id"] == "2":
+            response = "Step 1:\n```geogebra\nA = (0, 0)\nB = (5, 0)\nc = Circle(A, B)\n```"
+        if record["id"] == "3":
+            response = "Step 1:\n```geogebra\nA = (0, 0)\nP = ParallelLine(A, B)\n```"
+        rows.append({"id": record["id"], "response": response})
+    return write_replay(tmp_path_factory.mktemp("replay") / "answers.jsonl", rows)
+
+
+def judge(request: dict) -> str:
+    """Scripted rubric verdicts; item 5's process question always gets an unreadable reply."""
+    text = prompt_text(request)
+    if "drawing process" in text:
+        if "every circle of radius 2" in text:
+            return "I cannot grade this."
+        return json.dumps({"step_accuracy": 4, "process_consistency": 3, "problem_solution_accuracy": 5,
+                           "reason": "fine"})
+    if "final figure" in text:
+        return json.dumps({"score": 5, "reason": "matches"})
+    return json.dumps({"score": 2, "reason": "plan incomplete"})
+
+
+def test_offline_run_reports_deterministic_metrics_and_marks_judge_ones(code_replay: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = cli("run", "ggbench", "--model", f"replay:{code_replay}", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    results, samples = load(out)
+    assert results["n_items"] == len(SAMPLE) == 15
+    metrics = results["metrics"]
+    assert metrics["Pass@1"]["value"] == pytest.approx(14 / 15) and metrics["Pass@1"]["coverage"] == 1.0
+    assert metrics["verifier"]["value"] < 1.0 and metrics["verifier"]["scored"] == 15
+    for name in ("BLEU", "ROUGE-L", "chrF", "edit_distance", "RUBY", "PSNR", "SSIM"):
+        assert metrics[name]["scored"] == 15, name
+    assert metrics["PSNR"]["unit"] == "dB"
+    for name in JUDGE_METRICS:
+        assert metrics[name]["value"] is None and metrics[name]["needs_judge"] == 15, name
+    by_id = {s["id"]: s for s in samples}
+    assert by_id["1"]["scores"]["verifier"]["value"] == 1.0
+    assert by_id["2"]["scores"]["verifier"]["value"] < 1.0
+    assert "ParallelLine" in by_id["3"]["scores"]["Pass@1"]["explanation"]
+    assert "LPIPS" in results["skipped_metrics"] or "LPIPS" in metrics
+    breakdowns = results["breakdowns"]
+    assert list(breakdowns["difficulty"]) == ["Easy", "Medium", "Hard"]
+    assert sum(b["Pass@1"]["total"] for b in breakdowns["problem_type"].values()) == 15
+    assert len(breakdowns["category"]) == 8  # an item counts in each of its categories
+    assert sum(b["Pass@1"]["total"] for b in breakdowns["category"].values()) > 15
+    report = (out / "report.md").read_text()
+    assert "## By category" in report and "dB" in report
+    assert {p.name for p in (out / "plots").iterdir()} >= {"verifier_by_difficulty.png", "verifier_by_category.png"}
+
+
+def test_judge_on_loopback_server_scores_every_rubric_with_coverage(code_replay: Path, tmp_path: Path) -> None:
+    with ChatServer(judge) as server:
+        out = tmp_path / "judged"
+        result = cli("run", "ggbench", "--model", f"replay:{code_replay}", "--judge", "openai:judge",
+                     "--judge-base-url", server.base_url, "--out", str(out), "--no-cache")
+        # One unreadable verdict leaves coverage under the default --min-coverage (95%): the run
+        # says so and exits 3, with every other score written.
+        assert result.returncode == 3, result.stderr
+        assert "coverage below --min-coverage: VLM-I-Mid: 14/15" in " ".join(result.stderr.split())
+        process = [r for r in server.requests if "drawing process" in prompt_text(r)]
+        final = [r for r in server.requests if "final figure" in prompt_text(r)]
+        assert process and all(sum(p["type"] == "image_url" for p in r["messages"][-1]["content"]) == 1 for r in process)
+        assert final and all(sum(p["type"] == "image_url" for p in r["messages"][-1]["content"]) == 2 for r in final)
+    results, samples = load(out)
+    metrics = results["metrics"]
+    assert metrics["VLM-T"]["value"] == pytest.approx(2 / 5) and metrics["VLM-T"]["coverage"] == 1.0
+    assert metrics["VLM-T (0-100)"]["value"] == pytest.approx(1 / 4)
+    assert metrics["VLM-I-Res"]["value"] == pytest.approx(1.0)
+    # One item's process verdict is unreadable even after the repair retry: unscored, with why.
+    assert metrics["VLM-I-Mid"]["scored"] == 14 and metrics["VLM-I-Mid"]["value"] == pytest.approx(3.5 / 5)
+    assert metrics["Problem-Solution Accuracy"]["value"] == pytest.approx(1.0)
+    assert metrics["VLM-I"]["scored"] == 14
+    assert metrics["VLM-I"]["value"] == pytest.approx((3.5 / 5 + 1.0) / 2)
+    unscored = [s for s in samples if s["scores"]["VLM-I-Mid"]["value"] is None]
+    assert len(unscored) == 1 and "unreadable" in unscored[0]["scores"]["VLM-I-Mid"]["unscored"]
+    assert unscored[0]["scores"]["VLM-T"]["value"] == pytest.approx(0.4)  # its other rubrics stand
+    assert results["headline"] == "VLM-I"
+
+
+def test_rescoring_an_offline_run_with_a_judge(code_replay: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert cli("run", "ggbench", "--model", f"replay:{code_replay}", "--out", str(out), "--limit", "3").returncode == 0
+    with ChatServer(judge) as server:
+        result = cli("score", str(out), "--judge", "openai:judge", "--judge-base-url", server.base_url)
+        assert result.returncode == 0, result.stderr
+        assert server.requests  # the saved records alone were enough to judge again
+    results, _ = load(out)
+    assert results["metrics"]["VLM-T"]["scored"] == 3
+    assert results["metrics"]["Pass@1"]["scored"] == 3
+
+
+def test_image_track_reads_drawn_images_from_replay(tmp_path: Path) -> None:
+    """A drawing model's images: the sample's own figures score as identical; a missing final
+    image leaves its pixel metrics unscored, never zero."""
+    root = sample_path()
+    rows = []
+    for record in SAMPLE[:4]:
+        number = int(re.search(r"_(\d+)\.png$", record["res_image"]).group(1))
+        steps = [str(root / "Q&A_image" / f"{record['id']}_{k}.png") for k in range(2, number)]
+        row = {"id": record["id"], "response": "my plan", "images": {"steps": steps}}
+        if record["id"] != "4":
+            row["images"]["final"] = str(root / record["res_image"].lstrip("/"))
+        else:
+            row["images"]["steps"] = []
+        rows.append(row)
+    replay = write_replay(tmp_path / "drawn.jsonl", rows)
+    out = tmp_path / "image"
+    result = cli("run", "ggbench", "--task", "ggbench_image", "--model", f"replay:{replay}", "--limit", "4",
+                 "--out", str(out), "--min-coverage", "0")
+    assert result.returncode == 0, result.stderr
+    results, samples = load(out)
+    assert "Pass@1" not in results["metrics"] and "BLEU" not in results["metrics"]
+    ssim = results["metrics"]["SSIM"]
+    assert ssim["scored"] == 3 and ssim["value"] == pytest.approx(1.0, abs=1e-6)
+    missing = next(s for s in samples if s["id"] == "4")
+    assert missing["scores"]["SSIM"]["value"] is None
+    assert "no final image" in missing["scores"]["SSIM"]["unscored"]
+    assert all(Path(p).is_absolute() for s in samples for p in (s["images"] or {}).get("steps", []))
+
+
+def test_bad_replay_images_are_clear_errors(tmp_path: Path) -> None:
+    replay = write_replay(tmp_path / "bad.jsonl", [{"id": "1", "response": "", "images": {"steps": "a.png"}}])
+    result = cli("run", "ggbench", "--task", "ggbench_image", "--model", f"replay:{replay}",
+                 "--out", str(tmp_path / "x"))
+    assert result.returncode == 2
+    assert "line 1" in result.stderr and "images.steps" in result.stderr

@@ -1,0 +1,151 @@
+"""GGBench scoring on real constructions: the engine's Pass@1 and verifier, code and pixel
+similarity, and judge metrics that stay unscored (never zero) without a judge."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+
+import pytest
+
+from geomeval.benchmarks.ggbench import scoring
+from geomeval.geogebra import render_png, run_blocks
+from geomeval.judges import Judge
+from geomeval.records import SampleRecord
+
+# Reference: the perpendicular bisector of AB with compass circles, then the midpoint.
+REFERENCE_STEPS = [
+    "A = (0, 0)\nB = (4, 0)\ns = Segment(A, B)",
+    "c_1 = Circle(A, B)\nc_2 = Circle(B, A)\nP = Intersect(c_1, c_2, 1)\nQ = Intersect(c_1, c_2, 2)",
+    "m = Line(P, Q)\nM = Intersect(m, s)",
+]
+
+# The same construction rotated by 90° and scaled by 2 (A and B placed elsewhere).
+ROTATED_SCALED = """Plan: draw AB, the two compass circles, and join their intersections.
+
+Step 1: the segment.
+```geogebra
+A = (1, 1)
+B = (1, 9)
+s = Segment(A, B)
+```
+Step 2: circles of radius AB about A and B, and their intersections.
+```geogebra
+c_1 = Circle(A, B)
+c_2 = Circle(B, A)
+P = Intersect(c_1, c_2, 1)
+Q = Intersect(c_1, c_2, 2)
+```
+Step 3: the bisector and the midpoint.
+```geogebra
+m = Line(P, Q)
+M = Intersect(m, s)
+```
+"""
+
+# Runs, but constructs the wrong line (the perpendicular at A, not the bisector).
+WRONG = """Step 1:
+```geogebra
+A = (0, 0)
+B = (4, 0)
+s = Segment(A, B)
+m = PerpendicularLine(A, s)
+M = Intersect(m, s)
+```
+"""
+
+# A model's typical failure: a command GeoGebra does not have.
+BROKEN = """Step 1:
+```geogebra
+A = (0, 0)
+B = (4, 0)
+s = Segment(A, B)
+m = PerpendicularBisector(A, B)
+M = Midpoint(s)
+X = Orthocenter(A, B, M)
+```
+"""
+
+
+def _target() -> dict:
+    construction = run_blocks(REFERENCE_STEPS)
+    png = render_png(construction, size=scoring.RENDER_SIZE)
+    return {
+        "problem": "Construct the perpendicular bisector of AB with straightedge and compass.",
+        "steps": [{"text": f"step {i}", "code": code} for i, code in enumerate(REFERENCE_STEPS, 1)],
+        "reference_script": "\n".join(REFERENCE_STEPS),
+        "inspection": "Perpendicular Bisector, Midpoint",
+        "final_image": scoring.reference_image_b64({"bytes": png}),
+    }
+
+
+def _as_answer(steps: list[str]) -> str:
+    return "\n".join(f"Step {i}:\n```geogebra\n{code}\n```" for i, code in enumerate(steps, 1))
+
+
+def _score(response: str, task: str = "ggbench_code") -> dict:
+    record = SampleRecord(id="1", benchmark="ggbench", task=task, target=_target(), meta={}, response=response)
+    scores = asyncio.run(scoring.score_record(record, Judge("offline")))
+    return {name: score for name, score in scores.items()}
+
+
+def test_reference_scores_one_against_itself() -> None:
+    scores = _score(_as_answer(REFERENCE_STEPS))
+    assert scores["Pass@1"].value == 1.0
+    assert scores["verifier"].value == 1.0
+    assert scores["BLEU"].value == pytest.approx(1.0)
+    assert scores["edit_distance"].value == 0.0
+    assert scores["SSIM"].value == pytest.approx(1.0)
+    assert scores["PSNR"].value == scoring.PSNR_CAP  # identical: capped, not infinite
+
+
+def test_rotated_and_scaled_copy_still_verifies() -> None:
+    scores = _score(ROTATED_SCALED)
+    assert scores["Pass@1"].value == 1.0
+    assert scores["verifier"].value == 1.0, scores["verifier"].explanation
+    assert scores["edit_distance"].value > 0  # the code differs, the construction does not
+    assert scores["SSIM"].value < 1.0  # drawn elsewhere in the reference's view
+
+
+def test_wrong_and_broken_constructions_score_lower() -> None:
+    wrong, broken = _score(WRONG), _score(BROKEN)
+    assert wrong["Pass@1"].value == 1.0 and wrong["verifier"].value < 1.0
+    assert broken["Pass@1"].value == 0.0
+    assert "Orthocenter" in broken["Pass@1"].explanation
+    assert broken["verifier"].value < 1.0
+    reference = _score(_as_answer(REFERENCE_STEPS))
+    for name in ("BLEU", "ROUGE-L", "chrF", "RUBY"):
+        assert wrong[name].value < reference[name].value
+
+
+def test_answers_without_fences_run_as_a_script() -> None:
+    bare = _score("\n".join(REFERENCE_STEPS))  # a bare script is run as it is
+    assert bare["Pass@1"].value == 1.0 and bare["verifier"].value == 1.0
+    prose = _score("I would draw two circles and join their intersections.")
+    assert prose["Pass@1"].value == 0.0 and "line 1" in prose["Pass@1"].explanation
+    assert prose["verifier"].value == 0.0
+    empty = _score("")
+    assert empty["Pass@1"].value == 0.0 and "no GeoGebra code" in empty["Pass@1"].explanation
+    assert not empty["SSIM"].scored and "no GeoGebra code" in empty["SSIM"].unscored
+
+
+def test_offline_judge_leaves_judge_metrics_unscored_not_zero() -> None:
+    scores = _score(_as_answer(REFERENCE_STEPS))
+    for name in ("VLM-T", "VLM-I-Mid", "VLM-I-Res", "VLM-I", "VLM-I (0-100)", "Problem-Solution Accuracy"):
+        assert scores[name].value is None and scores[name].needs_judge, name
+
+
+def test_model_failure_is_unscored() -> None:
+    record = SampleRecord(id="1", benchmark="ggbench", task="ggbench_code", target=_target(), meta={},
+                          generation_error="HTTP 500")
+    scores = asyncio.run(scoring.score_record(record, Judge("offline")))
+    assert all(not s.scored and "HTTP 500" in (s.unscored or "") for s in scores.values())
+
+
+def test_reference_image_kept_in_the_record_is_small_png() -> None:
+    data = base64.b64decode(_target()["final_image"])
+    assert data.startswith(b"\x89PNG") and len(data) < 100_000
+
+
+def test_plan_text_drops_code_blocks() -> None:
+    assert scoring.plan_text("Plan: X.\n```geogebra\nA = (0, 0)\n```\nThen Y.") == "Plan: X.\nThen Y."
