@@ -155,3 +155,16 @@ def test_official_spellings_of_types_and_categories() -> None:
     found = categories("x", "几何定理应用 (Application of Theorems),轨迹作图 (Locus Construction)")
     assert found == ["Applications of Geometric Theorems", "Locus Constructions"]
     assert categories("x", ["Basic Constructions", "Basic Constructions"]) == ["Basic Constructions"]
+
+
+def test_official_archive_layout_with_the_json_in_dataset(tmp_path: Path) -> None:
+    """`tar -xzvf dataset.tar.gz` gives dataset/GGBench_dataset.json with the image folders
+    beside `dataset/`: the folder itself or the JSON file both work as --raw."""
+    root = tmp_path / "GGBench"
+    shutil.copytree(sample_path(), root)
+    (root / "dataset").mkdir()
+    (root / RELEASE).rename(root / "dataset" / RELEASE)
+    assert len(from_raw(root)[0]) == 15
+    assert len(from_raw(root / "dataset" / RELEASE)[0]) == 15
+    with pytest.raises(FileNotFoundError, match=r"holds no GGBench_dataset\.json"):
+        from_raw(tmp_path)

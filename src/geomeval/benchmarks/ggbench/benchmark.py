@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ...judges import Judge
@@ -10,6 +11,7 @@ from ..base import Benchmark, Item
 from . import data, scoring
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 from .prompts import task_messages
+from .raw import RELEASE_FILE
 
 TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
 
@@ -32,8 +34,8 @@ class GGBench(Benchmark):
     metrics = scoring.METRICS
 
     def data_status(self) -> str:
-        sample = data.sample_path()
-        count = len(data.from_raw(sample)[0]) if (sample / "GGBench_dataset.json").is_file() else 0
+        release = data.sample_path() / RELEASE_FILE
+        count = len(json.loads(release.read_text(encoding="utf-8"))) if release.is_file() else 0
         return f"embedded sample ({count} problems)"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:

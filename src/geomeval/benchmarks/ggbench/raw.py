@@ -72,25 +72,29 @@ class RawRelease:
     skipped: list[dict[str, str]] = field(default_factory=list)
 
 
-def locate_release(raw: str | Path) -> tuple[Path, Path]:
-    """Return (the release JSON, the folder its image paths are relative to)."""
+def locate_release(raw: str | Path) -> tuple[Path, tuple[Path, ...]]:
+    """Return (the release JSON, the folders its image paths may be relative to).
+
+    The official archive unpacks to `dataset/GGBench_dataset.json` with the image folders
+    beside either the JSON or its parent folder, so both are searched, the JSON's first.
+    """
     path = Path(raw)
-    if path.is_file():
-        return path, path.parent
-    if not path.is_dir():
+    if path.is_dir():
+        found = next((c for c in (path / RELEASE_FILE, path / "dataset" / RELEASE_FILE) if c.is_file()), None)
+        if found is None:
+            names = sorted(p.name for p in path.glob("*.json"))
+            raise FileNotFoundError(
+                f"{path} holds no {RELEASE_FILE} (JSON files there: {', '.join(names) or 'none'}); "
+                "pass the release file itself"
+            )
+        path = found
+    elif not path.is_file():
         raise FileNotFoundError(f"GGBench raw release not found: {path}")
-    for candidate in (path / RELEASE_FILE, path / "dataset" / RELEASE_FILE):
-        if candidate.is_file():
-            return candidate, path if candidate.parent == path else candidate.parent.parent
-    found = sorted(p.name for p in path.glob("*.json"))
-    raise FileNotFoundError(
-        f"{path} holds no {RELEASE_FILE} (JSON files there: {', '.join(found) or 'none'}); "
-        "pass the release file itself"
-    )
+    return path, (path.parent, path.parent.parent)
 
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
-    json_path, root = locate_release(raw)
+    json_path, roots = locate_release(raw)
     try:
         data = json.loads(json_path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
@@ -104,7 +108,7 @@ def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
         try:
             if item in seen:
                 raise DataError(item, "id", "appears twice in the release")
-            release.rows.append(convert_record(item, record, root))
+            release.rows.append(convert_record(item, record, roots))
             seen.add(item)
         except DataError as exc:
             if not skip_invalid:
@@ -113,7 +117,7 @@ def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
     return release
 
 
-def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:
+def convert_record(item_id: str, record: Any, roots: tuple[Path, ...]) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise DataError(item_id, "(record)", f"expected an object, got {type(record).__name__}")
     unknown = sorted(str(k) for k in record if k not in KNOWN_FIELDS)
@@ -138,12 +142,12 @@ def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:
     if len(answer) > MAX_ANSWER_CHARS:
         raise DataError(item_id, "text_answer", f"longer than {MAX_ANSWER_CHARS} characters")
     steps, script = parse_answer(item_id, answer)
-    final_path = _relative(item_id, "res_image", text("res_image"), root)
+    final_path = _relative(item_id, "res_image", text("res_image"), roots)
     question_image = text("question_image")
     return {
         "id": item_id,
         "problem": question,
-        "problem_image": _image(item_id, "question_image", _relative(item_id, "question_image", question_image, root))
+        "problem_image": _image(item_id, "question_image", _relative(item_id, "question_image", question_image, roots))
         if question_image
         else None,
         "difficulty": _difficulty(item_id, text("difficulty")),
@@ -154,7 +158,7 @@ def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:
         "inspection": text("inspection_content").strip(),
         "step_images": [_image(item_id, "res_image", p) for p in _step_image_paths(final_path)],
         "final_image": _image(item_id, "res_image", final_path),
-        "long_image": _image(item_id, "complete_image", _relative(item_id, "complete_image", text("complete_image"), root)),
+        "long_image": _image(item_id, "complete_image", _relative(item_id, "complete_image", text("complete_image"), roots)),
     }
 
 
@@ -279,18 +283,19 @@ def _command_lines(block: str) -> list[str]:
     return [line for line in lines if line and not line.startswith(("#", "//"))]
 
 
-def _relative(item_id: str, field_name: str, value: str, root: Path) -> Path:
-    """A release image path ("/Q&A_image/3_5.png", "./long_image/3.png") inside `root`."""
+def _relative(item_id: str, field_name: str, value: str, roots: tuple[Path, ...]) -> Path:
+    """A release image path ("/Q&A_image/3_5.png", "./long_image/3.png") inside the release."""
     cleaned = value.strip().replace("\\", "/").lstrip("/")
     while cleaned.startswith("./"):
         cleaned = cleaned[2:]
     parts = [p for p in cleaned.split("/") if p]
     if not parts or any(p in (".", "..") for p in parts):
         raise DataError(item_id, field_name, f"image path {value[:120]!r} must stay inside the release folder")
-    path = root.joinpath(*parts)
-    if not path.is_file():
-        raise DataError(item_id, field_name, f"image file not found: {path}")
-    return path
+    candidates = [root.joinpath(*parts) for root in roots]
+    found = next((path for path in candidates if path.is_file()), None)
+    if found is None:
+        raise DataError(item_id, field_name, f"image file not found: {candidates[0]}")
+    return found
 
 
 def _step_image_paths(final: Path) -> list[Path]:
