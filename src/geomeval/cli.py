@@ -290,13 +290,15 @@ def build(
 )
 def lmms_eval_command(
     ctx: typer.Context,
-    data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id; default: embedded sample")] = None,
+    data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id (for the benchmark of the tasks named); default: embedded samples")] = None,
 ) -> None:
-    """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux).
+    """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux, ggbench_code).
 
     geomeval lmms-eval [--data PATH] -- ARGS, where ARGS go to `python -m lmms_eval`
     unchanged, e.g. `--model openai --model_args model=NAME,base_url=URL --tasks geolaux
-    --output_path DIR`. Exits 1 when lmms-eval writes no results JSON.
+    --output_path DIR`. --data applies to the benchmark whose tasks --tasks names; tasks
+    of two benchmarks with one --data are refused (exit 2). Exits 1 when lmms-eval writes
+    no results JSON.
     """
     from .integrations.lmms_eval import run_lmms_eval
 

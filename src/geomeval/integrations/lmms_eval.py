@@ -1,9 +1,27 @@
-"""GeoLaux inside lmms-eval: the task functions and the `geomeval lmms-eval` wrapper.
+"""geomeval's benchmarks inside lmms-eval: the task functions and the `geomeval lmms-eval` wrapper.
 
-The task YAMLs shipped in `geomeval/lmms_tasks/geolaux/` name the functions below
-through a thin `utils.py`. Prompts come from `geolaux.prompts.build_messages` and
-scores from the scorer `geomeval run` uses, so both ways of running a model pose
-the same items and score them the same way.
+The task YAMLs shipped in `geomeval/lmms_tasks/<benchmark>/` name the functions below
+through a thin `utils.py`. Prompts come from the benchmark's own `messages` and scores
+from the scorer `geomeval run` uses (`runner.score_record_sync`), so both ways of
+running a model pose the same items and score them the same way.
+
+Everything here is shared; what differs per benchmark is one `LmmsBenchmark` entry in
+`BENCHMARKS` (tasks, metric names, Hub id, how an lmms-eval doc becomes the row
+`load_items` makes, which image columns scoring needs, which release folders the cache
+fingerprint covers). Tasks: GeoLaux `geolaux`, `geolaux_aux`; GGBench `ggbench_code`.
+GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's `generate_until`
+returns text only, and that track scores the model's drawings.
+
+Metric keys. lmms-eval writes each result as `"<metric>,<filter>"` and splits it back
+with `partition(",")` (its table, the W&B logger); the W&B and SwanLab loggers key
+`"<task>/<metric>"` and split on "/" expecting two parts; every metric it registers is
+an identifier. So each geomeval metric is reported under `metric_key(name)`, its name
+with "@" → "_at_", " (0-100)" → "_0_100" and any other run of characters outside
+[A-Za-z0-9_] → "_": GeoLaux's ACS, PCS, PQS stay as they are; GGBench's "Pass@1" is
+`Pass_at_1`, "ROUGE-L" `ROUGE_L`, "VLM-I-Mid (0-100)" `VLM_I_Mid_0_100`, "Step Accuracy"
+`Step_Accuracy` (`metric_keys()` lists them all). Each per-item entry keeps the real name
+under "metric". Every metric's aggregation is the mean over scored items (None, shown
+as N/A, when nothing was scored), and `<key>_coverage` is the share of items scored.
 
 What this relies on in lmms-eval 0.7.3 (read from its source):
 
@@ -14,22 +32,29 @@ What this relies on in lmms-eval 0.7.3 (read from its source):
 - Chat backends (`--model openai`) call `doc_to_messages(doc)` on the full row
   (images decoded to PIL) and expect lmms-eval's protocol, `{"type": "image",
   "url": <PIL image>}`; they re-encode images as PNG data URLs.
-- `process_results(doc, results)` gets the row *without* its image columns and the
-  stripped responses, from 4 threads by default. A request that failed every retry
-  comes back as the text "[LMMS_EVAL_REQUEST_FAILED after N retries] ...".
+- `process_results(doc, results)` gets the row from `eval_docs_no_media`: without its
+  image columns, unless the task sets `process_results_use_image: true` (then with
+  them, decoded to PIL). It runs on 4 threads by default. A request that failed every
+  retry comes back as the text "[LMMS_EVAL_REQUEST_FAILED after N retries] ...".
 - Results go to `<output_path>/<model>/<date>_results.json`. The CLI logs errors and
   exits 0 even when every task failed, hence the check after the run.
+
+`geomeval lmms-eval --data PATH` applies PATH to the benchmark of the tasks named in
+`--tasks` (patterns as lmms-eval matches them); naming tasks of two benchmarks with one
+`--data` is refused. Without `--data`, each benchmark named runs on its embedded sample.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import fnmatch
 import hashlib
 import io
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +62,9 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
 from importlib.resources import as_file, files
 from importlib.util import find_spec
 from pathlib import Path
@@ -47,9 +74,6 @@ import yaml
 
 from ..cache import cache_dir
 
-METRICS = ("ACS", "PCS", "PQS")
-TASKS = ("geolaux", "geolaux_aux")
-HUB_DATASET = "geomeval/GeoLaux"
 TASKS_DIR = "lmms_tasks"
 TEMPLATE = "_default_template_yaml"
 FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED", "[LMMS_EVAL_BUDGET_EXCEEDED]")
@@ -58,11 +82,50 @@ RESULTS_GLOB = "*_results.json"
 log = logging.getLogger(__name__)
 
 
-# --------------------------------------------------------------------------- task functions
+# --------------------------------------------------------------------------- per benchmark
 
 
-def doc_to_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """An lmms-eval doc as `GeoLaux.load_items` makes it: class names, images as bytes or PIL."""
+def metric_key(name: str) -> str:
+    """The key lmms-eval reports a geomeval metric under (see the module docstring)."""
+    key = name.replace("@", "_at_").replace(" (0-100)", "_0_100")
+    return re.sub(r"[^A-Za-z0-9_]+", "_", key).strip("_")
+
+
+@dataclass(frozen=True)
+class LmmsBenchmark:
+    """What the shared machinery needs to know about one benchmark's lmms-eval tasks."""
+
+    name: str  # the registry name, and the folder under lmms_tasks/
+    title: str
+    tasks: tuple[str, ...]
+    metrics: tuple[str, ...]  # geomeval's names, as the scorer returns them
+    summary: tuple[str, ...]  # printed after a run
+    hub_dataset: str  # the shipped YAML's dataset_path
+    to_row: Callable[[Mapping[str, Any]], dict[str, Any]]  # lmms-eval doc → load_items' row
+    scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
+    release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
+
+    @property
+    def package(self) -> str:
+        return f"geomeval.benchmarks.{self.name}"
+
+    def module(self, name: str) -> Any:
+        """The benchmark's `data`, `raw` or `features` module (imported when first needed)."""
+        return import_module(f"{self.package}.{name}")
+
+
+def _image_value(image: Any) -> Any:
+    """A {path}-only image dict (an undecoded local dataset) gets its bytes read."""
+    if isinstance(image, dict) and not image.get("bytes"):
+        path = image.get("path")
+        if not path:
+            return None
+        return {"bytes": Path(path).read_bytes(), "path": path}
+    return image
+
+
+def geolaux_row(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A GeoLaux doc as `GeoLaux.load_items` makes it: class names, images as bytes or PIL."""
     from ..benchmarks.geolaux.features import AUXILIARY_TYPES, TYPES
 
     row = dict(doc)
@@ -77,21 +140,96 @@ def doc_to_row(doc: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
-def _image_value(image: Any) -> Any:
-    """A {path}-only image dict (an undecoded local dataset) gets its bytes read."""
-    if isinstance(image, dict) and not image.get("bytes"):
-        path = image.get("path")
-        if not path:
-            return None
-        return {"bytes": Path(path).read_bytes(), "path": path}
-    return image
+def ggbench_row(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A GGBench doc as `GGBench.load_items` makes it: class names, the reference figure as bytes.
+
+    `GGBench.new_record` keeps the reference figure from `{bytes}` (lmms-eval decodes it
+    to PIL), and step images are not needed by the code track, so only the figures the
+    prompt and the scorer use are touched.
+    """
+    from ..benchmarks.ggbench.benchmark import named
+    from ..images import image_bytes
+
+    row = named(dict(doc))
+    for key in ("problem_image", "final_image"):
+        if key in row:
+            row[key] = _image_value(row[key])
+    final = row.get("final_image")
+    if final is not None and not isinstance(final, dict):
+        row["final_image"] = {"bytes": image_bytes(final)}
+    return row
+
+
+GEOLAUX = LmmsBenchmark(
+    name="geolaux",
+    title="GeoLaux",
+    tasks=("geolaux", "geolaux_aux"),
+    metrics=("ACS", "PCS", "PQS"),
+    summary=("ACS", "PCS", "PQS"),
+    hub_dataset="geomeval/GeoLaux",
+    to_row=geolaux_row,
+    release_folders=("original_images", "auxiliary_images"),
+)
+
+# The code track's metrics, as `scoring.CODE_TRACK_METRICS` without LPIPS: LPIPS needs
+# torchvision, which the lmms-eval install removes (constraints.txt), so it would only
+# ever show N/A here.
+GGBENCH = LmmsBenchmark(
+    name="ggbench",
+    title="GGBench",
+    tasks=("ggbench_code",),
+    metrics=(
+        "Pass@1", "verifier", "BLEU", "ROUGE-L", "chrF", "edit_distance", "RUBY", "PSNR", "SSIM",
+        "VLM-T", "VLM-I-Mid", "VLM-I-Res", "VLM-I", "Step Accuracy", "Process Consistency",
+        "Problem-Solution Accuracy",
+        "VLM-T (0-100)", "VLM-I-Mid (0-100)", "VLM-I-Res (0-100)", "VLM-I (0-100)",
+    ),
+    summary=("Pass@1", "verifier", "chrF", "SSIM", "VLM-T", "VLM-I"),
+    hub_dataset="geomeval/GGBench",
+    to_row=ggbench_row,
+    scoring_columns=("final_image",),
+    release_folders=("Q&A_image", "long_image"),
+)
+
+BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH)
+TASKS = tuple(task for spec in BENCHMARKS for task in spec.tasks)
+HUB_DATASET = GEOLAUX.hub_dataset  # GeoLaux's, the only one before GGBench had tasks
+_BY_TASK = {task: spec for spec in BENCHMARKS for task in spec.tasks}
+
+
+def for_task(task: str) -> LmmsBenchmark:
+    try:
+        return _BY_TASK[task]
+    except KeyError:
+        raise KeyError(f"no geomeval lmms-eval task {task!r}; tasks: {', '.join(TASKS)}") from None
+
+
+def metric_keys(spec: LmmsBenchmark) -> dict[str, str]:
+    """{geomeval metric name: lmms-eval key} for one benchmark."""
+    keys = {name: metric_key(name) for name in spec.metrics}
+    if len(set(keys.values())) != len(keys):
+        raise ValueError(f"{spec.title}: two metrics map to one lmms-eval key: {keys}")
+    return keys
+
+
+# --------------------------------------------------------------------------- task functions
+
+
+def doc_to_row(doc: Mapping[str, Any], task: str = "geolaux") -> dict[str, Any]:
+    """An lmms-eval doc as the benchmark's `load_items` makes it."""
+    return for_task(task).to_row(doc)
+
+
+def _item(row: dict[str, Any]) -> Any:
+    from ..benchmarks.base import Item
+
+    return Item(id=str(row["id"]), fields=row, choices=tuple(row.get("choices") or ()))
 
 
 def chat_messages(doc: Mapping[str, Any], task: str) -> list[dict[str, Any]]:
     """The OpenAI-format messages `geomeval run` sends for this item and task."""
-    from ..benchmarks.geolaux.prompts import build_messages
-
-    return build_messages(doc_to_row(doc), with_auxiliary=task == "geolaux_aux")
+    bench, _ = _benchmark_and_judge(for_task(task).name)
+    return bench.messages(_item(doc_to_row(doc, task)), task)
 
 
 def _decode_data_url(url: str) -> Any:
@@ -149,31 +287,38 @@ _state_lock = threading.Lock()
 _state: dict[str, Any] = {}
 
 
-def _benchmark_and_judge() -> tuple[Any, Any]:
-    """One GeoLaux and one judge per process (process_results runs on several threads)."""
+def _benchmark_and_judge(name: str) -> tuple[Any, Any]:
+    """The registry's benchmark and one judge per process (process_results runs on several threads)."""
     with _state_lock:
-        if not _state:
-            from ..benchmarks.geolaux.benchmark import GeoLaux
+        if "judge" not in _state:
             from ..judges import judge_from_env
 
-            _state["bench"] = GeoLaux()
             _state["judge"] = judge_from_env()
-        return _state["bench"], _state["judge"]
+        if name not in _state:
+            from ..benchmarks import get_benchmark
+
+            _state[name] = get_benchmark(name)
+        return _state[name], _state["judge"]
 
 
 def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -> dict[str, Any]:
-    """Score one response: ACS, PCS and PQS as Score.to_dict() plus id and task, and coverage flags.
+    """Score one response: every metric as Score.to_dict() plus id, task and its real name,
+    under its lmms-eval key, and a `<key>_coverage` flag.
 
     A request lmms-eval gave up on is a generation error (unscored), not a wrong answer.
     """
-    from ..benchmarks.base import Item
     from ..records import Score
     from ..runner import score_record_sync
 
-    bench, judge = _benchmark_and_judge()
-    row = doc_to_row(doc)
-    item = Item(id=str(row["id"]), fields=row, choices=tuple(row["choices"]))
-    record = bench.new_record(item, task)
+    spec = for_task(task)
+    missing = [c for c in spec.scoring_columns if c not in doc]
+    if missing:  # not a per-item problem: the task's YAML lost process_results_use_image
+        raise ValueError(
+            f"{task}: process_results got the row without {', '.join(missing)}; "
+            "its task YAML must set process_results_use_image: true"
+        )
+    bench, judge = _benchmark_and_judge(spec.name)
+    record = bench.new_record(_item(doc_to_row(doc, task)), task)
     response = results[0] if results else None
     if isinstance(response, str) and response.startswith(FAILED_MARKERS):
         record.generation_error = response  # unscored, never a wrong answer
@@ -181,10 +326,10 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
         record.response = response
     scores = score_record_sync(bench, record, judge)
     out: dict[str, Any] = {}
-    for metric in METRICS:
+    for metric, key in metric_keys(spec).items():
         score = scores.get(metric) or Score.missing("the scorer returned no score")
-        out[metric] = {**score.to_dict(), "id": record.id, "task": task}
-        out[f"{metric}_coverage"] = {"id": record.id, "scored": score.value is not None}
+        out[key] = {**score.to_dict(), "id": record.id, "task": task, "metric": metric}
+        out[f"{key}_coverage"] = {"id": record.id, "scored": score.value is not None}
     return out
 
 
@@ -199,7 +344,7 @@ def _log_coverage(metric: str, items: Sequence[Any]) -> None:
     reasons = Counter(
         x.get("unscored") or "no score" for x in items if isinstance(x, Mapping) and x.get("value") is None
     )
-    message = f"{'/'.join(tasks) or 'geolaux'} {metric}: scored {scored}/{total}"
+    message = f"{'/'.join(tasks) or 'geomeval'} {metric}: scored {scored}/{total}"
     if total:
         message += f" ({100 * scored / total:.1f}% coverage)"
     if reasons:
@@ -217,6 +362,13 @@ def mean_of_scored(items: Sequence[Any], metric: str) -> float | None:
     _log_coverage(metric, items)
     values = _scored_values(items)
     return sum(values) / len(values) if values else None
+
+
+def aggregate_scored(items: Sequence[Any]) -> float | None:
+    """`mean_of_scored` for any metric: lmms-eval passes no metric name to an aggregation,
+    so it is read from the items (`process_results` puts it in each)."""
+    metric = next((str(x["metric"]) for x in items if isinstance(x, Mapping) and x.get("metric")), "metric")
+    return mean_of_scored(items, metric)
 
 
 def coverage(items: Sequence[Any]) -> float:
@@ -260,6 +412,22 @@ def geolaux_aux_process_results(doc: Mapping[str, Any], results: Sequence[Any]) 
     return process_results(doc, results, "geolaux_aux")
 
 
+def ggbench_code_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "ggbench_code")
+
+
+def ggbench_code_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "ggbench_code")
+
+
+def ggbench_code_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "ggbench_code")
+
+
+def ggbench_code_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "ggbench_code")
+
+
 def aggregate_acs(items: Sequence[Any]) -> float | None:
     return mean_of_scored(items, "ACS")
 
@@ -281,58 +449,77 @@ def tasks_dir() -> Path:
         return Path(path)
 
 
-def _fingerprint(raw: Path) -> str:
+def _release_roots(spec: LmmsBenchmark, raw: Path) -> tuple[Path, tuple[Path, ...]]:
+    """(release JSON, folders its images may sit in): GeoLaux's `locate_release` gives one
+    folder, GGBench's a tuple of candidates."""
+    json_path, where = spec.module("raw").locate_release(raw)
+    return json_path, (where,) if isinstance(where, Path) else tuple(where)
+
+
+def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
     """Identifies a raw release: its JSON's content, its images' names, sizes and times."""
     from .. import __version__
-    from ..benchmarks.geolaux.features import FEATURES
-    from ..benchmarks.geolaux.raw import locate_release
 
-    json_path, root = locate_release(raw)
+    json_path, roots = _release_roots(spec, raw)
+    features = spec.module("features").FEATURES
     digest = hashlib.sha256()
-    digest.update(f"{__version__}\n{FEATURES._to_yaml_list()}\n{root.resolve()}\n".encode())
+    digest.update(f"{__version__}\n{spec.name}\n{features._to_yaml_list()}\n{json_path.resolve()}\n".encode())
     digest.update(json_path.read_bytes())
-    for folder in ("original_images", "auxiliary_images"):
-        for path in sorted((root / folder).rglob("*")):
-            if path.is_file():
-                stat = path.stat()
-                digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    for root in dict.fromkeys(r.resolve() for r in roots):
+        for folder in spec.release_folders:
+            for path in sorted((root / folder).rglob("*")):
+                if path.is_file():
+                    stat = path.stat()
+                    digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
 
 
-def cached_build(raw: Path) -> Path:
+def cached_build(raw: Path, spec: LmmsBenchmark = GEOLAUX) -> Path:
     """Build a raw release once into the cache; later calls reuse the folder."""
-    from ..benchmarks.geolaux import data
     from ..hfdata import is_built_dataset
 
-    target = cache_dir() / "lmms_eval" / f"geolaux-{_fingerprint(raw)}"
+    target = cache_dir() / "lmms_eval" / f"{spec.name}-{_fingerprint(spec, raw)}"
     if is_built_dataset(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():  # a broken leftover
         shutil.rmtree(target, ignore_errors=True)
     tmp = target.parent / f".{target.name}.{os.getpid()}.{threading.get_ident()}"
-    data.build(str(raw), str(tmp), overwrite=True)
+    spec.module("data").build(str(raw), str(tmp), overwrite=True)
     try:
         tmp.rename(target)
     except OSError:  # another process built it first
         shutil.rmtree(tmp, ignore_errors=True)
     if not is_built_dataset(target):
-        raise FileNotFoundError(f"could not build GeoLaux from {raw} into {target}")
+        raise FileNotFoundError(f"could not build {spec.title} from {raw} into {target}")
     return target
 
 
-def resolve_dataset(data_arg: str | None) -> str:
-    """`dataset_path` for the tasks: a built folder (building raw data into the cache) or a hub id.
+def _check_built_columns(spec: LmmsBenchmark, path: Path) -> None:
+    """A built folder of another benchmark fails here, plainly, not deep inside lmms-eval.
 
-    Same rules as `geomeval run --data`: None is the embedded sample.
-    """
-    from ..benchmarks.geolaux.data import locate
+    Reads one shard's schema only (no dataset load)."""
+    import pyarrow.parquet as pq
 
-    kind, where = locate(data_arg)
+    from ..benchmarks.base import DataError
+
+    shard = min(path.glob("data/*.parquet"))
+    columns = set(pq.read_schema(shard).names)
+    missing = [name for name in spec.module("features").FEATURES if name not in columns]
+    if missing:
+        raise DataError("(dataset)", missing[0], f"column missing from {path}: not a built {spec.title} dataset")
+
+
+def resolve_dataset(data_arg: str | None, spec: LmmsBenchmark = GEOLAUX) -> str:
+    """`dataset_path` for a benchmark's tasks: a built folder (building raw data into the
+    cache) or a hub id. Same rules as `geomeval run --data`: None is the embedded sample."""
+    kind, where = spec.module("data").locate(data_arg)
     if kind == "built":
-        return str(Path(where).resolve())
+        path = Path(where).resolve()
+        _check_built_columns(spec, path)
+        return str(path)
     if kind == "raw":
-        return str(cached_build(Path(where)))
+        return str(cached_build(Path(where), spec))
     return str(where)
 
 
@@ -360,15 +547,23 @@ def dump_task_yaml(config: Mapping[str, Any]) -> str:
     return yaml.dump(dict(config), Dumper=_Dumper, sort_keys=False, allow_unicode=True)
 
 
-def prepare_include_dir(dest: Path, dataset_path: str, user_include: str | None = None) -> Path:
-    """Copy the shipped tasks into `dest`, pointing them at `dataset_path`."""
+def prepare_include_dir(
+    dest: Path, dataset_paths: Mapping[str, str] | str, user_include: str | None = None
+) -> Path:
+    """Copy the shipped tasks into `dest`, pointing each benchmark's tasks at its dataset.
+
+    `dataset_paths` maps a benchmark name to its `dataset_path`; benchmarks left out keep
+    their Hub id. A plain string is GeoLaux's path (the form before GGBench had tasks).
+    """
+    paths = {GEOLAUX.name: dataset_paths} if isinstance(dataset_paths, str) else dict(dataset_paths)
     tasks = dest / "geomeval"
     shutil.copytree(tasks_dir(), tasks, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    template = tasks / "geolaux" / TEMPLATE
-    config = load_task_yaml(template.read_text(encoding="utf-8"))
-    config["dataset_path"] = dataset_path
-    config.pop("dataset_kwargs", None)
-    template.write_text(dump_task_yaml(config), encoding="utf-8")
+    for name, dataset_path in paths.items():
+        template = tasks / name / TEMPLATE
+        config = load_task_yaml(template.read_text(encoding="utf-8"))
+        config["dataset_path"] = dataset_path
+        config.pop("dataset_kwargs", None)
+        template.write_text(dump_task_yaml(config), encoding="utf-8")
     if user_include:  # lmms-eval takes one --include_path: carry the user's inside ours
         shutil.copytree(user_include, dest / "user", symlinks=True,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -384,19 +579,38 @@ def _split_args(args: Sequence[str]) -> tuple[list[str], str | None, str | None]
     return rest, known.output_path, known.include_path
 
 
+def _tasks_arg(args: Sequence[str]) -> str | None:
+    """The value of `--tasks` (last one wins, as with argparse), or None."""
+    value = None
+    for index, arg in enumerate(args):
+        if arg.startswith("--tasks="):
+            value = arg.partition("=")[2]
+        elif arg == "--tasks" and index + 1 < len(args):
+            value = args[index + 1]
+    return value
+
+
 def _expects_results(args: Sequence[str]) -> bool:
     """False for help, listings and other subcommands, which write no results."""
     if not args or list(args) == ["eval"] or any(a in ("-h", "--help") for a in args):
         return False
     if not args[0].startswith("-") and args[0] != "eval":
         return False
-    for index, arg in enumerate(args):
-        value = arg.partition("=")[2] if arg.startswith("--tasks=") else None
-        if arg == "--tasks" and index + 1 < len(args):
-            value = args[index + 1]
-        if value is not None and value.startswith("list"):
-            return False
-    return True
+    value = _tasks_arg(args)
+    return not (value is not None and value.startswith("list"))
+
+
+def named_benchmarks(args: Sequence[str]) -> list[LmmsBenchmark]:
+    """The benchmarks whose tasks `--tasks` names, in table order.
+
+    Names are matched as lmms-eval matches them (fnmatch patterns, comma-separated);
+    other tasks (the user's own, a YAML path) belong to no geomeval benchmark."""
+    value = _tasks_arg(args) or ""
+    patterns = [p.strip() for p in value.split(",") if p.strip()]
+    return [
+        spec for spec in BENCHMARKS
+        if any(fnmatch.fnmatchcase(task, pattern) for task in spec.tasks for pattern in patterns)
+    ]
 
 
 def find_results(output_path: Path, since: float = 0.0) -> list[Path]:
@@ -411,17 +625,21 @@ def _fmt(value: Any) -> str:
 
 
 def summarize_results(path: Path) -> list[str]:
+    """One line per geomeval task: its summary metrics (by their real names) and coverage."""
     results = json.loads(path.read_text(encoding="utf-8")).get("results", {})
     lines = []
     for task, metrics in results.items():
+        spec = _BY_TASK.get(task)
+        if spec is None:
+            continue
         shown = []
-        for metric in METRICS:
-            key = next((k for k in metrics if k.split(",")[0] == metric), None)
-            if key is None:
+        for metric in spec.summary:
+            key = metric_key(metric)
+            found = next((k for k in metrics if k.split(",")[0] == key), None)
+            if found is None:
                 continue
-            cov_key = key.replace(metric, f"{metric}_coverage", 1)
-            cov = metrics.get(cov_key)
-            shown.append(f"{metric} {_fmt(metrics[key])}" + (f" (coverage {_fmt(cov)})" if cov is not None else ""))
+            cov = metrics.get(found.replace(key, f"{key}_coverage", 1))
+            shown.append(f"{metric} {_fmt(metrics[found])}" + (f" (coverage {_fmt(cov)})" if cov is not None else ""))
         if shown:
             lines.append(f"{task}: " + ", ".join(shown))
     return lines
@@ -447,11 +665,25 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def dataset_paths_for(specs: Sequence[LmmsBenchmark], data: str | None) -> dict[str, str]:
+    """{benchmark: dataset_path} for the benchmarks named: `data` for the one benchmark
+    named, else each one's embedded sample. One `--data` cannot serve two benchmarks."""
+    if data is not None and len(specs) > 1:
+        named = "; ".join(f"{s.title} ({', '.join(s.tasks)})" for s in specs)
+        raise ValueError(
+            f"--data names one dataset, but --tasks names tasks of several benchmarks: {named}. "
+            "Run each benchmark's tasks separately with its own --data, or leave out --data "
+            "to run every benchmark named on its embedded sample."
+        )
+    return {spec.name: resolve_dataset(data, spec) for spec in specs}
+
+
 def run_lmms_eval(args: Sequence[str], data: str | None = None) -> int:
     """Run `python -m lmms_eval <args>` with geomeval's tasks; the exit status to return.
 
     0 only when a results JSON was written; 1 when lmms-eval wrote none (it exits 0
-    on failed tasks); lmms-eval's own status when that is not 0.
+    on failed tasks); 2 when `--data` is given with tasks of two benchmarks; lmms-eval's
+    own status when that is not 0.
     """
     if find_spec("lmms_eval") is None:
         _say(
@@ -461,18 +693,27 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None) -> int:
         return 2
     rest, output_path, user_include = _split_args(args)
     expects = _expects_results(rest)
+    specs = named_benchmarks(rest) if expects else []
+    if expects and data is not None and not specs:
+        _say(f"geomeval: --data {data} is not used: --tasks names no geomeval task ({', '.join(TASKS)}).")
+    try:
+        paths = dataset_paths_for(specs, data)
+    except ValueError as exc:
+        _say(f"error: {exc}")
+        return 2
     if output_path is None and expects:
         output_path = str(Path("runs") / "lmms-eval" / time.strftime("%Y%m%d-%H%M%S"))
     out = Path(output_path).expanduser().resolve() if output_path else None
-    dataset_path = resolve_dataset(data) if expects else HUB_DATASET
     with tempfile.TemporaryDirectory(prefix="geomeval-lmms-tasks-") as tmp:
-        include = prepare_include_dir(Path(tmp), dataset_path, user_include)
+        include = prepare_include_dir(Path(tmp), paths, user_include)
         command = [sys.executable, "-m", "lmms_eval", *rest, "--include_path", str(include)]
         if out is not None:
             command += ["--output_path", str(out)]
         env = _child_env()
         if expects:
-            _say(f"geomeval: GeoLaux data {dataset_path}; lmms-eval output under {out}")
+            for spec in specs:
+                _say(f"geomeval: {spec.title} data {paths[spec.name]}")
+            _say(f"geomeval: lmms-eval output under {out}")
         started = time.time()
         status = subprocess.run(command, env=env, check=False).returncode
     if not expects:

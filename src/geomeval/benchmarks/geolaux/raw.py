@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +16,12 @@ from PIL import Image as PILImage
 
 from ...answers import ChoiceError, parse_choices
 from ..base import DataError
+from ..datasource import RawRelease, collect
 from .features import AUXILIARY_TYPES, TYPES
 
 NULLS = (None, "", "null", "None", "none")
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@dataclass
-class RawRelease:
-    rows: list[dict[str, Any]]
-    skipped: list[dict[str, str]] = field(default_factory=list)
 
 
 def locate_release(raw: str | Path) -> tuple[Path, Path]:
@@ -54,15 +48,8 @@ def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
         raise DataError("(file)", json_path.name, f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise DataError("(file)", json_path.name, "expected a JSON object keyed by problem id")
-    release = RawRelease(rows=[])
-    for item_id, record in data.items():
-        try:
-            release.rows.append(convert_record(str(item_id), record, root))
-        except DataError as exc:
-            if not skip_invalid:
-                raise
-            release.skipped.append({"id": exc.item, "field": exc.field, "error": exc.message})
-    return release
+    pairs = ((str(item_id), record) for item_id, record in data.items())
+    return collect(pairs, lambda item_id, record: convert_record(item_id, record, root), skip_invalid=skip_invalid)
 
 
 def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:

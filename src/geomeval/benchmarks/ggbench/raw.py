@@ -21,13 +21,13 @@ from __future__ import annotations
 import io
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PIL import Image as PILImage
 
 from ..base import DataError
+from ..datasource import RawRelease, collect
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 
 RELEASE_FILE = "GGBench_dataset.json"
@@ -66,12 +66,6 @@ _METHOD = re.compile(r"(?:^|(?<=\s))Method[ \t]{0,3}[:：][ \t]{0,3}")
 _NUMBERED_IMAGE = re.compile(r"^(.{1,200})_(\d{1,3})\.(png|jpe?g)$", re.IGNORECASE)
 
 
-@dataclass
-class RawRelease:
-    rows: list[dict[str, Any]]
-    skipped: list[dict[str, str]] = field(default_factory=list)
-
-
 def locate_release(raw: str | Path) -> tuple[Path, tuple[Path, ...]]:
     """Return (the release JSON, the folders its image paths may be relative to).
 
@@ -101,20 +95,13 @@ def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
         raise DataError("(file)", json_path.name, f"not valid JSON: {exc}") from None
     if not isinstance(data, list):
         raise DataError("(file)", json_path.name, "expected a JSON list of problems")
-    release = RawRelease(rows=[])
-    seen: set[str] = set()
-    for index, record in enumerate(data):
-        item = str(record.get("id")) if isinstance(record, dict) and record.get("id") not in NULLS else f"#{index}"
-        try:
-            if item in seen:
-                raise DataError(item, "id", "appears twice in the release")
-            release.rows.append(convert_record(item, record, roots))
-            seen.add(item)
-        except DataError as exc:
-            if not skip_invalid:
-                raise
-            release.skipped.append({"id": exc.item, "field": exc.field, "error": exc.message})
-    return release
+
+    def item_id(index: int, record: Any) -> str:
+        has_id = isinstance(record, dict) and record.get("id") not in NULLS
+        return str(record["id"]) if has_id else f"#{index}"
+
+    pairs = ((item_id(i, record), record) for i, record in enumerate(data))
+    return collect(pairs, lambda item, record: convert_record(item, record, roots), skip_invalid=skip_invalid)
 
 
 def convert_record(item_id: str, record: Any, roots: tuple[Path, ...]) -> dict[str, Any]:

@@ -73,6 +73,7 @@ LOWER_IS_BETTER = ("LPIPS", "edit_distance")
 RENDER_SIZE = (600, 450)  # the sample's reference figures are drawn at this size
 REFERENCE_IMAGE_MAX = 512  # the reference figure kept in each record, for rescoring
 PSNR_CAP = 100.0  # dB; identical images have infinite PSNR, which JSON cannot hold
+PSNR_CAPPED = f"identical at 256×256 (PSNR ∞, shown as {PSNR_CAP:g} dB)"
 NO_JUDGE = "needs an LLM judge (--judge openai:<model>)"
 NOT_CODE = "image track: the model draws, it writes no code"
 
@@ -249,7 +250,17 @@ def pixel_scores(drawn: Drawn, reference_png: bytes | None, with_lpips: bool) ->
     if drawn.final is None:
         return {m: Score.missing(drawn.problem or "no final image") for m in names}
     try:
-        values = image_metrics(bounded_png(drawn.final), reference_png, lpips=with_lpips)
+        final = bounded_png(drawn.final)
+    except (ValueError, OSError) as exc:
+        return {m: Score.missing(f"image unreadable: {exc}") for m in names}
+    return image_pair_scores(final, reference_png, with_lpips)
+
+
+def image_pair_scores(candidate: Any, reference: Any, with_lpips: bool) -> dict[str, Score]:
+    """PSNR, SSIM (and LPIPS) of two images as Scores; infinite PSNR is capped and said so."""
+    names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    try:
+        values = image_metrics(candidate, reference, lpips=with_lpips)
     except (ValueError, OSError) as exc:
         return {m: Score.missing(f"image unreadable: {exc}") for m in names}
     scores: dict[str, Score] = {}
@@ -258,7 +269,7 @@ def pixel_scores(drawn: Drawn, reference_png: bytes | None, with_lpips: bool) ->
         if value is None:
             scores[name] = Score.missing(lpips_status() or f"{name} not computed")
         elif name == "PSNR" and not value < PSNR_CAP:
-            scores[name] = Score(PSNR_CAP, explanation=f"identical at 256×256 (PSNR ∞, shown as {PSNR_CAP:g} dB)")
+            scores[name] = Score(PSNR_CAP, explanation=PSNR_CAPPED)
         else:
             scores[name] = Score(float(value))
     return scores
@@ -472,6 +483,8 @@ def likert_means(
     if len(lengths) > 1:
         raise ValueError(f"rubric score lists differ in length: {sorted(lengths)}")
     steps, consistency = series["Step Accuracy"], series["Process Consistency"]
+    if bool(steps) != bool(consistency):
+        raise ValueError("step_accuracy and process_consistency go together: VLM-I-Mid is their per-item mean")
     series["VLM-I-Mid"] = [
         (a + b) / 2 if a is not None and b is not None else None for a, b in zip(steps, consistency, strict=True)
     ]

@@ -1,0 +1,104 @@
+"""Where a benchmark's items come from: its embedded sample, a built folder, a raw release,
+or the Hub. Every benchmark resolves `--data` by the same rules, so they live here once.
+
+A benchmark supplies its typed features, its raw-release reader, its card and a test of
+whether a path looks like its raw release; `DataSource` does the rest. Raw readers share
+`collect`, which converts records one by one, so a bad record either stops the build with a
+`DataError` naming the item and the field, or (with `skip_invalid`) is left out and counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Any
+
+from ..hfdata import is_built_dataset, load_built, load_hub, write_dataset
+from .base import DataError
+
+
+@dataclass
+class RawRelease:
+    rows: list[dict[str, Any]]
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+
+def collect(
+    records: Iterable[tuple[str, Any]],
+    convert: Callable[[str, Any], dict[str, Any]],
+    *,
+    skip_invalid: bool = False,
+) -> RawRelease:
+    """Typed rows from (item id, raw record) pairs; an id seen twice is an error too."""
+    release = RawRelease(rows=[])
+    seen: set[str] = set()
+    for item_id, record in records:
+        try:
+            if item_id in seen:
+                raise DataError(item_id, "id", "appears twice in the release")
+            release.rows.append(convert(item_id, record))
+            seen.add(item_id)
+        except DataError as exc:
+            if not skip_invalid:
+                raise
+            release.skipped.append({"id": exc.item, "field": exc.field, "error": exc.message})
+    return release
+
+
+@dataclass(frozen=True)
+class DataSource:
+    title: str
+    package: str  # holds the embedded sample folder
+    features: Any
+    read_release: Callable[..., RawRelease]  # (raw, *, skip_invalid) -> RawRelease
+    render_card: Callable[..., str]
+    is_raw: Callable[[Path], bool]
+    sample_dir: str = "sample"
+
+    def sample_path(self) -> Path:
+        with as_file(files(self.package).joinpath(self.sample_dir)) as path:
+            return Path(path)
+
+    def from_raw(self, raw: str | Path, *, skip_invalid: bool = False) -> tuple[Any, list[dict[str, str]]]:
+        from datasets import Dataset
+
+        release = self.read_release(raw, skip_invalid=skip_invalid)
+        return Dataset.from_list(release.rows, features=self.features), release.skipped
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        """Typed parquet shards and a card from the official raw release."""
+        dataset, skipped = self.from_raw(raw, skip_invalid=skip_invalid)
+        if len(dataset) == 0:
+            raise DataError("(release)", "(all)", "no valid items to build")
+        summary = write_dataset({"test": dataset}, out, self.render_card, overwrite=overwrite)
+        summary["skipped"] = skipped
+        return summary
+
+    def locate(self, data: str | None) -> tuple[str, Path | str]:
+        """What `--data` names: ("raw", sample) for None, ("built", path), ("raw", path) or ("hub", id)."""
+        if data is None:
+            return "raw", self.sample_path()
+        path = Path(data).expanduser()
+        if is_built_dataset(path):
+            return "built", path
+        if self.is_raw(path):
+            return "raw", path
+        if path.exists() or data.startswith((".", "/", "~")):
+            raise FileNotFoundError(f"{data}: neither a built {self.title} folder nor a raw release")
+        return "hub", data
+
+    def load(self, data: str | None) -> Any:
+        """The dataset for `--data`: None = embedded sample; a path (built or raw); else a hub id."""
+        kind, where = self.locate(data)
+        if kind == "built":
+            dataset = load_built(where)
+        elif kind == "raw":
+            dataset, _ = self.from_raw(where)
+        else:
+            dataset = load_hub(str(where))
+        missing = [name for name in self.features if name not in dataset.column_names]
+        if missing:
+            raise DataError("(dataset)", missing[0], f"column missing from {data}")
+        return dataset
