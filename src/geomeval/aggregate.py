@@ -18,6 +18,7 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
         if metric not in r.scores or not r.scores[metric].scored
     )
     needs_judge = sum(1 for r in records if metric in r.scores and r.scores[metric].needs_judge)
+    not_applicable = sum(1 for r in records if metric in r.scores and r.scores[metric].not_applicable)
     total = len(records)
     return {
         "value": (sum(values) / len(values)) if values else None,  # type: ignore[arg-type]
@@ -25,6 +26,7 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
         "total": total,
         "coverage": (len(values) / total) if total else 0.0,
         "needs_judge": needs_judge,
+        "not_applicable": not_applicable,
         "unscored_reasons": dict(reasons.most_common(5)),
     }
 
@@ -32,12 +34,13 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
 def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[str]:
     """Metrics whose coverage falls below `min_coverage`, counting failures only.
 
-    Items a metric cannot score without an LLM judge are a setting of the run, not a
-    failure, so they leave the denominator; everything else unscored counts.
+    Items a metric cannot score without an LLM judge are a setting of the run, and items a
+    metric does not apply to are no failure either, so both leave the denominator;
+    everything else unscored counts.
     """
     short = []
     for name, stats in results["metrics"].items():
-        eligible = stats["total"] - stats.get("needs_judge", 0)
+        eligible = stats["total"] - stats.get("needs_judge", 0) - stats.get("not_applicable", 0)
         if eligible <= 0:
             continue
         coverage = stats["scored"] / eligible

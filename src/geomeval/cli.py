@@ -33,6 +33,10 @@ from .cli_ggb import GgbInputError, ggb_app  # noqa: E402
 
 app.add_typer(ggb_app, name="ggb")
 
+from .cli_capgeo import capgeo_app  # noqa: E402
+
+app.add_typer(capgeo_app, name="capgeo")
+
 
 class UserError(Exception):
     """An error the user can fix; printed without a traceback, exit code 2."""
@@ -74,6 +78,15 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
             unit = results["metrics"][headline].get("unit")
             sub.add_row(key, fmt_metric(per_metric[headline], unit), fmt_coverage(per_metric[headline]))
         out.print(sub)
+    from .report import fmt_cell
+
+    for extra in results.get("tables") or []:
+        laid_out = Table(title=extra["title"])
+        for index, column in enumerate(extra["columns"]):
+            laid_out.add_column(column, justify="left" if index == 0 else "right")
+        for row in extra["rows"]:
+            laid_out.add_row(*(fmt_cell(v) for v in row))
+        out.print(laid_out)
     out.print(f"samples: {out_dir / 'samples.jsonl'}\nresults: {out_dir / 'results.json'}\nreport:  {out_dir / 'report.md'}")
 
 
@@ -163,6 +176,11 @@ def run(
     no_cache: NoCacheOpt = False,
     seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
     overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
+    source: Annotated[str | None, typer.Option(help="capgeo: mathvista_geometry, geoqa, mathverse_vision_only or mathverse_vision_intensive")] = None,
+    captioner: Annotated[str | None, typer.Option(help="capgeo: the model spec that captions the figures")] = None,
+    captioner_base_url: Annotated[str | None, typer.Option(help="capgeo: server for the captioner (default: --base-url)")] = None,
+    mode: Annotated[str | None, typer.Option(help="capgeo: direct, with_image or without_image")] = None,
+    captions: Annotated[Path | None, typer.Option(help="capgeo: caption store folder (default: runs/captions)")] = None,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
     from .judges import parse_judge_spec
@@ -184,6 +202,18 @@ def run(
             base_url=base_url, concurrency=concurrency, timeout_s=timeout, max_tokens=max_tokens,
             temperature=temperature, seed=seed, cache=response_cache, engine_args=engine_args,
         ),
+    )
+    captioner_obj = None
+    if captioner is not None:
+        captioner_obj = parse_model_spec(
+            captioner,
+            ModelOptions(
+                base_url=captioner_base_url or base_url, concurrency=concurrency, timeout_s=timeout,
+                max_tokens=max_tokens, temperature=0.0, seed=seed, cache=response_cache,
+            ),
+        )
+    bench = bench.configure(
+        {"source": source, "captioner": captioner_obj, "mode": mode, "captions": captions}
     )
     target = out_dir or _default_out(bench.name, task, model)
     with _progress(f"{bench.name}/{task}") as update:

@@ -20,10 +20,17 @@ class Score:
     # True when the value is missing only because the run has no LLM judge: a setting,
     # not a failure, so it does not count against --min-coverage.
     needs_judge: bool = False
+    # True when the metric does not apply to this item (a caption score in a dimension the
+    # reference has nothing in): not a failure either, so it is exempt from --min-coverage.
+    not_applicable: bool = False
 
     @classmethod
     def missing(cls, reason: str, *, needs_judge: bool = False) -> Score:
         return cls(value=None, unscored=reason, needs_judge=needs_judge)
+
+    @classmethod
+    def inapplicable(cls, reason: str) -> Score:
+        return cls(value=None, unscored=reason, not_applicable=True)
 
     @property
     def scored(self) -> bool:
@@ -35,7 +42,8 @@ class Score:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Score:
         return cls(value=data.get("value"), explanation=data.get("explanation", ""),
-                   unscored=data.get("unscored"), needs_judge=bool(data.get("needs_judge", False)))
+                   unscored=data.get("unscored"), needs_judge=bool(data.get("needs_judge", False)),
+                   not_applicable=bool(data.get("not_applicable", False)))
 
 
 @dataclass(slots=True)

@@ -67,11 +67,31 @@ def write_report(out_dir: Path) -> Path:
             lines.append(f"| {key} | " + " | ".join(cells) + " |")
         if group in plots:
             lines += ["", f"![{group}]({PLOTS_DIR}/{plots[group]})"]
+    lines += table_lines(results.get("tables"))
     lines += _analysis_lines(results.get("analysis"))
     lines += ["", "## Versions", "", ", ".join(f"{k} {v}" for k, v in results["versions"].items()), ""]
     path = out_dir / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def fmt_cell(value: Any) -> str:
+    """A table cell: a share as a percentage, text as it is, a missing value as "—"."""
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{100 * value:.1f}"
+    return str(value)
+
+
+def table_lines(tables: list[dict[str, Any]] | None) -> list[str]:
+    """Extra tables a benchmark lays out itself (e.g. CapGeo-Bench's Table 4)."""
+    lines: list[str] = []
+    for table in tables or []:
+        lines += ["", f"## {table['title']}", "", "| " + " | ".join(table["columns"]) + " |"]
+        lines.append("|---" * len(table["columns"]) + "|")
+        lines += ["| " + " | ".join(fmt_cell(v) for v in row) + " |" for row in table["rows"]]
+    return lines
 
 
 def _pct(value: float | None, signed: bool = False) -> str:

@@ -36,7 +36,7 @@ SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
 RESULTS = "results.json"
 # Fields that must agree for an existing output folder to be resumed rather than refused.
-RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed")
+RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed", "options")
 BATCH_SIZE = 256  # items per vLLM batch; scoring one batch overlaps generating the next
 
 Progress = Callable[[int, int], None]
@@ -92,7 +92,7 @@ def _finished(record: SampleRecord) -> bool:
     judgment = record.judgment or {}
     if judgment.get("first_error_step") is not None and judgment.get("error_type") is None:
         return False  # the error-type question failed: ask again
-    return all(score.scored or score.needs_judge for score in record.scores.values())
+    return all(score.scored or score.needs_judge or score.not_applicable for score in record.scores.values())
 
 
 def _failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
@@ -143,10 +143,10 @@ async def _pipeline(
     async def one(item: Item) -> None:
         save(await _score(bench, await _generate(bench, task, item, model), judge))
 
-    await _for_each(todo, concurrency, one)
+    await for_each(todo, concurrency, one)
 
 
-async def _for_each(items: list[T], concurrency: int, handle: Callable[[T], Awaitable[None]]) -> None:
+async def for_each(items: list[T], concurrency: int, handle: Callable[[T], Awaitable[None]]) -> None:
     """`handle` every item, `concurrency` at a time, without one task per item up front."""
     queue = iter(items)
 
@@ -227,12 +227,14 @@ def run(
         "limit": limit,
         "seed": seed,
     }
+    if bench.options:  # only benchmarks with run options record them (older run.json lack the key)
+        config["options"] = bench.options
     samples_path = out_dir / SAMPLES
     config_path = out_dir / RUN_CONFIG
     done: dict[str, SampleRecord] = {}
     if samples_path.exists() and not overwrite:
         previous = json.loads(config_path.read_text()) if config_path.exists() else {}
-        differing = [k for k in RESUME_KEYS if previous.get(k) != config[k]]
+        differing = [k for k in RESUME_KEYS if previous.get(k) != config.get(k)]
         if differing:
             raise RunConflict(
                 f"{out_dir} holds another run (differs in {', '.join(differing)}); "
@@ -259,8 +261,10 @@ def run(
 
         async def main() -> None:
             try:
+                await bench.prepare(todo, concurrency)
                 await _pipeline(bench, task, todo, model, judge, concurrency, save)
             finally:
+                await bench.aclose()
                 await model.aclose()
                 await judge.aclose()
 
@@ -291,7 +295,7 @@ def rescore(
 
     async def main() -> None:
         try:
-            await _for_each(records, concurrency, one)
+            await for_each(records, concurrency, one)
         finally:
             await judge.aclose()
 

@@ -44,6 +44,26 @@ class Benchmark(ABC):
     def default_task(self) -> str:
         return self.tasks[0]
 
+    def configure(self, options: dict[str, Any]) -> Benchmark:
+        """The benchmark set up with its own run options (CapGeo's --source, --captioner,
+        --mode); a benchmark without any refuses them, naming them."""
+        given = [k for k, v in options.items() if v is not None]
+        if given:
+            names = ", ".join(f"--{k}" for k in given)
+            raise ValueError(f"{self.name} takes no {names} (those options belong to capgeo)")
+        return self
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The run options that change answers, as plain values for run.json (resume checks)."""
+        return {}
+
+    async def prepare(self, items: list[Item], concurrency: int) -> None:  # noqa: B027 - optional hook
+        """Work before generation (CapGeo's caption pass); the default has none."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Close what `prepare` opened."""
+
     @abstractmethod
     def data_status(self) -> str:
         """A one-line account of which data is available offline."""

@@ -8,9 +8,10 @@ running a model pose the same items and score them the same way.
 Everything here is shared; what differs per benchmark is one `LmmsBenchmark` entry in
 `BENCHMARKS` (tasks, metric names, Hub id, how an lmms-eval doc becomes the row
 `load_items` makes, which image columns scoring needs, which release folders the cache
-fingerprint covers). Tasks: GeoLaux `geolaux`, `geolaux_aux`; GGBench `ggbench_code`.
-GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's `generate_until`
-returns text only, and that track scores the model's drawings.
+fingerprint covers). Tasks: GeoLaux `geolaux`, `geolaux_aux`; GGBench `ggbench_code`;
+CapGeo-Bench `capgeo_bench` (the figure alone → a caption, scored by keypoints; tasks in
+`lmms_tasks/capgeo/`). GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's
+`generate_until` returns text only, and that track scores the model's drawings.
 
 Metric keys. lmms-eval writes each result as `"<metric>,<filter>"` and splits it back
 with `partition(",")` (its table, the W&B logger); the W&B and SwanLab loggers key
@@ -19,9 +20,14 @@ an identifier. So each geomeval metric is reported under `metric_key(name)`, its
 with "@" → "_at_", " (0-100)" → "_0_100" and any other run of characters outside
 [A-Za-z0-9_] → "_": GeoLaux's ACS, PCS, PQS stay as they are; GGBench's "Pass@1" is
 `Pass_at_1`, "ROUGE-L" `ROUGE_L`, "VLM-I-Mid (0-100)" `VLM_I_Mid_0_100`, "Step Accuracy"
-`Step_Accuracy` (`metric_keys()` lists them all). Each per-item entry keeps the real name
-under "metric". Every metric's aggregation is the mean over scored items (None, shown
-as N/A, when nothing was scored), and `<key>_coverage` is the share of items scored.
+`Step_Accuracy`; CapGeo-Bench's "keypoint recall" is `keypoint_recall`, "relations F1
+(judge)" `relations_F1_judge` (`metric_keys()` lists them all). Each per-item entry keeps
+the real name under "metric". Every metric's aggregation is the mean over scored items
+(None, shown as N/A, when nothing was scored), and `<key>_coverage` is the share of items
+scored among those the metric applies to (a CapGeo-Bench dimension the reference states
+nothing in is not applicable, not a failure). Judge metrics (GeoLaux's PCS/PQS, GGBench's
+VLM-*, CapGeo-Bench's "(judge)" keypoints) are scored when GEOMEVAL_JUDGE_MODEL names a
+judge, else reported unscored.
 
 What this relies on in lmms-eval 0.7.3 (read from its source):
 
@@ -34,7 +40,9 @@ What this relies on in lmms-eval 0.7.3 (read from its source):
   "url": <PIL image>}`; they re-encode images as PNG data URLs.
 - `process_results(doc, results)` gets the row from `eval_docs_no_media`: without its
   image columns, unless the task sets `process_results_use_image: true` (then with
-  them, decoded to PIL). It runs on 4 threads by default. A request that failed every
+  them, decoded to PIL); `doc_to_text` is called on those same rows while building the
+  requests, so a task whose prompt needs the figure keeps the images (GeoLaux,
+  CapGeo-Bench). It runs on 4 threads by default. A request that failed every
   retry comes back as the text "[LMMS_EVAL_REQUEST_FAILED after N retries] ...".
 - Results go to `<output_path>/<model>/<date>_results.json`. The CLI logs errors and
   exits 0 even when every task failed, hence the check after the run.
@@ -95,7 +103,7 @@ def metric_key(name: str) -> str:
 class LmmsBenchmark:
     """What the shared machinery needs to know about one benchmark's lmms-eval tasks."""
 
-    name: str  # the registry name, and the folder under lmms_tasks/
+    name: str  # the registry name (and, unless `folder` says otherwise, the folder under lmms_tasks/)
     title: str
     tasks: tuple[str, ...]
     metrics: tuple[str, ...]  # geomeval's names, as the scorer returns them
@@ -104,14 +112,29 @@ class LmmsBenchmark:
     to_row: Callable[[Mapping[str, Any]], dict[str, Any]]  # lmms-eval doc → load_items' row
     scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
     release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
+    # Where the code lives when it is not geomeval.benchmarks.<name> with the modules data,
+    # raw and features: CapGeo-Bench shares the capgeo package with CapGeo, as bench_data,
+    # bench_raw and BENCH_FEATURES.
+    folder: str = ""  # the task folder under lmms_tasks/; "" = name
+    package_name: str = ""  # "" = geomeval.benchmarks.<name>
+    module_names: tuple[tuple[str, str], ...] = ()  # (role, module) where not data/raw/features
+    features_name: str = "FEATURES"  # the typed Features in the features module
 
     @property
     def package(self) -> str:
-        return f"geomeval.benchmarks.{self.name}"
+        return self.package_name or f"geomeval.benchmarks.{self.name}"
 
-    def module(self, name: str) -> Any:
+    @property
+    def task_folder(self) -> str:
+        return self.folder or self.name
+
+    def module(self, role: str) -> Any:
         """The benchmark's `data`, `raw` or `features` module (imported when first needed)."""
-        return import_module(f"{self.package}.{name}")
+        return import_module(f"{self.package}.{dict(self.module_names).get(role, role)}")
+
+    def features(self) -> Any:
+        """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
+        return getattr(self.module("features"), self.features_name)
 
 
 def _image_value(image: Any) -> Any:
@@ -160,6 +183,20 @@ def ggbench_row(doc: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
+def capgeo_bench_row(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A CapGeo-Bench doc as `CapGeoBench.load_items` makes it: the class name, the figure
+    as bytes or PIL (the prompt needs the figure; scoring needs only captions and labels)."""
+    from ..benchmarks.capgeo.features import CLASSES
+
+    row = dict(doc)
+    value = row.get("geometry_class")
+    if isinstance(value, int) and not isinstance(value, bool):
+        row["geometry_class"] = CLASSES[value]
+    if "image" in row:
+        row["image"] = _image_value(row["image"])
+    return row
+
+
 GEOLAUX = LmmsBenchmark(
     name="geolaux",
     title="GeoLaux",
@@ -191,7 +228,32 @@ GGBENCH = LmmsBenchmark(
     release_folders=("Q&A_image", "long_image"),
 )
 
-BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH)
+# `bench_scoring.METRICS`, spelled out here because importing the scorer at import time
+# would load every benchmark (tests check the two agree): the offline keypoint engine's
+# always, the judge's " (judge)" ones when GEOMEVAL_JUDGE_MODEL names a judge (else
+# unscored, needs_judge). Only the English task: capgeo_bench_zh scores the rows that have
+# a Chinese caption, a subset an lmms-eval task over the whole split cannot pose.
+_KEYPOINT_METRICS = tuple(
+    f"{scope} {measure}"
+    for scope in ("keypoint", "elements", "relations", "numericals")
+    for measure in ("recall", "precision", "F1")
+)
+CAPGEO_BENCH = LmmsBenchmark(
+    name="capgeo_bench",
+    title="CapGeo-Bench",
+    tasks=("capgeo_bench",),
+    metrics=_KEYPOINT_METRICS + tuple(f"{name} (judge)" for name in _KEYPOINT_METRICS),
+    summary=("keypoint recall", "keypoint precision", "keypoint F1", "keypoint recall (judge)"),
+    hub_dataset="geomeval/CapGeo-Bench",
+    to_row=capgeo_bench_row,
+    release_folders=("images",),
+    folder="capgeo",
+    package_name="geomeval.benchmarks.capgeo",
+    module_names=(("data", "bench_data"), ("raw", "bench_raw")),
+    features_name="BENCH_FEATURES",
+)
+
+BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH)
 TASKS = tuple(task for spec in BENCHMARKS for task in spec.tasks)
 HUB_DATASET = GEOLAUX.hub_dataset  # GeoLaux's, the only one before GGBench had tasks
 _BY_TASK = {task: spec for spec in BENCHMARKS for task in spec.tasks}
@@ -303,7 +365,8 @@ def _benchmark_and_judge(name: str) -> tuple[Any, Any]:
 
 def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -> dict[str, Any]:
     """Score one response: every metric as Score.to_dict() plus id, task and its real name,
-    under its lmms-eval key, and a `<key>_coverage` flag.
+    under its lmms-eval key, and a `<key>_coverage` flag (marked not_applicable where the
+    metric does not apply to the item, so coverage counts only failures against it).
 
     A request lmms-eval gave up on is a generation error (unscored), not a wrong answer.
     """
@@ -329,7 +392,10 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
     for metric, key in metric_keys(spec).items():
         score = scores.get(metric) or Score.missing("the scorer returned no score")
         out[key] = {**score.to_dict(), "id": record.id, "task": task, "metric": metric}
-        out[f"{key}_coverage"] = {"id": record.id, "scored": score.value is not None}
+        flag: dict[str, Any] = {"id": record.id, "scored": score.value is not None}
+        if score.not_applicable:
+            flag["not_applicable"] = True
+        out[f"{key}_coverage"] = flag
     return out
 
 
@@ -337,16 +403,23 @@ def _scored_values(items: Sequence[Any]) -> list[float]:
     return [float(x["value"]) for x in items if isinstance(x, Mapping) and x.get("value") is not None]
 
 
+def _not_applicable(item: Any) -> bool:
+    return isinstance(item, Mapping) and bool(item.get("not_applicable"))
+
+
 def _log_coverage(metric: str, items: Sequence[Any]) -> None:
     scored = len(_scored_values(items))
     total = len(items)
+    inapplicable = sum(1 for x in items if _not_applicable(x))
     tasks = sorted({str(x.get("task")) for x in items if isinstance(x, Mapping) and x.get("task")})
     reasons = Counter(
         x.get("unscored") or "no score" for x in items if isinstance(x, Mapping) and x.get("value") is None
     )
     message = f"{'/'.join(tasks) or 'geomeval'} {metric}: scored {scored}/{total}"
-    if total:
-        message += f" ({100 * scored / total:.1f}% coverage)"
+    if inapplicable:
+        message += f", not applicable to {inapplicable}"
+    if total - inapplicable:
+        message += f" ({100 * scored / (total - inapplicable):.1f}% coverage)"
     if reasons:
         message += "; unscored: " + "; ".join(f"{n} × {why}" for why, n in reasons.most_common(3))
     try:
@@ -371,10 +444,19 @@ def aggregate_scored(items: Sequence[Any]) -> float | None:
     return mean_of_scored(items, metric)
 
 
-def coverage(items: Sequence[Any]) -> float:
-    """Share of items that got a score (items are the `<metric>_coverage` entries)."""
-    scored = sum(1 for x in items if isinstance(x, Mapping) and x.get("scored"))
-    return scored / len(items) if items else 0.0
+def coverage(items: Sequence[Any]) -> float | None:
+    """Share of items that got a score (items are the `<metric>_coverage` entries).
+
+    Items the metric does not apply to (a CapGeo-Bench dimension the reference caption has
+    nothing in) are no failure, so they leave the denominator, as with `--min-coverage`;
+    None (N/A) when the metric applies to none of the items."""
+    if not items:
+        return 0.0
+    applicable = [x for x in items if not _not_applicable(x)]
+    if not applicable:
+        return None
+    scored = sum(1 for x in applicable if isinstance(x, Mapping) and x.get("scored"))
+    return scored / len(applicable)
 
 
 # Per-task entry points for the YAMLs (lmms-eval passes no task name to these).
@@ -428,6 +510,22 @@ def ggbench_code_process_results(doc: Mapping[str, Any], results: Sequence[Any])
     return process_results(doc, results, "ggbench_code")
 
 
+def capgeo_bench_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "capgeo_bench")
+
+
+def capgeo_bench_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "capgeo_bench")
+
+
+def capgeo_bench_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "capgeo_bench")
+
+
+def capgeo_bench_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "capgeo_bench")
+
+
 def aggregate_acs(items: Sequence[Any]) -> float | None:
     return mean_of_scored(items, "ACS")
 
@@ -451,8 +549,12 @@ def tasks_dir() -> Path:
 
 def _release_roots(spec: LmmsBenchmark, raw: Path) -> tuple[Path, tuple[Path, ...]]:
     """(release JSON, folders its images may sit in): GeoLaux's `locate_release` gives one
-    folder, GGBench's a tuple of candidates."""
-    json_path, where = spec.module("raw").locate_release(raw)
+    folder, GGBench's a tuple of candidates, CapGeo-Bench's only the captions file (its
+    image paths are relative to the file's folder)."""
+    found = spec.module("raw").locate_release(raw)
+    if isinstance(found, Path):
+        return found, (found.parent,)
+    json_path, where = found
     return json_path, (where,) if isinstance(where, Path) else tuple(where)
 
 
@@ -461,7 +563,7 @@ def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
     from .. import __version__
 
     json_path, roots = _release_roots(spec, raw)
-    features = spec.module("features").FEATURES
+    features = spec.features()
     digest = hashlib.sha256()
     digest.update(f"{__version__}\n{spec.name}\n{features._to_yaml_list()}\n{json_path.resolve()}\n".encode())
     digest.update(json_path.read_bytes())
@@ -505,7 +607,7 @@ def _check_built_columns(spec: LmmsBenchmark, path: Path) -> None:
 
     shard = min(path.glob("data/*.parquet"))
     columns = set(pq.read_schema(shard).names)
-    missing = [name for name in spec.module("features").FEATURES if name not in columns]
+    missing = [name for name in spec.features() if name not in columns]
     if missing:
         raise DataError("(dataset)", missing[0], f"column missing from {path}: not a built {spec.title} dataset")
 
@@ -556,10 +658,11 @@ def prepare_include_dir(
     their Hub id. A plain string is GeoLaux's path (the form before GGBench had tasks).
     """
     paths = {GEOLAUX.name: dataset_paths} if isinstance(dataset_paths, str) else dict(dataset_paths)
+    folders = {spec.name: spec.task_folder for spec in BENCHMARKS}
     tasks = dest / "geomeval"
     shutil.copytree(tasks_dir(), tasks, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name, dataset_path in paths.items():
-        template = tasks / name / TEMPLATE
+        template = tasks / folders.get(name, name) / TEMPLATE
         config = load_task_yaml(template.read_text(encoding="utf-8"))
         config["dataset_path"] = dataset_path
         config.pop("dataset_kwargs", None)

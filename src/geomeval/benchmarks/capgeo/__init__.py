@@ -1,11 +1,2 @@
-"""CapGeo / CapGeo-Bench: registered, not built yet (issue #6)."""
-
-from ..base import PlannedBenchmark
-
-PLANNED = PlannedBenchmark(
-    name="capgeo",
-    title="CapGeo / CapGeo-Bench",
-    tasks=('capgeo_bench', 'capgeo_reasoning'),
-    summary="Caption-assisted geometric reasoning and keypoint scoring of figure captions.",
-    issue=6,
-)
+"""CapGeo (caption-assisted reasoning: `reasoning_bench`) and CapGeo-Bench (caption keypoint
+scoring: `bench`)."""

@@ -1,0 +1,67 @@
+"""CapGeo-Bench as a geomeval benchmark: a model captions figures; keypoints score the captions.
+
+Tasks: `capgeo_bench` (English captions, scored against `caption_en`) and `capgeo_bench_zh`
+(Chinese captions, scored against `caption_zh`, on the items that have one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from ..base import Benchmark, Item
+from . import bench_data, bench_scoring
+from .captioning import caption_messages, caption_messages_zh
+from .features import CLASSES
+
+
+class CapGeoBench(Benchmark):
+    name = "capgeo_bench"
+    title = "CapGeo-Bench"
+    tasks = ("capgeo_bench", "capgeo_bench_zh")
+    headline = "keypoint recall"
+    metrics = bench_scoring.METRICS
+
+    def data_status(self) -> str:
+        sample = bench_data.sample_path()
+        count = sum(1 for _ in (sample / "images").glob("*.png")) if sample.is_dir() else 0
+        return f"embedded sample ({count} figures)"
+
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+        if task not in self.tasks:
+            raise ValueError(f"unknown CapGeo-Bench task {task!r}; tasks: {', '.join(self.tasks)}")
+        dataset = bench_data.undecoded(bench_data.load(data_arg))
+        items = []
+        for row in dataset:
+            if task == "capgeo_bench_zh" and not row["caption_zh"]:
+                continue  # no Chinese reference to score against
+            if isinstance(row["geometry_class"], int):
+                row["geometry_class"] = CLASSES[row["geometry_class"]]
+            items.append(Item(id=row["id"], fields=row))
+        return items[:limit] if limit is not None else items
+
+    def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
+        if task == "capgeo_bench_zh":
+            return caption_messages_zh(item.fields["image"])
+        return caption_messages(item.fields["image"], "figure_only")
+
+    def new_record(self, item: Item, task: str) -> SampleRecord:
+        row = item.fields
+        chinese = task == "capgeo_bench_zh"
+        return SampleRecord(
+            id=item.id,
+            benchmark=self.name,
+            task=task,
+            target={"caption": row["caption_zh"] if chinese else row["caption_en"], "language": "zh" if chinese else "en"},
+            meta={"class": row["geometry_class"], "difficulty": int(row["difficulty"]), "source": row["source"]},
+        )
+
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        return await bench_scoring.score_record(record, judge)
+
+    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+        return bench_scoring.aggregate(records)
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        return bench_data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

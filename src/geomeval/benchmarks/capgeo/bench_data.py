@@ -1,0 +1,33 @@
+"""Where CapGeo-Bench items come from (the rules are `DataSource`'s): the embedded sample, a
+built folder, a release (captions JSON/JSONL beside an image folder), or the Hub."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from datasets import Dataset, Image
+
+from ..datasource import DataSource
+from .bench_raw import RELEASE_NAMES, read_release
+from .card import render_bench_card
+from .features import BENCH_FEATURES
+
+
+def _is_raw(path: Path) -> bool:
+    if path.is_file():
+        return path.suffix in (".json", ".jsonl")
+    return any((path / name).is_file() for name in RELEASE_NAMES)
+
+
+SOURCE = DataSource("CapGeo-Bench", __package__, BENCH_FEATURES, read_release, render_bench_card, _is_raw,
+                    sample_dir="bench_sample")
+sample_path = SOURCE.sample_path
+from_raw = SOURCE.from_raw
+build = SOURCE.build
+locate = SOURCE.locate
+load = SOURCE.load
+
+
+def undecoded(dataset: Dataset) -> Dataset:
+    """The same rows with images as {bytes, path}, ready to send without re-encoding."""
+    return dataset.cast_column("image", Image(decode=False))

@@ -1,0 +1,183 @@
+"""CapGeo-Bench scoring: keypoint recall, precision and F1 of a caption in three dimensions.
+
+Two engines, one result shape. The offline engine (`geomeval.keypoints`) parses both captions
+into canonical keypoints and matches them exactly: deterministic, always run. The judge engine
+(`keypoint_judge`, an LLM) runs when the run has a judge; its metrics carry "(judge)". Per item
+and dimension: recall = reference keypoints stated / reference keypoints (the published
+score), precision = candidate keypoints supported / candidate keypoints, F1. Recall alone
+rewards long captions that also state false things, so precision and F1 are reported beside
+it; recall stays the headline, for comparison with the paper. In a dimension the reference has
+no keypoint in, recall and F1 are not applicable for that item (nothing to recall), not 0 or 1;
+precision is not applicable where the caption states nothing.
+Means are over items (macro), overall, per class, per difficulty and per class and difficulty
+(the paper's Table 4 layout).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ...aggregate import summarize
+from ...judges import Judge
+from ...keypoints import score_captions
+from ...records import SampleRecord, Score
+from . import keypoint_judge
+from .features import CLASSES, DIFFICULTIES
+
+DIMENSION_NAMES = {"element": "elements", "relation": "relations", "numerical": "numericals"}
+MEASURES = ("recall", "precision", "F1")
+JUDGE_SUFFIX = " (judge)"
+OVERALL = ("keypoint recall", "keypoint precision", "keypoint F1")
+
+
+def _names(suffix: str = "") -> tuple[str, ...]:
+    per_dimension = tuple(f"{d} {m}" for d in DIMENSION_NAMES.values() for m in MEASURES)
+    return tuple(name + suffix for name in OVERALL + per_dimension)
+
+
+OFFLINE_METRICS = _names()
+JUDGE_METRICS = _names(JUDGE_SUFFIX)
+METRICS = OFFLINE_METRICS + JUDGE_METRICS
+NO_JUDGE = "needs an LLM judge (--judge openai:<model>); the offline engine's scores are beside it"
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None
+
+
+def _f1(recall: float | None, precision: float | None) -> float | None:
+    if recall is None:
+        return None
+    if not precision or not recall:
+        return 0.0
+    return 2 * recall * precision / (recall + precision)
+
+
+def scores_from_counts(counts: dict[str, dict[str, Any]], suffix: str, detail: str) -> dict[str, Score]:
+    """Per-dimension and overall Scores from {dimension: {gt, pred, matched, supported}}."""
+    scores: dict[str, Score] = {}
+    recalls, precisions, f1s = [], [], []
+    for dimension, label in DIMENSION_NAMES.items():
+        c = counts[dimension]
+        recall = _ratio(c["matched"], c["gt"])
+        precision = _ratio(c["supported"], c["pred"])
+        f1 = _f1(recall, precision)
+        why = f"{c['matched']}/{c['gt']} reference keypoints stated, {c['supported']}/{c['pred']} candidate keypoints supported"
+        for measure, value in zip(MEASURES, (recall, precision, f1), strict=True):
+            name = f"{label} {measure}{suffix}"
+            if value is None:
+                no_reference = c["gt"] == 0
+                reason = "the reference states no keypoint of this kind" if no_reference else "the caption states none"
+                scores[name] = Score.inapplicable(reason)
+            else:
+                scores[name] = Score(value, explanation=why)
+        if recall is not None:
+            recalls.append(recall)
+            f1s.append(f1 or 0.0)
+        if precision is not None:  # a dimension the caption says nothing in has no precision
+            precisions.append(precision)
+    for name, values in zip(OVERALL, (recalls, precisions, f1s), strict=True):
+        if values:
+            scores[name + suffix] = Score(sum(values) / len(values), explanation=f"mean over {len(values)} dimension(s); {detail}")
+        elif name == "keypoint precision":
+            scores[name + suffix] = Score.inapplicable("the caption states no keypoint")
+        else:
+            scores[name + suffix] = Score.inapplicable("the reference caption states no keypoint")
+    return scores
+
+
+def offline_counts(candidate: str, reference: str, language: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    result = score_captions(candidate, reference, language)
+    counts: dict[str, dict[str, Any]] = {}
+    for dimension in DIMENSION_NAMES:
+        s = result[dimension]
+        counts[dimension] = {"gt": s.gt, "pred": s.pred, "matched": s.tp, "supported": s.tp_candidate}
+    report = {
+        dimension: {
+            "missed": [str(k) for k in result[dimension].missed][:10],
+            "extra": [str(k) for k in result[dimension].extra][:10],
+        }
+        for dimension in DIMENSION_NAMES
+    }
+    return counts, report
+
+
+async def judge_counts(judge: Judge, candidate: str, reference: str) -> tuple[dict[str, dict[str, Any]] | None, str | None]:
+    """The judge engine's counts, or why there are none (a failed or unreadable judgment)."""
+    cand, ref = await asyncio.gather(
+        judge.ask(keypoint_judge.extraction_messages(candidate), keypoint_judge.parse_extraction),
+        judge.ask(keypoint_judge.extraction_messages(reference), keypoint_judge.parse_extraction),
+    )
+    if ref.value is None:
+        return None, f"reference keypoints: {ref.error}"
+    if cand.value is None:
+        return None, f"candidate keypoints: {cand.error}"
+    matched = await judge.ask(
+        keypoint_judge.matching_messages(cand.value, ref.value),
+        lambda text: keypoint_judge.parse_matching(text, cand.value, ref.value),  # type: ignore[arg-type]
+    )
+    if matched.value is None:
+        return None, f"matching: {matched.error}"
+    return keypoint_judge.counts(cand.value, ref.value, matched.value), None
+
+
+async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+    record.judgment = None
+    if record.generation_error is not None or record.response is None:
+        reason = f"model failed: {record.generation_error or 'no response'}"
+        return {m: Score.missing(reason) for m in METRICS}
+    reference = record.target["caption"]
+    language = record.target.get("language", "en")
+    caption = record.response.strip()
+    counts, report = await asyncio.to_thread(offline_counts, caption, reference, language)
+    scores = scores_from_counts(counts, "", "offline engine")
+    record.extracted = {"offline": {"counts": counts, **report}}
+    if judge.offline:
+        scores.update({name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS})
+        return scores
+    judged, error = await judge_counts(judge, caption, reference)
+    if judged is None:
+        scores.update({name: Score.missing(error or "judge failed") for name in JUDGE_METRICS})
+        record.judgment = {"error": error}
+    else:
+        scores.update(scores_from_counts(judged, JUDGE_SUFFIX, "judge engine"))
+        record.judgment = {"counts": judged}
+    return scores
+
+
+def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+    summary = summarize(
+        records,
+        METRICS,
+        groups={
+            "class": lambda r: r.meta.get("class"),
+            "difficulty": lambda r: str(r.meta.get("difficulty")),
+            "class_difficulty": lambda r: f"{r.meta.get('class')} · {r.meta.get('difficulty')}",
+        },
+        group_order={
+            "class": list(CLASSES),
+            "difficulty": [str(d) for d in DIFFICULTIES],
+            "class_difficulty": [f"{c} · {d}" for c in CLASSES for d in DIFFICULTIES],
+        },
+    )
+    summary["tables"] = [
+        _table4(summary, suffix)
+        for suffix in ("", JUDGE_SUFFIX)
+        if summary["metrics"][f"keypoint recall{suffix}"]["scored"]
+    ]
+    return summary
+
+
+def _table4(summary: dict[str, Any], suffix: str) -> dict[str, Any]:
+    """Recall per dimension by class and difficulty, then per class and overall (Table 4)."""
+    columns = [f"{label} recall{suffix}" for label in DIMENSION_NAMES.values()] + [f"keypoint recall{suffix}"]
+    rows = []
+    for key, per_metric in summary["breakdowns"]["class_difficulty"].items():
+        rows.append([key, *[per_metric[c]["value"] for c in columns]])
+    for key, per_metric in summary["breakdowns"]["class"].items():
+        rows.append([f"{key} · all", *[per_metric[c]["value"] for c in columns]])
+    rows.append(["overall", *[summary["metrics"][c]["value"] for c in columns]])
+    engine = "judge engine" if suffix else "offline engine"
+    return {"title": f"Keypoint recall by class and difficulty ({engine})", "columns": ["class · difficulty", *columns],
+            "rows": rows}

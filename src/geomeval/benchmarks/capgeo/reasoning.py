@@ -1,0 +1,83 @@
+"""CapGeo's second stage: a reasoner answers from the question with the caption, the image, or
+both, in `<think>…</think><answer>…</answer>` form; the shared answer checker scores it.
+
+Modes, as in the paper: `direct` (question + image, the baseline), `with_image` (question,
+caption and image) and `without_image` (question and caption only, which text-only models can
+run). A missing caption (the captioner failed) makes the item unscored, never wrong.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+from ...aggregate import summarize
+from ...answers import check_answer, extract_final_answer
+from ...images import image_part
+from ...records import SampleRecord, Score
+
+MODES = ("direct", "with_image", "without_image")
+METRICS = ("accuracy",)
+
+_PROMPT = """Solve the geometry problem below.{context}
+
+{problem}{options}
+
+Reason step by step inside <think>...</think>, then give only the final answer inside \
+<answer>...</answer>{hint}."""
+
+_CONTEXT = {
+    "direct": " Its figure is attached.",
+    "with_image": " Its figure is attached, with a description of the figure.",
+    "without_image": " The figure is not shown; a description of it is given instead.",
+}
+_VISION_ONLY = "The problem, with its choices if it has any, is written in the figure."
+
+
+def reasoning_messages(row: dict[str, Any], mode: str, caption: str | None) -> list[dict[str, Any]]:
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+    if mode != "direct" and not caption:
+        raise ValueError(f"no caption for this item: {row.get('caption_error') or 'the captioner gave none'}")
+    question = row["question"] or _VISION_ONLY
+    if mode == "without_image" and not row["question"]:
+        question = "The problem is transcribed at the end of the description."
+    problem = f"Problem:\n{question}"
+    if mode != "direct":
+        problem = f"Description of the figure:\n{caption.strip()}\n\n" + problem  # type: ignore[union-attr]
+    choices = row.get("choices") or []
+    options = ""
+    if choices and row["question"]:
+        options = "\n\nOptions:\n" + "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
+    hint = " (the letter of the correct option)" if choices else " (the value only, without units)"
+    text = _PROMPT.format(context=_CONTEXT[mode], problem=problem, options=options, hint=hint)
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    if mode != "without_image":
+        content.append(image_part(row["image"]))
+    return [{"role": "user", "content": content}]
+
+
+def score_record(record: SampleRecord) -> dict[str, Score]:
+    if record.generation_error is not None or record.response is None:
+        return {"accuracy": Score.missing(f"model failed: {record.generation_error or 'no response'}")}
+    choices = record.target.get("choices") or []
+    letters = string.ascii_uppercase[: len(choices)] or None
+    found = extract_final_answer(record.response, letters=letters)
+    record.extracted = {"answer": found.answer, "method": found.method}
+    verdict = check_answer(found.answer, record.target["answer"], choices=choices or None,
+                           unit=record.target.get("unit"))
+    return {"accuracy": Score(1.0 if verdict.equal else 0.0,
+                              explanation=f"extracted {found.answer!r} ({found.method}); gold "
+                              f"{record.target['answer']!r}; {verdict.rule}: {verdict.detail}")}
+
+
+def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+    return summarize(
+        records,
+        METRICS,
+        groups={
+            "question_type": lambda r: r.meta.get("question_type"),
+            "subject": lambda r: r.meta.get("subject") or None,
+        },
+        group_order={"question_type": ["multi_choice", "free_form"]},
+    )

@@ -1,0 +1,149 @@
+"""CapGeo as a geomeval benchmark: caption the figure (once per captioner), then reason.
+
+    geomeval run capgeo --source mathvista_geometry --captioner openai:CAPTIONER \\
+        --model openai:REASONER --mode without_image
+
+`--source` picks the problems (and the caption prompt variant that suits them); `--data`
+points at that source's public file (default: the embedded sample); `--mode` is direct,
+with_image or without_image. Captions are read from and written to the caption store, so a
+grid of reasoners costs one caption pass per captioner.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from ..base import Benchmark, Item
+from . import reasoning
+from .captioning import caption_messages
+from .captions_store import DEFAULT_FOLDER, CaptionStore
+from .sources import SOURCES, load_source
+
+DEFAULT_SOURCE = "mathvista_geometry"
+
+
+@dataclasses.dataclass
+class Setup:
+    source: str = DEFAULT_SOURCE
+    mode: str = "direct"
+    captioner: Any = None  # a geomeval Model; needed unless mode is direct
+    captions: Path = DEFAULT_FOLDER
+
+
+class CapGeo(Benchmark):
+    name = "capgeo"
+    title = "CapGeo"
+    tasks = ("capgeo_reasoning",)
+    headline = "accuracy"
+    metrics = reasoning.METRICS
+    compare_by = "question_type"
+
+    def __init__(self, setup: Setup | None = None) -> None:
+        self.setup = setup or Setup()
+
+    # --- options -------------------------------------------------------------------------
+
+    def configure(self, options: dict[str, Any]) -> CapGeo:
+        setup = Setup(
+            source=options.get("source") or DEFAULT_SOURCE,
+            mode=options.get("mode") or "direct",
+            captioner=options.get("captioner"),
+            captions=Path(options.get("captions") or DEFAULT_FOLDER),
+        )
+        if setup.source not in SOURCES:
+            raise ValueError(f"unknown --source {setup.source!r}; sources: {', '.join(SOURCES)}")
+        if setup.mode not in reasoning.MODES:
+            raise ValueError(f"unknown --mode {setup.mode!r}; modes: {', '.join(reasoning.MODES)}")
+        if setup.mode != "direct" and setup.captioner is None:
+            raise ValueError(f"--mode {setup.mode} needs a --captioner (a model spec)")
+        return CapGeo(setup)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        captioner = self.setup.captioner.spec if self.setup.captioner is not None and self.setup.mode != "direct" else None
+        return {"source": self.setup.source, "mode": self.setup.mode, "captioner": captioner}
+
+    def store(self) -> CaptionStore:
+        source = SOURCES[self.setup.source]
+        return CaptionStore(self.setup.captions, self.setup.captioner.spec, source.name, source.variant)
+
+    # --- the benchmark contract ----------------------------------------------------------
+
+    def data_status(self) -> str:
+        return f"embedded samples ({', '.join(SOURCES)})"
+
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+        if task not in self.tasks:
+            raise ValueError(f"unknown CapGeo task {task!r}; tasks: {', '.join(self.tasks)}")
+        rows = load_source(self.setup.source, data_arg)
+        rows = rows[:limit] if limit is not None else rows
+        return [Item(id=row["id"], fields=row, choices=tuple(row["choices"])) for row in rows]
+
+    async def prepare(self, items: list[Item], concurrency: int) -> None:
+        """The caption pass: stored captions are reused; missing or failed ones are asked for."""
+        if self.setup.mode == "direct" or not items:
+            return
+        from ...runner import for_each
+
+        store = self.store()
+        stored = store.read()
+        variant = SOURCES[self.setup.source].variant
+        captioner = self.setup.captioner
+
+        async def caption(item: Item) -> None:
+            entry = stored.get(item.id)
+            if entry is None or entry.get("caption") is None:
+                messages = caption_messages(item.fields["image"], variant, item.fields["question"])
+                try:
+                    generation = await captioner.generate(item, messages)
+                    text, error = generation.text, generation.error
+                except Exception as exc:  # a captioner bug fails its item, not the run
+                    text, error = None, f"{type(exc).__name__}: {exc}"
+                if text is not None and not text.strip():
+                    text, error = None, "the captioner returned an empty caption"
+                store.append(item.id, text, error)
+                entry = {"caption": text, "error": error}
+            item.fields["caption"] = entry.get("caption")
+            item.fields["caption_error"] = entry.get("error")
+
+        await for_each(items, concurrency, caption)
+
+    async def aclose(self) -> None:
+        if self.setup.captioner is not None:
+            await self.setup.captioner.aclose()
+
+    def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
+        return reasoning.reasoning_messages(item.fields, self.setup.mode, item.fields.get("caption"))
+
+    def new_record(self, item: Item, task: str) -> SampleRecord:
+        row = item.fields
+        return SampleRecord(
+            id=item.id,
+            benchmark=self.name,
+            task=task,
+            target={
+                "question": row["question"],
+                "choices": list(row["choices"]),
+                "answer": row["answer"],
+                "unit": row.get("unit"),
+                "mode": self.setup.mode,
+                "caption": row.get("caption"),
+            },
+            meta={"source": row["source"], "question_type": row["question_type"], "subject": row.get("subject")},
+        )
+
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        return reasoning.score_record(record)
+
+    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+        return reasoning.aggregate(records)
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        raise ValueError(
+            "CapGeo reads its sources' public files directly: pass the file with --data and the source "
+            "with --source (there is nothing to build)"
+        )

@@ -1,0 +1,237 @@
+"""The problems CapGeo's reasoners answer, read from the public formats of their sources.
+
+Each loader turns one source's local file into rows of one shape (id, source, question,
+image bytes, choices, answer, question_type, caption variant), so captioning, prompting and
+scoring never look at a source's own format again:
+
+- `mathvista_geometry`: MathVista's `testmini.json`, a dict keyed by pid; only items whose
+  `metadata.task` is "geometry problem solving" are kept. A multiple-choice `answer` is the
+  option's text; the checker maps it to its letter.
+- `mathverse_vision_intensive` / `mathverse_vision_only`: MathVerse's `testmini.json`, a list;
+  the records of that `problem_version`. Choices are written inside the question ("Choices:\n
+  A:50°\nB:…"); they are split out. Vision Only records have an empty `question` (the problem
+  is drawn in the image); `question_for_eval` is kept only for reference, never shown.
+- `geoqa`: GeoQA-style JSON lines with `subject`, `choices` and a 0-based `label` (a 1-based
+  `lable` or `label` is detected when it cannot be 0-based).
+
+Every record is checked; a bad one is a `DataError` naming the item and the field.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Any
+
+from PIL import Image as PILImage
+
+from ..base import DataError
+
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+GEOMETRY_TASK = "geometry problem solving"
+_CHOICES_BLOCK = re.compile(r"\n\s{0,4}Choices\s{0,4}[:：]\s{0,4}\n", re.IGNORECASE)
+_CHOICE_LINE = re.compile(r"^\s{0,4}\(?([A-H])\)?\s{0,2}[:.：)]\s{0,4}(.{1,500})$")
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    variant: str  # the caption prompt variant (captioning.VARIANTS)
+    sample: str  # the embedded sample file, relative to sources/
+    load: Callable[[Path], list[dict[str, Any]]]
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError("(file)", path.name, f"not valid JSON: {exc}") from None
+
+
+def _text(item: str, record: dict[str, Any], name: str, *, required: bool = True) -> str:
+    value = record.get(name)
+    if value is None or (isinstance(value, str) and not value.strip() and required):
+        if required:
+            raise DataError(item, name, "missing")
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise DataError(item, name, f"expected text, got {type(value).__name__}")
+    return value
+
+
+def _image(item: str, root: Path, name: str) -> dict[str, Any]:
+    parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
+    if not parts or ".." in parts:
+        raise DataError(item, "image", f"image path {name[:120]!r} must stay inside the source folder")
+    path = root.joinpath(*parts)
+    if not path.is_file():
+        raise DataError(item, "image", f"image file not found: {path}")
+    data = path.read_bytes()
+    if len(data) > MAX_IMAGE_BYTES:
+        raise DataError(item, "image", f"image {path.name} is larger than {MAX_IMAGE_BYTES} bytes")
+    try:
+        with PILImage.open(io.BytesIO(data)) as opened:
+            opened.verify()
+    except Exception as exc:
+        raise DataError(item, "image", f"image {path.name} does not decode: {exc}") from None
+    return {"bytes": data, "path": path.name}
+
+
+def _row(item: str, source: str, question: str, image: dict[str, Any], choices: list[str], answer: str,
+         multiple_choice: bool, **extra: Any) -> dict[str, Any]:
+    if multiple_choice and not choices:
+        raise DataError(item, "choices", "a multiple-choice item without choices")
+    return {
+        "id": item, "source": source, "question": question.strip(), "image": image, "choices": choices,
+        "answer": answer.strip(), "question_type": "multi_choice" if multiple_choice else "free_form",
+        "unit": extra.get("unit") or None, "precision": extra.get("precision"), "subject": extra.get("subject") or "",
+    }
+
+
+def load_mathvista(path: Path) -> list[dict[str, Any]]:
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise DataError("(file)", path.name, "expected MathVista's JSON object keyed by pid")
+    rows = []
+    for pid, record in data.items():
+        item = str(pid)
+        if not isinstance(record, dict):
+            raise DataError(item, "(record)", f"expected an object, got {type(record).__name__}")
+        metadata = record.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise DataError(item, "metadata", "expected an object")
+        if metadata.get("task") != GEOMETRY_TASK:
+            continue
+        kind = _text(item, record, "question_type")
+        if kind not in ("multi_choice", "free_form"):
+            raise DataError(item, "question_type", f"unknown value {kind!r}")
+        choices = record.get("choices") or []
+        if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
+            raise DataError(item, "choices", "expected a list of option texts or null")
+        answer = _text(item, record, "answer")
+        if kind == "multi_choice" and answer not in choices:
+            raise DataError(item, "answer", f"{answer[:40]!r} is not one of the choices")
+        rows.append(_row(item, "mathvista_geometry", _text(item, record, "question"),
+                         _image(item, path.parent, _text(item, record, "image")), list(choices), answer,
+                         kind == "multi_choice", unit=record.get("unit"), precision=record.get("precision"),
+                         subject=metadata.get("skills") and ", ".join(map(str, metadata["skills"]))))
+    return rows
+
+
+def split_choices(question: str) -> tuple[str, list[str]]:
+    """A MathVerse question and the options written inside it ("Choices:\\nA:50°\\nB:…")."""
+    parts = _CHOICES_BLOCK.split(question, maxsplit=1)
+    if len(parts) == 1:
+        return question, []
+    choices = []
+    for line in parts[1].splitlines()[:26]:
+        match = _CHOICE_LINE.match(line)
+        if match:
+            choices.append(match.group(2).strip())
+    return parts[0], choices
+
+
+def _load_mathverse(version: str, source: str) -> Callable[[Path], list[dict[str, Any]]]:
+    def load(path: Path) -> list[dict[str, Any]]:
+        data = _read_json(path)
+        if not isinstance(data, list):
+            raise DataError("(file)", path.name, "expected MathVerse's JSON list of records")
+        rows = []
+        for index, record in enumerate(data):
+            item = str(record.get("sample_index", f"#{index}")) if isinstance(record, dict) else f"#{index}"
+            if not isinstance(record, dict):
+                raise DataError(item, "(record)", "expected an object")
+            if record.get("problem_version") != version:
+                continue
+            kind = _text(item, record, "question_type")
+            if kind not in ("multi-choice", "free-form"):
+                raise DataError(item, "question_type", f"unknown value {kind!r}")
+            question = _text(item, record, "question", required=False)
+            text, choices = split_choices(question)
+            if kind == "multi-choice" and not choices and version != "Vision Only":
+                raise DataError(item, "question", "a multiple-choice question without a Choices: block")
+            if kind == "multi-choice" and not choices:
+                # Vision Only: the options are drawn in the image; their letters still count.
+                _, choices = split_choices(_text(item, record, "question_for_eval", required=False))
+            metadata = record.get("metadata") or {}
+            rows.append(_row(item, source, text, _image(item, path.parent, _text(item, record, "image")), choices,
+                             _text(item, record, "answer"), kind == "multi-choice",
+                             subject=metadata.get("subfield", "") if isinstance(metadata, dict) else ""))
+        return rows
+
+    return load
+
+
+def load_geoqa(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"line {number}", "(record)", f"not valid JSON: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise DataError(f"line {number}", "(record)", "expected an object")
+        item = str(record.get("id", f"line {number}"))
+        choices = record.get("choices")
+        if not isinstance(choices, list) or not choices or not all(isinstance(c, (str, int, float)) for c in choices):
+            raise DataError(item, "choices", "expected a non-empty list of options")
+        choices = [str(c) for c in choices]
+        label = record.get("label", record.get("lable"))
+        if isinstance(label, bool) or not isinstance(label, int):
+            raise DataError(item, "label", f"expected the index of the right option, got {label!r}")
+        if not 0 <= label < len(choices):
+            label -= 1  # a 1-based label (some GeoQA+ copies): only when 0-based cannot be meant
+            if not 0 <= label < len(choices):
+                raise DataError(item, "label", f"{record.get('label', record.get('lable'))!r} points at no option")
+        answer = "ABCDEFGH"[label]
+        if record.get("answer") not in (None, "") and str(record["answer"]).strip() != choices[label].strip():
+            raise DataError(item, "answer", f"{str(record['answer'])[:40]!r} is not option {answer} ({choices[label][:40]!r})")
+        rows.append(_row(item, "geoqa", _text(item, record, "subject"),
+                         _image(item, path.parent, _text(item, record, "image")), choices, answer, True))
+    return rows
+
+
+SOURCES: dict[str, Source] = {
+    s.name: s
+    for s in (
+        Source("mathverse_vision_only", "mathverse_vision_only", "mathverse/testmini.json",
+               _load_mathverse("Vision Only", "mathverse_vision_only")),
+        Source("mathverse_vision_intensive", "mathverse_vision_intensive", "mathverse/testmini.json",
+               _load_mathverse("Vision Intensive", "mathverse_vision_intensive")),
+        Source("mathvista_geometry", "diagram_with_question", "mathvista/testmini.json", load_mathvista),
+        Source("geoqa", "diagram_with_question", "geoqa/test.jsonl", load_geoqa),
+    )
+}
+
+
+def sample_file(source: Source) -> Path:
+    with as_file(files(__package__).joinpath("sources", *source.sample.split("/"))) as path:
+        return Path(path)
+
+
+def load_source(name: str, path: str | Path | None = None) -> list[dict[str, Any]]:
+    """Rows of one source: from `path` (its public file) or, without one, the embedded sample."""
+    if name not in SOURCES:
+        raise ValueError(f"unknown CapGeo source {name!r}; sources: {', '.join(SOURCES)}")
+    source = SOURCES[name]
+    file = Path(path).expanduser() if path is not None else sample_file(source)
+    if file.is_dir():
+        candidate = file / Path(source.sample).name
+        if not candidate.is_file():
+            raise FileNotFoundError(f"{file} holds no {Path(source.sample).name} for source {name}")
+        file = candidate
+    if not file.is_file():
+        raise FileNotFoundError(f"{name}: source file not found: {file}")
+    rows = source.load(file)
+    if not rows:
+        raise DataError("(source)", name, f"no items of this source in {file}")
+    return rows

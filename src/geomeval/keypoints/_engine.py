@@ -1,0 +1,543 @@
+"""The language-neutral parts of caption parsing: name patterns, the builder, rules, equations.
+
+Why this shape: a caption is parsed by many small independent rules (one regular
+expression and one handler each) over normalised sentences. Every pattern uses only
+bounded quantifiers on short names, so one match attempt costs a bounded number of
+steps and a whole parse is linear in the (capped) input; a rule runs on a sentence only
+when one of its trigger words occurs in it, which is what makes parsing fast enough to
+score thousands of captions per second.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, pairwise
+
+from . import canonical as cn
+from .model import ELEMENT, NUMERICAL, RELATION, Keypoint, KeypointSet, Value
+
+MAX_CHARS = 20_000  # longer captions are cut here (a figure caption is a few hundred characters)
+MAX_SENTENCE_EQUALS = 64  # '=' signs looked at per sentence
+MAX_CHAIN_NAMES = 6  # members of one equality chain paired up (6 -> 15 pairs)
+
+# --------------------------------------------------------------------------- name patterns
+PT = r"[A-Z]\d{0,2}'{0,2}"
+LB = r"(?=[A-Z])(?<![A-Za-z0-9'_])"  # a name starts here (the cheap capital test first: faster scans)
+RB = r"(?![A-Za-z0-9'_])"  # and ends here
+PNAME = LB + PT + RB
+SEG = LB + f"(?:{PT}){{2}}" + RB
+POLY = LB + f"(?:{PT}){{3,12}}" + RB
+SOLID_NAME = LB + f"(?:{PT}){{1,8}}(?:-(?:{PT}){{1,8}})?" + RB
+ANG = f"∠(?:(?:{PT}){{3}}|{PT}|\\d{{1,2}}|[α-ωθ])" + RB
+CIRC = f"⊙(?:{PT}{RB})?"
+LINE_NAME = r"ℓ[a-z]\d{0,2}" + RB
+AXIS = r"[xyz]-axis"
+PLANE = f"plane (?:(?:{PT}){{3,8}}{RB}|[α-ω])"
+ARC = f"⌒(?:{PT}){{2,3}}" + RB
+# One object a relation talks about, in any of its notations.
+OBJ_CORE = f"(?=[⊙ℓxyzp⌒∠△A-Z])(?:{CIRC}|{LINE_NAME}|{AXIS}|{PLANE}|{ARC}|{ANG}|△ ?{POLY}|{SEG}|{POLY})"
+NUMC = r"[-+]?[0-9.√π/]{1,16}"  # one coordinate / ratio part (no parentheses, no spaces)
+NUMSTART = r"(?=[-+]?(?:\d|√|π|\.\d))"
+
+
+def list_of(item: str, sep: str, most: int = 10) -> str:
+    """`item (sep item){0,most}` — a bounded list, never a nested unbounded quantifier."""
+    return f"{item}(?:{sep}{item}){{0,{most}}}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One pattern and what to do with each match; runs only when a trigger occurs."""
+
+    triggers: tuple[str, ...]
+    pattern: re.Pattern[str]
+    handle: Callable[[re.Match[str], Builder, int], None]
+
+
+@dataclass(slots=True)
+class Mention:
+    pos: int
+    family: str  # circle | polygon | solid
+    ref: str
+
+
+@dataclass
+class Builder:
+    """Collects raw keypoints and the shapes mentioned (for 'the circle', 'its radius', ∠B)."""
+
+    pending: list[tuple[str, str, tuple[str, ...], Value, str]] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
+    polygons: dict[tuple[str, ...], str] = field(default_factory=dict)  # tokens -> kind
+    unnamed_circle: bool = False
+    _mention_pos: list[int] = field(default_factory=list)
+
+    # -- emit -------------------------------------------------------------------------
+    def add(self, dimension: str, kind: str, args: Sequence[str], value: Value = None, text: str = "") -> None:
+        if any(a is None for a in args):
+            return
+        self.pending.append((dimension, kind, tuple(args), value, text))
+
+    def element(self, kind: str, *args: str, text: str = "") -> None:
+        self.add(ELEMENT, kind, args, None, text)
+
+    def relation(self, kind: str, *args: str, value: Value = None, text: str = "") -> None:
+        self.add(RELATION, kind, args, value, text)
+
+    def number(self, kind: str, *args: str, value: Value, text: str = "") -> None:
+        if value is not None:
+            self.add(NUMERICAL, kind, args, value, text)
+
+    def point(self, name: str) -> None:
+        self.element("point", name, text=f"point {name}")
+
+    # -- shapes in context ------------------------------------------------------------
+    def mention(self, pos: int, family: str, ref: str) -> None:
+        index = bisect.bisect_right(self._mention_pos, pos)
+        self._mention_pos.insert(index, pos)
+        self.mentions.insert(index, Mention(pos, family, ref))
+
+    def polygon(self, pos: int, kind: str, name: str, text: str = "") -> str:
+        tokens = cn.polygon_tokens(name)
+        ref = "".join(tokens)
+        self.polygons.setdefault(tokens, kind)
+        self.element(kind, ref, text=text or f"{kind} {ref}")
+        self.mention(pos, "polygon", ref)
+        return ref
+
+    def circle(self, pos: int, name: str) -> str:
+        ref = "⊙" + name
+        if name:
+            self.element("circle", ref, text=f"circle {name}")
+            self.mention(pos, "circle", ref)
+        else:
+            self.unnamed_circle = True
+        return ref
+
+    def context(self, pos: int, families: Iterable[str]) -> str:
+        """The nearest shape of one of `families` mentioned before `pos` (else the first after)."""
+        wanted = set(families)
+        index = bisect.bisect_right(self._mention_pos, pos)
+        for i in range(index - 1, -1, -1):
+            if self.mentions[i].family in wanted:
+                return self.mentions[i].ref
+        for i in range(index, len(self.mentions)):
+            if self.mentions[i].family in wanted:
+                return self.mentions[i].ref
+        return ""
+
+    def circle_ref(self, raw: str, pos: int) -> str:
+        """`⊙O` as written, or for an unnamed `⊙` the circle in context."""
+        raw = raw.strip()
+        if raw and raw != "⊙":
+            return cn.ref(raw)
+        return self.context(pos, ("circle",)) or "⊙"
+
+    # -- finish -----------------------------------------------------------------------
+    def finish(self) -> KeypointSet:
+        angle_map = self._vertex_angles()
+        species = self._species()
+        if self.unnamed_circle and not any(m.family == "circle" for m in self.mentions):
+            self.element("circle", "⊙", text="circle")
+        named_solids = {k for d, k, a, _, _ in self.pending if d == ELEMENT and k in SOLID_FAMILY and a}
+        out: list[Keypoint] = []
+        for dimension, kind, args, value, text in self.pending:
+            if dimension == ELEMENT and kind in POLYGON_RANK and args and species.get(args[0], kind) != kind:
+                continue  # a quadrilateral ABCD also called a parallelogram is one parallelogram
+            if dimension == ELEMENT and not args and any(kind in SOLID_FAMILY[k] for k in named_solids):
+                continue  # `the prism` after `rectangular prism ABCD-EFGH` is that solid again
+            if angle_map:
+                args = tuple(angle_map.get(a, a) for a in args)
+            out.append(Keypoint(dimension, kind, order_args(kind, args), value, text))
+        return KeypointSet(out)
+
+    def _species(self) -> dict[str, str]:
+        best: dict[str, str] = {}
+        for dimension, kind, args, _, _ in self.pending:
+            if dimension == ELEMENT and kind in POLYGON_RANK and args:
+                current = best.get(args[0])
+                if current is None or POLYGON_RANK[kind] > POLYGON_RANK[current]:
+                    best[args[0]] = kind
+        return best
+
+    def _vertex_angles(self) -> dict[str, str]:
+        """∠B -> ∠ABC when B is a vertex of exactly one named polygon (its interior angle)."""
+        resolved: dict[str, set[str]] = {}
+        for tokens in self.polygons:
+            n = len(tokens)
+            for i, vertex in enumerate(tokens):
+                full = cn.angle(tokens[i - 1] + vertex + tokens[(i + 1) % n])
+                resolved.setdefault(vertex, set()).add(full)
+        return {f"∠{v}": next(iter(fulls)) for v, fulls in resolved.items() if len(fulls) == 1}
+
+
+# Specificity of polygon kinds: a name keeps only its most specific kind.
+POLYGON_RANK = {
+    "polygon": 0, "triangle": 1, "quadrilateral": 1, "pentagon": 1, "hexagon": 1, "heptagon": 1,
+    "octagon": 1, "trapezoid": 2, "parallelogram": 2, "kite": 2, "rectangle": 3, "rhombus": 3,
+    "square": 4,
+}
+
+# Which kinds a named solid may be called by later (`the prism` for a cuboid ABCD-EFGH).
+SOLID_FAMILY = {
+    "cube": {"cube", "cuboid", "prism"}, "cuboid": {"cuboid", "prism"}, "prism": {"prism"},
+    "pyramid": {"pyramid"}, "tetrahedron": {"tetrahedron", "pyramid"}, "cylinder": {"cylinder"},
+    "cone": {"cone"}, "sphere": {"sphere"}, "hemisphere": {"hemisphere"}, "frustum": {"frustum"},
+}
+
+SYMMETRIC = {"parallel", "perpendicular", "equal_length", "equal_angle", "concentric", "collinear"}
+PAIRED = {"congruent", "similar"}
+
+
+def order_args(kind: str, args: tuple[str, ...]) -> tuple[str, ...]:
+    """Argument order: symmetric relations sorted; intersect sorts its objects (last arg is the
+    point); tangent between two circles sorts them; congruent/similar keep the correspondence."""
+    if kind in SYMMETRIC:
+        return tuple(sorted(args))
+    if kind == "intersect" and len(args) >= 3:
+        return (*sorted(args[:-1]), args[-1])
+    if kind == "tangent" and len(args) == 3 and args[0].startswith("⊙") and args[1].startswith("⊙"):
+        return (*sorted(args[:2]), args[2])
+    if kind in PAIRED and len(args) == 2:
+        return cn.joint_polygons(args, symmetric=True)
+    return args
+
+
+# --------------------------------------------------------------------------- running rules
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[;。；！？\n]")
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pieces split at . ! ? ; and newlines (not inside 2.5)."""
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.start() > start:
+            out.append((start, text[start : m.start()]))
+        start = m.end()
+    if start < len(text):
+        out.append((start, text[start:]))
+    return [(o, s) for o, s in out if s.strip()]
+
+
+WINDOW_BACK = 120  # a match starts at most this far before its trigger word...
+WINDOW_FORWARD = 240  # ...and ends at most this far after it
+
+
+def _windows(sentence_low: str, triggers: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Merged, disjoint [lo, hi) spans around every trigger occurrence (total ≤ sentence length)."""
+    anchors: list[int] = []
+    for trigger in triggers:
+        at = sentence_low.find(trigger)
+        while at >= 0:
+            anchors.append(at)
+            at = sentence_low.find(trigger, at + 1)
+    anchors.sort()
+    spans: list[tuple[int, int]] = []
+    for at in anchors:
+        lo, hi = max(0, at - WINDOW_BACK), at + WINDOW_FORWARD
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], hi))
+        else:
+            spans.append((lo, hi))
+    return spans
+
+
+def _matches(rule: Rule, sentence: str, sentence_low: str) -> Iterable[re.Match[str]]:
+    """`rule.pattern.finditer(sentence)`, but on a long sentence only near the rule's trigger words.
+
+    Every rule's trigger occurs inside its matches, so scanning the merged windows around the
+    triggers finds the same matches; it saves trying the pattern at every position of a long
+    caption (most of the cost for patterns that start with a name).
+    """
+    n = len(sentence)
+    if n <= 2 * (WINDOW_BACK + WINDOW_FORWARD) or not rule.triggers or len(sentence_low) != n:
+        yield from rule.pattern.finditer(sentence)
+        return
+    for lo, hi in _windows(sentence_low, rule.triggers):
+        hi = min(hi, n)
+        for m in rule.pattern.finditer(sentence, lo, hi):
+            if m.end() >= hi and hi < n:  # cut by the window: match again on the whole sentence
+                full = rule.pattern.match(sentence, m.start())
+                if full is not None:
+                    yield full
+                break
+            yield m
+
+
+class RuleSet:
+    """Rules indexed by trigger, so a caption checks each distinct trigger string once."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules = tuple(rules)
+        self.always = tuple(i for i, r in enumerate(self.rules) if not r.triggers)
+        self.by_trigger: dict[str, list[int]] = {}
+        for i, rule in enumerate(self.rules):
+            for t in rule.triggers:
+                self.by_trigger.setdefault(t, []).append(i)
+
+    def active(self, low: str) -> list[Rule]:
+        found = set(self.always)
+        for trigger, indices in self.by_trigger.items():
+            if trigger in low:
+                found.update(indices)
+        return [self.rules[i] for i in sorted(found)]
+
+
+def run_rules(rules: RuleSet, pieces: Sequence[tuple[int, str]], builder: Builder, low: str) -> None:
+    """Rules whose triggers occur in the caption (`low`, lower-cased), sentence by sentence."""
+    active = rules.active(low)
+    if not active:
+        return
+    several = len(pieces) > 1
+    for offset, sentence in pieces:
+        sentence_low = sentence.lower() if several else low
+        for rule in active:
+            if several and rule.triggers and not any(t in sentence_low for t in rule.triggers):
+                continue
+            for m in _matches(rule, sentence, sentence_low):
+                rule.handle(m, builder, offset)
+
+
+@dataclass(frozen=True, slots=True)
+class Sub:
+    """One normalising substitution, tried only when one of its trigger strings occurs (it needs one)."""
+
+    triggers: tuple[str, ...]
+    pattern: re.Pattern[str]
+    repl: object
+
+
+def apply_subs(subs: Sequence[Sub], text: str) -> str:
+    low = text.lower()
+    for sub in subs:
+        for trigger in sub.triggers:
+            if trigger in low:
+                new = sub.pattern.sub(sub.repl, text)  # type: ignore[call-overload]
+                if new != text:
+                    text, low = new, new.lower()
+                break
+    return text
+
+
+# --------------------------------------------------------------------------- equations
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    kind: str  # seg | angle | qty | num | ratio_names | ratio_nums | scaled | frac_names
+    names: tuple[str, ...] = ()
+    value: float | None = None
+    values: tuple[float, ...] = ()
+    raw: str = ""
+
+
+NUM = r"[-+]?[0-9.√π()/*^+\-]{1,30}"
+NUMS = r"[-+]?[0-9.√π()/]{1,12}"
+SEG_AFTER_NUMBER = f"(?:{PT}){{2}}{RB}"  # `2CD`: a digit may touch the name here
+UNIT = (
+    r"(?: ?(?:°|degrees?|deg|rad|radians|cm\^?[23²³]?|mm\^?[23²³]?|km|m\^?[23²³]?|square units|"
+    r"sq units|cubic units|units?(?: of length)?|厘米|米|单位长度|度))?"
+)
+_BAD_FOLLOW = {"from", "away", "more", "less", "times", "longer", "shorter", "than", "greater", "plus", "minus", "x", "y"}
+
+
+@dataclass(frozen=True)
+class TermGrammar:
+    """A language's equation terms: the shared notation plus its quantity words (area, 半径...)."""
+
+    qty_pattern: str  # must define groups qk (quantity word) and optionally qref (shape)
+    resolve_qty: Callable[[re.Match[str], Builder, int], tuple[str, str, float] | None]
+
+    def __post_init__(self) -> None:
+        term = (
+            f"(?P<ratio_names>{SEG}(?: ?: ?{SEG}){{1,3}})"
+            f"|(?P<frac_names>{SEG} ?/ ?{SEG})"
+            f"|(?P<scaled>{NUMS} ?\\*? ?{SEG_AFTER_NUMBER})"
+            f"|(?P<angle>{ANG})"
+            f"|(?P<seg>{SEG})"
+            f"|(?P<qty>{self.qty_pattern})"
+            f"|(?P<ratio_nums>{NUMC}(?: ?: ?{NUMC}){{1,3}})"
+            f"|(?P<num>{NUM}){UNIT}"
+        )
+        object.__setattr__(self, "tail", re.compile(f"(?:{term}) ?$"))
+        object.__setattr__(self, "head", re.compile(f" ?(?:{term})"))
+        object.__setattr__(self, "whole", re.compile(f" ?(?:{term}) ?"))
+
+
+_VAR_TAIL = re.compile(r"[-+0-9.xyz√π()/*^ ]{1,30}$")
+_VAR_HEAD = re.compile(r"(?:[-+0-9.√π()/*^ ]|[a-z]{1,2}(?![a-z])){1,40}")
+_EQ_STOP = {"at", "is", "to", "of", "in", "on", "as", "by", "it", "or", "an", "a"}
+_HAS_VAR = re.compile(r"(?<![A-Za-z])[xy](?![A-Za-z])")
+
+
+def _term(m: re.Match[str], grammar: TermGrammar, builder: Builder, pos: int) -> Term | None:
+    groups = m.groupdict()
+    if groups.get("ratio_names"):
+        names = tuple(cn.segment(s) for s in groups["ratio_names"].replace(" ", "").split(":"))
+        return Term("ratio_names", names, raw=m.group(0))
+    if groups.get("frac_names"):
+        a, b = groups["frac_names"].replace(" ", "").split("/")
+        return Term("frac_names", (cn.segment(a), cn.segment(b)), raw=m.group(0))
+    if groups.get("scaled"):
+        raw = groups["scaled"]
+        seg_m = re.search(f"(?:{PT}){{2}}$", raw)
+        if not seg_m:
+            return None
+        k = cn.parse_number(raw[: seg_m.start()].replace("*", "").strip())
+        return None if k is None else Term("scaled", (cn.segment(seg_m.group(0)),), value=k, raw=raw)
+    if groups.get("angle"):
+        return Term("angle", (cn.angle(groups["angle"]),), raw=groups["angle"])
+    if groups.get("seg"):
+        return Term("seg", (cn.segment(groups["seg"]),), raw=groups["seg"])
+    if groups.get("qty"):
+        resolved = grammar.resolve_qty(m, builder, pos)
+        if resolved is None:
+            return None
+        qkind, qref, scale = resolved
+        return Term("qty", (qkind, qref), value=scale, raw=groups["qty"])
+    if groups.get("ratio_nums"):
+        parts = [cn.parse_number(p) for p in groups["ratio_nums"].replace(" ", "").split(":")]
+        if any(p is None for p in parts):
+            return None
+        return Term("ratio_nums", values=tuple(p for p in parts if p is not None), raw=groups["ratio_nums"])
+    if groups.get("num"):
+        raw = groups["num"].rstrip("+-*/^(")
+        while raw.count(")") > raw.count("(") and raw.endswith(")"):
+            raw = raw[:-1]
+        if not re.search(r"[\dπ]", raw):
+            return None
+        unit = m.group(0)[m.end("num") - m.start() :].strip()
+        return Term("num", raw=raw + (" " + unit if unit else ""))
+    return None
+
+
+def equations(sentence: str, offset: int, grammar: TermGrammar, builder: Builder) -> None:
+    """Every chain `t1 = t2 = ... = tn` in a sentence, turned into numerical keypoints."""
+    eqs = [i for i, ch in enumerate(sentence) if ch == "="][:MAX_SENTENCE_EQUALS]
+    if not eqs:
+        return
+    chains: list[list[int]] = [[eqs[0]]]
+    for prev, cur in pairwise(eqs):
+        middle = sentence[prev + 1 : cur]
+        if len(middle) <= 60 and "," not in middle and grammar.whole.fullmatch(middle):
+            chains[-1].append(cur)
+        else:
+            chains.append([cur])
+    lo = 0
+    for chain in chains:
+        first, last = chain[0], chain[-1]
+        text = sentence[lo:first]
+        lo = last + 1
+        if _equation_keypoint(sentence, first, last, offset, builder):
+            continue
+        terms: list[Term] = []
+        left = _left_term(text, grammar, builder, offset + first)
+        if left is not None:
+            terms.append(left)
+        for a, b in pairwise(chain):
+            m = grammar.whole.fullmatch(sentence[a + 1 : b])
+            t = _term(m, grammar, builder, offset + a) if m else None
+            if t is not None:
+                terms.append(t)
+        right = _right_term(sentence[last + 1 : last + 80], grammar, builder, offset + last)
+        if right is not None:
+            terms.append(right)
+        if len(terms) >= 2:
+            _chain_keypoints(terms, builder, sentence[max(0, first - 20) : last + 20].strip())
+
+
+def _left_term(text: str, grammar: TermGrammar, builder: Builder, pos: int) -> Term | None:
+    window = text[-70:]
+    cut = max(window.rfind(","), window.rfind("，"), window.rfind("、"))
+    if cut >= 0:
+        window = window[cut + 1 :]
+    m = grammar.tail.search(window)
+    if m is None:
+        return None
+    before = window[: m.start()].rstrip()
+    if before and before[-1] in "+-*/^:∠△⊙":
+        return None  # `∠A + ∠B = 90°` is not `∠B = 90°`
+    return _term(m, grammar, builder, pos)
+
+
+def _right_term(text: str, grammar: TermGrammar, builder: Builder, pos: int) -> Term | None:
+    m = grammar.head.match(text)
+    if m is None:
+        return None
+    rest = text[m.end() :]
+    if rest[:1] and ((rest[0].isalnum() and rest[0].isascii()) or rest[0] in "+-*/^(√π"):
+        return None
+    stripped = rest.lstrip()
+    if stripped[:1] in ("+", "-", "*", "/", "^"):
+        return None
+    word = stripped.split(" ", 1)[0].lower().strip(",.;") if stripped else ""
+    if word in _BAD_FOLLOW:
+        return None
+    return _term(m, grammar, builder, pos)
+
+
+def _equation_keypoint(sentence: str, first: int, last: int, offset: int, builder: Builder) -> bool:
+    """`y = 2x + 1`, `x^2 + y^2 = 4`: kept as normalised text (compared literally)."""
+    left = _VAR_TAIL.search(sentence[max(0, first - 40) : first])
+    right = _VAR_HEAD.match(sentence[last + 1 : last + 60])
+    if left is None or right is None:
+        return False
+    lhs = left.group(0).strip()
+    words = right.group(0).split(" ")
+    while words and (words[-1] in _EQ_STOP or not words[-1]):
+        words.pop()  # `y = 2x + 1 at A`: the equation ends before the prose
+    rhs = " ".join(words).strip()
+    full = f"{lhs}={sentence[first + 1 : last]}={rhs}" if last != first else f"{lhs}={rhs}"
+    if not lhs or not rhs or not _HAS_VAR.search(full):
+        return False
+    norm = full.replace(" ", "").replace("**", "^").replace("*", "").replace("==", "=")
+    builder.number("equation", value=norm, text=full)
+    return True
+
+
+def _chain_keypoints(terms: list[Term], builder: Builder, text: str) -> None:
+    nums = [t for t in terms if t.kind == "num"]
+    segs = [t.names[0] for t in terms if t.kind == "seg"]
+    angles = [t.names[0] for t in terms if t.kind == "angle"]
+    qtys = [t for t in terms if t.kind == "qty"]
+    # ratios: AD:DB = 1:2, AD/DB = 1/2, AB = 2CD
+    names_ratio = next((t for t in terms if t.kind in ("ratio_names", "frac_names")), None)
+    if names_ratio is not None:
+        parts: tuple[float, ...] | None = None
+        nums_ratio = next((t for t in terms if t.kind == "ratio_nums"), None)
+        if nums_ratio is not None:
+            parts = nums_ratio.values
+        elif nums and names_ratio.kind == "frac_names":
+            v = cn.parse_number(nums[-1].raw.split(" ")[0])
+            parts = None if v is None else (v, 1.0)
+        if parts is not None:
+            canon = cn.ratio_value(names_ratio.names, parts)
+            if canon:
+                builder.number("ratio", *canon[0], value=canon[1], text=text)
+        return
+    scaled = next((t for t in terms if t.kind == "scaled"), None)
+    if scaled is not None and len(segs) == 1 and scaled.value:
+        canon = cn.ratio_value((segs[0], scaled.names[0]), (scaled.value, 1.0))
+        if canon:
+            builder.number("ratio", *canon[0], value=canon[1], text=text)
+        return
+    raw_value = nums[-1].raw if nums else None
+    if raw_value is not None:
+        length = cn.parse_length(raw_value)
+        for s in segs:
+            builder.number("length", s, value=length, text=text)
+        if angles:
+            degrees = cn.parse_angle(raw_value)
+            for a in angles:
+                builder.number("angle", a, value=degrees, text=text)
+        for q in qtys:
+            qkind, qref = q.names
+            if length is not None and q.value:
+                builder.number(qkind, qref, value=length * q.value, text=text)
+    for group, kind in ((segs, "equal_length"), (angles, "equal_angle")):
+        unique = list(dict.fromkeys(group))[:MAX_CHAIN_NAMES]
+        for a, b in combinations(unique, 2):
+            builder.add(NUMERICAL, kind, (a, b), None, text)

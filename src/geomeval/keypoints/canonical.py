@@ -1,0 +1,359 @@
+"""Canonical names and values, so that two captions stating the same fact give equal keypoints.
+
+Why here and once: the matcher is exact on canonical forms (fast, deterministic,
+explainable). Every notational freedom a caption has is removed by these functions:
+
+- segment / line through two points: unordered (AB = BA), points sorted;
+- polygon: cyclic and reversal invariant (ABC = BCA = CBA), the smallest of the 2n
+  rotations/reflections as a tuple of point names;
+- angle ∠ABC = ∠CBA: the vertex stays in the middle, the two ends are sorted;
+- ray AB: ordered (it starts at A);
+- arc AB = BA; arc ACB keeps its middle point and sorts the ends;
+- paired figures (△ABC ≅ △DEF, cube ABCD-A1B1C1D1): one rotation/reflection applied to
+  both at once, so the vertex correspondence survives, then the smallest;
+- values: one float, evaluated from `2√3`, `sqrt(3)`, `\\sqrt{12}`, `3/2`, `π/3`...,
+  compared by value with a 1e-9 relative tolerance (`values_equal`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from .model import Value
+
+_POINT = re.compile(r"[A-Z]\d{0,2}'{0,2}")
+REL_TOL = 1e-9
+ABS_TOL = 1e-12
+
+
+def point_tokens(name: str) -> list[str]:
+    """`A1B1C` -> ['A1', 'B1', 'C']: the point names inside a normalised name."""
+    return _POINT.findall(name)
+
+
+def segment(name: str | Sequence[str]) -> str:
+    tokens = point_tokens(name) if isinstance(name, str) else list(name)
+    return "".join(sorted(tokens))
+
+
+def _dihedral(tokens: Sequence[str]) -> list[tuple[str, ...]]:
+    n = len(tokens)
+    forward = tuple(tokens)
+    backward = tuple(reversed(tokens))
+    return [seq[i:] + seq[:i] for seq in (forward, backward) for i in range(n)]
+
+
+def polygon(name: str | Sequence[str]) -> str:
+    """Smallest rotation or reflection: `BCA` -> `ABC`, `DCBA` -> `ABCD`."""
+    tokens = point_tokens(name) if isinstance(name, str) else list(name)
+    if len(tokens) < 3:
+        return "".join(tokens)
+    return "".join(min(_dihedral(tokens)))
+
+
+def polygon_tokens(name: str) -> tuple[str, ...]:
+    tokens = point_tokens(name)
+    return min(_dihedral(tokens)) if len(tokens) >= 3 else tuple(tokens)
+
+
+def joint_polygons(names: Sequence[str], *, symmetric: bool) -> tuple[str, ...]:
+    """One rotation/reflection for all names at once (keeps vertex correspondence).
+
+    `symmetric` (congruent, similar) also lets the figures swap places. Names of unequal
+    length are canonicalised one by one instead.
+    """
+    lists = [point_tokens(n) for n in names]
+    n = len(lists[0])
+    if n < 3 or any(len(t) != n for t in lists):
+        out = tuple(polygon(t) for t in lists)
+        return tuple(sorted(out)) if symmetric else out
+    orders = [lists, list(reversed(lists))] if symmetric and len(lists) == 2 else [lists]
+    best: tuple[tuple[str, ...], ...] | None = None
+    for order in orders:
+        for shift in range(n):
+            for rev in (False, True):
+                candidate = []
+                for tokens in order:
+                    seq = list(reversed(tokens)) if rev else tokens
+                    candidate.append(tuple(seq[shift:] + seq[:shift]))
+                key = tuple(candidate)
+                if best is None or key < best:
+                    best = key
+    assert best is not None
+    return tuple("".join(t) for t in best)
+
+
+def angle(name: str) -> str:
+    """`∠CBA` -> `∠ABC`; `∠B`, `∠1`, `∠α` unchanged (with the ∠)."""
+    body = name.lstrip("∠").strip()
+    tokens = point_tokens(body)
+    if len(tokens) == 3 and "".join(tokens) == body:
+        a, b, c = tokens
+        if c < a:
+            a, c = c, a
+        return f"∠{a}{b}{c}"
+    return f"∠{body}"
+
+
+def angle_vertex(name: str) -> str | None:
+    """The vertex point of a canonical angle, None for a numbered angle such as ∠1."""
+    tokens = point_tokens(name)
+    if len(tokens) == 3:
+        return tokens[1]
+    if len(tokens) == 1 and name == f"∠{tokens[0]}":
+        return tokens[0]
+    return None
+
+
+def arc(name: str) -> str:
+    tokens = point_tokens(name)
+    if len(tokens) == 3:
+        a, m, b = tokens
+        if b < a:
+            a, b = b, a
+        return f"⌒{a}{m}{b}"
+    return "⌒" + "".join(sorted(tokens))
+
+
+def plane(name: str) -> str:
+    body = name.split(" ", 1)[1] if " " in name else name
+    tokens = point_tokens(body)
+    return "plane " + ("".join(sorted(tokens)) if tokens else body.strip())
+
+
+def solid_name(kind: str, name: str) -> str:
+    """`ABCD-A1B1C1D1` (prism-like: both faces turned together), `P-ABCD` (apex + base),
+    `ABCD` for a tetrahedron (any vertex order), otherwise the name as written."""
+    name = name.strip()
+    if not name:
+        return ""
+    if "-" in name:
+        left, right = name.split("-", 1)
+        lt, rt = point_tokens(left), point_tokens(right)
+        if len(lt) == 1 and len(rt) >= 3:
+            return f"{lt[0]}-{polygon(rt)}"
+        if len(lt) == len(rt) >= 3:
+            a, b = joint_polygons([left, right], symmetric=False)
+            c, d = joint_polygons([right, left], symmetric=False)
+            return min(f"{a}-{b}", f"{d}-{c}")
+        return name
+    tokens = point_tokens(name)
+    if kind == "tetrahedron" and len(tokens) == 4:
+        return "".join(sorted(tokens))
+    return "".join(tokens) if tokens else name
+
+
+def ref(text: str) -> str:
+    """Canonical reference string of one object as written in a caption (see `model`)."""
+    text = text.strip()
+    if not text:
+        return ""
+    head = text[0]
+    if head == "⊙":
+        return "⊙" + text[1:].strip()
+    if head == "∠":
+        return angle(text)
+    if head == "⌒":
+        return arc(text)
+    if head == "△":
+        return polygon(text[1:])
+    if head == "ℓ" or text.endswith("-axis"):
+        return text
+    if text.startswith("plane"):
+        return plane(text)
+    tokens = point_tokens(text)
+    if len(tokens) == 2:
+        return "".join(sorted(tokens))
+    if len(tokens) >= 3:
+        return polygon(tokens)
+    return "".join(tokens) or text
+
+
+# --------------------------------------------------------------------------- values
+
+_NUM_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|[√π()+\-*/^]")
+MAX_VALUE_CHARS = 80
+_MAX_DEPTH = 12
+
+
+class _Fail(Exception):
+    pass
+
+
+class _Evaluator:
+    """Recursive descent over +, -, *, /, ^, √, π, parentheses and implicit products (2√3)."""
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.i = 0
+        self.depth = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self) -> str:
+        tok = self.peek()
+        if tok is None:
+            raise _Fail
+        self.i += 1
+        return tok
+
+    def expr(self) -> float:
+        value = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.take()
+            rhs = self.term()
+            value = value + rhs if op == "+" else value - rhs
+        return value
+
+    def term(self) -> float:
+        value = self.unary()
+        while True:
+            tok = self.peek()
+            if tok in ("*", "/"):
+                self.take()
+                rhs = self.unary()
+                if tok == "*":
+                    value *= rhs
+                else:
+                    if rhs == 0:
+                        raise _Fail
+                    value /= rhs
+            elif tok is not None and (tok[0].isdigit() or tok[0] == "." or tok in ("√", "π", "(")):
+                value *= self.power()  # implicit product: 2√3, 3π, 2(1+√2)
+            else:
+                return value
+
+    def unary(self) -> float:
+        tok = self.peek()
+        if tok in ("-", "+"):
+            self.take()
+            inner = self.unary()
+            return -inner if tok == "-" else inner
+        return self.power()
+
+    def power(self) -> float:
+        base = self.atom()
+        if self.peek() == "^":
+            self.take()
+            exponent = self.unary()
+            if abs(exponent) > 12 or (base < 0 and exponent != int(exponent)):
+                raise _Fail
+            return float(base**exponent)
+        return base
+
+    def atom(self) -> float:
+        tok = self.take()
+        if tok == "(":
+            self.depth += 1
+            if self.depth > _MAX_DEPTH:
+                raise _Fail
+            value = self.expr()
+            if self.take() != ")":
+                raise _Fail
+            self.depth -= 1
+            return value
+        if tok == "π":
+            return math.pi
+        if tok == "√":
+            inner = self.power()
+            if inner < 0:
+                raise _Fail
+            return math.sqrt(inner)
+        if tok[0].isdigit() or tok[0] == ".":
+            return float(tok)
+        raise _Fail
+
+
+def parse_number(text: str) -> float | None:
+    """Value of a closed form such as `5`, `2.5`, `3/2`, `2√3`, `√(3)`, `sqrt(3)`, `π/3`.
+
+    None when it is not one (letters, unbalanced parentheses, division by zero), so a
+    caption's value either parses exactly or is ignored; never raises, never loops.
+    """
+    text = text.strip().replace(" ", "").replace("sqrt", "√").replace("pi", "π")
+    text = text.replace("×", "*").replace("·", "*").replace("−", "-")
+    if not text or len(text) > MAX_VALUE_CHARS:
+        return None
+    tokens = _NUM_TOKEN.findall(text)
+    if "".join(tokens) != text:
+        return None
+    try:
+        evaluator = _Evaluator(tokens)
+        value = evaluator.expr()
+        if evaluator.i != len(tokens):
+            return None
+    except (_Fail, OverflowError, ValueError, ZeroDivisionError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+_UNIT_TAIL = re.compile(
+    r"(?:\s*(?:cm\^?[23²³]?|mm\^?[23²³]?|km|m\^?[23²³]?|units?(?: of length)?|unit lengths?|square units|"
+    r"sq\.? units|cubic units|厘米|米|单位))$"
+)
+
+
+def parse_angle(text: str) -> float | None:
+    """Degrees from `60°`, `60 degrees`, `60`, `π/3` (radians when π and no degree sign)."""
+    text = text.strip()
+    radians = False
+    if text.endswith("rad") or text.endswith("radians"):
+        text = text.removesuffix("radians").removesuffix("rad")
+        radians = True
+    degree = "°" in text or "度" in text
+    text = text.replace("°", "").replace("度", "")
+    text = re.sub(r"\s*(?:degrees?|deg)$", "", text)
+    value = parse_number(text)
+    if value is None:
+        return None
+    if radians or ("π" in text and not degree):
+        return value * 180.0 / math.pi
+    return value
+
+
+def parse_length(text: str) -> float | None:
+    """A length/area/volume value with its unit dropped: `5 cm` -> 5.0, `12 square units` -> 12.0."""
+    return parse_number(_UNIT_TAIL.sub("", text.strip()))
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+
+
+def values_equal(a: Value, b: Value) -> bool:
+    """Values compare by value (1e-9 relative): 2√3 = √12 = 3.4641016151377544, 0.5 = 1/2.
+
+    A rounded decimal (1.732) is *not* √3: a caption that gives a figure's value states
+    it exactly or states a different claim.
+    """
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+            return False
+        return all(close(x, y) for x, y in zip(a, b, strict=True))
+    return close(a, b)
+
+
+def ratio_value(names: Sequence[str], parts: Sequence[float]) -> tuple[tuple[str, ...], tuple[float, ...]] | None:
+    """Canonical ratio: names sorted, parts reordered with them and scaled so the first is 1.
+
+    `AD:DB = 1:2` and `DB:AD = 2:1` and `AD:DB = 2:4` give the same keypoint.
+    """
+    if len(names) != len(parts) or len(names) < 2 or any(p == 0 for p in parts):
+        return None
+    pairs = sorted(zip(names, parts, strict=True))
+    first = pairs[0][1]
+    return tuple(n for n, _ in pairs), tuple(p / first for _, p in pairs)
+
+
+def proportion(parts: Sequence[float]) -> tuple[float, ...]:
+    """Parts scaled so the first is 1 (the canonical form `ratio_value` produces)."""
+    if not parts or parts[0] == 0:
+        return tuple(parts)
+    return tuple(p / parts[0] for p in parts)

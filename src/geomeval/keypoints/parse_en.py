@@ -1,0 +1,891 @@
+"""English caption parser: normalise phrasing to one notation, then run small bounded rules.
+
+What a caption yields (the rule this module implements, so that references and candidates
+are read the same way):
+
+- elements are the objects the caption *names* with a type word or symbol: `triangle ABC`
+  / `△ABC`, `circle O` / `⊙O`, `segment AB`, `side BC`, `chord AB`, `diagonals AC and BD`,
+  `line l`, `ray AB`, `arc AB`, `∠ABC`, `point D`, axes, solids, planes; plus the points a
+  sentence locates (`E is the midpoint of AB` names point E). Points and segments that are
+  only *implied* (A, B, C by `triangle ABC`; AB by `AB = 5`) are not emitted;
+- a polygon called by two kinds (`quadrilateral ABCD is a parallelogram`) is one element
+  of the most specific kind; triangle adjectives (isosceles, equilateral, right) are
+  `property` relations;
+- an equality chain `AB = AC = 5` gives each member's value and every equal pair;
+- `∠B` is read as the interior angle ∠ABC when B is a vertex of exactly one named polygon;
+  `right-angled at B` gives the value ∠ABC = 90° but no angle element (no angle is named);
+- the figure's own wording is not needed: `the circle`, `its radius`, `the side length`
+  refer to the nearest shape of that family mentioned before (else after) in the caption.
+
+How: `normalise` maps phrasing to one notation (`is parallel to` -> `∥`, `circle O` -> `⊙O`,
+`angle ABC` -> `∠ABC`, `the coordinates of A are` -> `A =`, `radius 3` -> `radius = 3`,
+capitalised English words to lower case); then mention, element and relation rules run,
+and equality chains become numbers (`_engine.equations`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import partial
+
+from . import canonical as cn
+from ._engine import (
+    ANG,
+    ARC,
+    AXIS,
+    CIRC,
+    LINE_NAME,
+    NUMC,
+    NUMSTART,
+    OBJ_CORE,
+    PLANE,
+    PNAME,
+    POLY,
+    PT,
+    RB,
+    SEG,
+    SOLID_NAME,
+    Builder,
+    Rule,
+    RuleSet,
+    Sub,
+    TermGrammar,
+    apply_subs,
+    equations,
+    list_of,
+    run_rules,
+    sentences,
+)
+from ._normalize import common, drop_colours_en, lower_words
+from .model import KeypointSet
+
+SEP = "(?:, and |, | and |,)"
+OBJW = (
+    "(?:(?i:the |a |an |line |lines |straight line |segment |segments |line segment |side |sides |edge |chord "
+    "|diagonal |diagonals |ray |median |altitude |base |leg |hypotenuse |triangle |quadrilateral |square "
+    "|rectangle |parallelogram |rhombus |trapezoid |polygon |pentagon |hexagon |extension of |extended line of "
+    "|tangent line |arc |equilateral |isosceles |right |regular |circumference of |boundary of )){0,3}"
+)
+
+
+def rx(pattern: str) -> re.Pattern[str]:
+    """A rule pattern. Keywords are matched case-sensitively in lower case: `lower_words` has
+    lower-cased every capitalised English word, and a case-insensitive alternation is ~10x
+    slower to scan (no literal prefix for the regex engine to skip to)."""
+    return re.compile(pattern.replace("(?i:", "(?:"))
+
+
+def obj(name: str) -> str:
+    return f"{OBJW}(?P<{name}>{OBJ_CORE})"
+
+
+def lead(name: str) -> str:
+    """An object that starts a pattern: its type words need not be matched (finditer finds the
+    name anyway), and leaving them out keeps every scan position cheap."""
+    return f"(?P<{name}>{OBJ_CORE})"
+
+
+OBJ_LIST = list_of(f"{OBJW}{OBJ_CORE}", SEP, 4)
+LEAD_LIST = f"{OBJ_CORE}(?:{SEP}{OBJW}{OBJ_CORE}){{0,4}}"
+PLIST = list_of(PNAME, SEP, 10)
+COORDS = f"(?: ?\\( ?{NUMC} ?, ?{NUMC}(?: ?, ?{NUMC})? ?\\))?"  # `P(3, 4) lies on ...`
+ADJ = "(?i:regular|isosceles|equilateral|right-angled|right angled|right|scalene|acute|obtuse|rt(?= ?△))"
+POLYWORD = (
+    "(?i:triangle|quadrilateral|rectangle|square|parallelogram|rhombus|rhombi|trapezoid|trapezium|kite"
+    "|pentagon|hexagon|heptagon|octagon|polygon)(?i:es|s)?"
+)
+SOLIDWORD = "(?i:cube|cuboid|prism|box|cylinder|cone|sphere|ball|hemisphere|pyramid|tetrahedron|frustum)s?"
+_OBJ_RE = re.compile(OBJ_CORE)
+_SEG_RE = re.compile(SEG)
+_POLY_RE = re.compile(POLY)
+_PNAME_RE = re.compile(PNAME)
+_ADJ_RE = re.compile("(?i:regular|isosceles|equilateral|right-angled|right angled|right|scalene|acute|obtuse|rt)")
+
+_POLY_KIND = {
+    "triangle": "triangle", "quadrilateral": "quadrilateral", "rectangle": "rectangle",
+    "square": "square", "parallelogram": "parallelogram", "rhombus": "rhombus", "rhombi": "rhombus",
+    "trapezoid": "trapezoid", "trapezium": "trapezoid", "kite": "kite", "pentagon": "pentagon",
+    "hexagon": "hexagon", "heptagon": "heptagon", "octagon": "octagon", "polygon": "polygon",
+}
+_PROPERTY = {"right-angled": "right", "right angled": "right", "rt": "right"}
+
+
+def poly_kind(word: str) -> str:
+    word = word.lower()
+    for stem, kind in _POLY_KIND.items():
+        if word.startswith(stem):
+            return kind
+    return "polygon"
+
+
+_SOLID_KIND = {"cube": "cube", "cuboid": "cuboid", "prism": "prism", "cylinder": "cylinder", "cone": "cone",
+               "sphere": "sphere", "ball": "sphere", "hemisphere": "hemisphere", "pyramid": "pyramid",
+               "tetrahedron": "tetrahedron", "frustum": "frustum"}
+
+
+def solid_kind(word: str, qualifier: str = "") -> str | None:
+    word = word.lower()
+    for plural in ("es", "s"):
+        if word.endswith(plural) and (word[: -len(plural)] in _SOLID_KIND or word[: -len(plural)] == "box"):
+            word = word[: -len(plural)]
+            break
+    if word in ("box", "prism") and "rectangular" in qualifier.lower():
+        return "cuboid"
+    return _SOLID_KIND.get(word)
+
+
+def canon(raw: str, builder: Builder, pos: int) -> str:
+    """Reference string of one matched object; an unnamed `⊙` is the circle in context."""
+    raw = raw.strip()
+    if raw.startswith("⊙"):
+        return builder.circle_ref(raw, pos)
+    return cn.ref(raw)
+
+
+def _names(text: str, pattern: re.Pattern[str] = _OBJ_RE) -> list[str]:
+    return pattern.findall(text)
+
+
+# --------------------------------------------------------------------------- normalisation
+
+def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object, flags: int = 0) -> Sub:
+    return Sub(triggers, re.compile(pattern, flags), repl)
+
+
+def _let(m: re.Match[str]) -> str:
+    """`let A, B be points on ...` -> `A, B are points on ...`."""
+    return m.group(1) + (" are" if len(cn.point_tokens(m.group(1))) > 1 else " is")
+
+
+def _circles(m: re.Match[str]) -> str:
+    return " and ".join("⊙" + p for p in cn.point_tokens(m.group(1)))
+
+
+def _lines(m: re.Match[str]) -> str:
+    names = re.sub(r"(?<![a-z])([a-z]\d{0,2})(?![a-z0-9])", r"ℓ\1", m.group(2))
+    return f"{m.group(1)} {names}"
+
+
+IMPLIED = "\u2063"  # marks an angle the caption only implies (`right-angled at B`): a value, not an element
+_SPACES = re.compile(r" {2,}")
+_LOWER_NAME = r"[a-z]\d{0,2}"
+_EN_SUBS: list[Sub] = [
+    _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("parallel",), r" ?\b(?:is|are|be|being|was) parallel (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) parallel to\b", " ∥"),
+    _sub(("//",), r"(?<=[A-Za-z0-9']) ?// ?(?=[A-Zℓ△⊙p])", " ∥ "),
+    _sub(("perpendicular",), r" ?\b(?:is|are|be|being|was) perpendicular (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) perpendicular to\b", " ⊥"),
+    _sub(("congruent",), r"\b(?:is|are) congruent (?:to|with)\b", "≅"),
+    _sub(("similar",), r"\b(?:is|are) similar to\b", "∼"),
+    _sub(("circles",), rf"\bcircles ({list_of(PNAME, SEP, 3)})(?= )", _circles),
+    _sub(("circle",), r"\bcircles? (?:with (?:its |the )?cent(?:er|re) (?:at )?|cent(?:er|re|ere)d (?:at|on) |of cent(?:er|re) "
+         rf"|with cent(?:er|re) point )(?:point )?(?={PT}{RB})", "⊙"),
+    _sub(("circle",), rf"\bcircle (?={PT}{RB})", "⊙"),
+    _sub(("circle",), r"\b(?:the|this|that|a|an|given) circle\b(?! ?⊙)", "⊙"),
+    _sub(("circle",), r"\b(circumcircle|incircle|circumscribed circle|inscribed circle) of ((?:[a-z-]{1,12} ){0,3}(?:△ ?)?[A-Z][A-Z0-9']{2,24})"
+         rf" (has|with) (?:its )?cent(?:er|re) (?:at )?(?:point )?({PT}){RB}(?: and)?", r"\1 ⊙\4 of \2 \3"),
+    _sub(("let ",), rf"\blet ({list_of(PNAME, SEP, 8)}) be\b", _let),
+    _sub(("arc",), rf"\b(?:minor |major )?arcs? (?=(?:{PT}){{2,3}}{RB})", "⌒"),
+    _sub(("right",), rf"\bright[- ]angled at (?:vertex |point )?({PT}){RB}", "right-angled, " + IMPLIED + r"∠\1 = 90°"),
+    _sub(("right",), r"\b(?:is|are) (?:a )?right angles?\b|\bis right\b(?![- ](?:triangle|angled))", "= 90°"),
+    _sub(("right",), rf"\b(?:the |a )?right angle (?:is )?at (?:vertex |point )?({PT}){RB}", r"∠\1 = 90°"),
+    _sub(("angle",), rf"\bthe angle (?:at|of) (?:vertex |point )?(?=(?:{PT}){RB})", "∠"),
+    _sub(("angle",), r"\b(?:the )?angles? (?=∠)", ""),
+    _sub(("angle",), rf"\bangles? (?=(?:(?:{PT}){{3}}|{PT}){RB}|\d{{1,2}}\b)", "∠"),
+    _sub(("∠",), r"\b(?:the )?(?:measure|size|degree|magnitude) of (?=∠)|\bm ?(?=∠)", ""),
+    _sub(("line",), rf"\b((?:straight )?lines?) ({list_of(_LOWER_NAME, SEP, 4)})(?![A-Za-z0-9'_]| ?[=:(])", _lines),
+    _sub(("axis",), r"\b([xyzXYZ])[- ]?axis\b", lambda m: m.group(1).lower() + "-axis"),
+    _sub(("length",), rf"\bthe length of (?:the )?(?:line )?(?:segment |side |edge )?(?={SEG})", ""),
+    _sub(("|",), rf"\|({SEG})\|", r"\1"),
+    _sub(("length", "measure"), rf"({SEG}) (?:has|with|of|is of) (?:a )?(?:length|measure)(?: of| equal to| =)? {NUMSTART}", r"\1 = "),
+    _sub(("coordinate",), rf"\b(?:the )?coordinates? of (?:the )?(?:point )?({PT}){RB}(?: (?:are|is|=|:) ?| ?(?=\())",
+         r"\1 = "),
+    _sub(("coordinate",), rf"({PNAME}) (?:has|with) (?:the )?coordinates?(?: of| =)? ?(?=\()", r"\1 = "),
+    _sub(("at (",), rf"({PNAME}) (?:is |lies |is located |located )?at (?=\()", r"\1 = "),
+    _sub(("ratio",), rf"\bthe ratio (?:of )?({SEG}) (?:to|and) ({SEG})(?: (?:is|=|equals))? ?", r"\1:\2 = "),
+    _sub((":",), rf"({SEG}) ?: ?(?={SEG})", r"\1:"),
+    _sub((":",), r"(?<=[\d√π]) ?: ?(?=[\d√π])", ":"),
+    _sub(("equal",), r"\b(?:is equal to|are equal to|is equal in length to|equals|equal to)\b", "="),
+    _sub((" is ", " are ", "measure", " was ", "becomes", "marked", "label", "given", "shown", "indicated"), rf" (?:is|are|measures|measure|has measure|has a measure of|was|becomes|(?:is |are )?(?:marked|labell?ed|given|shown|"
+         rf"indicated)(?: as| to be)?) {NUMSTART}", " = "),
+    _sub(("radius", "diameter", "side", "edge", "height", "area", "perimeter", "volume", "circumference"), r"\b(surface area|lateral area|side length|edge length|slant height|circumference|perimeter|diameter"
+         rf"|radius|volume|height|area|side|edge)(?: of| is| equal to| =)? {NUMSTART}", r"\1 = "),
+]
+
+
+def normalise(text: str) -> str:
+    text = apply_subs(_EN_SUBS, drop_colours_en(lower_words(common(text))))
+    if "  " in text:
+        text = _SPACES.sub(" ", text)
+    names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} - {"a"} if "ℓ" in text else set()
+    for name in sorted(names):
+        text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
+    return text
+
+
+# --------------------------------------------------------------------------- mention rules
+
+_ADJS_BEFORE = re.compile(f"(?<![A-Za-z-])(?:(?:{ADJ}|Rt) ?){{1,3}}$")
+
+
+def adjectives_before(m: re.Match[str]) -> list[str]:
+    """`isosceles right triangle ABC`, `Rt△ABC`: the adjectives just before the match."""
+    found = _ADJS_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+    return [_PROPERTY.get(a.lower(), a.lower()) for a in _ADJ_RE.findall(found.group(0))] if found else []
+
+
+def _on_polygon(m: re.Match[str], b: Builder, off: int) -> None:
+    kind = poly_kind(m.group("word")) if m.group("word") else "triangle"
+    adjs = adjectives_before(m)
+    for name in _POLY_RE.findall(m.group("names")):
+        ref = b.polygon(off + m.start(), kind, name, text=m.group(0))
+        for adj in adjs:
+            b.relation("property", ref, value=adj, text=m.group(0))
+
+
+def _on_circle(m: re.Match[str], b: Builder, off: int) -> None:
+    b.circle(off + m.start(), m.group(0)[1:])
+
+
+_SOLID_QUALIFIER = re.compile("(?:regular |right |triangular |square |quadrilateral |rectangular |pentagonal |hexagonal "
+                              "|oblique ){1,2}$")
+
+
+def _on_solid(m: re.Match[str], b: Builder, off: int) -> None:
+    qualifier = _SOLID_QUALIFIER.search(m.string, max(0, m.start() - 40), m.start())
+    kind = solid_kind(m.group("w"), qualifier.group(0) if qualifier else "")
+    if kind is None:
+        return
+    name = cn.solid_name(kind, m.group("name") or "")
+    ref = f"{kind} {name}".strip()
+    if name:
+        b.element(kind, name, text=m.group(0))
+    else:
+        b.element(kind, text=m.group(0))
+    b.mention(off + m.start(), "solid", ref)
+    if kind in ("sphere", "cylinder", "cone", "hemisphere", "frustum"):
+        b.mention(off + m.start(), "round", ref)
+
+
+def _on_circle_centre(m: re.Match[str], b: Builder, off: int) -> None:
+    """`O is the centre of the circle` names that circle ⊙O (before any rule asks for 'the circle')."""
+    b.circle(off + m.start(), m.group("p") or m.group("q") or m.group("r"))
+
+
+def _on_unnamed_circle(m: re.Match[str], b: Builder, off: int) -> None:
+    b.unnamed_circle = True
+
+
+MENTION_RULES = RuleSet([
+    Rule(("triangle", "quadrilateral", "rectangle", "square", "parallelogram", "rhomb", "trapez", "kite",
+          "gon"),
+         rx(f"(?P<word>{POLYWORD}) ?:? ?(?:(?i:base|face|cross-section|section) )?"
+                    f"(?P<names>{list_of(POLY, SEP, 8)})"),
+         _on_polygon),
+    Rule(("△",), rx(f"(?P<word>)△ ?(?P<names>{POLY})"), _on_polygon),
+    Rule(("⊙",), rx(CIRC), _on_circle),
+    Rule(("circumcircle", "incircle", "inscribed circle", "circumscribed circle"),
+         rx("(?i:circumcircle|incircle|inscribed circle|circumscribed circle)"), _on_unnamed_circle),
+    Rule(("cent",), rx(f"(?P<p>{PNAME}) (?i:is) (?i:the )?(?i:centre|center) (?i:of) ⊙(?!{PT})"
+                               f"|(?i:the )?(?i:centre|center) (?i:of) ⊙(?!{PT}) (?i:is) (?i:point )?(?P<q>{PNAME})"
+                               f"|⊙(?!{PT}) (?i:has|with) (?i:its )?(?i:centre|center) (?i:at )?(?i:point )?(?P<r>{PNAME})"),
+         _on_circle_centre),
+    Rule(("cube", "cuboid", "prism", "box", "cylinder", "cone", "sphere", "ball", "pyramid", "tetrahed", "frustum"),
+         rx(f"(?P<w>{SOLIDWORD})\\b(?: (?P<name>{SOLID_NAME}))?"),
+         _on_solid),
+])
+
+
+# --------------------------------------------------------------------------- element rules
+
+_CLAUSE_AFTER = re.compile(
+    r" ?(?:[=⊥∥≅∼:/]|(?:is|intersects|meets|bisects|lies|passes|cuts|touches|has|equals)\b)", re.IGNORECASE
+)
+
+
+def trim_list(items: list[str], m: re.Match[str], group: str = "names") -> list[str]:
+    """Drop a list's last item when it starts the next clause: `line l, and OA = 5` names one line.
+
+    Only a singular verb or a relation symbol ends the list this way; a plural verb (`AB and CD
+    are parallel`) has the whole list as its subject.
+    """
+    if len(items) > 1 and m.end(group) == m.end() and _CLAUSE_AFTER.match(m.string, m.end()):
+        return items[:-1]
+    return items
+
+
+def _elements(kind: str, pattern: re.Pattern[str], m: re.Match[str], b: Builder, off: int) -> None:
+    for raw in trim_list(pattern.findall(m.group("names")), m):
+        if kind == "ray":
+            b.element("ray", "".join(cn.point_tokens(raw)), text=m.group(0))
+        elif kind == "point":
+            b.point(raw)
+        else:
+            b.element(kind, cn.ref(raw), text=m.group(0))
+
+
+def _on_angle(m: re.Match[str], b: Builder, off: int) -> None:
+    b.element("angle", cn.angle(m.group(0)), text=m.group(0))
+
+
+def _on_arc(m: re.Match[str], b: Builder, off: int) -> None:
+    b.element("arc", cn.arc(m.group(0)), text=m.group(0))
+
+
+def _on_axis(m: re.Match[str], b: Builder, off: int) -> None:
+    word = m.group(0).lower()
+    if word.endswith("-axis"):
+        b.element("axis", word, text=word)
+        return
+    b.element("coordinate_system", text=m.group(0))
+    if "axes" in word:
+        b.element("axis", "x-axis", text=m.group(0))
+        b.element("axis", "y-axis", text=m.group(0))
+
+
+def _on_curve(m: re.Match[str], b: Builder, off: int) -> None:
+    b.element(m.group(0).lower().rstrip("s"), text=m.group(0))
+
+
+def _on_plane(m: re.Match[str], b: Builder, off: int) -> None:
+    b.element("plane", cn.plane(m.group(0)), text=m.group(0))
+
+
+def _on_semicircle(m: re.Match[str], b: Builder, off: int) -> None:
+    seg = m.group("seg")
+    if seg:
+        b.element("semicircle", cn.segment(seg), text=m.group(0))
+    else:
+        b.element("semicircle", text=m.group(0))
+
+
+ELEMENT_RULES = RuleSet([
+    Rule(("segment", "side", "edge", "chord", "diameter", "radi", "diagonal", "median", "altitude", "height",
+          "leg", "hypotenuse", "base"),
+         rx("(?P<w>(?i:line segments?|segments?|sides?|edges?|chords?|diameters?|radii|radius|diagonals?"
+                    "|medians?|altitudes?|heights?|legs?|hypotenuse|bases?)) ?:? ?"
+                    f"(?P<names>{list_of(f'{SEG}(?: ?= ?{NUMC})?', SEP, 10)})"),
+         partial(_elements, "segment", _SEG_RE)),
+    Rule(("line",), rx(f"(?i:(?:straight )?lines?) ?:? ?(?P<names>{list_of(f'(?:{SEG}|{LINE_NAME})', SEP, 8)})"),
+         partial(_elements, "line", rx(f"{SEG}|{LINE_NAME}"))),
+    Rule(("ray",), rx(f"(?i:rays?) ?:? ?(?P<names>{list_of(SEG, SEP, 6)})"), partial(_elements, "ray", _SEG_RE)),
+    Rule(("point",), rx(f"(?<![a-z])points? ?:? ?(?P<names>{PLIST})"), partial(_elements, "point", _PNAME_RE)),
+    Rule(("∠",), rx(f"(?<!{IMPLIED}){ANG}"), _on_angle),
+    Rule(("⌒",), rx(ARC), _on_arc),
+    Rule(("axis", "axes", "coordinate", "cartesian", "xoy"),
+         rx(f"{AXIS}|(?i:coordinate (?:system|plane|axes)|cartesian|\\bxOy\\b)"), _on_axis),
+    Rule(("parabola", "ellipse", "hyperbola"), rx("(?i:parabola|ellipse|hyperbola)s?"), _on_curve),
+    Rule(("plane",), rx(PLANE), _on_plane),
+    Rule(("semicircle",), rx(f"(?i:semicircles?)(?: (?i:on|with diameter|over) (?P<seg>{SEG}))?"), _on_semicircle),
+])
+
+
+# --------------------------------------------------------------------------- relation rules
+
+def _pairwise(kind: str, m: re.Match[str], b: Builder, off: int) -> None:
+    refs = [canon(r, b, off + m.start()) for r in _names(m.group(0))]
+    for x, y in itertools.pairwise(refs):
+        if x != y:
+            b.relation(kind, x, y, text=m.group(0))
+
+
+def _on_parallel_words(m: re.Match[str], b: Builder, off: int) -> None:
+    kind = "parallel" if m.group("rel").lower().startswith("par") else "perpendicular"
+    b.relation(kind, canon(m.group("a"), b, off), canon(m.group("b"), b, off), text=m.group(0))
+
+
+def _on_perp(m: re.Match[str], b: Builder, off: int) -> None:
+    line = canon(m.group("b"), b, off + m.start())
+    b.relation("perpendicular", canon(m.group("a"), b, off + m.start()), line, text=m.group(0))
+    if m.group("at"):
+        b.point(m.group("at"))
+        b.relation("foot", m.group("at"), line, text=m.group(0))
+
+
+def _on_foot(m: re.Match[str], b: Builder, off: int) -> None:
+    p = m.group("p")
+    line = canon(m.group("b"), b, off + m.start()) if m.group("b") else ""
+    b.point(p)
+    b.relation("foot", p, line, text=m.group(0))
+    if m.group("src") and line:
+        b.relation("perpendicular", cn.segment(m.group("src") + p), line, text=m.group(0))
+
+
+def subjects(items: list[str], m: re.Match[str]) -> list[str]:
+    """A subject list before a singular verb is one name, the last: in `O, and E is the midpoint`
+    only E is the subject (the list pattern ran back into the previous clause)."""
+    verb = (m.groupdict().get("v") or "").lower()
+    return items[-1:] if verb in ("is", "lies", "is located", "moves", "is a point", "is a moving point", "is any point") else items
+
+
+def _on_midpoint(m: re.Match[str], b: Builder, off: int) -> None:
+    pts = subjects(_PNAME_RE.findall(m.group("pts")), m)
+    segs = [canon(s, b, off) for s in _names(m.group("segs"))]
+    if len(pts) > len(segs):
+        pts = pts[-len(segs) :]
+    if len(segs) >= len(pts):  # `D is the midpoint of BC and AD ⊥ BC`: the list ran on
+        for p, s in zip(pts, segs, strict=False):
+            b.point(p)
+            b.relation("midpoint", p, s, text=m.group(0))
+
+
+def _on_on(m: re.Match[str], b: Builder, off: int) -> None:
+    target = canon(m.group("o"), b, off + m.start())
+    for p in subjects(_PNAME_RE.findall(m.group("pts")), m):
+        if p != target:
+            b.point(p)
+            b.relation("on", p, target, text=m.group(0))
+
+
+def _on_collinear(m: re.Match[str], b: Builder, off: int) -> None:
+    pts = _PNAME_RE.findall(m.group("pts"))
+    if len(pts) >= 3:
+        b.relation("collinear", *pts, text=m.group(0))
+
+
+def _on_intersect(m: re.Match[str], b: Builder, off: int) -> None:
+    x, y = canon(m.group("a"), b, off + m.start()), canon(m.group("b"), b, off + m.start())
+    if x.startswith("∠") or y.startswith("∠") or x == y:
+        return  # `the bisector of ∠ABC meets AC at D` is handled by its own rule
+    for p in trim_list(_PNAME_RE.findall(m.group("pts")), m, "pts"):
+        b.point(p)
+        b.relation("intersect", x, y, p, text=m.group(0))
+
+
+def _tangent(b: Builder, x: str, y: str, p: str, text: str) -> None:
+    if not x.startswith("⊙") and y.startswith("⊙"):
+        b.relation("tangent", x, y, p, text=text)
+    elif x.startswith("⊙") and not y.startswith("⊙"):
+        b.relation("tangent", y, x, p, text=text)
+    elif x.startswith("⊙") and y.startswith("⊙"):
+        b.relation("tangent", x, y, p, text=text)
+
+
+def _on_tangent_to(m: re.Match[str], b: Builder, off: int) -> None:
+    subjects = [canon(s, b, off + m.start()) for s in _names(m.group("subj"))]
+    circle = canon(m.group("c"), b, off + m.start())
+    pts = _PNAME_RE.findall(m.group("pts") or "")
+    for p in pts:
+        b.point(p)
+    for i, s in enumerate(subjects):
+        p = pts[i] if len(pts) == len(subjects) else pts[0] if len(pts) == 1 else ""
+        _tangent(b, s, circle, p, m.group(0))
+
+
+def _on_tangent_pair(m: re.Match[str], b: Builder, off: int) -> None:
+    x, y = canon(m.group("a"), b, off + m.start()), canon(m.group("b"), b, off + m.start())
+    p = m.group("p") or ""
+    if p:
+        b.point(p)
+    _tangent(b, x, y, p, m.group(0))
+
+
+def lookup(table: dict[str, str], word: str) -> str | None:
+    """`table[word]`, case-insensitive, also for an English plural (medians, diagonals)."""
+    word = word.strip().lower()
+    if word in table:
+        return table[word]
+    for plural in ("es", "s"):
+        if word.endswith(plural) and word[: -len(plural)] in table:
+            return table[word[: -len(plural)]]
+    return None
+
+
+ROLE = {"chord": "chord", "diameter": "diameter", "radius": "radius", "radii": "radius",
+        "弦": "chord", "直径": "diameter", "半径": "radius"}
+
+
+def _on_circle_role(m: re.Match[str], b: Builder, off: int) -> None:
+    role = lookup(ROLE, m.group("role"))
+    if role is None:
+        return
+    circle = canon(m.group("c"), b, off + m.start()) if m.group("c") else b.circle_ref("⊙", off + m.start())
+    for s in trim_list(_SEG_RE.findall(m.group("segs")), m, "segs"):
+        b.element("segment", cn.segment(s), text=m.group(0))
+        b.relation(role, cn.segment(s), circle, text=m.group(0))
+
+
+SEG_ROLE = {"median": "median", "altitude": "altitude", "height": "altitude", "angle bisector": "angle_bisector",
+            "angular bisector": "angle_bisector", "bisector": "angle_bisector", "diagonal": "diagonal",
+            "中线": "median", "高": "altitude", "高线": "altitude", "角平分线": "angle_bisector",
+            "平分线": "angle_bisector", "对角线": "diagonal"}
+
+
+def _on_segment_role(m: re.Match[str], b: Builder, off: int) -> None:
+    kind = lookup(SEG_ROLE, m.group("role"))
+    if kind is None:
+        return
+    for s in trim_list(_SEG_RE.findall(m.group("segs")), m, "segs"):
+        b.element("segment", cn.segment(s), text=m.group(0))
+        b.relation(kind, cn.segment(s), text=m.group(0))
+
+
+def _on_bisects(m: re.Match[str], b: Builder, off: int) -> None:
+    line = m.group("s")
+    b.relation("angle_bisector", line if line.startswith("ℓ") else cn.segment(line), text=m.group(0))
+
+
+def _on_bisector_meets(m: re.Match[str], b: Builder, off: int) -> None:
+    vertex = cn.angle_vertex(cn.angle(m.group("ang")))
+    p = m.group("p")
+    if vertex is None or vertex == p:
+        return
+    b.point(p)
+    bisector = cn.segment(vertex + p)
+    b.relation("angle_bisector", bisector, text=m.group(0))
+    b.relation("intersect", bisector, canon(m.group("o"), b, off + m.start()), p, text=m.group(0))
+
+
+def _on_perp_bisector(m: re.Match[str], b: Builder, off: int) -> None:
+    b.relation("perpendicular_bisector", canon(m.group("l"), b, off), cn.segment(m.group("s")), text=m.group(0))
+
+
+CENTRE = {"外心": "circumcentre", "内心": "incentre", "重心": "centroid", "垂心": "orthocentre", "中心": "centre",
+          "圆心": "centre", "incentre": "incentre", "incenter": "incentre", "circumcentre": "circumcentre",
+           "circumcenter": "circumcentre", "centroid": "centroid", "barycenter": "centroid",
+           "center of gravity": "centroid", "centre of gravity": "centroid", "orthocentre": "orthocentre",
+           "orthocenter": "orthocentre", "centre": "centre", "center": "centre"}
+CENTRE_WORDS_EN = "(?i:incentre|incenter|circumcentre|circumcenter|centroid|barycenter|centre of gravity|center of gravity|orthocentre|orthocenter|centre|center)"
+
+
+def _on_centre(m: re.Match[str], b: Builder, off: int) -> None:
+    kind = lookup(CENTRE, m.group("k"))
+    if kind is None:
+        return
+    p = m.group("p")
+    raw = m.group("s").strip()
+    b.point(p)
+    if kind == "centre" and raw.startswith("⊙"):
+        if raw == "⊙":
+            b.circle(off + m.start(), p)  # "O is the centre of the circle": the circle is ⊙O
+        elif raw != "⊙" + p:
+            b.relation("centre", p, cn.ref(raw), text=m.group(0))
+        return
+    b.relation(kind, p, canon(raw, b, off + m.start()), text=m.group(0))
+
+
+def _on_centre_of_context(m: re.Match[str], b: Builder, off: int) -> None:
+    """`O is the centre of the rectangle`: the polygon in context."""
+    kind = lookup(CENTRE, m.group("k"))
+    shape = b.context(off + m.start(), ("polygon",))
+    if kind and shape:
+        b.point(m.group("p"))
+        b.relation(kind, m.group("p"), shape, text=m.group(0))
+
+
+def _on_axis_meets(m: re.Match[str], b: Builder, off: int) -> None:
+    """`... meets the x-axis at A and B`: the points lie on the axis (when no named object meets it,
+    which the intersect rules cover)."""
+    if re.search(f"{OBJ_CORE} $", m.string[max(0, m.start() - 24) : m.start()]):
+        return
+    for axis, pts in ((m.group("o"), m.group("pts")), (m.group("o2"), m.group("pts2"))):
+        for p in _PNAME_RE.findall(pts or "") if axis else ():
+            b.point(p)
+            b.relation("on", p, axis.lower(), text=m.group(0))
+
+
+def _on_inside(m: re.Match[str], b: Builder, off: int) -> None:
+    word = m.group("w").lower()
+    kind = "outside" if ("out" in word or "exterior" in word or "外" in word) else "inside"
+    b.point(m.group("p"))
+    b.relation(kind, m.group("p"), canon(m.group("s"), b, off + m.start()), text=m.group(0))
+
+
+def _on_inscribed(swap: bool, m: re.Match[str], b: Builder, off: int) -> None:
+    x, y = canon(m.group("a"), b, off + m.start()), canon(m.group("b"), b, off + m.start())
+    if swap:
+        x, y = y, x
+    b.relation("inscribed", x, y, text=m.group(0))
+
+
+def _on_named_circle_of(m: re.Match[str], b: Builder, off: int) -> None:
+    circle = canon(m.group("a"), b, off + m.start())
+    shape = canon(m.group("b"), b, off + m.start())
+    if m.group("w").lower().startswith("circum") or "外接" in m.group("w"):
+        b.relation("inscribed", shape, circle, text=m.group(0))
+    else:
+        b.relation("inscribed", circle, shape, text=m.group(0))
+
+
+def _on_circle_of(m: re.Match[str], b: Builder, off: int) -> None:
+    circle = b.circle_ref(m.group("c") or "⊙", off + m.start())
+    shape = canon(m.group("b"), b, off + m.start())
+    if m.group("w").lower().startswith("circum") or "外接" in m.group("w"):
+        b.relation("inscribed", shape, circle, text=m.group(0))
+    else:
+        b.relation("inscribed", circle, shape, text=m.group(0))
+
+
+def _on_concentric(m: re.Match[str], b: Builder, off: int) -> None:
+    b.relation("concentric", canon(m.group("a"), b, off), canon(m.group("b"), b, off), text=m.group(0))
+
+
+def _raw_poly(raw: str) -> str:
+    return "".join(cn.point_tokens(raw))
+
+
+def _on_congruent(m: re.Match[str], b: Builder, off: int) -> None:
+    word = m.group("r")
+    kind = "congruent" if word in ("≅", "全等") or word.lower().startswith("cong") else "similar"
+    x, y = _raw_poly(m.group("a")), _raw_poly(m.group("b"))
+    if len(cn.point_tokens(x)) >= 3 and len(cn.point_tokens(y)) >= 3:
+        b.relation(kind, x, y, text=m.group(0))
+
+
+def _on_property(m: re.Match[str], b: Builder, off: int) -> None:
+    name = m.group("name")
+    adjs = [_PROPERTY.get(a.lower(), a.lower()) for a in _ADJ_RE.findall(m.group("adj") or "")]
+    species = m.group("sp")
+    if not adjs and not species:
+        return
+    kind = poly_kind(species) if species else ("triangle" if len(cn.point_tokens(name)) == 3 else "polygon")
+    ref = b.polygon(off + m.start(), kind, name, text=m.group(0)) if species else cn.polygon(name)
+    for adj in adjs:
+        b.relation("property", ref, value=adj, text=m.group(0))
+
+
+def _on_equal_words(m: re.Match[str], b: Builder, off: int) -> None:
+    x, y = canon(m.group("a"), b, off), canon(m.group("b"), b, off)
+    if x.startswith("∠") and y.startswith("∠"):
+        b.add("numerical", "equal_angle", (x, y), None, m.group(0))
+    elif len(cn.point_tokens(x)) == 2 and len(cn.point_tokens(y)) == 2 and x == cn.segment(x):
+        b.add("numerical", "equal_length", (x, y), None, m.group(0))
+
+
+def _on_origin(m: re.Match[str], b: Builder, off: int) -> None:
+    p = m.group("p") or m.group("q")
+    b.point(p)
+    b.number("coordinate", p, value=(0.0, 0.0), text=m.group(0))
+
+
+def _on_coordinate(m: re.Match[str], b: Builder, off: int) -> None:
+    parts = [m.group("x"), m.group("y")] + ([m.group("z")] if m.group("z") else [])
+    values = [cn.parse_number(v) for v in parts]
+    if any(v is None for v in values):
+        return
+    b.point(m.group("p"))
+    b.number("coordinate", m.group("p"), value=tuple(v for v in values if v is not None), text=m.group(0))
+
+
+TUPLE = f"\\( ?{NUMC} ?, ?{NUMC}(?: ?, ?{NUMC})? ?\\)"
+_TUPLE_RE = re.compile(f"\\( ?({NUMC}) ?, ?({NUMC})(?: ?, ?({NUMC}))? ?\\)")
+
+
+def _on_coordinate_list(m: re.Match[str], b: Builder, off: int) -> None:
+    """`the coordinates of A, B and C are (1, 1), (5, 1) and (3, 4)`: paired in order."""
+    pts = _PNAME_RE.findall(m.group("pts"))
+    tuples = _TUPLE_RE.findall(m.group("tuples"))
+    if len(pts) != len(tuples):
+        return
+    for p, parts in zip(pts, tuples, strict=True):
+        values = [cn.parse_number(v) for v in parts if v]
+        if all(v is not None for v in values):
+            b.point(p)
+            b.number("coordinate", p, value=tuple(v for v in values if v is not None), text=m.group(0))
+
+
+def _on_divides(m: re.Match[str], b: Builder, off: int) -> None:
+    x, y = cn.point_tokens(m.group("s"))
+    p = m.group("p")
+    a, c = cn.parse_number(m.group("a")), cn.parse_number(m.group("b"))
+    if a is None or c is None:
+        return
+    canon_ratio = cn.ratio_value((cn.segment(x + p), cn.segment(p + y)), (a, c))
+    if canon_ratio:
+        b.number("ratio", *canon_ratio[0], value=canon_ratio[1], text=m.group(0))
+
+
+AT_PTS = f"(?: (?i:at|in)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME, SEP, 3)}))"
+RELATION_RULES = RuleSet([
+    Rule(("∥",), rx(f"{OBJ_CORE}(?: ?∥ ?{OBJW}{OBJ_CORE}){{1,4}}"), partial(_pairwise, "parallel")),
+    Rule(("parallel", "perpendicular"),
+         rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|be|being) (?i:mutually )?(?P<rel>(?i:parallel|perpendicular))"),
+         _on_parallel_words),
+    Rule(("⊥",), rx(f"{lead('a')} ?⊥ ?{obj('b')}(?:,? (?i:at|with foot|with the foot at|with foot point|meeting it at"
+                            f"|and the foot is|whose foot is|the foot being|with the foot being) (?i:point )?(?P<at>{PNAME}))?"),
+         _on_perp),
+    Rule(("foot",), rx(f"(?P<p>{PNAME}) (?i:is the foot of the (?:perpendicular|altitude|height)(?: line)?"
+                               f"(?: (?:drawn |dropped )?from (?:point )?)?)(?P<src>{PNAME})?(?: (?i:to|on|onto) {obj('b')})?"),
+         _on_foot),
+    Rule(("foot",), rx(f"(?i:the foot of the (?:perpendicular|altitude|height)(?: line)? (?:drawn |dropped )?from (?:point )?)"
+                               f"(?P<src>{PNAME})(?i: to| on| onto) {obj('b')}(?i: is| =) (?i:point )?(?P<p>{PNAME})"),
+         _on_foot),
+    Rule(("midpoint",), rx(f"(?P<pts>{list_of(PNAME, SEP, 6)}) (?P<v>(?i:is|are)) (?i:the |a )?(?i:midpoints?) (?i:of) "
+                                   f"(?P<segs>{OBJ_LIST})"), _on_midpoint),
+    Rule(("midpoint",), rx(f"(?i:midpoint) (?i:of) (?P<segs>{OBJW}{OBJ_CORE}) (?i:is) (?i:point )?(?P<pts>{PNAME})"),
+         _on_midpoint),
+    Rule(("midpoint",), rx(f"(?i:midpoint) (?i:point )?(?P<pts>{PNAME}) (?i:of) (?P<segs>{OBJW}{OBJ_CORE})"), _on_midpoint),
+    Rule(("midpoint",), rx(f"(?P<pts>{PNAME}), (?i:the |a )?(?i:midpoint) (?i:of) (?P<segs>{OBJW}{OBJ_CORE})"), _on_midpoint),
+    Rule((" on", " upon"),
+         rx(f"(?P<pts>{list_of(PNAME + COORDS, SEP, 10)}) (?P<v>(?i:lies|lie|is a point|is a moving point|is any point|is located|is|are located"
+                    f"|are points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
+         _on_on),
+    Rule(("point",), rx(f"(?i:points?) (?P<pts>{PLIST}) (?i:on) {obj('o')}"), _on_on),
+    Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:points? )?(?P<pts>{PLIST})"), _on_on),
+    Rule(("collinear", "line"),
+         rx(f"(?P<pts>{PLIST}) (?i:are collinear|lie on (?:a|the same|one) (?:straight )?line"
+                    f"|are on (?:a|the same|one) (?:straight )?line)"),
+         _on_collinear),
+    Rule(("intersect", "meet", "cross"),
+         rx(f"{lead('a')}(?: ?= ?{NUMC})?(?:,? and | ?, ?){obj('b')}(?: ?= ?{NUMC})?(?: (?i:of) {OBJW}{OBJ_CORE})?"
+                    " (?i:(?:that |which )?(?:intersect|intersects|intersecting|meet|meets|meeting|cross"
+                    f"|crosses|crossing|intersected|are intersecting))(?i: each other)?{AT_PTS}"),
+         _on_intersect),
+    Rule(("intersect", "meet", "cut", "cross"),
+         rx(f"{lead('a')} (?i:intersects|meets|cuts|crosses|intersect|meet|intersecting|meeting) {obj('b')}{AT_PTS}"),
+         _on_intersect),
+    Rule(("intersection", "common point"),
+         rx(f"(?P<pts>{PNAME}) (?i:is) (?i:the) (?i:point of intersection|intersection point|intersection|common point)"
+                    f"(?i: of| between) {obj('a')} (?i:and) {obj('b')}"),
+         _on_intersect),
+    Rule(("intersection",),
+         rx(f"(?i:the (?:point of intersection|intersection point|intersection) of) {obj('a')} (?i:and|with) {obj('b')}"
+                    f" (?i:is) (?i:point )?(?P<pts>{PNAME})"),
+         _on_intersect),
+    Rule(("tangent",),
+         rx(f"(?P<subj>{LEAD_LIST}) (?i:is|are) (?i:a |an |the )?(?i:externally |internally )?(?i:tangents?)(?i: lines?)?"
+                    f" (?i:to|of) {obj('c')}{AT_PTS}?"),
+         _on_tangent_to),
+    Rule(("tangent",),
+         rx(f"(?i:tangents?|tangent lines?) (?P<subj>{list_of(SEG, SEP, 3)}) [^.;]{{0,40}}?(?i:to|of) {obj('c')}"
+                    f"(?:[^.;]{{0,24}}?(?i: at)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME, SEP, 3)}))?"),
+         _on_tangent_to),
+    Rule(("touch",), rx(f"(?P<subj>{OBJ_CORE}) (?i:touches|touch) {obj('c')}{AT_PTS}?"), _on_tangent_to),
+    Rule(("tangent",),
+         rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|is) (?i:externally |internally |mutually )?(?i:tangent)"
+                    f"(?i: to each other)?(?: (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME}))?"),
+         _on_tangent_pair),
+    Rule(("chord", "diameter", "radi"),
+         rx(f"(?P<segs>{list_of(SEG, SEP, 4)}) (?i:is|are|as) (?i:a |an |the )?(?P<role>(?i:chords?|diameters?|radii|radius))"
+                    f"(?: (?i:of) {obj('c')})?"),
+         _on_circle_role),
+    Rule(("chord", "diameter", "radius"),
+         rx(f"(?P<role>(?i:chords?|diameters?|radii|radius)) (?P<segs>{list_of(SEG, SEP, 4)})(?: (?i:of) {obj('c')})?"),
+         _on_circle_role),
+    Rule(("median", "altitude", "height", "bisector", "diagonal"),
+         rx(f"(?P<segs>{list_of(SEG, SEP, 4)}) (?i:is|are|as) (?i:a |an |the )?(?i:corresponding )?"
+                    "(?P<role>(?i:medians?|altitudes?|heights?|angle bisectors?|angular bisectors?|bisectors?|diagonals?))"
+                    "(?! of (?:the )?(?:segment |side )?[A-Z]{2}(?![A-Z]))"),
+         _on_segment_role),
+    Rule(("median", "altitude", "height", "bisector", "diagonal"),
+         rx(f"(?P<role>(?i:median|altitude|height|angle bisector|diagonals|diagonal|medians|altitudes)) "
+                    f"(?P<segs>{list_of(f'{SEG}(?: ?= ?{NUMC})?', SEP, 4)})"),
+         _on_segment_role),
+    Rule(("bisect",), rx(f"(?P<s>{SEG}|{LINE_NAME}) (?i:bisects|is the bisector of|is the angle bisector of) {ANG}"), _on_bisects),
+    Rule(("bisector",),
+         rx(f"(?i:the (?:angle )?bisector of) (?P<ang>{ANG}) (?i:meets|intersects|cuts|crosses) {obj('o')} (?i:at) "
+                    f"(?i:point )?(?P<p>{PNAME})"),
+         _on_bisector_meets),
+    Rule(("perpendicular bisector",),
+         rx(f"{lead('l')} (?i:is) (?i:the )?(?i:perpendicular bisector) (?i:of) (?:{OBJW})?(?P<s>{SEG})"),
+         _on_perp_bisector),
+    Rule(("cent", "centroid", "barycenter"),
+         rx(f"(?P<p>{PNAME}) (?i:is) (?i:the )?(?P<k>{CENTRE_WORDS_EN}) (?i:of) {obj('s')}"), _on_centre),
+    Rule(("cent", "centroid", "barycenter"),
+         rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:of) {obj('s')} (?i:is) (?i:point )?(?P<p>{PNAME})"), _on_centre),
+    Rule(("cent", "centroid", "barycenter"),
+         rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:point )?(?P<p>{PNAME}) (?i:of) {obj('s')}"), _on_centre),
+    Rule(("inside", "outside", "interior", "exterior", "within"),
+         rx(f"(?P<p>{PNAME}) (?i:is|lies|is located)(?i: a point)? (?P<w>(?i:inside|outside|in the interior of"
+                    f"|in the exterior of|within|interior to|exterior to)) {obj('s')}"),
+         _on_inside),
+    Rule(("inside", "outside"), rx(f"(?i:point) (?P<p>{PNAME}) (?P<w>(?i:inside|outside)) {obj('s')}"), _on_inside),
+    Rule(("inscribed",), rx(f"{lead('a')} (?i:is|are) (?i:inscribed) (?i:in|into|within) {obj('b')}"),
+         partial(_on_inscribed, False)),
+    Rule(("circumscribed",), rx(f"{lead('a')} (?i:is |are )?(?i:circumscribed) (?i:about|around|to) {obj('b')}"),
+         partial(_on_inscribed, True)),
+    Rule(("circumscribes",), rx(f"{lead('a')} (?i:circumscribes) {obj('b')}"), partial(_on_inscribed, True)),
+    Rule(("circumcircle", "incircle", "inscribed circle", "circumscribed circle"),
+         rx(f"{lead('a')} (?i:is) (?i:the |an |a )?(?P<w>(?i:circumcircle|circumscribed circle|incircle|inscribed circle))"
+                    f" (?i:of) {obj('b')}"),
+         _on_named_circle_of),
+    Rule(("circumcircle", "incircle", "inscribed circle", "circumscribed circle"),
+         rx(f"(?P<w>(?i:circumcircle|circumscribed circle|incircle|inscribed circle)) (?P<c>{CIRC} )?(?i:of) {obj('b')}"),
+         _on_circle_of),
+    Rule(("concentric",), rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are) (?i:concentric)"), _on_concentric),
+    Rule(("≅", "∼"), rx(f"{lead('a')} ?(?P<r>[≅∼]) ?{obj('b')}"), _on_congruent),
+    Rule(("congruent", "similar"),
+         rx(f"{lead('a')} (?i:and) {obj('b')} (?i:are) (?P<r>(?i:congruent|similar))"), _on_congruent),
+    Rule((" is ", " are "),
+         rx(f"(?P<name>{POLY}) (?i:is|are) (?i:a |an )?"
+                    f"(?P<adj>(?:{ADJ}[ ,]{{0,2}}(?i:and )?){{0,3}})(?P<sp>{POLYWORD})?"),
+         _on_property),
+    Rule(("equal",), rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are) (?i:equal)"), _on_equal_words),
+    Rule(("origin",), rx(f"(?i:the origin)(?: (?i:is))? (?i:point )?(?P<p>{PNAME})|(?P<q>{PNAME}) (?i:is) (?i:the origin)"),
+         _on_origin),
+    Rule(("meeting", "intersecting", "cutting", "crossing"),
+         rx(f"{lead('a')}[^,.;]{{0,40}}?, (?i:meeting|intersecting|cutting|crossing) {obj('b')}{AT_PTS}"), _on_intersect),
+    Rule(("-axis",),
+         rx(f"(?i:meets|intersects|cuts|crosses|meeting|intersecting|cutting|crossing) (?i:the )?(?P<o>{AXIS}){AT_PTS}"
+                    f"(?:,? (?i:and) (?i:the )?(?P<o2>{AXIS})(?: (?i:at|in)(?i: the)?(?i: points?)? (?P<pts2>{list_of(PNAME, SEP, 3)})))?"),
+         _on_axis_meets),
+    Rule(("cent",),
+         rx(f"(?P<p>{PNAME}) (?i:is) (?i:the )?(?P<k>{CENTRE_WORDS_EN}) (?i:of) (?i:the|this) (?P<w>{POLYWORD})\\b"),
+         _on_centre_of_context),
+    Rule(("(",), rx(f"(?P<p>{PNAME}) ?(?:= ?|(?i:is) )?\\( ?(?P<x>{NUMC}) ?, ?(?P<y>{NUMC})(?: ?, ?(?P<z>{NUMC}))? ?\\)"),
+         _on_coordinate),
+    Rule(("coordinate",),
+         rx(f"(?i:coordinates?) (?i:of) (?i:points? )?(?P<pts>{PLIST}) (?i:are|=|:) ?(?P<tuples>{list_of(TUPLE, SEP, 8)})"),
+         _on_coordinate_list),
+    Rule(("divides",), rx(f"(?P<p>{PNAME}) (?i:divides) (?P<s>{SEG}) (?i:in the ratio of|in the ratio|in a ratio of) "
+                                  f"(?P<a>{NUMC}) ?: ?(?P<b>{NUMC})"), _on_divides),
+])
+
+
+# --------------------------------------------------------------------------- equations
+
+_QTY = {"surface area": ("surface_area", 1.0), "lateral area": ("lateral_area", 1.0),
+        "side length": ("side_length", 1.0), "edge length": ("side_length", 1.0), "side": ("side_length", 1.0),
+        "edge": ("side_length", 1.0), "slant height": ("slant_height", 1.0), "circumference": ("circumference", 1.0),
+        "perimeter": ("perimeter", 1.0), "diameter": ("radius", 0.5), "radius": ("radius", 1.0),
+        "volume": ("volume", 1.0), "height": ("height", 1.0), "altitude": ("height", 1.0), "area": ("area", 1.0)}
+_QTY_CONTEXT = {"radius": ("circle", "round"), "circumference": ("circle", "round"), "side_length": ("polygon", "solid"),
+                "area": ("polygon", "circle", "solid"), "perimeter": ("polygon", "circle"), "height": ("solid", "polygon"),
+                "volume": ("solid",), "surface_area": ("solid",), "lateral_area": ("solid",), "slant_height": ("solid",)}
+QTY_PATTERN = (
+    "(?i:(?:the )?(?:total )?)(?P<qk>(?i:surface area|lateral area|side length|edge length|slant height|circumference"
+    "|perimeter|diameter|radius|volume|height|altitude|area|side|edge))"
+    f"(?: (?i:of) (?i:the )?(?:(?P<qword>{POLYWORD}|{SOLIDWORD}|(?i:circle)) ?)?(?P<qname>⊙(?:{PT}{RB})?|△ ?{POLY}|{SOLID_NAME})?)?"
+)
+
+
+def resolve_qty(m: re.Match[str], b: Builder, pos: int) -> tuple[str, str, float] | None:
+    kind, scale = _QTY[m.group("qk").lower()]
+    word = (m.group("qword") or "").lower()
+    name = m.group("qname") or ""
+    if name.startswith("⊙"):
+        return kind, b.circle_ref(name, pos), scale
+    solid = solid_kind(word) if word else None
+    if solid is not None:
+        canon_name = cn.solid_name(solid, name)
+        return kind, f"{solid} {canon_name}".strip() if canon_name else b.context(pos, ("solid",)) or solid, scale
+    if name:
+        return kind, cn.ref(name), scale
+    if word == "circle":
+        return kind, b.circle_ref("⊙", pos), scale
+    if word:
+        return kind, b.context(pos, ("polygon",)), scale
+    return kind, b.context(pos, _QTY_CONTEXT[kind]) or unnamed_circle(b, kind), scale
+
+
+def unnamed_circle(b: Builder, kind: str) -> str:
+    """`a circle of radius 2`: the one unnamed circle, when nothing named is in context."""
+    return "⊙" if b.unnamed_circle and "circle" in _QTY_CONTEXT.get(kind, ()) else ""
+
+
+GRAMMAR = TermGrammar(QTY_PATTERN, resolve_qty)
+
+
+def parse_en(text: str) -> KeypointSet:
+    """Keypoints of an English caption (see the module docstring for what is emitted)."""
+    text = normalise(text)
+    pieces = sentences(text)
+    builder = Builder()
+    low = text.lower()
+    run_rules(MENTION_RULES, pieces, builder, low)
+    run_rules(ELEMENT_RULES, pieces, builder, low)
+    run_rules(RELATION_RULES, pieces, builder, low)
+    for offset, sentence in pieces:
+        if "=" in sentence:
+            equations(sentence, offset, GRAMMAR, builder)
+    return builder.finish()

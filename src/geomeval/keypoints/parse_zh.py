@@ -1,0 +1,360 @@
+"""Chinese caption parser: the common phrasings of figure captions and problem statements.
+
+Covered (each gives the same keypoints as its English counterpart, so a Chinese reference
+can score an English caption and the other way round):
+
+- shapes: 三角形ABC / △ABC / Rt△ABC / 在△ABC中, 四边形 平行四边形(▱) 矩形 长方形 正方形 菱形 梯形
+  五边形 六边形 多边形 ABCD (等腰 等边 直角 正 as properties), 四边形ABCD是平行四边形,
+  底面ABCD是边长为4的正方形, 圆O / ⊙O / 以O为圆心的圆, 点D, 线段AB 边BC 弦 直径 半径 对角线
+  中线 高 棱, 连接AD, 直线l / 直线AB, 射线, 弧AB, 平面ABCD, x轴 y轴 坐标系 坐标轴, 正方体 立方体
+  长方体 圆柱 圆锥 圆台 球 棱锥 棱柱 四面体 (P-ABCD, ABCD-A1B1C1D1), 抛物线 椭圆 双曲线;
+- relations: D是BC的中点 / D、E分别是AB、AC的中点 / BC的中点D, 点D在BC上 / 在BC的延长线上,
+  E是CD上一点, ⊙O经过点A, A、B、C三点共线, AD⊥BC(于点D), AD垂直于BC, AB∥CD / AB平行于CD,
+  AC与BD相交于点O / AC交BD于点O / O是AC与BD的交点, 直线l与⊙O相切于点P, PA切⊙O于A,
+  PA、PB分别与⊙O相切于点A、B, PA是⊙O的切线, ⊙O1与⊙O2外切于点T, AB是⊙O的直径/弦/半径,
+  ⊙O的弦AB, AD是△ABC的中线/高/角平分线, 对角线AC、BD, AD平分∠BAC(交BC于点D),
+  O是△ABC的外心/内心/重心/垂心, 点P在△ABC内/外, △ABC内接于⊙O, ⊙O是△ABC的外接圆/内切圆,
+  △ABC≌△DEF / ∽ / 与…全等 / 相似, AB与AC相等;
+- numbers: AB=AC=5, ∠BAC=40°, ∠C是直角, ∠BAC的度数为40°, AD:DB=1:2, AB=2CD, AB的长为5,
+  ⊙O的半径为3, 半径为3的⊙O, △ABC的面积/周长为12, 体积, 表面积, 母线长, 正方体…的棱长为2,
+  边长为4的正方形, 点A的坐标为(1,2), A(1,2), 原点O, y=2x+1.
+
+Not covered: free word order beyond these templates, quantities in Chinese numerals (三, 五),
+relations stated only through a construction (过点A作BC的垂线 without the ⊥ written), and
+`X是…的切线` keeps no point of tangency (none is written).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+
+from . import canonical as cn
+from ._engine import (
+    ANG,
+    ARC,
+    CIRC,
+    LINE_NAME,
+    NUMC,
+    NUMSTART,
+    OBJ_CORE,
+    PNAME,
+    POLY,
+    PT,
+    RB,
+    SEG,
+    SOLID_NAME,
+    Builder,
+    Rule,
+    RuleSet,
+    Sub,
+    TermGrammar,
+    apply_subs,
+    equations,
+    list_of,
+    run_rules,
+    sentences,
+)
+from ._normalize import common, drop_colours_zh
+from .model import KeypointSet
+from .parse_en import (
+    _elements,
+    _on_angle,
+    _on_arc,
+    _on_centre,
+    _on_circle,
+    _on_circle_of,
+    _on_circle_role,
+    _on_collinear,
+    _on_congruent,
+    _on_coordinate,
+    _on_equal_words,
+    _on_inscribed,
+    _on_inside,
+    _on_intersect,
+    _on_midpoint,
+    _on_named_circle_of,
+    _on_on,
+    _on_origin,
+    _on_perp,
+    _on_segment_role,
+    _on_tangent_pair,
+    _pairwise,
+    _tangent,
+    canon,
+)
+from .parse_en import (
+    _on_tangent_to as _on_tangents_respectively,
+)
+
+SEP = "(?:、|,|和|与|及)"
+OBJW = "(?:线段|直线|射线|边|弦|对角线|三角形|四边形|正方形|矩形|长方形|菱形|平行四边形|梯形|圆|弧)?"
+
+
+def obj(name: str) -> str:
+    return f"{OBJW}(?P<{name}>{OBJ_CORE})"
+
+
+PLIST = list_of(PNAME, SEP, 10)
+OBJ_LIST = list_of(f"{OBJW}{OBJ_CORE}", SEP, 4)
+POLYWORD = "(?:平行四边形|正方形|长方形|矩形|菱形|梯形|三角形|四边形|五边形|六边形|八边形|多边形)"
+ADJ = "(?:等腰|等边|直角|正|Rt(?=△))"
+_POLY_KIND = {"平行四边形": "parallelogram", "正方形": "square", "长方形": "rectangle", "矩形": "rectangle",
+              "菱形": "rhombus", "梯形": "trapezoid", "三角形": "triangle", "四边形": "quadrilateral",
+              "五边形": "pentagon", "六边形": "hexagon", "八边形": "octagon", "多边形": "polygon"}
+_ADJ = {"等腰": "isosceles", "等边": "equilateral", "直角": "right", "正": "regular", "Rt": "right"}
+_ADJ_RE = re.compile("等腰|等边|直角|正|Rt")
+_POLY_RE = re.compile(POLY)
+_PNAME_RE = re.compile(PNAME)
+_SEG_RE = re.compile(SEG)
+SOLIDWORD = "(?:正方体|立方体|长方体|圆柱|圆锥|圆台|四面体|正?[三四五六]?棱锥|直?[三四五六]?棱柱|球)"
+
+
+def solid_kind(word: str) -> str | None:
+    if word in ("正方体", "立方体"):
+        return "cube"
+    if word == "长方体":
+        return "cuboid"
+    if word.endswith("棱锥"):
+        return "pyramid"
+    if word.endswith("棱柱"):
+        return "prism"
+    return {"圆柱": "cylinder", "圆锥": "cone", "圆台": "frustum", "四面体": "tetrahedron", "球": "sphere"}.get(word)
+
+
+def _lines(m: re.Match[str]) -> str:
+    return f"{m.group(1)}ℓ{m.group(2)}"
+
+
+def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
+    return Sub(triggers, re.compile(pattern), repl)
+
+
+_ZH_SUBS: list[Sub] = [
+    _sub(("▱",), r"▱", "平行四边形"),
+    _sub(("平行",), r"(?<=[A-Za-z0-9'ℓ⊙])(?:互相)?(?:平行于|平行)(?!四边形)", "∥"),
+    _sub(("垂直",), r"(?<=[A-Za-z0-9'ℓ⊙])(?:互相)?(?:垂直于|垂直)(?!平分)", "⊥"),
+    _sub(("圆心",), rf"以(?:点)?({PT})为圆心(?:的|作)圆", r"⊙\1"),
+    _sub(("圆心",), rf"圆心为(?:点)?({PT})的圆", r"⊙\1"),
+    _sub(("圆",), rf"(?<![外内切心])圆(?={PT}{RB})", "⊙"),
+    _sub(("圆",), r"(?:该|此|这个|这)圆", "⊙"),
+    _sub(("弧",), rf"弧(?=(?:{PT}){{2,3}}{RB})", "⌒"),
+    _sub(("直线",), r"(直线)([a-z]\d{0,2})(?![A-Za-z0-9'=(:])", _lines),
+    _sub(("轴",), r"([xyz])轴", r"\1-axis"),
+    _sub(("平面",), rf"平面(?=(?:{PT}){{3,8}}{RB}|[α-ω])", "plane "),
+    _sub(("的",), rf"({ANG})的(?:度数|大小)", r"\1"),
+    _sub(("直角",), rf"({ANG})(?:是|为)直角", r"\1=90°"),
+    _sub(("长",), rf"({SEG})(?:的长度|的长|长度|长)(?:为|是|等于|=)", r"\1="),
+    _sub(("坐标",), rf"(?:点)?({PT}){RB}的坐标(?:为|是|=|:)", r"\1="),
+    _sub(("坐标",), r"(?<=[A-Za-z0-9'])的坐标(?:为|是)", "="),
+    _sub(("为", "是", "等于"), r"(?:为|是|等于)" + NUMSTART, "="),
+    _sub((":",), r"(?<=[\d√π]) ?: ?(?=[\d√π])", ":"),
+]
+
+
+def normalise(text: str) -> str:
+    text = apply_subs(_ZH_SUBS, drop_colours_zh(common(text)).replace(" ", ""))
+    names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
+    for name in sorted(names):
+        text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
+    return text
+
+
+# --------------------------------------------------------------------------- rules
+
+def _on_polygon(m: re.Match[str], b: Builder, off: int) -> None:
+    kind = _POLY_KIND.get(m.group("word") or "", "triangle")
+    adjs = [_ADJ[a] for a in _ADJ_RE.findall(m.group("adj") or "")]
+    for name in _POLY_RE.findall(m.group("names")):
+        ref = b.polygon(off + m.start(), kind, name, text=m.group(0))
+        for adj in adjs:
+            b.relation("property", ref, value=adj, text=m.group(0))
+
+
+def _on_property(m: re.Match[str], b: Builder, off: int) -> None:
+    species = m.group("sp")
+    adjs = [_ADJ[a] for a in _ADJ_RE.findall(m.group("adj") or "")]
+    if not species:
+        return
+    ref = b.polygon(off + m.start(), _POLY_KIND[species], m.group("name"), text=m.group(0))
+    for adj in adjs:
+        b.relation("property", ref, value=adj, text=m.group(0))
+
+
+def _on_solid(m: re.Match[str], b: Builder, off: int) -> None:
+    kind = solid_kind(m.group("w"))
+    if kind is None:
+        return
+    name = cn.solid_name(kind, m.group("name") or "")
+    ref = f"{kind} {name}".strip()
+    if name:
+        b.element(kind, name, text=m.group(0))
+    else:
+        b.element(kind, text=m.group(0))
+    b.mention(off + m.start(), "solid", ref)
+    if kind in ("sphere", "cylinder", "cone", "frustum"):
+        b.mention(off + m.start(), "round", ref)
+
+
+def _on_axis(m: re.Match[str], b: Builder, off: int) -> None:
+    word = m.group(0)
+    if word.endswith("-axis"):
+        b.element("axis", word, text=word)
+        return
+    b.element("coordinate_system", text=word)
+    if word == "坐标轴":
+        b.element("axis", "x-axis", text=word)
+        b.element("axis", "y-axis", text=word)
+
+
+def _on_plane(m: re.Match[str], b: Builder, off: int) -> None:
+    b.element("plane", cn.plane("plane " + m.group("n")), text=m.group(0))
+
+
+_CURVES = {"抛物线": "parabola", "椭圆": "ellipse", "双曲线": "hyperbola"}
+
+
+def _on_curve(m: re.Match[str], b: Builder, off: int) -> None:
+    b.element(_CURVES[m.group(0)], text=m.group(0))
+
+
+def _on_tangent_to(m: re.Match[str], b: Builder, off: int) -> None:
+    x = canon(m.group("a"), b, off + m.start())
+    c = canon(m.group("c"), b, off + m.start())
+    p = m.group("p") or ""
+    if p:
+        b.point(p)
+    _tangent(b, x, c, p, m.group(0))
+
+
+def _on_bisects(m: re.Match[str], b: Builder, off: int) -> None:
+    b.relation("angle_bisector", cn.segment(m.group("s")), text=m.group(0))
+
+
+def _on_foot_named(m: re.Match[str], b: Builder, off: int) -> None:
+    b.point(m.group("p"))
+    b.relation("foot", m.group("p"), canon(m.group("b"), b, off + m.start()), text=m.group(0))
+
+
+def _on_defined_point(m: re.Match[str], b: Builder, off: int) -> None:
+    b.point(m.group("p"))
+
+
+MENTION_RULES = RuleSet([
+    Rule(("形",), re.compile(f"(?P<adj>{ADJ}{{0,2}})(?P<word>{POLYWORD})(?P<names>{list_of(POLY, SEP, 6)})"), _on_polygon),
+    Rule(("△",), re.compile(f"(?P<adj>(?:{ADJ}|Rt){{0,2}})(?P<word>)△(?P<names>{POLY})"), _on_polygon),
+    Rule(("⊙",), re.compile(CIRC), _on_circle),
+    Rule(("体", "柱", "锥", "球", "圆台"), re.compile(f"(?P<w>{SOLIDWORD})(?P<name>{SOLID_NAME})?"), _on_solid),
+])
+
+ELEMENT_RULES = RuleSet([
+    Rule(("线段", "边", "弦", "直径", "半径", "对角线", "中线", "高", "腰", "棱"),
+         re.compile(f"(?:线段|底边|斜边|边|弦|直径|半径|对角线|中线|高线|高|腰|棱)(?P<names>{list_of(SEG, SEP, 8)})"),
+         partial(_elements, "segment", _SEG_RE)),
+    Rule(("连接", "连结", "联结"), re.compile(f"(?:连接|连结|联结)(?:线段)?(?P<names>{list_of(SEG, SEP, 8)})"),
+         partial(_elements, "segment", _SEG_RE)),
+    Rule(("直线",), re.compile(f"直线(?P<names>{list_of(f'(?:{SEG}|{LINE_NAME})', SEP, 6)})"),
+         partial(_elements, "line", re.compile(f"{SEG}|{LINE_NAME}"))),
+    Rule(("射线",), re.compile(f"射线(?P<names>{list_of(SEG, SEP, 6)})"), partial(_elements, "ray", _SEG_RE)),
+    Rule(("点",), re.compile(f"(?<![中交切顶垂端原])点(?P<names>{PLIST})"), partial(_elements, "point", _PNAME_RE)),
+    Rule(("∠",), re.compile(ANG), _on_angle),
+    Rule(("⌒",), re.compile(ARC), _on_arc),
+    Rule(("axis", "坐标"), re.compile(r"[xyz]-axis|坐标轴|坐标系"), _on_axis),
+    Rule(("plane",), re.compile(f"plane (?P<n>(?:{PT}){{3,8}}{RB}|[α-ω])"), _on_plane),
+    Rule(("抛物线", "椭圆", "双曲线"), re.compile("抛物线|椭圆|双曲线"), _on_curve),
+])
+
+AT = f"(?:于(?:点)?(?P<p>{PNAME}))?"
+RELATION_RULES = RuleSet([
+    Rule(("∥",), re.compile(f"{OBJW}{OBJ_CORE}(?:∥{OBJW}{OBJ_CORE}){{1,4}}"), partial(_pairwise, "parallel")),
+    Rule(("⊥",), re.compile(f"{obj('a')}⊥{obj('b')}(?:(?:于|,垂足为|,垂足是)(?:点)?(?P<at>{PNAME}))?"), _on_perp),
+    Rule(("垂足",), re.compile(f"(?P<p>{PNAME})(?:是|为){obj('b')}上的垂足"), _on_foot_named),
+    Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<segs>{OBJW}{OBJ_CORE})的中点"), _on_midpoint),
+    Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME, SEP, 6)})分别(?:是|为)(?P<segs>{OBJ_LIST})的中点"), _on_midpoint),
+    Rule(("中点",), re.compile(f"(?P<segs>{OBJW}{OBJ_CORE})的中点(?:是|为)?(?:点)?(?P<pts>{PNAME})"), _on_midpoint),
+    Rule(("在",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均|分别)?在{obj('o')}(?:的延长线)?上"), _on_on),
+    Rule(("上",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:是|为){obj('o')}(?:的延长线)?上(?:的)?(?:一|任意一|一个)?动?点"), _on_on),
+    Rule(("过",), re.compile(f"{obj('o')}(?:经过|过)(?:点)?(?P<pts>{PLIST})"), _on_on),
+    Rule(("共线",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:[三四五]点)?共线"), _on_collinear),
+    Rule(("交",), re.compile(f"{obj('a')}(?:与|和|、){obj('b')}(?:相交于|交于)(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
+         _on_intersect),
+    Rule(("交",), re.compile(f"{obj('a')}交{obj('b')}于(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"), _on_intersect),
+    Rule(("交点",), re.compile(f"(?P<pts>{PNAME})(?:是|为){obj('a')}(?:与|和){obj('b')}的交点"), _on_intersect),
+    Rule(("切",), re.compile(f"{obj('a')}(?:与|和){obj('c')}相切{AT}"), _on_tangent_to),
+    Rule(("切",), re.compile(f"{obj('a')}切{obj('c')}于(?:点)?(?P<p>{PNAME})"), _on_tangent_to),
+    Rule(("分别",), re.compile(f"(?P<subj>{OBJ_LIST})分别(?:与|和){obj('c')}相切于(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
+         _on_tangents_respectively),
+    Rule(("切线",), re.compile(f"{obj('a')}(?:是|为){obj('c')}的切线{AT}"), _on_tangent_to),
+    Rule(("外切", "内切"), re.compile(f"{obj('a')}(?:与|和){obj('b')}(?:外切|内切){AT}"), _on_tangent_pair),
+    Rule(("弦", "直径", "半径"),
+         re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)(?:{obj('c')}的)?(?P<role>弦|直径|半径)"), _on_circle_role),
+    Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?P<segs>{SEG})"), _on_circle_role),
+    Rule(("中线", "高", "平分线", "对角线"),
+         re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)[^,.;=]{{0,16}}?的(?P<role>中线|高线|高|角平分线|平分线|对角线)"),
+         _on_segment_role),
+    Rule(("对角线", "中线", "高线", "平分线"),
+         re.compile(f"(?P<role>对角线|中线|高线|角平分线)(?P<segs>{list_of(SEG, SEP, 4)})"), _on_segment_role),
+    Rule(("平分",), re.compile(f"(?P<s>{SEG})平分{ANG}"), _on_bisects),
+    Rule(("平分",), re.compile(f"(?P<a>{SEG})平分{ANG},?交{obj('b')}于(?:点)?(?P<pts>{PNAME})"), _on_intersect),
+    Rule(("心",), re.compile(f"(?:点)?(?P<p>{PNAME})(?:是|为){obj('s')}的(?P<k>外心|内心|重心|垂心|中心|圆心)"), _on_centre),
+    Rule(("内", "外"), re.compile(f"(?:点)?(?P<p>{PNAME})(?:在|是){obj('s')}(?P<w>内部|内|外部|外)"), _on_inside),
+    Rule(("内接",), re.compile(f"{obj('a')}内接于{obj('b')}"), partial(_on_inscribed, False)),
+    Rule(("外切于",), re.compile(f"{obj('a')}外切于{obj('b')}"), partial(_on_inscribed, True)),
+    Rule(("外接圆", "内切圆"), re.compile(f"{obj('a')}(?:是|为){obj('b')}的(?P<w>外接圆|内切圆)"),
+         _on_named_circle_of),
+    Rule(("外接圆", "内切圆"), re.compile(f"{obj('b')}的(?P<w>外接圆|内切圆)(?P<c>{CIRC})?"), _on_circle_of),
+    Rule(("≅", "∼"), re.compile(f"{obj('a')}(?P<r>[≅∼]){obj('b')}"), _on_congruent),
+    Rule(("全等", "相似"), re.compile(f"{obj('a')}(?:与|和){obj('b')}(?P<r>全等|相似)"), _on_congruent),
+    Rule(("相等",), re.compile(f"{obj('a')}(?:与|和){obj('b')}相等"), _on_equal_words),
+    Rule(("是", "为"),
+         re.compile(f"(?:三角形|四边形|多边形|△)?(?P<name>{POLY})(?:是|为)(?:[^,.;。]{{1,12}}?的)?(?P<adj>{ADJ}{{0,3}})(?P<sp>{POLYWORD})"),
+         _on_property),
+    Rule(("原点",), re.compile(f"原点(?P<p>{PNAME})|(?P<q>{PNAME})(?:是|为)(?:坐标)?原点"), _on_origin),
+    Rule(("(",), re.compile(f"(?P<p>{PNAME})=?\\((?P<x>{NUMC}),(?P<y>{NUMC})(?:,(?P<z>{NUMC}))?\\)"), _on_coordinate),
+    Rule(("交点", "切点", "垂足"), re.compile(f"(?:交点|切点|垂足)(?:为|是)?(?:点)?(?P<p>{PNAME})"), _on_defined_point),
+])
+
+
+_QTY = {"半径": ("radius", 1.0), "直径": ("radius", 0.5), "边长": ("side_length", 1.0), "棱长": ("side_length", 1.0),
+        "面积": ("area", 1.0), "周长": ("perimeter", 1.0), "体积": ("volume", 1.0), "表面积": ("surface_area", 1.0),
+        "侧面积": ("lateral_area", 1.0), "高": ("height", 1.0), "母线长": ("slant_height", 1.0)}
+_QTY_CONTEXT = {"radius": ("circle", "round"), "side_length": ("polygon", "solid"), "area": ("polygon", "circle", "solid"),
+                "perimeter": ("polygon", "circle"), "volume": ("solid",), "surface_area": ("solid",),
+                "lateral_area": ("solid",), "height": ("solid", "polygon"), "slant_height": ("solid",)}
+QTY_PATTERN = (
+    f"(?:(?P<qword>{SOLIDWORD}|{POLYWORD})?(?P<qname>{CIRC}|△{POLY}|{SOLID_NAME})?的)?"
+    "(?P<qk>表面积|侧面积|半径|直径|边长|棱长|面积|周长|体积|母线长|高)"
+)
+
+
+def resolve_qty(m: re.Match[str], b: Builder, pos: int) -> tuple[str, str, float] | None:
+    kind, scale = _QTY[m.group("qk")]
+    word = m.group("qword") or ""
+    name = m.group("qname") or ""
+    if name.startswith("⊙"):
+        return kind, b.circle_ref(name, pos), scale
+    solid = solid_kind(word) if word else None
+    if solid is not None:
+        canon_name = cn.solid_name(solid, name)
+        return kind, f"{solid} {canon_name}".strip() if canon_name else b.context(pos, ("solid",)) or solid, scale
+    if name:
+        return kind, cn.ref(name), scale
+    return kind, b.context(pos, _QTY_CONTEXT[kind]) or ("⊙" if b.unnamed_circle and "circle" in _QTY_CONTEXT[kind] else ""), scale
+
+
+GRAMMAR = TermGrammar(QTY_PATTERN, resolve_qty)
+
+
+def parse_zh(text: str) -> KeypointSet:
+    """Keypoints of a Chinese caption (same keypoint rules as `parse_en`)."""
+    text = normalise(text)
+    pieces = sentences(text)
+    builder = Builder()
+    low = text.lower()
+    run_rules(MENTION_RULES, pieces, builder, low)
+    run_rules(ELEMENT_RULES, pieces, builder, low)
+    run_rules(RELATION_RULES, pieces, builder, low)
+    for offset, sentence in pieces:
+        if "=" in sentence:
+            equations(sentence, offset, GRAMMAR, builder)
+    return builder.finish()

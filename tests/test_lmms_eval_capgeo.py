@@ -1,0 +1,369 @@
+"""lmms-eval 0.7.3 running CapGeo-Bench: lmms-eval's own task loader, the task functions on
+the embedded sample's rows, and the real CLI against a loopback chat server.
+
+The scripted model answers each figure with its reference caption, so the offline keypoint
+engine's recall and precision come out exactly 1. Offline there is no judge: the
+" (judge)" metrics must come out unscored (null) with coverage 0, never zero.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks.capgeo import bench_data, bench_scoring
+from geomeval.benchmarks.capgeo.captioning import caption_messages
+from geomeval.integrations import lmms_eval as integration
+from geomeval.testing.chat_server import ChatServer, prompt_text
+
+pytestmark = pytest.mark.skipif(
+    find_spec("lmms_eval") is None and not os.environ.get("REQUIRE_LMMS_EVAL"),
+    reason="lmms-eval is not installed (pip install -c constraints.txt '.[lmms]')",
+)
+
+SPEC = integration.CAPGEO_BENCH
+SAMPLE = {
+    r["id"]: r
+    for r in json.loads((bench_data.sample_path() / "captions.json").read_text(encoding="utf-8"))
+}
+MODEL_ARGS = "model=test-model,base_url={url},api_key=sk-test,num_concurrent=4,max_retries=2"
+OFFLINE = bench_scoring.OFFLINE_METRICS
+JUDGED = bench_scoring.JUDGE_METRICS
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("capgeo") / "built"
+    bench_data.build(str(bench_data.sample_path()), str(out))
+    return out
+
+
+@pytest.fixture(scope="module")
+def include(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return integration.prepare_include_dir(
+        tmp_path_factory.mktemp("inc") / "inc", {"capgeo_bench": str(built)}
+    )
+
+
+@pytest.fixture(scope="module")
+def docs(include: Path) -> list[dict]:
+    """Rows exactly as lmms-eval 0.7.3 hands them to process_results (its own loader)."""
+    from lmms_eval.tasks import TaskManager, get_task_dict
+
+    task = get_task_dict(
+        ["capgeo_bench"], TaskManager(include_path=str(include), include_defaults=False)
+    )
+    return [dict(doc) for doc in task["capgeo_bench"].eval_docs_no_media]
+
+
+def test_metric_keys_are_safe_and_match_the_scorer() -> None:
+    keys = integration.metric_keys(SPEC)
+    assert tuple(keys) == bench_scoring.METRICS  # the literal list agrees with the scorer's
+    assert all(re.fullmatch(r"[A-Za-z0-9_]+", key) for key in keys.values())
+    assert keys["keypoint recall"] == "keypoint_recall"
+    assert keys["relations F1 (judge)"] == "relations_F1_judge"
+    assert keys["numericals precision"] == "numericals_precision"
+    assert SPEC.hub_dataset == "geomeval/CapGeo-Bench" and SPEC.task_folder == "capgeo"
+    assert SPEC.module("data") is bench_data
+    assert "caption_en" in SPEC.features()
+    assert integration.for_task("capgeo_bench") is SPEC
+
+
+def test_lmms_eval_loads_the_task_from_the_include_dir(
+    include: Path, built: Path, docs: list[dict]
+) -> None:
+    from lmms_eval.tasks import TaskManager
+    from lmms_eval.utils import load_yaml_config
+
+    manager = TaskManager(include_path=str(include), include_defaults=False)
+    assert {"geolaux", "ggbench_code", "capgeo_bench"} <= set(manager.all_tasks)
+    assert not any("template" in name for name in manager.all_tasks)
+
+    folder = include / "geomeval" / "capgeo"
+    shipped = integration.load_task_yaml(
+        (integration.tasks_dir() / "capgeo" / integration.TEMPLATE).read_text()
+    )
+    assert shipped["dataset_path"] == SPEC.hub_dataset
+    assert integration.load_task_yaml((folder / integration.TEMPLATE).read_text()) == {
+        **shipped,
+        "dataset_path": str(built),
+    }
+    config = load_yaml_config(str(folder / "capgeo_bench.yaml"), mode="full")
+    assert config["task"] == "capgeo_bench" and config["dataset_path"] == str(built)
+    assert config["output_type"] == "generate_until" and config["doc_to_target"] == "caption_en"
+    assert config["generation_kwargs"]["temperature"] == 0
+    for hook in ("doc_to_messages", "doc_to_text", "doc_to_visual", "process_results"):
+        assert config[hook].__name__ == f"capgeo_bench_{hook}"
+    keys = integration.metric_keys(SPEC).values()
+    aggregations = {m["metric"]: m["aggregation"].__name__ for m in config["metric_list"]}
+    assert aggregations == {
+        **{key: "aggregate_scored" for key in keys},
+        **{f"{key}_coverage": "coverage" for key in keys},
+    }
+    assert all(m["higher_is_better"] is True for m in config["metric_list"])
+    # The figure stays in the rows (doc_to_text builds the prompt from them).
+    assert len(docs) == 12 and all(doc["image"] is not None for doc in docs)
+
+
+def test_messages_are_the_caption_prompt_with_the_figure(docs: list[dict]) -> None:
+    from PIL import Image
+
+    doc = docs[0]
+    messages = integration.capgeo_bench_doc_to_messages(doc)
+    expected = caption_messages(doc["image"], "figure_only")[0]["content"]
+    assert [m["role"] for m in messages] == ["user"]
+    assert [p["type"] for p in messages[0]["content"]] == ["text", "image"]
+    text = messages[0]["content"][0]["text"]
+    assert text == expected[0]["text"] == integration.capgeo_bench_doc_to_text(doc)
+    assert text.startswith(
+        "Describe the geometric figure in the image as a formal problem statement"
+    )
+    image = messages[0]["content"][1]["url"]
+    assert isinstance(image, Image.Image) and image.size == doc["image"].size
+    assert image.tobytes() == doc["image"].convert(image.mode).tobytes()
+    assert len(integration.capgeo_bench_doc_to_visual(doc)) == 1
+
+
+def test_a_reference_caption_scores_one_and_the_judge_metrics_stay_unscored(
+    docs: list[dict],
+) -> None:
+    keys = integration.metric_keys(SPEC)
+    for doc in docs[:3]:
+        out = integration.capgeo_bench_process_results(doc, [doc["caption_en"]])
+        assert set(out) == set(keys.values()) | {f"{key}_coverage" for key in keys.values()}
+        for name in OFFLINE:
+            assert out[keys[name]]["value"] == 1.0, name
+            assert out[f"{keys[name]}_coverage"] == {"id": doc["id"], "scored": True}
+        assert (
+            out["keypoint_recall"]["metric"] == "keypoint recall"
+            and out["keypoint_recall"]["task"] == "capgeo_bench"
+        )
+        for name in JUDGED:  # offline: no judge, so unscored (null), never zero
+            entry = out[keys[name]]
+            assert (
+                entry["value"] is None and entry["needs_judge"] and "judge" in entry["unscored"]
+            ), name
+            assert out[f"{keys[name]}_coverage"] == {"id": doc["id"], "scored": False}
+
+
+def test_a_truncated_caption_scores_lower(docs: list[dict]) -> None:
+    doc = docs[0]  # cb_01
+    out = integration.capgeo_bench_process_results(doc, [doc["caption_en"].split(". ")[0] + "."])
+    assert out["keypoint_recall"]["value"] < 1.0 and out["relations_recall"]["value"] == 0.0
+    assert (
+        out["relations_precision"]["value"] is None and out["relations_precision"]["not_applicable"]
+    )
+
+
+def test_not_applicable_items_leave_coverage_whole(docs: list[dict]) -> None:
+    """A dimension the reference states nothing in is no failure: coverage counts only the
+    items a metric applies to."""
+    full = integration.capgeo_bench_process_results(docs[0], [docs[0]["caption_en"]])
+    plain = {**docs[1], "caption_en": "Triangle ABC has AB = 3, BC = 4 and CA = 5."}  # no relation
+    partial = integration.capgeo_bench_process_results(
+        plain, ["Triangle ABC has AB = 3 and BC = 4."]
+    )
+    failed = integration.capgeo_bench_process_results(
+        docs[2], ["[LMMS_EVAL_REQUEST_FAILED after 2 retries] x"]
+    )
+    assert partial["relations_recall_coverage"] == {
+        "id": plain["id"],
+        "scored": False,
+        "not_applicable": True,
+    }
+    entries = [full, partial, failed]
+    relations = [e["relations_recall_coverage"] for e in entries]
+    overall = [e["keypoint_recall_coverage"] for e in entries]
+    assert integration.aggregate_scored([e["relations_recall"] for e in entries]) == 1.0
+    assert integration.coverage(relations) == 0.5  # scored 1 of the 2 it applies to
+    mean = integration.aggregate_scored([e["keypoint_recall"] for e in entries])
+    assert mean == pytest.approx((1 + (1 + 2 / 3) / 2) / 2)
+    assert integration.coverage(overall) == pytest.approx(2 / 3)
+    assert integration.coverage(relations[1:2]) is None  # applies to none of them
+    for key in integration.metric_keys(SPEC).values():
+        assert failed[key]["value"] is None and "model failed" in failed[key]["unscored"], key
+
+
+def _sentences(description: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=\.)\s+", description) if s.strip()]
+
+
+def keypoint_judge(request: dict) -> str:
+    """A scripted keypoint judge: one relation keypoint per sentence, matched by identical text."""
+    text = prompt_text(request)
+    if text.startswith("List the keypoints"):
+        description = text.split("Description:\n", 1)[1].rsplit("\n\nReply with", 1)[0]
+        return json.dumps(
+            {
+                "elements": [],
+                "spatial_relations": _sentences(description),
+                "numerical_relations": [],
+            }
+        )
+    block = text.split("## spatial_relations\n", 1)[1].split("\n\n## numerical_relations", 1)[0]
+    reference = re.findall(r"^R\d+\. (.*)$", block.split("Candidate:")[0], re.M)
+    candidate = re.findall(r"^C\d+\. (.*)$", block.split("Candidate:")[1], re.M)
+    empty = {"matched": [], "supported": []}
+    return json.dumps(
+        {
+            "elements": empty,
+            "numerical_relations": empty,
+            "spatial_relations": {
+                "matched": [i for i, k in enumerate(reference, 1) if k in candidate],
+                "supported": [i for i, k in enumerate(candidate, 1) if k in reference],
+            },
+        }
+    )
+
+
+def test_a_judge_from_the_environment_scores_the_judge_metrics(
+    docs: list[dict], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = docs[1]
+    half = _sentences(doc["caption_en"])
+    with ChatServer(keypoint_judge) as server:
+        monkeypatch.setenv("GEOMEVAL_JUDGE_MODEL", "judge-model")
+        monkeypatch.setenv("GEOMEVAL_JUDGE_BASE_URL", server.base_url)
+        monkeypatch.setattr(integration, "_state", {})  # a fresh process would read the env
+        out = integration.capgeo_bench_process_results(doc, [" ".join(half[:2])])
+        asked = len(server.requests)
+    assert asked == 3  # the two extractions and the matching
+    assert out["relations_recall_judge"]["value"] == pytest.approx(2 / len(half))
+    assert out["relations_precision_judge"]["value"] == 1.0
+    assert out["keypoint_recall_judge"]["value"] == pytest.approx(2 / len(half))
+    assert out["relations_recall_judge_coverage"]["scored"] is True
+    assert out["elements_recall_judge_coverage"] == {
+        "id": doc["id"],
+        "scored": False,
+        "not_applicable": True,
+    }
+    assert out["keypoint_recall"]["value"] < 1.0  # the offline engine scores beside it
+
+
+def test_data_goes_to_capgeo_bench_when_its_task_is_named(built: Path) -> None:
+    specs = integration.named_benchmarks(["--model", "openai", "--tasks", "capgeo_*"])
+    assert specs == [SPEC]
+    assert integration.dataset_paths_for([SPEC], str(built)) == {
+        "capgeo_bench": str(built.resolve())
+    }
+
+
+def test_a_built_folder_of_another_benchmark_is_refused(tmp_path: Path) -> None:
+    from geomeval.benchmarks.base import DataError
+    from geomeval.benchmarks.geolaux import data as geolaux_data
+
+    geolaux_built = tmp_path / "geolaux"
+    geolaux_data.build(str(geolaux_data.sample_path()), str(geolaux_built))
+    with pytest.raises(DataError, match="not a built CapGeo-Bench dataset"):
+        integration.resolve_dataset(str(geolaux_built), SPEC)
+
+
+# --------------------------------------------------------------------------- the real CLI
+
+
+def _thumbnail(image) -> list[int]:
+    return list(image.convert("L").resize((56, 42)).tobytes())
+
+
+THUMBNAILS: dict[str, list[int]] = {}
+
+
+def figure_id(request: dict) -> str:
+    """Which sample figure a request shows: the nearest thumbnail (lmms-eval re-encodes,
+    and may resize, the image)."""
+    from PIL import Image
+
+    if not THUMBNAILS:
+        for key, record in SAMPLE.items():
+            THUMBNAILS[key] = _thumbnail(Image.open(bench_data.sample_path() / record["image"]))
+    part = next(p for p in request["messages"][-1]["content"] if p.get("type") == "image_url")
+    payload = part["image_url"]["url"].partition(",")[2]
+    seen = _thumbnail(Image.open(io.BytesIO(base64.b64decode(payload))))
+    return min(
+        THUMBNAILS,
+        key=lambda key: sum(abs(a - b) for a, b in zip(THUMBNAILS[key], seen, strict=True)),
+    )
+
+
+def responder(request: dict) -> str:
+    """The model: each figure's reference caption."""
+    return SAMPLE[figure_id(request)]["caption_en"]
+
+
+def test_cli_runs_capgeo_bench_on_the_embedded_sample(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    cache = tmp_path / "cache"
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+        "GEOMEVAL_CACHE_DIR": str(cache),
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+    }
+    with ChatServer(responder) as server:
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "geomeval.cli",
+                "lmms-eval",
+                "--",
+                "--model",
+                "openai",
+                "--model_args",
+                MODEL_ARGS.format(url=server.base_url),
+                "--tasks",
+                "capgeo_bench",
+                "--limit",
+                "2",
+                "--log_samples",
+                "--output_path",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env=env,
+            check=False,
+        )
+        requests = list(server.requests)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert any(cache.glob("lmms_eval/capgeo_bench-*/data/test-*.parquet"))  # the sample, built once
+
+    found = integration.find_results(out)
+    assert len(found) == 1, found
+    scores = json.loads(found[0].read_text(encoding="utf-8"))["results"]["capgeo_bench"]
+    keys = integration.metric_keys(SPEC)
+    for name in OFFLINE:
+        assert scores[f"{keys[name]},none"] == 1.0, name
+        assert scores[f"{keys[name]}_coverage,none"] == 1.0, name
+    for name in JUDGED:  # offline: no judge, so not scored (null), never zero
+        assert scores[f"{keys[name]},none"] is None, name
+        assert scores[f"{keys[name]}_coverage,none"] == 0.0, name
+    assert "capgeo_bench: keypoint recall 1.0000 (coverage 1.0000)" in result.stdout
+
+    # The model saw what `geomeval run` sends: the caption prompt and the figure.
+    assert len(requests) == 2
+    assert sorted(figure_id(r) for r in requests) == ["cb_01", "cb_02"]
+    for request in requests:
+        assert prompt_text(request).startswith("Describe the geometric figure in the image")
+        assert [p["type"] for p in request["messages"][-1]["content"]] == ["text", "image_url"]
+
+    samples_file = next(out.rglob("*_samples_capgeo_bench.jsonl"))
+    samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
+    assert {s["keypoint_recall"]["id"]: s["keypoint_recall"]["value"] for s in samples} == {
+        "cb_01": 1.0,
+        "cb_02": 1.0,
+    }
+    assert all(s["keypoint_recall"]["metric"] == "keypoint recall" for s in samples)
