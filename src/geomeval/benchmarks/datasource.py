@@ -9,6 +9,7 @@ whether a path looks like its raw release; `DataSource` does the rest. Raw reade
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.resources import as_file, files
@@ -17,6 +18,26 @@ from typing import Any
 
 from ..hfdata import is_built_dataset, load_built, load_hub, write_dataset
 from .base import DataError
+
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+
+
+def read_image(item_id: str, field_name: str, path: Path, max_bytes: int = MAX_IMAGE_BYTES) -> dict[str, Any]:
+    """An image file of a release as {bytes, path}, after checking it exists, is not too large
+    and decodes; anything else is a DataError naming the item and the field."""
+    from PIL import Image
+
+    if not path.is_file():
+        raise DataError(item_id, field_name, f"image file not found: {path}")
+    data = path.read_bytes()
+    if len(data) > max_bytes:
+        raise DataError(item_id, field_name, f"image {path.name} is larger than {max_bytes} bytes")
+    try:
+        with Image.open(io.BytesIO(data)) as opened:
+            opened.verify()
+    except Exception as exc:
+        raise DataError(item_id, field_name, f"image {path.name} does not decode: {exc}") from None
+    return {"bytes": data, "path": path.name}
 
 
 @dataclass

@@ -10,15 +10,12 @@ silently dropped.
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
 
-from PIL import Image as PILImage
-
 from ..base import DataError
-from ..datasource import RawRelease, collect
+from ..datasource import RawRelease, collect, read_image
 from .features import CLASSES, DIFFICULTIES
 
 ALIASES = {"caption": "caption_en", "geometry_class": "class"}
@@ -120,15 +117,4 @@ def _image(item_id: str, name: str, root: Path) -> dict[str, Any]:
     parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
     if not parts or ".." in parts or name.startswith("/"):
         raise DataError(item_id, "image", f"image path {name[:120]!r} must be relative and stay inside the release")
-    path = root.joinpath(*parts)
-    if not path.is_file():
-        raise DataError(item_id, "image", f"image file not found: {path}")
-    data = path.read_bytes()
-    if len(data) > MAX_IMAGE_BYTES:
-        raise DataError(item_id, "image", f"image {path.name} is larger than {MAX_IMAGE_BYTES} bytes")
-    try:
-        with PILImage.open(io.BytesIO(data)) as img:
-            img.verify()
-    except Exception as exc:
-        raise DataError(item_id, "image", f"image {path.name} does not decode: {exc}") from None
-    return {"bytes": data, "path": path.name}
+    return read_image(item_id, "image", root.joinpath(*parts), MAX_IMAGE_BYTES)

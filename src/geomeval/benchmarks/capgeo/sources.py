@@ -19,7 +19,6 @@ Every record is checked; a bad one is a `DataError` naming the item and the fiel
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Callable
@@ -28,9 +27,8 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-from PIL import Image as PILImage
-
 from ..base import DataError
+from ..datasource import read_image
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 GEOMETRY_TASK = "geometry problem solving"
@@ -70,18 +68,7 @@ def _image(item: str, root: Path, name: str) -> dict[str, Any]:
     parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
     if not parts or ".." in parts:
         raise DataError(item, "image", f"image path {name[:120]!r} must stay inside the source folder")
-    path = root.joinpath(*parts)
-    if not path.is_file():
-        raise DataError(item, "image", f"image file not found: {path}")
-    data = path.read_bytes()
-    if len(data) > MAX_IMAGE_BYTES:
-        raise DataError(item, "image", f"image {path.name} is larger than {MAX_IMAGE_BYTES} bytes")
-    try:
-        with PILImage.open(io.BytesIO(data)) as opened:
-            opened.verify()
-    except Exception as exc:
-        raise DataError(item, "image", f"image {path.name} does not decode: {exc}") from None
-    return {"bytes": data, "path": path.name}
+    return read_image(item, "image", root.joinpath(*parts), MAX_IMAGE_BYTES)
 
 
 def _row(item: str, source: str, question: str, image: dict[str, Any], choices: list[str], answer: str,

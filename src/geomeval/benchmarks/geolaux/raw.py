@@ -6,17 +6,14 @@ item and the field, or, with `skip_invalid`, is left out and counted.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-from PIL import Image as PILImage
-
 from ...answers import ChoiceError, parse_choices
 from ..base import DataError
-from ..datasource import RawRelease, collect
+from ..datasource import RawRelease, collect, read_image
 from .features import AUXILIARY_TYPES, TYPES
 
 NULLS = (None, "", "null", "None", "none")
@@ -128,14 +125,4 @@ def _image(item_id: str, field_name: str, folder: Path, name: str | None) -> dic
     path = folder / name
     if not path.suffix:
         path = next((p for p in (folder / f"{name}{ext}" for ext in (".png", ".jpg", ".jpeg")) if p.is_file()), folder / f"{name}.png")
-    if not path.is_file():
-        raise DataError(item_id, field_name, f"image file not found: {path}")
-    data = path.read_bytes()
-    if len(data) > MAX_IMAGE_BYTES:
-        raise DataError(item_id, field_name, f"image {path.name} is larger than {MAX_IMAGE_BYTES} bytes")
-    try:
-        with PILImage.open(io.BytesIO(data)) as img:
-            img.verify()
-    except Exception as exc:
-        raise DataError(item_id, field_name, f"image {path.name} does not decode: {exc}") from None
-    return {"bytes": data, "path": path.name}
+    return read_image(item_id, field_name, path, MAX_IMAGE_BYTES)

@@ -18,16 +18,13 @@ Conversions, documented in the card:
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-from PIL import Image as PILImage
-
 from ..base import DataError
-from ..datasource import RawRelease, collect
+from ..datasource import RawRelease, collect, read_image
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 
 RELEASE_FILE = "GGBench_dataset.json"
@@ -300,12 +297,4 @@ def _step_image_paths(final: Path) -> list[Path]:
 
 
 def _image(item_id: str, field_name: str, path: Path) -> dict[str, Any]:
-    data = path.read_bytes()
-    if len(data) > MAX_IMAGE_BYTES:
-        raise DataError(item_id, field_name, f"image {path.name} is larger than {MAX_IMAGE_BYTES} bytes")
-    try:
-        with PILImage.open(io.BytesIO(data)) as img:
-            img.verify()
-    except Exception as exc:
-        raise DataError(item_id, field_name, f"image {path.name} does not decode: {exc}") from None
-    return {"bytes": data, "path": path.name}
+    return read_image(item_id, field_name, path, MAX_IMAGE_BYTES)
