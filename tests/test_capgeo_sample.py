@@ -306,6 +306,8 @@ def test_no_unreferenced_files(
     referenced |= {VISTA / r["image"] for r in vista.values()}
     referenced |= {VERSE / r["image"] for r in verse}
     referenced |= {GEOQA / r["image"] for r in geoqa}
+    # The reference caption stores, one per source (CapGeo's caption modes run offline on them).
+    referenced |= {src.CAPGEO_DIR / path for path in src.caption_files()}
     on_disk = {p for folder in (BENCH, SOURCES) for p in folder.rglob("*") if p.is_file()}
     assert on_disk == referenced, sorted(map(str, on_disk ^ referenced))
 

@@ -250,8 +250,11 @@ def test_a_judge_from_the_environment_scores_the_judge_metrics(
 
 
 def test_data_goes_to_capgeo_bench_when_its_task_is_named(built: Path) -> None:
-    specs = integration.named_benchmarks(["--model", "openai", "--tasks", "capgeo_*"])
+    specs = integration.named_benchmarks(["--model", "openai", "--tasks", "capgeo_bench*"])
     assert specs == [SPEC]
+    # `capgeo_*` also names CapGeo's reasoning tasks: two benchmarks, so one --data is refused.
+    both = integration.named_benchmarks(["--tasks", "capgeo_*"])
+    assert both == [SPEC, integration.CAPGEO]
     assert integration.dataset_paths_for([SPEC], str(built)) == {
         "capgeo_bench": str(built.resolve())
     }

@@ -322,7 +322,8 @@ def lmms_eval_command(
     ctx: typer.Context,
     data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id (for the benchmark of the tasks named); default: embedded samples")] = None,
 ) -> None:
-    """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux, ggbench_code).
+    """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux, ggbench_code, capgeo_bench,
+    capgeo_reasoning_direct, capgeo_reasoning_with_image, capgeo_reasoning_without_image).
 
     geomeval lmms-eval [--data PATH] -- ARGS, where ARGS go to `python -m lmms_eval`
     unchanged, e.g. `--model openai --model_args model=NAME,base_url=URL --tasks geolaux

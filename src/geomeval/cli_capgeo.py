@@ -1,5 +1,6 @@
-"""`geomeval capgeo …`: the reasoners × captioners grid (Table 2) and the caption-score /
-accuracy correlation (Figure 5)."""
+"""`geomeval capgeo …`: the reasoners × captioners grid (Table 2), the caption-score /
+accuracy correlation (Figure 5), and the typed reasoning dataset with captions joined in
+(what CapGeo's lmms-eval tasks read)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-capgeo_app = typer.Typer(no_args_is_help=True, help="CapGeo's grid of reasoners and captioners, and its correlation.")
+capgeo_app = typer.Typer(
+    no_args_is_help=True,
+    help="CapGeo's grid of reasoners and captioners, its correlation, and its captioned dataset.",
+)
 console = Console(stderr=True)
 out = Console()
 
@@ -101,3 +105,47 @@ def correlate(
 
     out.print(f"Pearson {fmt(result['pearson'])}, Spearman {fmt(result['spearman'])}")
     out.print(f"plot: {grid_dir / 'correlation.png'}")
+
+
+SHOWN_IDS = 10  # item ids printed per list; build_report.json has them all
+
+
+def _ids(ids: list[str]) -> str:
+    more = f", … ({len(ids) - SHOWN_IDS} more)" if len(ids) > SHOWN_IDS else ""
+    return ", ".join(ids[:SHOWN_IDS]) + more
+
+
+@capgeo_app.command()
+def build(
+    source: Annotated[str, typer.Option(help="mathvista_geometry, geoqa, mathverse_vision_only, mathverse_vision_intensive, or all (every embedded sample)")],
+    out_dir: Annotated[Path, typer.Option("--out", help="folder for parquet shards, the card and build_report.json")],
+    data: Annotated[str | None, typer.Option(help="the source's public file (default: the embedded sample)")] = None,
+    captions: Annotated[Path | None, typer.Option(help="a caption store file (JSONL) to join by item id (default: the reference captions of the embedded sample; none with --data)")] = None,
+    overwrite: Annotated[bool, typer.Option(help="replace an existing non-empty --out")] = False,
+) -> None:
+    """Build the typed reasoning dataset: a source's problems with one captioner's captions."""
+    from .benchmarks.capgeo import reasoning_data
+
+    if source == reasoning_data.ALL_SOURCES:
+        if data is not None or captions is not None:
+            raise ValueError("--source all builds the embedded samples with their reference captions: "
+                             "--data and --captions name one source's files")
+        summary = reasoning_data.build(str(reasoning_data.sample_path()), str(out_dir), overwrite=overwrite)
+    else:
+        summary = reasoning_data.build_source(source, out_dir, data=data, captions=captions, overwrite=overwrite)
+    for split, info in summary["splits"].items():
+        out.print(f"{split}: {info['num_examples']} items, {info['num_bytes']} bytes")
+    who = ", ".join(summary["captioners"]) or "none joined"
+    out.print(f"captions: {summary['captioned']} of {summary['items']} items (captioner {who})")
+    if summary["without_caption"]:
+        out.print(f"without a caption: {summary['without_caption']} (unscored in the caption modes)")
+        failed = summary["failed_captions"]
+        if failed:
+            out.print(f"  the captioner failed on {len(failed)}: {_ids(list(failed))}")
+        if summary["never_captioned"] and summary["captioners"]:
+            out.print(f"  not in the caption file: {len(summary['never_captioned'])}: {_ids(summary['never_captioned'])}")
+    if summary["unused_captions"]:
+        out.print(f"caption ids that are no item of the source (ignored): {len(summary['unused_captions'])}")
+    report = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
+    (out_dir / "build_report.json").write_text(report, encoding="utf-8")
+    out.print(f"built: {out_dir}")

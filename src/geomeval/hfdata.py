@@ -1,7 +1,8 @@
 """Write and read typed datasets the way the Hub serves them, fully offline.
 
 datasets 5.x runs no loading scripts, so a "Hub loader" is parquet shards plus the
-card's YAML (`configs` + `dataset_info`). Image columns must carry their bytes in
+card's YAML (`configs` + `dataset_info`); a benchmark of several subsets writes one
+config per subset (`write_configs`, `configs_card_header`). Image columns must carry their bytes in
 the table (not paths) before `to_parquet`, or the shards would point at files that
 do not travel with them. Builds are written to a temporary folder and renamed into
 place, so a failed build never leaves a half-written dataset behind.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,36 @@ def card_header(
     return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
 
 
+def configs_card_header(configs: Mapping[str, tuple[Any, dict[str, tuple[int, int]] | None]]) -> str:
+    """The YAML front matter of a dataset of several configs (a benchmark's subsets), each
+    config's shards in `data/<config>/`: `load_dataset(<dir>, <config>)` restores its features.
+
+    `configs` maps each config to (features, splits); splits as in `card_header`. The first
+    config is marked the default, so `load_dataset(<dir>, split=...)` still works unnamed.
+    """
+    entries, infos = [], []
+    for index, (name, (features, splits)) in enumerate(configs.items()):
+        split_names = list(splits) if splits else ["test"]
+        entry: dict[str, Any] = {
+            "config_name": name,
+            "data_files": [
+                {"split": split, "path": f"data/{name}/{split}-*.parquet"} for split in split_names
+            ],
+        }
+        if index == 0:
+            entry["default"] = True
+        entries.append(entry)
+        info: dict[str, Any] = {"config_name": name, "features": features._to_yaml_list()}
+        if splits:
+            info["splits"] = [
+                {"name": split, "num_bytes": num_bytes, "num_examples": count}
+                for split, (count, num_bytes) in splits.items()
+            ]
+        infos.append(info)
+    header = {"configs": entries, "dataset_info": infos}
+    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
+
+
 def write_dataset(
     splits: dict[str, Any],
     out_dir: str | os.PathLike[str],
@@ -60,50 +92,99 @@ def write_dataset(
     rows_per_shard: int = ROWS_PER_SHARD,
 ) -> dict[str, Any]:
     """Write `{split: Dataset}` as parquet shards plus the card `render_card(sizes)`."""
+
+    def fill(tmp: Path) -> dict[str, tuple[int, int]]:
+        sizes = _write_splits(splits, tmp / "data", rows_per_shard)
+        (tmp / "README.md").write_text(render_card(sizes), encoding="utf-8")
+        return sizes
+
+    sizes = _write_atomically(out_dir, fill, overwrite)
+    return {"out": str(Path(out_dir)), "splits": {k: {"num_examples": v[0], "num_bytes": v[1]} for k, v in sizes.items()}}
+
+
+def write_configs(
+    configs: Mapping[str, Mapping[str, Any]],
+    out_dir: str | os.PathLike[str],
+    render_card: Any,
+    *,
+    overwrite: bool = False,
+    rows_per_shard: int = ROWS_PER_SHARD,
+) -> dict[str, Any]:
+    """Write `{config: {split: Dataset}}` as `data/<config>/` shards plus the card
+    `render_card({config: {split: (examples, bytes)}})` (see `configs_card_header`)."""
+
+    def fill(tmp: Path) -> dict[str, dict[str, tuple[int, int]]]:
+        sizes = {name: _write_splits(splits, tmp / "data" / name, rows_per_shard) for name, splits in configs.items()}
+        (tmp / "README.md").write_text(render_card(sizes), encoding="utf-8")
+        return sizes
+
+    sizes = _write_atomically(out_dir, fill, overwrite)
+    return {
+        "out": str(Path(out_dir)),
+        "configs": {
+            name: {"splits": {k: {"num_examples": v[0], "num_bytes": v[1]} for k, v in splits.items()}}
+            for name, splits in sizes.items()
+        },
+    }
+
+
+def _write_splits(splits: Mapping[str, Any], folder: Path, rows_per_shard: int) -> dict[str, tuple[int, int]]:
+    """Each split as parquet shards in `folder`; returns {split: (examples, bytes)}."""
+    folder.mkdir(parents=True, exist_ok=True)
+    sizes: dict[str, tuple[int, int]] = {}
+    for split, ds in splits.items():
+        n_shards = max(1, -(-len(ds) // rows_per_shard))
+        total = 0
+        for index in range(n_shards):
+            shard = ds.shard(num_shards=n_shards, index=index, contiguous=True)
+            path = folder / f"{split}-{index:05d}-of-{n_shards:05d}.parquet"
+            shard.to_parquet(str(path))
+            total += path.stat().st_size
+        sizes[split] = (len(ds), total)
+    return sizes
+
+
+def _write_atomically(out_dir: str | os.PathLike[str], fill: Any, overwrite: bool) -> Any:
+    """Run `fill(tmp)` in a temporary folder beside `out_dir`, then rename it into place."""
     out = Path(out_dir)
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        (tmp / "data").mkdir()
-        sizes: dict[str, tuple[int, int]] = {}
-        for split, ds in splits.items():
-            n_shards = max(1, -(-len(ds) // rows_per_shard))
-            total = 0
-            for index in range(n_shards):
-                shard = ds.shard(num_shards=n_shards, index=index, contiguous=True)
-                path = tmp / "data" / f"{split}-{index:05d}-of-{n_shards:05d}.parquet"
-                shard.to_parquet(str(path))
-                total += path.stat().st_size
-            sizes[split] = (len(ds), total)
-        (tmp / "README.md").write_text(render_card(sizes), encoding="utf-8")
+        result = fill(tmp)
         if out.exists():
             shutil.rmtree(out)
         tmp.rename(out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return {"out": str(out), "splits": {k: {"num_examples": v[0], "num_bytes": v[1]} for k, v in sizes.items()}}
+    return result
 
 
 def is_built_dataset(path: Path) -> bool:
-    return path.is_dir() and (path / "README.md").is_file() and any(path.glob("data/*.parquet"))
+    """A card beside parquet shards, in `data/` or (several configs) in `data/<config>/`."""
+    return (
+        path.is_dir()
+        and (path / "README.md").is_file()
+        and (any(path.glob("data/*.parquet")) or any(path.glob("data/*/*.parquet")))
+    )
 
 
-def load_built(path: str | os.PathLike[str], split: str = "test") -> Any:
-    """Load a built dataset folder (parquet shards + card) offline."""
+def load_built(path: str | os.PathLike[str], split: str = "test", config: str | None = None) -> Any:
+    """Load a built dataset folder (parquet shards + card) offline; `config` names one of
+    several (None: the default one)."""
     from datasets import load_dataset
 
-    return load_dataset(str(path), split=split)
+    return load_dataset(str(path), config, split=split)
 
 
-def load_hub(repo_id: str, split: str = "test") -> Any:
+def load_hub(repo_id: str, split: str = "test", config: str | None = None) -> Any:
     """Load a hub dataset id; offline this works only from the local cache, and says so."""
     from datasets import load_dataset
 
     try:
-        return load_dataset(repo_id, split=split)
+        return load_dataset(repo_id, config, split=split)
     except Exception as exc:
         raise FileNotFoundError(
             f"{repo_id!r} is not a local path, and loading it as a Hub dataset failed "

@@ -24,6 +24,13 @@ class DataError(ValueError):
         self.item, self.field, self.message = item, field, message
 
 
+class NotPosable(ValueError):
+    """An item the benchmark cannot pose as it stands (CapGeo: a caption mode's item without
+    a caption). `geomeval run` records it as a failed generation; lmms-eval, which asks the
+    model something for every row, sends a placeholder. Either way the scorer leaves the
+    item unscored, with the reason, never wrong."""
+
+
 @dataclass(frozen=True)
 class Item:
     """One benchmark item as the runner sees it."""

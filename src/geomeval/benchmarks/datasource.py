@@ -2,7 +2,9 @@
 or the Hub. Every benchmark resolves `--data` by the same rules, so they live here once.
 
 A benchmark supplies its typed features, its raw-release reader, its card and a test of
-whether a path looks like its raw release; `DataSource` does the rest. Raw readers share
+whether a path looks like its raw release; `DataSource` does the rest. A benchmark released
+as several subsets with one schema uses `SubsetDataSource`: one Hugging Face config per
+subset, all of them in one built folder. Raw readers share
 `collect`, which converts records one by one, so a bad record either stops the build with a
 `DataError` naming the item and the field, or (with `skip_invalid`) is left out and counted.
 """
@@ -16,7 +18,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-from ..hfdata import is_built_dataset, load_built, load_hub, write_dataset
+from ..hfdata import is_built_dataset, load_built, load_hub, write_configs, write_dataset
 from .base import DataError
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -122,4 +124,76 @@ class DataSource:
         missing = [name for name in self.features if name not in dataset.column_names]
         if missing:
             raise DataError("(dataset)", missing[0], f"column missing from {data}")
+        return dataset
+
+
+@dataclass(frozen=True)
+class SubsetDataSource(DataSource):
+    """A `DataSource` for a release of several subsets sharing one schema (GeoEval's four).
+
+    Each subset is a config: `read_release(raw, config, *, skip_invalid)` reads one,
+    `subsets(raw)` names those a raw release holds, and `build` writes every one of them into
+    one folder (`data/<config>/`, see `hfdata.write_configs`) whose card declares them all;
+    `render_card(sizes)` gets {config: {split: (examples, bytes)}}. `config=None` means the
+    first config, the card's default.
+    """
+
+    configs: tuple[str, ...] = ()
+    subsets: Callable[[Path], tuple[str, ...]] | None = None
+
+    def config(self, config: str | None) -> str:
+        """`config`, checked; None is the default (first) one."""
+        if config is None:
+            return self.configs[0]
+        if config not in self.configs:
+            raise ValueError(f"unknown {self.title} config {config!r}; configs: {', '.join(self.configs)}")
+        return config
+
+    def from_raw(
+        self, raw: str | Path, *, skip_invalid: bool = False, config: str | None = None
+    ) -> tuple[Any, list[dict[str, str]]]:
+        from datasets import Dataset
+
+        release = self.read_release(raw, self.config(config), skip_invalid=skip_invalid)
+        return Dataset.from_list(release.rows, features=self.features), release.skipped
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        """Every subset the raw release holds, one config each, and a card declaring them.
+
+        The summary has `splits` and `skipped` keyed and tagged by config ("<config>/test"),
+        plus `missing`: the configs the release did not hold.
+        """
+        present = self.subsets(Path(raw)) if self.subsets else self.configs
+        if not present:
+            raise FileNotFoundError(f"{raw}: no {self.title} subset found ({', '.join(self.configs)})")
+        built: dict[str, dict[str, Any]] = {}
+        skipped: list[dict[str, str]] = []
+        for name in present:
+            dataset, bad = self.from_raw(raw, skip_invalid=skip_invalid, config=name)
+            if len(dataset) == 0:
+                raise DataError(f"({name})", "(all)", "no valid items to build")
+            built[name] = {"test": dataset}
+            skipped += [{"config": name, **entry} for entry in bad]
+        summary = write_configs(built, out, self.render_card, overwrite=overwrite)
+        summary["splits"] = {
+            f"{name}/{split}": info for name, entry in summary["configs"].items() for split, info in entry["splits"].items()
+        }
+        summary["skipped"] = skipped
+        summary["missing"] = [name for name in self.configs if name not in present]
+        return summary
+
+    def load(self, data: str | None, config: str | None = None) -> Any:
+        """One config's dataset for `--data` (None = embedded sample; a built or raw path; else
+        a hub id)."""
+        name = self.config(config)
+        kind, where = self.locate(data)
+        if kind == "built":
+            dataset = load_built(where, config=name)
+        elif kind == "raw":
+            dataset, _ = self.from_raw(where, config=name)
+        else:
+            dataset = load_hub(str(where), config=name)
+        missing = [column for column in self.features if column not in dataset.column_names]
+        if missing:
+            raise DataError("(dataset)", missing[0], f"column missing from {data} ({name})")
         return dataset

@@ -10,8 +10,12 @@ Everything here is shared; what differs per benchmark is one `LmmsBenchmark` ent
 `load_items` makes, which image columns scoring needs, which release folders the cache
 fingerprint covers). Tasks: GeoLaux `geolaux`, `geolaux_aux`; GGBench `ggbench_code`;
 CapGeo-Bench `capgeo_bench` (the figure alone → a caption, scored by keypoints; tasks in
-`lmms_tasks/capgeo/`). GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's
-`generate_until` returns text only, and that track scores the model's drawings.
+`lmms_tasks/capgeo/`); CapGeo `capgeo_reasoning_direct`, `capgeo_reasoning_with_image`,
+`capgeo_reasoning_without_image` (a reasoner answers with the caption a built reasoning
+dataset carries in its `caption` column; same folder, second template
+`_reasoning_template_yaml`, and one CapGeo per task, configured for its mode).
+GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's `generate_until`
+returns text only, and that track scores the model's drawings.
 
 Metric keys. lmms-eval writes each result as `"<metric>,<filter>"` and splits it back
 with `partition(",")` (its table, the W&B logger); the W&B and SwanLab loggers key
@@ -42,14 +46,22 @@ What this relies on in lmms-eval 0.7.3 (read from its source):
   image columns, unless the task sets `process_results_use_image: true` (then with
   them, decoded to PIL); `doc_to_text` is called on those same rows while building the
   requests, so a task whose prompt needs the figure keeps the images (GeoLaux,
-  CapGeo-Bench). It runs on 4 threads by default. A request that failed every
+  CapGeo-Bench, CapGeo's direct and with_image tasks; without_image sets it false, as its
+  prompt has no figure). It runs on 4 threads by default. A request that failed every
   retry comes back as the text "[LMMS_EVAL_REQUEST_FAILED after N retries] ...".
 - Results go to `<output_path>/<model>/<date>_results.json`. The CLI logs errors and
   exits 0 even when every task failed, hence the check after the run.
 
 `geomeval lmms-eval --data PATH` applies PATH to the benchmark of the tasks named in
 `--tasks` (patterns as lmms-eval matches them); naming tasks of two benchmarks with one
-`--data` is refused. Without `--data`, each benchmark named runs on its embedded sample.
+`--data` is refused (`capgeo_*` names CapGeo-Bench's and CapGeo's). Without `--data`, each
+benchmark named runs on its embedded sample; CapGeo's is every source's embedded sample with
+its reference captions (16 problems), and its `--data` is a built folder (`geomeval capgeo
+build`) or a Hub id, since a source's file alone says neither its source nor its captions.
+
+An item a benchmark cannot pose (`benchmarks.base.NotPosable`: CapGeo's caption modes on a
+row without a caption) still gets a request, since lmms-eval asks for every row: a one-line
+placeholder, whose answer the scorer ignores, leaving the item unscored with the reason.
 """
 
 from __future__ import annotations
@@ -119,6 +131,12 @@ class LmmsBenchmark:
     package_name: str = ""  # "" = geomeval.benchmarks.<name>
     module_names: tuple[tuple[str, str], ...] = ()  # (role, module) where not data/raw/features
     features_name: str = "FEATURES"  # the typed Features in the features module
+    template: str = TEMPLATE  # the template its task YAMLs include (two benchmarks share capgeo/)
+    # The registry's benchmark configured for one task (CapGeo: the task's mode); None = as is.
+    configure: Callable[[Any, str], Any] | None = None
+    # The raw data is small (CapGeo's embedded sources): the cache fingerprint hashes every
+    # file under it whole, instead of a release JSON plus `release_folders`' file stats.
+    hash_whole_release: bool = False
 
     @property
     def package(self) -> str:
@@ -197,6 +215,31 @@ def capgeo_bench_row(doc: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
+def capgeo_row(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A CapGeo reasoning doc as `sources.load_source` makes its rows, caption included: the
+    question type's name, the options as a list, the figure as bytes or PIL (absent from
+    without_image's process_results rows, whose prompt has no figure)."""
+    from ..benchmarks.capgeo.features import QUESTION_TYPES
+
+    row = dict(doc)
+    value = row.get("question_type")
+    if isinstance(value, int) and not isinstance(value, bool):
+        row["question_type"] = QUESTION_TYPES[value]
+    row["choices"] = list(row.get("choices") or [])
+    row.setdefault("caption", None)
+    if "image" in row:
+        row["image"] = _image_value(row["image"])
+    return row
+
+
+CAPGEO_REASONING_PREFIX = "capgeo_reasoning_"
+
+
+def capgeo_for_task(bench: Any, task: str) -> Any:
+    """CapGeo posing `capgeo_reasoning_<mode>`: captions come from the rows, not a captioner."""
+    return bench.with_mode(task.removeprefix(CAPGEO_REASONING_PREFIX))
+
+
 GEOLAUX = LmmsBenchmark(
     name="geolaux",
     title="GeoLaux",
@@ -253,7 +296,27 @@ CAPGEO_BENCH = LmmsBenchmark(
     features_name="BENCH_FEATURES",
 )
 
-BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH)
+# `reasoning.METRICS`, spelled out for the same reason (a test checks they agree). Its own
+# template in the capgeo folder; `--data` is a built reasoning folder (`geomeval capgeo
+# build`) or a Hub id; without it, every source's embedded sample with reference captions.
+CAPGEO = LmmsBenchmark(
+    name="capgeo",
+    title="CapGeo reasoning",
+    tasks=tuple(f"{CAPGEO_REASONING_PREFIX}{mode}" for mode in ("direct", "with_image", "without_image")),
+    metrics=("accuracy",),
+    summary=("accuracy",),
+    hub_dataset="geomeval/CapGeo-Reasoning",
+    to_row=capgeo_row,
+    folder="capgeo",
+    package_name="geomeval.benchmarks.capgeo",
+    module_names=(("data", "reasoning_data"), ("raw", "reasoning_data")),
+    features_name="REASONING_FEATURES",
+    template="_reasoning_template_yaml",
+    configure=capgeo_for_task,
+    hash_whole_release=True,
+)
+
+BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH, CAPGEO)
 TASKS = tuple(task for spec in BENCHMARKS for task in spec.tasks)
 HUB_DATASET = GEOLAUX.hub_dataset  # GeoLaux's, the only one before GGBench had tasks
 _BY_TASK = {task: spec for spec in BENCHMARKS for task in spec.tasks}
@@ -288,10 +351,19 @@ def _item(row: dict[str, Any]) -> Any:
     return Item(id=str(row["id"]), fields=row, choices=tuple(row.get("choices") or ()))
 
 
+NOT_POSED = "This item is not posed ({reason}). Reply with an empty answer."
+
+
 def chat_messages(doc: Mapping[str, Any], task: str) -> list[dict[str, Any]]:
-    """The OpenAI-format messages `geomeval run` sends for this item and task."""
-    bench, _ = _benchmark_and_judge(for_task(task).name)
-    return bench.messages(_item(doc_to_row(doc, task)), task)
+    """The OpenAI-format messages `geomeval run` sends for this item and task; for an item
+    the benchmark cannot pose, a one-line text placeholder (its answer is never scored)."""
+    from ..benchmarks.base import NotPosable
+
+    bench, _ = _benchmark_and_judge(for_task(task).name, task)
+    try:
+        return bench.messages(_item(doc_to_row(doc, task)), task)
+    except NotPosable as exc:
+        return [{"role": "user", "content": [{"type": "text", "text": NOT_POSED.format(reason=exc)}]}]
 
 
 def _decode_data_url(url: str) -> Any:
@@ -349,8 +421,9 @@ _state_lock = threading.Lock()
 _state: dict[str, Any] = {}
 
 
-def _benchmark_and_judge(name: str) -> tuple[Any, Any]:
-    """The registry's benchmark and one judge per process (process_results runs on several threads)."""
+def _benchmark_and_judge(name: str, task: str | None = None) -> tuple[Any, Any]:
+    """The registry's benchmark (configured for `task` where its entry says how) and one judge
+    per process (process_results runs on several threads)."""
     with _state_lock:
         if "judge" not in _state:
             from ..judges import judge_from_env
@@ -360,7 +433,13 @@ def _benchmark_and_judge(name: str) -> tuple[Any, Any]:
             from ..benchmarks import get_benchmark
 
             _state[name] = get_benchmark(name)
-        return _state[name], _state["judge"]
+        configure = for_task(task).configure if task is not None else None
+        if configure is None:
+            return _state[name], _state["judge"]
+        key = f"task:{task}"
+        if key not in _state:
+            _state[key] = configure(_state[name], task)
+        return _state[key], _state["judge"]
 
 
 def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -> dict[str, Any]:
@@ -380,7 +459,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
             f"{task}: process_results got the row without {', '.join(missing)}; "
             "its task YAML must set process_results_use_image: true"
         )
-    bench, judge = _benchmark_and_judge(spec.name)
+    bench, judge = _benchmark_and_judge(spec.name, task)
     record = bench.new_record(_item(doc_to_row(doc, task)), task)
     response = results[0] if results else None
     if isinstance(response, str) and response.startswith(FAILED_MARKERS):
@@ -526,6 +605,66 @@ def capgeo_bench_process_results(doc: Mapping[str, Any], results: Sequence[Any])
     return process_results(doc, results, "capgeo_bench")
 
 
+def capgeo_reasoning_direct_doc_to_messages(
+    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
+) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "capgeo_reasoning_direct")
+
+
+def capgeo_reasoning_direct_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "capgeo_reasoning_direct")
+
+
+def capgeo_reasoning_direct_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "capgeo_reasoning_direct")
+
+
+def capgeo_reasoning_direct_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "capgeo_reasoning_direct")
+
+
+def capgeo_reasoning_with_image_doc_to_messages(
+    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
+) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "capgeo_reasoning_with_image")
+
+
+def capgeo_reasoning_with_image_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "capgeo_reasoning_with_image")
+
+
+def capgeo_reasoning_with_image_doc_to_visual(
+    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
+) -> list[Any]:
+    return doc_to_visual(doc, "capgeo_reasoning_with_image")
+
+
+def capgeo_reasoning_with_image_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "capgeo_reasoning_with_image")
+
+
+def capgeo_reasoning_without_image_doc_to_messages(
+    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
+) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "capgeo_reasoning_without_image")
+
+
+def capgeo_reasoning_without_image_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "capgeo_reasoning_without_image")
+
+
+def capgeo_reasoning_without_image_doc_to_visual(
+    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
+) -> list[Any]:
+    return doc_to_visual(doc, "capgeo_reasoning_without_image")
+
+
+def capgeo_reasoning_without_image_process_results(
+    doc: Mapping[str, Any], results: Sequence[Any]
+) -> dict[str, Any]:
+    return process_results(doc, results, "capgeo_reasoning_without_image")
+
+
 def aggregate_acs(items: Sequence[Any]) -> float | None:
     return mean_of_scored(items, "ACS")
 
@@ -559,12 +698,19 @@ def _release_roots(spec: LmmsBenchmark, raw: Path) -> tuple[Path, tuple[Path, ..
 
 
 def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
-    """Identifies a raw release: its JSON's content, its images' names, sizes and times."""
+    """Identifies a raw release: its JSON's content, its images' names, sizes and times (or,
+    for a small one, every file's name and content)."""
     from .. import __version__
 
-    json_path, roots = _release_roots(spec, raw)
     features = spec.features()
     digest = hashlib.sha256()
+    if spec.hash_whole_release:
+        digest.update(f"{__version__}\n{spec.name}\n{features._to_yaml_list()}\n{raw.resolve()}\n".encode())
+        for path in sorted(p for p in raw.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(f"{path.relative_to(raw).as_posix()}\n".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        return digest.hexdigest()[:16]
+    json_path, roots = _release_roots(spec, raw)
     digest.update(f"{__version__}\n{spec.name}\n{features._to_yaml_list()}\n{json_path.resolve()}\n".encode())
     digest.update(json_path.read_bytes())
     for root in dict.fromkeys(r.resolve() for r in roots):
@@ -658,11 +804,12 @@ def prepare_include_dir(
     their Hub id. A plain string is GeoLaux's path (the form before GGBench had tasks).
     """
     paths = {GEOLAUX.name: dataset_paths} if isinstance(dataset_paths, str) else dict(dataset_paths)
-    folders = {spec.name: spec.task_folder for spec in BENCHMARKS}
+    specs = {spec.name: spec for spec in BENCHMARKS}
     tasks = dest / "geomeval"
     shutil.copytree(tasks_dir(), tasks, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name, dataset_path in paths.items():
-        template = tasks / folders.get(name, name) / TEMPLATE
+        spec = specs.get(name)
+        template = tasks / (spec.task_folder if spec else name) / (spec.template if spec else TEMPLATE)
         config = load_task_yaml(template.read_text(encoding="utf-8"))
         config["dataset_path"] = dataset_path
         config.pop("dataset_kwargs", None)

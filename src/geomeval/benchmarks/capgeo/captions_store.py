@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_FOLDER = Path("runs") / "captions"
+# The captioner name of the reference captions shipped with the embedded source samples
+# (`sources/captions/`): written from the figures, so the reasoning tasks run offline.
+REFERENCE_CAPTIONER = "geomeval-reference"
 
 
 def _slug(spec: str) -> str:

@@ -1,11 +1,18 @@
-"""CapGeo-Bench's typed schema: the contract between the builder, the Hub copy and the scorer."""
+"""CapGeo's typed schemas: the contract between the builders, the Hub copies and the scorers.
+
+`BENCH_FEATURES` is CapGeo-Bench (figures with reference captions, scored by keypoints);
+`REASONING_FEATURES` is CapGeo's reasoning problems with one captioner's captions joined in,
+so a caption mode can run from the dataset alone (lmms-eval's tasks do), without a caption
+pass of its own.
+"""
 
 from __future__ import annotations
 
-from datasets import ClassLabel, Features, Image, Value
+from datasets import ClassLabel, Features, Image, List, Value
 
 CLASSES = ("plane", "analytic", "solid")
 DIFFICULTIES = (1, 2, 3, 4)
+QUESTION_TYPES = ("multi_choice", "free_form")
 
 BENCH_FEATURES = Features(
     {
@@ -16,5 +23,21 @@ BENCH_FEATURES = Features(
         "geometry_class": ClassLabel(names=list(CLASSES)),
         "difficulty": Value("int8"),  # 1 (simplest) to 4
         "source": Value("string"),
+    }
+)
+
+REASONING_FEATURES = Features(
+    {
+        "id": Value("string"),  # the source's own id (pid, sample_index, id)
+        "source": Value("string"),  # a `sources.SOURCES` name
+        "question": Value("string"),  # "" for MathVerse Vision Only (drawn in the image)
+        "image": Image(),
+        "choices": List(Value("string")),  # [] for free-form problems
+        "answer": Value("string"),  # a letter, an option's text or a value, as the source gives it
+        "question_type": ClassLabel(names=list(QUESTION_TYPES)),
+        "unit": Value("string"),  # None where the source gives none
+        "subject": Value("string"),
+        "caption": Value("string"),  # None where the captioner gave none (unscored in caption modes)
+        "captioner": Value("string"),  # whose captions these are; None when the build joined none
     }
 )

@@ -3,7 +3,9 @@ both, in `<think>…</think><answer>…</answer>` form; the shared answer checke
 
 Modes, as in the paper: `direct` (question + image, the baseline), `with_image` (question,
 caption and image) and `without_image` (question and caption only, which text-only models can
-run). A missing caption (the captioner failed) makes the item unscored, never wrong.
+run). A missing caption (the captioner failed) makes the item unscored, never wrong:
+`reasoning_messages` refuses to pose it (`NoCaption`), and `score_record` says why whatever
+the response, since lmms-eval asks the model something for every row all the same.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from ...aggregate import summarize
 from ...answers import check_answer, extract_final_answer
 from ...images import image_part
 from ...records import SampleRecord, Score
+from ..base import NotPosable
 
 MODES = ("direct", "with_image", "without_image")
 METRICS = ("accuracy",)
@@ -34,11 +37,19 @@ _CONTEXT = {
 _VISION_ONLY = "The problem, with its choices if it has any, is written in the figure."
 
 
+class NoCaption(NotPosable):
+    """A caption mode's item without a caption: it cannot be posed, and is left unscored."""
+
+
+def no_caption_reason(error: str | None) -> str:
+    return f"no caption for this item: {error or 'the captioner gave none'}"
+
+
 def reasoning_messages(row: dict[str, Any], mode: str, caption: str | None) -> list[dict[str, Any]]:
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
     if mode != "direct" and not caption:
-        raise ValueError(f"no caption for this item: {row.get('caption_error') or 'the captioner gave none'}")
+        raise NoCaption(no_caption_reason(row.get("caption_error")))
     question = row["question"] or _VISION_ONLY
     if mode == "without_image" and not row["question"]:
         question = "The problem is transcribed at the end of the description."
@@ -58,6 +69,10 @@ def reasoning_messages(row: dict[str, Any], mode: str, caption: str | None) -> l
 
 
 def score_record(record: SampleRecord) -> dict[str, Score]:
+    mode = record.target.get("mode")
+    if mode is not None and mode != "direct" and not record.target.get("caption"):
+        # Checked before the response: an item that could not be posed has none worth scoring.
+        return {"accuracy": Score.missing(no_caption_reason(record.target.get("caption_error")))}
     if record.generation_error is not None or record.response is None:
         return {"accuracy": Score.missing(f"model failed: {record.generation_error or 'no response'}")}
     choices = record.target.get("choices") or []

@@ -62,6 +62,13 @@ class CapGeo(Benchmark):
             raise ValueError(f"--mode {setup.mode} needs a --captioner (a model spec)")
         return CapGeo(setup)
 
+    def with_mode(self, mode: str) -> CapGeo:
+        """This benchmark posing `mode`, for items whose rows already carry their captions
+        (a built reasoning dataset, as lmms-eval's tasks read it): no captioner is needed."""
+        if mode not in reasoning.MODES:
+            raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(reasoning.MODES)}")
+        return CapGeo(dataclasses.replace(self.setup, mode=mode))
+
     @property
     def options(self) -> dict[str, Any]:
         captioner = self.setup.captioner.spec if self.setup.captioner is not None and self.setup.mode != "direct" else None
@@ -132,6 +139,7 @@ class CapGeo(Benchmark):
                 "unit": row.get("unit"),
                 "mode": self.setup.mode,
                 "caption": row.get("caption"),
+                "caption_error": row.get("caption_error"),
             },
             meta={"source": row["source"], "question_type": row["question_type"], "subject": row.get("subject")},
         )
@@ -145,5 +153,6 @@ class CapGeo(Benchmark):
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         raise ValueError(
             "CapGeo reads its sources' public files directly: pass the file with --data and the source "
-            "with --source (there is nothing to build)"
+            "with --source. To build its typed dataset with captions joined in (what its lmms-eval "
+            "tasks read), use `geomeval capgeo build --source SOURCE --data FILE --captions FILE.jsonl --out DIR`"
         )

@@ -19,7 +19,12 @@ reads these folders exactly as it reads the official files.
 - `sources/mathverse/testmini.json` + `images_version_1-4/`, `images_version_6/`: MathVerse's
   list, each of 4 problems in its Vision Intensive and Vision Only versions (the latter's
   image carries the problem text above the figure);
-- `sources/geoqa/test.jsonl` + `images/<id>.png`: 4 GeoQA-style multiple-choice problems.
+- `sources/geoqa/test.jsonl` + `images/<id>.png`: 4 GeoQA-style multiple-choice problems;
+- `sources/captions/geomeval-reference__<source>__<variant>.jsonl`: a reference caption of
+  every reasoning problem's figure (16), stored as a caption store, so CapGeo's caption modes
+  (and its lmms-eval tasks) run offline. Each states what its figure shows, in the formal
+  style of captioning.py's prompt; a Vision Only caption also transcribes the question
+  drawn in its image.
 
 Every figure is drawn by geomeval's own GeoGebra engine from a script held below, so the
 committed files are a pure function of this module (a test regenerates them and compares
@@ -51,6 +56,9 @@ from geomeval.geogebra import Construction, render_png, run_script
 from geomeval.geogebra.objects import GeoBoolean, GeoPoint
 from geomeval.geogebra.render import fit_window
 
+from .captions_store import REFERENCE_CAPTIONER, CaptionStore
+from .sources import SAMPLE_CAPTIONS, SOURCES
+
 __all__ = [
     "BENCH_DIR",
     "BENCH_FIGURES",
@@ -71,11 +79,14 @@ __all__ = [
     "Solid",
     "bench_records",
     "build_construction",
+    "caption_files",
     "failed_checks",
     "geoqa_records",
     "mathverse_records",
     "mathvista_records",
+    "reference_captions",
     "sample_files",
+    "vision_only_caption",
     "write_sample",
 ]
 
@@ -793,6 +804,9 @@ class MathVistaItem:
     precision: float | None = None
     unit: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The reference caption (geometry items only): what the figure shows, in the formal
+    # style of captioning.py's prompt, never what only the question says.
+    caption: str = ""
 
 
 GEOMETRY_METADATA: dict[str, Any] = {
@@ -816,6 +830,11 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
         choices=("34°", "46°", "56°", "66°"),
         answer="56°",
         answer_type="text",
+        caption=(
+            "Circle O is drawn, and AB is a diameter of circle O: A and B lie on the circle and O "
+            "is the midpoint of AB. C is a point on circle O, and chords AC and BC are drawn. "
+            "∠ABC = 34°."
+        ),
         drawing=Drawing(
             script=_code("""
                 O = (0, 0)
@@ -845,6 +864,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
         choices=None,
         answer="13",
         answer_type="integer",
+        caption="In right triangle ABC, ∠ACB = 90°, AC = 5 and BC = 12.",
         drawing=Drawing(
             script=_code("""
                 C = (0, 0)
@@ -861,7 +881,12 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
                 Label("5", "A-C", "w"),
                 Label("12", "B-C", "s"),
             ),
-            checks=("Angle(B, C, A) == 90°", "Distance(A, B) == 13"),
+            checks=(
+                "Angle(B, C, A) == 90°",
+                "Distance(A, C) == 5",
+                "Distance(B, C) == 12",
+                "Distance(A, B) == 13",
+            ),
         ),
     ),
     MathVistaItem(
@@ -874,6 +899,10 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
         choices=None,
         answer="6.28",
         answer_type="float",
+        caption=(
+            "A and B are points on circle O, and radius OA = 3. Radii OA and OB bound sector AOB, "
+            "which is shaded, and its central angle ∠AOB = 80°."
+        ),
         precision=2.0,
         drawing=Drawing(
             script=_code("""
@@ -906,6 +935,13 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
         choices=("42°", "48°", "132°", "138°"),
         answer="132°",
         answer_type="text",
+        caption=(
+            "Lines a and b are horizontal, with line b above line a, so a ∥ b. Line c crosses "
+            "line a and line b. ∠1 is the angle at the intersection of lines a and c, between "
+            "line a to the right of the intersection and line c above it. ∠2 is the angle at "
+            "the intersection of lines b and c, between line c below the intersection and "
+            "line b to the right of it."
+        ),
         drawing=Drawing(
             script=_code("""
                 E = (0, 0)
@@ -1003,12 +1039,19 @@ class MathVerseProblem:
     choices: tuple[str, ...] | None
     answer: str
     drawing: Drawing
+    # The figure's reference caption; the Vision Only one adds the transcribed question.
+    caption: str
 
 
 MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
     MathVerseProblem(
         index="1",
         subfield="Angle",
+        caption=(
+            "In triangle ABC, ∠BAC = 50° and ∠ABC = 65°. Point D lies on the extension of BC "
+            "beyond C, so B, C and D are collinear with C between B and D. ∠ACD, the exterior "
+            "angle at C, is marked with a question mark."
+        ),
         question_full=(
             "As shown in the figure, in triangle ABC, ∠A = 50° and ∠B = 65°, and point D lies "
             "on the extension of BC beyond C. Find the measure of ∠ACD."
@@ -1048,6 +1091,10 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
     MathVerseProblem(
         index="2",
         subfield="Length",
+        caption=(
+            "AB is a chord of circle O. C is a point on AB with OC ⊥ AB at C, and radius OA is "
+            "drawn. AB = 8 and OC = 3."
+        ),
         question_full=(
             "As shown in the figure, AB is a chord of circle O with AB = 8, and OC ⊥ AB at C "
             "with OC = 3. Find the radius of circle O."
@@ -1085,6 +1132,11 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
     MathVerseProblem(
         index="3",
         subfield="Area",
+        caption=(
+            "ABCD is a trapezoid with AD ∥ BC, AD the upper base and BC the lower base. E is a "
+            "point on BC, and the dashed segment AE is drawn with AE ⊥ BC at E. AD = 4, BC = 10 "
+            "and AE = 5."
+        ),
         question_full=(
             "As shown in the figure, in trapezoid ABCD, AD ∥ BC, AD = 4 and BC = 10. AE ⊥ BC "
             "at E and AE = 5. Find the area of trapezoid ABCD."
@@ -1129,6 +1181,10 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
     MathVerseProblem(
         index="4",
         subfield="Angle",
+        caption=(
+            "A, B and C are points on circle O. Radii OA and OB and chords CA and CB are drawn. "
+            "∠AOB = 100°, and ∠ACB is marked with a question mark."
+        ),
         question_full=(
             "As shown in the figure, A, B and C are points on circle O, and ∠AOB = 100°. "
             "Find the measure of ∠ACB."
@@ -1182,6 +1238,7 @@ class GeoQAProblem:
     choices: tuple[str, ...]
     label: int
     drawing: Drawing
+    caption: str  # the figure's reference caption
 
 
 _GEOQA_A = (1.5, math.sqrt(25 - 1.5**2))
@@ -1195,6 +1252,10 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
         ),
         choices=("8", "10", "12", "15"),
         label=1,
+        caption=(
+            "In triangle ABC, D is a point on side AB and E is a point on side AC. Segment DE is "
+            "drawn parallel to BC, so DE ∥ BC."
+        ),
         drawing=Drawing(
             script=_code(f"""
                 B = (0, 0)
@@ -1225,6 +1286,10 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
         ),
         choices=("5", "6", "7", "10"),
         label=0,
+        caption=(
+            "Quadrilateral ABCD has A on the left, B at the bottom, C on the right and D at the "
+            "top. Its diagonals AC and BD are drawn and intersect at point O, with AC ⊥ BD at O."
+        ),
         drawing=Drawing(
             script=_code("""
                 A = (-3, 0)
@@ -1257,6 +1322,10 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
         ),
         choices=("√3", "2", "2√3", "4"),
         label=2,
+        caption=(
+            "A and B are points on circle O. Radii OA and OB and chord AB are drawn, and "
+            "∠AOB = 120°."
+        ),
         drawing=Drawing(
             script=_code("""
                 O = (0, 0)
@@ -1284,6 +1353,10 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
         ),
         choices=("90°", "100°", "105°", "110°"),
         label=3,
+        caption=(
+            "In triangle ABC, ∠ABC = 70° and ∠ACB = 30°. D is a point on side BC, and segment "
+            "AD is drawn."
+        ),
         drawing=Drawing(
             script=_code("""
                 B = (0, 0)
@@ -1645,6 +1718,49 @@ def geoqa_records(problems: Sequence[GeoQAProblem] = GEOQA_PROBLEMS) -> list[dic
     ]
 
 
+def vision_only_caption(problem: MathVerseProblem) -> str:
+    """A Vision Only figure's caption: the figure's, then the problem drawn above it, copied
+    word for word after "Question:" as captioning.py's vision-only prompt asks."""
+    return f"{problem.caption}\n\nQuestion: {_with_choices(problem.question_full, problem.choices)}"
+
+
+def reference_captions() -> dict[str, list[dict[str, Any]]]:
+    """Each source's reference caption entries, keyed by source name, in item order.
+
+    Entries have the caption store's own shape ({id, captioner, caption, error}), keyed by
+    the id `sources.load_source` gives the item: MathVista's pid, MathVerse's sample_index
+    (each version its own id), GeoQA's id.
+    """
+
+    def entry(item_id: str, caption: str) -> dict[str, Any]:
+        return {"id": item_id, "captioner": REFERENCE_CAPTIONER, "caption": caption, "error": None}
+
+    problems = {problem.index: problem for problem in MATHVERSE_PROBLEMS}
+    verse: dict[str, list[dict[str, Any]]] = {"mathverse_vision_intensive": [], "mathverse_vision_only": []}
+    for record in mathverse_records():
+        problem = problems[record["problem_index"]]
+        if record["problem_version"] == "Vision Only":
+            verse["mathverse_vision_only"].append(entry(record["sample_index"], vision_only_caption(problem)))
+        else:
+            verse["mathverse_vision_intensive"].append(entry(record["sample_index"], problem.caption))
+    return {
+        "mathvista_geometry": [entry(item.pid, item.caption) for item in MATHVISTA_ITEMS if item.caption],
+        **verse,
+        "geoqa": [entry(str(problem.id), problem.caption) for problem in GEOQA_PROBLEMS],
+    }
+
+
+def caption_files() -> dict[str, bytes]:
+    """`sources/captions/<captioner>__<source>__<variant>.jsonl`: one caption store per source."""
+    files: dict[str, bytes] = {}
+    for name, entries in reference_captions().items():
+        source = SOURCES[name]
+        store = CaptionStore(Path("sources") / SAMPLE_CAPTIONS, REFERENCE_CAPTIONER, name, source.variant)
+        lines = [json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries]
+        files[store.path.as_posix()] = "".join(lines).encode("utf-8")
+    return files
+
+
 def _json(data: Any) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
@@ -1673,6 +1789,7 @@ def sample_files() -> dict[str, bytes]:
     files[f"{geoqa}/test.jsonl"] = "".join(lines).encode("utf-8")
     for problem in GEOQA_PROBLEMS:
         files[f"{geoqa}/images/{problem.id}.png"] = figure_png(problem.drawing, REASONING_SIZE)
+    files.update(caption_files())
     return files
 
 

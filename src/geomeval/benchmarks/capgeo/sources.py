@@ -29,8 +29,10 @@ from typing import Any
 
 from ..base import DataError
 from ..datasource import read_image
+from .captions_store import REFERENCE_CAPTIONER, CaptionStore
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
+SAMPLE_CAPTIONS = "captions"  # the reference caption stores, under sources/
 GEOMETRY_TASK = "geometry problem solving"
 _CHOICES_BLOCK = re.compile(r"\n\s{0,4}Choices\s{0,4}[:：]\s{0,4}\n", re.IGNORECASE)
 _CHOICE_LINE = re.compile(r"^\s{0,4}\(?([A-H])\)?\s{0,2}[:.：)]\s{0,4}(.{1,500})$")
@@ -203,6 +205,22 @@ SOURCES: dict[str, Source] = {
 def sample_file(source: Source) -> Path:
     with as_file(files(__package__).joinpath("sources", *source.sample.split("/"))) as path:
         return Path(path)
+
+
+def sources_root() -> Path:
+    """The embedded `sources/` folder: each source's sample, and `captions/` beside them."""
+    with as_file(files(__package__).joinpath("sources")) as path:
+        return Path(path)
+
+
+def sample_captions(source: Source, root: Path | None = None) -> CaptionStore:
+    """The reference caption store of a source's embedded sample (under `root`/captions).
+
+    A caption store, not a caption table, so the shipped captions are read by the same code
+    (and file naming) as a captioner's own: `geomeval capgeo build` joins either the same way.
+    """
+    folder = (root if root is not None else sources_root()) / SAMPLE_CAPTIONS
+    return CaptionStore(folder, REFERENCE_CAPTIONER, source.name, source.variant)
 
 
 def load_source(name: str, path: str | Path | None = None) -> list[dict[str, Any]]:

@@ -1,0 +1,22 @@
+"""The GeoEval dataset card: YAML from the features (one config per subset), prose from
+`card.md`."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from ...hfdata import configs_card_header
+from .features import FEATURES, SUBSETS
+
+
+def card_body() -> str:
+    return files(__package__).joinpath("card.md").read_text(encoding="utf-8")
+
+
+def render_card(sizes: dict[str, dict[str, tuple[int, int]]] | None = None) -> str:
+    """The full card. Without `sizes` (the card of the whole release, before a build) it
+    declares all four subsets; a build passes {config: {split: (examples, bytes)}} for the
+    subsets it wrote, and the card declares those."""
+    configs = [name for name in SUBSETS if sizes is None or name in sizes]
+    header = configs_card_header({name: (FEATURES, sizes[name] if sizes else None) for name in configs})
+    return header + "\n" + card_body()

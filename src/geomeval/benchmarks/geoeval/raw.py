@@ -1,0 +1,433 @@
+"""Read the official GeoEval release (one JSON dict per subset beside a diagram folder) into
+typed rows, one subset (one Hugging Face config) at a time.
+
+The release keys each problem by its id; a record carries `dataset_name`, `text`
+(`{"Num_Exp": …}`, plus `aug_problem` in the aug subset), `diagram_name`,
+`diagram_description` (`{"structure": [...], "semantic": [...]}`, plus
+`backward_semantic` in the backward subset), `choice_list`, `answer_value`,
+`knowledge_point`, `formal_knowledge_point`, `geometry_shape`, often `solution`
+(`{"program": …}`, `{"equation": …}` or `{"cot": …}`), and in the
+backward subset `backward_text` and `backward_answer_value`. Every field is checked; an
+unknown field, a missing one or a bad value stops the build with a `DataError` naming the
+item and the field (or, with `skip_invalid`, leaves the item out and counts it).
+
+Where the subsets are (`--raw`): the release folder, holding each subset under its official
+name (`select.json`, `backward_reasoning_select.json`, `solid.json`; the official code never
+names the aug file, so it is `geoeval_aug.json`) or under its config's name
+(`geoeval_2000.json`, …), either directly or in `dataset_merge/` or `LLM_eval/dataset_merge/`
+as the official code lays it out; or one subset's JSON file. Diagrams are looked up by
+`diagram_name` in `images/` or `diagrams/` beside the JSON file (or beside its folder), or
+beside the JSON file itself.
+
+What the release does not store is derived here (the card documents each rule):
+`answer_type` from the form of the graded answer, `problem_type` from the knowledge points,
+the shapes and the text; `complexity` stays None until rated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..base import DataError
+from ..datasource import RawRelease, collect, read_image
+from .features import SOURCES, SUBSETS
+
+# Official names first (tool/caculate_score.py, data_generation/create_backward_reasoning_data.py,
+# sh_files/gpt35/eval_solid_config.yaml), then the config's own name.
+SUBSET_FILES: dict[str, tuple[str, ...]] = {
+    "geoeval_2000": ("select.json", "geoeval_2000.json"),
+    "geoeval_backward": ("backward_reasoning_select.json", "geoeval_backward.json"),
+    "geoeval_aug": ("geoeval_aug.json",),
+    "geoeval_hard": ("solid.json", "geoeval_hard.json"),
+}
+RELEASE_DIRS = ("", "dataset_merge", "LLM_eval/dataset_merge")
+DIAGRAM_DIRS = ("images", "diagrams")
+DIAGRAM_SUFFIXES = (".png", ".jpg", ".jpeg")
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+MAX_TEXT_CHARS = 20_000
+MAX_LIST = 64
+
+KNOWN_FIELDS = frozenset(
+    {
+        "dataset_name", "text", "diagram_name", "diagram_description", "choice_list",
+        "answer_value", "backward_text", "backward_answer_value", "knowledge_point",
+        "formal_knowledge_point", "geometry_shape", "solution",
+    }
+)
+TEXT_FIELDS = frozenset({"Num_Exp", "aug_problem"})
+DESCRIPTION_FIELDS = frozenset({"structure", "semantic", "backward_semantic"})
+SOLUTION_KEYS = ("program", "equation", "cot")
+# The official code subscripts these in every record it reads (tool/data_loader.py,
+# tool/caculate_score.py, evaluation/automatic_evaluate.py), so they are present, possibly
+# null; the hard subset is read only by the loader and the solid scorer.
+_COMMON = ("text", "diagram_name", "diagram_description", "choice_list", "answer_value")
+_MAIN = (*_COMMON, "dataset_name", "knowledge_point", "formal_knowledge_point", "geometry_shape")
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    "geoeval_2000": _MAIN,
+    "geoeval_backward": (*_MAIN, "backward_text", "backward_answer_value"),
+    "geoeval_aug": _MAIN,
+    "geoeval_hard": _COMMON,
+}
+HARD_SOURCE = "GeoEval-hard"
+_SOURCE_NAMES = {name.lower(): name for name in SOURCES} | {"math-geometry": "MATH"}
+
+# The graded answer's form. Numbers may carry a degree or percent sign ("50°"), and a
+# fraction of integers is a number too; a coordinate is a parenthesised 2- or 3-tuple.
+_NUMBER = re.compile(
+    r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?:\s*(?:°|%|\^\{?\\circ\}?|degrees?))?"
+)
+_FRACTION = re.compile(r"[+-]?\d+\s*/\s*[1-9]\d*")
+_OPTION = re.compile(r"\(?([A-E])\)?\.?")
+_OPENERS, _CLOSERS = "([{", ")]}"
+# Trailing punctuation of a backward answer: the official generator keeps the masked token
+# as written ("50°,") while its `x` replacement drops the punctuation ("x°,").
+_TOKEN_PUNCTUATION = ",.;:?!\"'”"
+
+# problem_type: words that name a solid or an analytic (coordinate) setting. Labels (shapes
+# and knowledge points) are trusted first; the text only when the labels say nothing.
+_SOLID = (
+    r"cones?|conical|spheres?|spherical|hemispheres?|prisms?|cylinders?|cylindrical|"
+    r"cubes?(?!\s+roots?)|cuboids?|pyramids?|frustums?|tetrahedr(?:on|a)|polyhedr(?:on|a)|volumes?"
+)
+_SOLID_LABEL = re.compile(rf"\b(?:{_SOLID}|solid|three-dimensional|3d)\b", re.IGNORECASE)
+_SOLID_TEXT = re.compile(rf"\b(?:{_SOLID})\b", re.IGNORECASE)
+_ANALYTIC = (
+    r"coordinates?|coordinate plane|analytic|cartesian|x-axis|y-axis|xy-plane|parabola|"
+    r"ellipse|hyperbola|slopes?"
+)
+_ANALYTIC_LABEL = re.compile(rf"\b(?:{_ANALYTIC}|equations? of (?:a |the )?(?:line|circle)s?)\b", re.IGNORECASE)
+_ANALYTIC_TEXT = re.compile(
+    rf"\b(?:{_ANALYTIC})\b|\(\s*-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?\s*\)", re.IGNORECASE
+)
+
+
+def subset_file(raw: str | Path, config: str) -> Path | None:
+    """The JSON file of `config` in the raw release `raw` (a folder or one subset's file),
+    or None when the release does not hold that subset."""
+    if config not in SUBSET_FILES:
+        raise ValueError(f"unknown GeoEval subset {config!r}; subsets: {', '.join(SUBSETS)}")
+    path = Path(raw)
+    if path.is_file():
+        owner = subset_of_file(path)
+        if owner is None:
+            names = ", ".join(name for names in SUBSET_FILES.values() for name in names)
+            raise FileNotFoundError(
+                f"{path.name} is not a GeoEval subset file name ({names}); rename it after its subset"
+            )
+        return path if owner == config else None
+    if not path.is_dir():
+        raise FileNotFoundError(f"GeoEval raw release not found: {path}")
+    for folder in RELEASE_DIRS:
+        found = [path / folder / name for name in SUBSET_FILES[config] if (path / folder / name).is_file()]
+        if len(found) > 1:
+            raise ValueError(f"{path / folder} holds {config} twice ({', '.join(p.name for p in found)}); keep one")
+        if found:
+            return found[0]
+    return None
+
+
+def subset_of_file(path: Path) -> str | None:
+    """The subset a JSON file holds, by its name."""
+    return next((config for config, names in SUBSET_FILES.items() if path.name in names), None)
+
+
+def subsets_in(raw: str | Path) -> tuple[str, ...]:
+    """The subsets the raw release holds, in the paper's order."""
+    return tuple(config for config in SUBSETS if subset_file(raw, config) is not None)
+
+
+def is_release(path: Path) -> bool:
+    """Whether `path` looks like a GeoEval raw release: a subset's JSON file, or a folder
+    holding one where `subset_file` looks."""
+    if path.is_file():
+        return subset_of_file(path) is not None
+    return path.is_dir() and any(
+        (path / folder / name).is_file()
+        for folder in RELEASE_DIRS
+        for names in SUBSET_FILES.values()
+        for name in names
+    )
+
+
+def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) -> RawRelease:
+    """Typed rows of one subset; FileNotFoundError when the release does not hold it."""
+    json_path = subset_file(raw, config)
+    if json_path is None:
+        names = " or ".join(SUBSET_FILES[config])
+        raise FileNotFoundError(f"{raw} holds no {config} subset ({names})")
+    try:
+        data = json.loads(json_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError("(file)", json_path.name, f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise DataError("(file)", json_path.name, "expected a JSON object keyed by problem id")
+    roots = (
+        *(json_path.parent / d for d in DIAGRAM_DIRS),
+        json_path.parent,
+        *(json_path.parent.parent / d for d in DIAGRAM_DIRS),
+    )
+    pairs = ((str(item_id), record) for item_id, record in data.items())
+    return collect(
+        pairs, lambda item, record: convert_record(item, record, config, roots), skip_invalid=skip_invalid
+    )
+
+
+def convert_record(item_id: str, record: Any, config: str, roots: tuple[Path, ...]) -> dict[str, Any]:
+    """One release record of subset `config` as a typed row."""
+    if not isinstance(record, dict):
+        raise DataError(item_id, "(record)", f"expected an object, got {type(record).__name__}")
+    unknown = sorted(str(k) for k in record if k not in KNOWN_FIELDS)
+    if unknown:
+        raise DataError(item_id, unknown[0], f"unknown field (known: {', '.join(sorted(KNOWN_FIELDS))})")
+    for name in REQUIRED_FIELDS[config]:
+        if name not in record:
+            raise DataError(item_id, name, "missing")
+    problem, rephrased = _problem_text(item_id, record["text"], config)
+    choices = _choices(item_id, record["choice_list"])
+    answer = _value(item_id, "answer_value", record["answer_value"])
+    backward_problem = backward_answer = None
+    if config == "geoeval_backward":
+        backward_problem = _value(item_id, "backward_text", record["backward_text"])
+        backward_answer = _value(item_id, "backward_answer_value", record["backward_answer_value"])
+        backward_answer = backward_answer.rstrip(_TOKEN_PUNCTUATION).strip()
+        if not backward_answer:
+            raise DataError(item_id, "backward_answer_value", "no value left after its punctuation")
+    description = _description(item_id, record["diagram_description"], config)
+    shapes = _labels(item_id, "geometry_shape", record.get("geometry_shape"))
+    knowledge = _labels(item_id, "knowledge_point", record.get("knowledge_point"))
+    formal = _labels(item_id, "formal_knowledge_point", record.get("formal_knowledge_point"))
+    graded, graded_field = (
+        (backward_answer, "backward_answer_value") if backward_answer is not None else (answer, "answer_value")
+    )
+    # A backward question asks for the masked x, so the forward question's options do not apply.
+    posed_choices = None if config == "geoeval_backward" else choices
+    return {
+        "id": item_id,
+        "subset": config,
+        "source": _source(item_id, record.get("dataset_name"), config),
+        "problem": problem,
+        "rephrased_problem": rephrased,
+        "backward_problem": backward_problem,
+        "backward_answer": backward_answer,
+        "diagram": _diagram(item_id, record["diagram_name"], roots),
+        "diagram_description": description,
+        "choices": posed_choices,
+        "answer": answer,
+        "solution": _solution(item_id, record.get("solution")),
+        "answer_type": answer_type(item_id, graded, posed_choices, graded_field),
+        "problem_type": problem_type(shapes + knowledge + formal, f"{problem}\n{description or ''}", answer),
+        "geometry_shapes": shapes,
+        "knowledge_points": knowledge,
+        "formal_knowledge_points": formal,
+        "complexity": None,
+        "question_length": len(problem.split()),
+    }
+
+
+def _problem_text(item_id: str, value: Any, config: str) -> tuple[str, str | None]:
+    """(text.Num_Exp, text.aug_problem in the aug subset, else None)."""
+    if not isinstance(value, dict):
+        raise DataError(item_id, "text", f"expected an object with Num_Exp, got {type(value).__name__}")
+    unknown = sorted(str(k) for k in value if k not in TEXT_FIELDS)
+    if unknown:
+        raise DataError(item_id, f"text.{unknown[0]}", f"unknown field (known: {', '.join(sorted(TEXT_FIELDS))})")
+    if value.get("Num_Exp") is None:
+        raise DataError(item_id, "text.Num_Exp", "missing")
+    problem = _value(item_id, "text.Num_Exp", value["Num_Exp"])
+    if config != "geoeval_aug":
+        return problem, None
+    if value.get("aug_problem") is None:
+        raise DataError(item_id, "text.aug_problem", "missing: the aug subset poses the rephrased problem")
+    return problem, _value(item_id, "text.aug_problem", value["aug_problem"])
+
+
+def _solution(item_id: str, value: Any) -> str | None:
+    """The reference solution: `solution.program` (Geometry3K, PGPS9K, UniGeo, GeoQA+),
+    else `.equation` (GeometryQA), else `.cot` (MATH); other keys (a result file's model
+    outputs) are not read."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise DataError(item_id, "solution", f"expected an object or null, got {type(value).__name__}")
+    for key in SOLUTION_KEYS:
+        entry = value.get(key)
+        if isinstance(entry, list) and all(isinstance(step, str) for step in entry):
+            entry = " ".join(entry)
+        if entry is not None and not isinstance(entry, str):
+            raise DataError(item_id, f"solution.{key}", f"expected text or null, got {type(entry).__name__}")
+        if entry and entry.strip():
+            return entry.strip()[:MAX_TEXT_CHARS]
+    return None
+
+
+def _value(item_id: str, field: str, value: Any) -> str:
+    """A required text or number as stripped text."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise DataError(item_id, field, f"expected text or a number, got {type(value).__name__}")
+    text = value.strip() if isinstance(value, str) else str(value)
+    if not text:
+        raise DataError(item_id, field, "empty")
+    if len(text) > MAX_TEXT_CHARS:
+        raise DataError(item_id, field, f"longer than {MAX_TEXT_CHARS} characters")
+    return text
+
+
+def _choices(item_id: str, value: Any) -> list[str] | None:
+    """`choice_list` as text; null entries are dropped as the official prompt does, and no
+    options at all means a free-response problem (None)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > MAX_LIST:
+        raise DataError(item_id, "choice_list", f"expected a list of at most {MAX_LIST} options or null")
+    choices = [_value(item_id, "choice_list", entry) for entry in value if entry is not None]
+    return choices or None
+
+
+def _labels(item_id: str, field: str, value: Any) -> list[str]:
+    """Shapes and knowledge points: the release writes null, one label, or a list of them."""
+    if value is None:
+        return []
+    entries = [value] if isinstance(value, str) else value
+    if not isinstance(entries, list) or len(entries) > MAX_LIST:
+        raise DataError(item_id, field, f"expected text, a list of text or null, got {type(value).__name__}")
+    labels: list[str] = []
+    for entry in entries:
+        if entry is None:
+            continue
+        if not isinstance(entry, str):
+            raise DataError(item_id, field, f"expected text entries, got {type(entry).__name__}")
+        if entry.strip() and entry.strip() not in labels:
+            labels.append(entry.strip())
+    return labels
+
+
+def _source(item_id: str, value: Any, config: str) -> str:
+    """`dataset_name` as one of SOURCES; hard-subset problems without one are the subset's own."""
+    if value is None and config == "geoeval_hard":
+        return HARD_SOURCE
+    if not isinstance(value, str) or value.strip().lower() not in _SOURCE_NAMES:
+        shown = value[:60] if isinstance(value, str) else type(value).__name__
+        raise DataError(item_id, "dataset_name", f"unknown source {shown!r} (known: {', '.join(SOURCES)}, MATH-Geometry)")
+    return _SOURCE_NAMES[value.strip().lower()]
+
+
+def _description(item_id: str, value: Any, config: str) -> str | None:
+    """`diagram_description` as one line of clauses: the structure clauses, then the semantic
+    ones (in the backward subset the `backward_semantic` ones, where the value asked for is
+    replaced by x), joined by ", "."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise DataError(item_id, "diagram_description", f"expected an object or null, got {type(value).__name__}")
+    unknown = sorted(str(k) for k in value if k not in DESCRIPTION_FIELDS)
+    if unknown:
+        raise DataError(
+            item_id, f"diagram_description.{unknown[0]}",
+            f"unknown field (known: {', '.join(sorted(DESCRIPTION_FIELDS))})",
+        )
+    semantic_key = "semantic"
+    if config == "geoeval_backward":
+        semantic_key = "backward_semantic"
+        if value.get(semantic_key) is None:
+            raise DataError(
+                item_id, "diagram_description.backward_semantic",
+                "missing: the forward semantic clauses state the masked value",
+            )
+    clauses = _clauses(item_id, "structure", value.get("structure")) + _clauses(
+        item_id, semantic_key, value.get(semantic_key)
+    )
+    return ", ".join(clauses) or None
+
+
+def _clauses(item_id: str, key: str, value: Any) -> list[str]:
+    field = f"diagram_description.{key}"
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 4 * MAX_LIST:
+        raise DataError(item_id, field, "expected a list of clauses or null")
+    if not all(isinstance(clause, str) for clause in value):
+        raise DataError(item_id, field, "expected text clauses")
+    return [clause.strip() for clause in value if clause.strip()]
+
+
+def _diagram(item_id: str, value: Any, roots: tuple[Path, ...]) -> dict[str, Any] | None:
+    """The image `diagram_name` names, from the first diagram folder holding it."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise DataError(item_id, "diagram_name", f"expected a file name or null, got {type(value).__name__}")
+    parts = [p for p in value.strip().replace("\\", "/").split("/") if p]
+    if not parts or value.strip().startswith("/") or any(p in (".", "..") for p in parts):
+        raise DataError(item_id, "diagram_name", f"{value[:120]!r} must name a file inside the diagram folder")
+    names = [parts]
+    if not Path(parts[-1]).suffix:  # a bare name: the usual image suffixes
+        names = [[*parts[:-1], parts[-1] + suffix] for suffix in DIAGRAM_SUFFIXES]
+    for root in roots:
+        for name in names:
+            path = root.joinpath(*name)
+            if path.is_file():
+                return read_image(item_id, "diagram_name", path, MAX_IMAGE_BYTES)
+    looked = ", ".join(str(root) for root in roots)
+    raise DataError(item_id, "diagram_name", f"diagram {value[:120]!r} not found (looked in {looked})")
+
+
+def answer_type(item_id: str, answer: str, choices: list[str] | None, field: str = "answer_value") -> str:
+    """The form of a graded answer: an option letter (with the options it picks from), a
+    number, a coordinate, or else an expression."""
+    text = answer.strip()
+    option = _OPTION.fullmatch(text)
+    if option:
+        if choices is None:
+            raise DataError(item_id, field, f"option {text!r} but the problem has no choice_list")
+        if ord(option.group(1)) - ord("A") >= len(choices):
+            raise DataError(item_id, field, f"option {text!r} but only {len(choices)} choices")
+        return "option"
+    if _NUMBER.fullmatch(text) or _FRACTION.fullmatch(text):
+        return "number"
+    if _is_coordinate(text):
+        return "coordinate"
+    return "expression"
+
+
+def _is_coordinate(text: str) -> bool:
+    """A parenthesised tuple of 2 or 3 non-empty components, none an equation."""
+    if len(text) < 5 or text[0] != "(" or text[-1] != ")":
+        return False
+    parts, depth, current = [], 0, ""
+    for char in text[1:-1]:
+        if char in _OPENERS:
+            depth += 1
+        elif char in _CLOSERS:
+            depth -= 1
+            if depth < 0:
+                return False  # "(1) + (2)": the outer parentheses do not enclose it all
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    return depth == 0 and len(parts) in (2, 3) and all(p.strip() and "=" not in p for p in parts)
+
+
+def problem_type(labels: list[str], text: str, answer: str) -> str:
+    """flat, solid or analytic, when the release does not say.
+
+    In order: a label (shape or knowledge point) naming a solid or volume → solid; a label
+    naming coordinates, slopes or conics, or a coordinate answer → analytic; then the same
+    words in the problem text and diagram description (a coordinate pair like "(1, -2)"
+    counts as analytic); otherwise flat.
+    """
+    joined = " | ".join(labels)
+    if _SOLID_LABEL.search(joined):
+        return "solid"
+    if _ANALYTIC_LABEL.search(joined) or _is_coordinate(answer.strip()):
+        return "analytic"
+    if _SOLID_TEXT.search(text):
+        return "solid"
+    if _ANALYTIC_TEXT.search(text):
+        return "analytic"
+    return "flat"
