@@ -209,7 +209,7 @@ def test_real_sample_runs(geolaux_built: Path, geolaux_raw: Path, tmp_path: Path
     assert bad.returncode == 2 and "exactly one release JSON" in bad.stderr
 
 
-@pytest.mark.parametrize("name", ["geoeval", "me2"])
+@pytest.mark.parametrize("name", ["me2"])
 def test_planned_benchmarks_say_so_plainly(name: str, tmp_path: Path) -> None:
     result = cli("run", name, "--model", "baseline:random", "--out", str(tmp_path / name))
     assert result.returncode == 2

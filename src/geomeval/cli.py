@@ -179,7 +179,7 @@ def run(
     source: Annotated[str | None, typer.Option(help="capgeo: mathvista_geometry, geoqa, mathverse_vision_only or mathverse_vision_intensive")] = None,
     captioner: Annotated[str | None, typer.Option(help="capgeo: the model spec that captions the figures")] = None,
     captioner_base_url: Annotated[str | None, typer.Option(help="capgeo: server for the captioner (default: --base-url)")] = None,
-    mode: Annotated[str | None, typer.Option(help="capgeo: direct, with_image or without_image")] = None,
+    mode: Annotated[str | None, typer.Option(help="capgeo: direct, with_image or without_image; geoeval: text, text_description, text_diagram or text_description_diagram")] = None,
     captions: Annotated[Path | None, typer.Option(help="capgeo: caption store folder (default: runs/captions)")] = None,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 from .base import Benchmark, BenchmarkNotBuilt, PlannedBenchmark
 from .capgeo.bench import CapGeoBench
 from .capgeo.reasoning_bench import CapGeo
-from .geoeval import PLANNED as _GEOEVAL
+from .geoeval.benchmark import GeoEval
 from .geolaux.benchmark import GeoLaux
 from .ggbench.benchmark import GGBench
 from .me2 import PLANNED as _ME2
 
 REGISTRY: dict[str, Benchmark | PlannedBenchmark] = {
-    b.name: b for b in (CapGeo(), CapGeoBench(), GGBench(), _GEOEVAL, GeoLaux(), _ME2)
+    b.name: b for b in (CapGeo(), CapGeoBench(), GGBench(), GeoEval(), GeoLaux(), _ME2)
 }
 
 

@@ -57,7 +57,7 @@ class Benchmark(ABC):
         given = [k for k, v in options.items() if v is not None]
         if given:
             names = ", ".join(f"--{k}" for k in given)
-            raise ValueError(f"{self.name} takes no {names} (those options belong to capgeo)")
+            raise ValueError(f"{self.name} takes no {names} (see `geomeval run --help` for which benchmark uses them)")
         return self
 
     @property

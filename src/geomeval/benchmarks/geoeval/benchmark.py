@@ -1,0 +1,106 @@
+"""GeoEval as a geomeval benchmark: four subsets as tasks, four input modes (`--mode`).
+
+    geomeval run geoeval --task geoeval_2000 --model openai:MODEL --mode text_description_diagram
+
+Items come from the subset's config of the built dataset (or the raw release, or the
+embedded sample). Complexity is rated over the items loaded, as the paper rates its set
+(`complexity.rate`): the levels are relative to the set, so a `--limit` changes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from ..base import Benchmark, Item
+from . import data, scoring
+from .complexity import measure, rate
+from .features import ANSWER_TYPES, COMPLEXITIES, PROBLEM_TYPES, SOURCES, SUBSETS
+from .prompts import MODES, build_messages, problem_text, uses
+
+
+class GeoEval(Benchmark):
+    name = "geoeval"
+    title = "GeoEval"
+    tasks = SUBSETS
+    headline = "A"
+    metrics = scoring.METRICS
+    compare_by = "description"
+
+    def __init__(self, mode: str = MODES[0]) -> None:
+        uses(mode)  # a clear error for an unknown mode
+        self.mode = mode
+
+    def configure(self, options: dict[str, Any]) -> GeoEval:
+        given = [k for k, v in options.items() if v is not None and k != "mode"]
+        if given:
+            raise ValueError(f"geoeval takes no {', '.join('--' + k for k in given)} (see `geomeval run --help`)")
+        return GeoEval(options.get("mode") or MODES[0])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"mode": self.mode}
+
+    def data_status(self) -> str:
+        return "embedded sample (all four subsets)"
+
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+        if task not in self.tasks:
+            raise ValueError(f"unknown GeoEval task {task!r}; tasks: {', '.join(self.tasks)}")
+        dataset = data.undecoded(data.load(data_arg, config=task))
+        if limit is not None:
+            dataset = dataset.select(range(min(limit, len(dataset))))
+        rows = [self._named(row) for row in dataset]
+        levels = rate([tuple(measure(problem_text(r, task), r["diagram_description"], r["solution"])) for r in rows])
+        items = []
+        for row, level in zip(rows, levels, strict=True):
+            row["complexity"] = row["complexity"] or level
+            items.append(Item(id=row["id"], fields=row, choices=tuple(row["choices"] or ())))
+        return items
+
+    @staticmethod
+    def _named(row: dict[str, Any]) -> dict[str, Any]:
+        row = dict(row)
+        for key, names in (("source", SOURCES), ("problem_type", PROBLEM_TYPES), ("answer_type", ANSWER_TYPES),
+                           ("complexity", COMPLEXITIES), ("subset", SUBSETS)):
+            if isinstance(row.get(key), int):
+                row[key] = names[row[key]]
+        return row
+
+    def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
+        return build_messages(item.fields, task, self.mode)
+
+    def new_record(self, item: Item, task: str) -> SampleRecord:
+        row = item.fields
+        backward = task == "geoeval_backward"
+        with_description, with_diagram = uses(self.mode)
+        return SampleRecord(
+            id=item.id,
+            benchmark=self.name,
+            task=task,
+            target={
+                "problem": problem_text(row, task),
+                "choices": None if backward else row["choices"],
+                "answer": row["backward_answer"] if backward else row["answer"],
+                "mode": self.mode,
+            },
+            meta={
+                "source": row["source"],
+                "problem_type": row["problem_type"],
+                "shapes": list(row["geometry_shapes"] or []),
+                "complexity": row["complexity"],
+                "length_bucket": scoring.length_bucket(row),
+                "has_diagram": bool(row["diagram"]) and with_diagram,
+                "description_shown": bool(row["diagram_description"]) and with_description,
+            },
+        )
+
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        return await scoring.score_record(record, judge)
+
+    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+        return scoring.aggregate(records)
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

@@ -1,0 +1,97 @@
+"""`geomeval run geoeval` on the embedded sample: every subset, the input modes, A and T,
+extraction by rules and by a judge on a loopback server, and the paper's breakdowns."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks.geoeval.benchmark import GeoEval
+from geomeval.benchmarks.geoeval.features import SUBSETS
+from geomeval.testing.chat_server import ChatServer, prompt_text
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "geomeval.cli", *args], capture_output=True, text=True, timeout=600)
+
+
+def gold() -> dict[str, str]:
+    """Each task's question → its gold answer (a letter for option items)."""
+    out: dict[str, str] = {}
+    bench = GeoEval()
+    for task in SUBSETS:
+        for item in bench.load_items(None, task, None):
+            record = bench.new_record(item, task)
+            out[record.target["problem"].strip()] = record.target["answer"]
+    return out
+
+
+GOLD = gold()
+
+
+def solver(request: dict) -> str:
+    text = prompt_text(request)
+    if "Reply with" in text and '"answer"' in text:  # the judge's extraction request
+        last = text.rsplit("Answer: ", 1)[-1].split("\n", 1)[0].strip()
+        return json.dumps({"answer": last})
+    # A backward question starts like its forward one: the longest question found wins.
+    found = [(len(q), a) for q, a in GOLD.items() if q in text]
+    if found:
+        return f"Working through the figure step by step gives the result.\nAnswer: {max(found)[1]}"
+    return "I am not sure."
+
+
+@pytest.mark.parametrize("task", SUBSETS)
+def test_model_on_loopback_server_answers_every_subset(task: str, tmp_path: Path) -> None:
+    with ChatServer(solver) as server:
+        out = tmp_path / task
+        result = cli("run", "geoeval", "--task", task, "--model", "openai:m", "--base-url", server.base_url,
+                     "--out", str(out), "--no-cache")
+        assert result.returncode == 0, result.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert results["metrics"]["A"]["value"] == 1.0 and results["metrics"]["A"]["coverage"] == 1.0
+    breakdowns = results["breakdowns"]
+    for group in ("subset", "source", "problem_type", "complexity", "question_length", "description"):
+        assert breakdowns[group], group
+    assert list(breakdowns["subset"]) == [task]
+
+
+def test_random_baseline_reports_t_over_text_only_items(tmp_path: Path) -> None:
+    out = tmp_path / "random"
+    result = cli("run", "geoeval", "--task", "geoeval_2000", "--model", "baseline:random", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    metrics = json.loads((out / "results.json").read_text())["metrics"]
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    text_only = [s for s in samples if not s["meta"]["has_diagram"]]
+    assert metrics["A"]["scored"] == len(samples) == 10
+    assert metrics["T"]["scored"] == len(text_only) and metrics["T"]["not_applicable"] == 10 - len(text_only)
+
+
+def test_text_mode_sends_neither_diagram_nor_description(tmp_path: Path) -> None:
+    with ChatServer(solver) as server:
+        result = cli("run", "geoeval", "--task", "geoeval_2000", "--mode", "text", "--model", "openai:m",
+                     "--base-url", server.base_url, "--out", str(tmp_path / "text"), "--no-cache")
+        assert result.returncode == 0, result.stderr
+        assert all(part["type"] == "text" for r in server.requests for part in r["messages"][-1]["content"])
+        assert not any("described in words" in prompt_text(r) for r in server.requests)
+    results = json.loads((tmp_path / "text" / "results.json").read_text())
+    assert results["metrics"]["T"]["scored"] == 10  # every item is text-only in this mode
+    assert results["config"]["options"] == {"mode": "text"}
+    bad = cli("run", "geoeval", "--mode", "pictures", "--model", "baseline:random", "--out", str(tmp_path / "x"))
+    assert bad.returncode == 2 and "unknown GeoEval input mode" in bad.stderr
+
+
+def test_judge_extracts_and_its_failures_fall_back_to_rules(tmp_path: Path) -> None:
+    with ChatServer(solver) as server:
+        result = cli("run", "geoeval", "--task", "geoeval_hard", "--model", "openai:m", "--judge", "openai:j",
+                     "--base-url", server.base_url, "--judge-base-url", server.base_url,
+                     "--out", str(tmp_path / "judged"), "--no-cache")
+        assert result.returncode == 0, result.stderr
+        assert any('"answer"' in prompt_text(r) for r in server.requests)
+    samples = [json.loads(line) for line in (tmp_path / "judged" / "samples.jsonl").read_text().splitlines()]
+    assert all(s["extracted"]["method"] == "judge" for s in samples)
+    assert all(s["scores"]["A"]["value"] == 1.0 for s in samples)
