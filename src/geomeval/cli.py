@@ -37,6 +37,10 @@ from .cli_capgeo import capgeo_app  # noqa: E402
 
 app.add_typer(capgeo_app, name="capgeo")
 
+from .cli_geoeval import geoeval_app  # noqa: E402
+
+app.add_typer(geoeval_app, name="geoeval")
+
 
 class UserError(Exception):
     """An error the user can fix; printed without a traceback, exit code 2."""
@@ -323,13 +327,15 @@ def lmms_eval_command(
     data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id (for the benchmark of the tasks named); default: embedded samples")] = None,
 ) -> None:
     """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux, ggbench_code, capgeo_bench,
-    capgeo_reasoning_direct, capgeo_reasoning_with_image, capgeo_reasoning_without_image).
+    capgeo_reasoning_direct, capgeo_reasoning_with_image, capgeo_reasoning_without_image,
+    geoeval_2000, geoeval_backward, geoeval_aug, geoeval_hard, and the group geoeval).
 
     geomeval lmms-eval [--data PATH] -- ARGS, where ARGS go to `python -m lmms_eval`
     unchanged, e.g. `--model openai --model_args model=NAME,base_url=URL --tasks geolaux
     --output_path DIR`. --data applies to the benchmark whose tasks --tasks names; tasks
-    of two benchmarks with one --data are refused (exit 2). Exits 1 when lmms-eval writes
-    no results JSON.
+    of two benchmarks with one --data are refused (exit 2), and so is a built folder
+    without the subset (config) a named task reads. Exits 1 when lmms-eval writes no
+    results JSON.
     """
     from .integrations.lmms_eval import run_lmms_eval
 

@@ -13,7 +13,9 @@ CapGeo-Bench `capgeo_bench` (the figure alone → a caption, scored by keypoints
 `lmms_tasks/capgeo/`); CapGeo `capgeo_reasoning_direct`, `capgeo_reasoning_with_image`,
 `capgeo_reasoning_without_image` (a reasoner answers with the caption a built reasoning
 dataset carries in its `caption` column; same folder, second template
-`_reasoning_template_yaml`, and one CapGeo per task, configured for its mode).
+`_reasoning_template_yaml`, and one CapGeo per task, configured for its mode); GeoEval
+`geoeval_2000`, `geoeval_backward`, `geoeval_aug`, `geoeval_hard` and the group `geoeval`
+of all four (metrics A and T, GeoEval's default input mode).
 GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's `generate_until`
 returns text only, and that track scores the model's drawings.
 
@@ -22,16 +24,34 @@ with `partition(",")` (its table, the W&B logger); the W&B and SwanLab loggers k
 `"<task>/<metric>"` and split on "/" expecting two parts; every metric it registers is
 an identifier. So each geomeval metric is reported under `metric_key(name)`, its name
 with "@" → "_at_", " (0-100)" → "_0_100" and any other run of characters outside
-[A-Za-z0-9_] → "_": GeoLaux's ACS, PCS, PQS stay as they are; GGBench's "Pass@1" is
-`Pass_at_1`, "ROUGE-L" `ROUGE_L`, "VLM-I-Mid (0-100)" `VLM_I_Mid_0_100`, "Step Accuracy"
-`Step_Accuracy`; CapGeo-Bench's "keypoint recall" is `keypoint_recall`, "relations F1
-(judge)" `relations_F1_judge` (`metric_keys()` lists them all). Each per-item entry keeps
-the real name under "metric". Every metric's aggregation is the mean over scored items
-(None, shown as N/A, when nothing was scored), and `<key>_coverage` is the share of items
-scored among those the metric applies to (a CapGeo-Bench dimension the reference states
-nothing in is not applicable, not a failure). Judge metrics (GeoLaux's PCS/PQS, GGBench's
+[A-Za-z0-9_] → "_": GeoLaux's ACS, PCS, PQS and GeoEval's A, T stay as they are;
+GGBench's "Pass@1" is `Pass_at_1`, "ROUGE-L" `ROUGE_L`, "VLM-I-Mid (0-100)"
+`VLM_I_Mid_0_100`, "Step Accuracy" `Step_Accuracy`; CapGeo-Bench's "keypoint recall" is
+`keypoint_recall`, "relations F1 (judge)" `relations_F1_judge` (`metric_keys()` lists them
+all). Each per-item entry keeps the real name under "metric". Every metric's aggregation is
+the mean over scored items (None, shown as N/A, when nothing was scored), and
+`<key>_coverage` is the share of items scored among those the metric applies to (a
+CapGeo-Bench dimension the reference states nothing in, or GeoEval's T on an item with a
+diagram, is not applicable, not a failure). Judge metrics (GeoLaux's PCS/PQS, GGBench's
 VLM-*, CapGeo-Bench's "(judge)" keypoints) are scored when GEOMEVAL_JUDGE_MODEL names a
-judge, else reported unscored.
+judge, else reported unscored; GeoEval's answer extraction uses that judge when there is
+one, the rules alone when not (as `geomeval run`).
+
+Several configs. A benchmark released as subsets with one schema (GeoEval) is one built
+folder with one Hugging Face config per subset (`data/<config>/`, a card declaring them):
+its entry's `dataset_names` maps each task to its config, each task YAML sets that as
+`dataset_name` (lmms-eval 0.7.3 passes it to `datasets.load_dataset(path, name)`), and the
+template's `dataset_path` is rewritten as for any other benchmark, so every task reads its
+own config of the one folder. A built folder lacking a config a named task needs (a release
+without that subset) is refused before lmms-eval starts.
+
+Groups. `lmms_tasks/geoeval/geoeval.yaml` is an lmms-eval group (`group:` and a `task:`
+list); `--tasks geoeval` runs its four tasks, and `--data` goes to GeoEval for it too. Its
+`aggregate_metric_list` reports A and T (and, since lmms-eval matches those names as
+substrings of the result keys, A_coverage and T_coverage) through `mean_over_tasks`: the
+mean of the subsets' scores, each subset counting once, over the subsets where the metric
+was scored. lmms-eval's own "mean" would fail on a subset whose T is None (no text-only
+item in it). The group's line is in the results JSON's `results` and `groups`.
 
 What this relies on in lmms-eval 0.7.3 (read from its source):
 
@@ -49,6 +69,10 @@ What this relies on in lmms-eval 0.7.3 (read from its source):
   CapGeo-Bench, CapGeo's direct and with_image tasks; without_image sets it false, as its
   prompt has no figure). It runs on 4 threads by default. A request that failed every
   retry comes back as the text "[LMMS_EVAL_REQUEST_FAILED after N retries] ...".
+- A group YAML may carry only group keys (`group`, `group_alias`, `task`,
+  `aggregate_metric_list`, `metadata`; any other key would be pushed into its tasks); its
+  aggregation is "mean" or a callable `(metrics, sizes, weight_by_size)`, applied to every
+  result key containing the metric's name.
 - Results go to `<output_path>/<model>/<date>_results.json`. The CLI logs errors and
   exits 0 even when every task failed, hence the check after the run.
 
@@ -58,6 +82,8 @@ What this relies on in lmms-eval 0.7.3 (read from its source):
 benchmark named runs on its embedded sample; CapGeo's is every source's embedded sample with
 its reference captions (16 problems), and its `--data` is a built folder (`geomeval capgeo
 build`) or a Hub id, since a source's file alone says neither its source nor its captions.
+GeoEval's `--data` is a built folder, a raw release (every subset it holds, built once into
+the cache) or a Hub id; without it, the embedded sample's four subsets.
 
 An item a benchmark cannot pose (`benchmarks.base.NotPosable`: CapGeo's caption modes on a
 row without a caption) still gets a request, since lmms-eval asks for every row: a one-line
@@ -137,6 +163,15 @@ class LmmsBenchmark:
     # The raw data is small (CapGeo's embedded sources): the cache fingerprint hashes every
     # file under it whole, instead of a release JSON plus `release_folders`' file stats.
     hash_whole_release: bool = False
+    # The raw release's (JSON files, image files) for the cache fingerprint, where the raw
+    # module's `locate_release` (one JSON) and `release_folders` do not describe it (GeoEval:
+    # one JSON per subset, diagrams in images/ or diagrams/ or loose beside them).
+    release_files: Callable[[Path], tuple[tuple[Path, ...], tuple[Path, ...]]] | None = None
+    # (task, Hugging Face config) for a dataset of several configs (GeoEval's subsets): the
+    # task YAML's `dataset_name`. Empty: one default config.
+    dataset_names: tuple[tuple[str, str], ...] = ()
+    # lmms-eval groups shipped in the task folder (their YAML's `group:` names).
+    groups: tuple[str, ...] = ()
 
     @property
     def package(self) -> str:
@@ -153,6 +188,10 @@ class LmmsBenchmark:
     def features(self) -> Any:
         """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
         return getattr(self.module("features"), self.features_name)
+
+    def dataset_name(self, task: str) -> str | None:
+        """The config `task` reads (its YAML's `dataset_name`); None: the default one."""
+        return dict(self.dataset_names).get(task)
 
 
 def _image_value(image: Any) -> Any:
@@ -230,6 +269,49 @@ def capgeo_row(doc: Mapping[str, Any]) -> dict[str, Any]:
     if "image" in row:
         row["image"] = _image_value(row["image"])
     return row
+
+
+def geoeval_row(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A GeoEval doc as `GeoEval.load_items` makes it: class names, the diagram as bytes or
+    PIL (the prompt shows it and T needs to know whether there is one).
+
+    One thing differs: `load_items` rates a missing complexity over the set it loaded, and
+    lmms-eval hands over one row at a time, so the row keeps its own (None for a release
+    build). Complexity only feeds `geomeval run`'s breakdowns, never A or T.
+    """
+    from ..benchmarks.geoeval.features import (
+        ANSWER_TYPES,
+        COMPLEXITIES,
+        PROBLEM_TYPES,
+        SOURCES,
+        SUBSETS,
+    )
+
+    row = dict(doc)
+    for key, names in (("source", SOURCES), ("problem_type", PROBLEM_TYPES), ("answer_type", ANSWER_TYPES),
+                       ("complexity", COMPLEXITIES), ("subset", SUBSETS)):
+        value = row.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            row[key] = names[value]
+    if "diagram" in row:
+        row["diagram"] = _image_value(row["diagram"])
+    return row
+
+
+def geoeval_release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """A GeoEval raw release for the cache fingerprint: the JSON of every subset it holds,
+    and the image files where `raw.read_release` looks for diagrams (images/ and diagrams/
+    beside each JSON or its folder, whole; image files directly beside the JSON)."""
+    from ..benchmarks.geoeval.raw import DIAGRAM_DIRS, DIAGRAM_SUFFIXES, subset_file, subsets_in
+
+    jsons = tuple(path for path in (subset_file(raw, name) for name in subsets_in(raw)) if path is not None)
+    images: set[Path] = set()
+    for json_path in jsons:
+        here = json_path.parent
+        for folder in (*(here / d for d in DIAGRAM_DIRS), *(here.parent / d for d in DIAGRAM_DIRS)):
+            images.update(p for p in folder.rglob("*") if p.is_file())
+        images.update(p for p in here.iterdir() if p.is_file() and p.suffix.lower() in DIAGRAM_SUFFIXES)
+    return jsons, tuple(sorted(images))
 
 
 CAPGEO_REASONING_PREFIX = "capgeo_reasoning_"
@@ -316,10 +398,30 @@ CAPGEO = LmmsBenchmark(
     hash_whole_release=True,
 )
 
-BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH, CAPGEO)
+# GeoEval's subsets (`features.SUBSETS`) and `scoring.METRICS`, spelled out so that this
+# table imports nothing heavy (a test checks they agree). One built folder, one config per
+# subset: each task reads its own (`dataset_names`); the group `geoeval` runs all four.
+_GEOEVAL_TASKS = ("geoeval_2000", "geoeval_backward", "geoeval_aug", "geoeval_hard")
+GEOEVAL = LmmsBenchmark(
+    name="geoeval",
+    title="GeoEval",
+    tasks=_GEOEVAL_TASKS,
+    metrics=("A", "T"),
+    summary=("A", "T"),
+    hub_dataset="geomeval/GeoEval",
+    to_row=geoeval_row,
+    scoring_columns=("diagram",),  # T applies to text-only items: the scorer must see the diagram
+    release_files=geoeval_release_files,
+    dataset_names=tuple((task, task) for task in _GEOEVAL_TASKS),
+    groups=("geoeval",),
+)
+
+BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH, CAPGEO, GEOEVAL)
 TASKS = tuple(task for spec in BENCHMARKS for task in spec.tasks)
+GROUPS = tuple(group for spec in BENCHMARKS for group in spec.groups)
 HUB_DATASET = GEOLAUX.hub_dataset  # GeoLaux's, the only one before GGBench had tasks
 _BY_TASK = {task: spec for spec in BENCHMARKS for task in spec.tasks}
+_BY_NAME = {**_BY_TASK, **{group: spec for spec in BENCHMARKS for group in spec.groups}}
 
 
 def for_task(task: str) -> LmmsBenchmark:
@@ -527,8 +629,9 @@ def coverage(items: Sequence[Any]) -> float | None:
     """Share of items that got a score (items are the `<metric>_coverage` entries).
 
     Items the metric does not apply to (a CapGeo-Bench dimension the reference caption has
-    nothing in) are no failure, so they leave the denominator, as with `--min-coverage`;
-    None (N/A) when the metric applies to none of the items."""
+    nothing in, GeoEval's T on an item with a diagram) are no failure, so they leave the
+    denominator, as with `--min-coverage`; None (N/A) when the metric applies to none of the
+    items."""
     if not items:
         return 0.0
     applicable = [x for x in items if not _not_applicable(x)]
@@ -536,6 +639,23 @@ def coverage(items: Sequence[Any]) -> float | None:
         return None
     scored = sum(1 for x in applicable if isinstance(x, Mapping) and x.get("scored"))
     return scored / len(applicable)
+
+
+def mean_over_tasks(metrics: Sequence[Any], sizes: Sequence[int], weight_by_size: bool = False) -> float | None:
+    """A group's score from its tasks' scores (a group YAML's `aggregate_metric_list`
+    aggregation): the mean over the tasks that scored the metric, each counting once (or by
+    its size with `weight_by_size`); None (N/A) when none did.
+
+    lmms-eval's own "mean" multiplies every task's value, and a task's None (GeoEval's T on
+    a subset without text-only items, any metric nothing was scored for) would fail the run.
+    """
+    pairs = [
+        (float(value), size if weight_by_size else 1)
+        for value, size in zip(metrics, sizes, strict=True)
+        if isinstance(value, (int, float)) and not isinstance(value, bool)
+    ]
+    total = sum(weight for _, weight in pairs)
+    return sum(value * weight for value, weight in pairs) / total if total else None
 
 
 # Per-task entry points for the YAMLs (lmms-eval passes no task name to these).
@@ -665,6 +785,72 @@ def capgeo_reasoning_without_image_process_results(
     return process_results(doc, results, "capgeo_reasoning_without_image")
 
 
+def geoeval_2000_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "geoeval_2000")
+
+
+def geoeval_2000_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "geoeval_2000")
+
+
+def geoeval_2000_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "geoeval_2000")
+
+
+def geoeval_2000_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "geoeval_2000")
+
+
+def geoeval_backward_doc_to_messages(
+    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
+) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "geoeval_backward")
+
+
+def geoeval_backward_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "geoeval_backward")
+
+
+def geoeval_backward_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "geoeval_backward")
+
+
+def geoeval_backward_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "geoeval_backward")
+
+
+def geoeval_aug_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "geoeval_aug")
+
+
+def geoeval_aug_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "geoeval_aug")
+
+
+def geoeval_aug_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "geoeval_aug")
+
+
+def geoeval_aug_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "geoeval_aug")
+
+
+def geoeval_hard_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "geoeval_hard")
+
+
+def geoeval_hard_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "geoeval_hard")
+
+
+def geoeval_hard_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "geoeval_hard")
+
+
+def geoeval_hard_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "geoeval_hard")
+
+
 def aggregate_acs(items: Sequence[Any]) -> float | None:
     return mean_of_scored(items, "ACS")
 
@@ -710,15 +896,26 @@ def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
             digest.update(f"{path.relative_to(raw).as_posix()}\n".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
         return digest.hexdigest()[:16]
-    json_path, roots = _release_roots(spec, raw)
-    digest.update(f"{__version__}\n{spec.name}\n{features._to_yaml_list()}\n{json_path.resolve()}\n".encode())
-    digest.update(json_path.read_bytes())
-    for root in dict.fromkeys(r.resolve() for r in roots):
-        for folder in spec.release_folders:
-            for path in sorted((root / folder).rglob("*")):
-                if path.is_file():
-                    stat = path.stat()
-                    digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    if spec.release_files is not None:
+        jsons, images = spec.release_files(raw)
+        labelled = [(str(path.resolve()), path) for path in images]
+    else:
+        json_path, roots = _release_roots(spec, raw)
+        jsons = (json_path,)
+        labelled = [
+            (str(path.relative_to(root)), path)
+            for root in dict.fromkeys(r.resolve() for r in roots)
+            for folder in spec.release_folders
+            for path in sorted((root / folder).rglob("*"))
+            if path.is_file()
+        ]
+    digest.update(f"{__version__}\n{spec.name}\n{features._to_yaml_list()}\n".encode())
+    for json_path in jsons:
+        digest.update(f"{json_path.resolve()}\n".encode())
+        digest.update(json_path.read_bytes())
+    for label, path in labelled:
+        stat = path.stat()
+        digest.update(f"{label}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
 
 
@@ -746,12 +943,13 @@ def cached_build(raw: Path, spec: LmmsBenchmark = GEOLAUX) -> Path:
 def _check_built_columns(spec: LmmsBenchmark, path: Path) -> None:
     """A built folder of another benchmark fails here, plainly, not deep inside lmms-eval.
 
-    Reads one shard's schema only (no dataset load)."""
+    Reads one shard's schema only (no dataset load): `data/` holds the shards, or one folder
+    of them per config."""
     import pyarrow.parquet as pq
 
     from ..benchmarks.base import DataError
 
-    shard = min(path.glob("data/*.parquet"))
+    shard = min(path.glob("data/*.parquet"), default=None) or min(path.glob("data/*/*.parquet"))
     columns = set(pq.read_schema(shard).names)
     missing = [name for name in spec.features() if name not in columns]
     if missing:
@@ -769,6 +967,38 @@ def resolve_dataset(data_arg: str | None, spec: LmmsBenchmark = GEOLAUX) -> str:
     if kind == "raw":
         return str(cached_build(Path(where), spec))
     return str(where)
+
+
+def card_configs(path: Path) -> tuple[str, ...] | None:
+    """The configs a built folder's card declares (what `load_dataset(path, name)` accepts);
+    None when the card has no `configs` list (one default config)."""
+    text = (path / "README.md").read_text(encoding="utf-8")
+    if not text.startswith("---"):
+        return None
+    header = yaml.safe_load(text.split("---", 2)[1]) or {}
+    configs = header.get("configs") if isinstance(header, dict) else None
+    if not isinstance(configs, list):
+        return None
+    return tuple(str(entry.get("config_name", "default")) for entry in configs if isinstance(entry, dict))
+
+
+def check_configs(spec: LmmsBenchmark, dataset_path: str, tasks: Sequence[str]) -> None:
+    """Refuse a local dataset that lacks the config a named task reads (a release built
+    without that subset): lmms-eval would stop deep in `load_dataset` with a stack trace.
+    Hub ids are left to lmms-eval (checking them would need the network)."""
+    path = Path(dataset_path)
+    wanted = {task: spec.dataset_name(task) for task in tasks if spec.dataset_name(task)}
+    if not wanted or not path.is_dir() or not (path / "README.md").is_file():
+        return
+    declared = card_configs(path) or ()
+    missing = [task for task, config in wanted.items() if config not in declared]
+    if missing:
+        raise ValueError(
+            f"{path} holds no {', '.join(str(wanted[t]) for t in missing)} config "
+            f"(it has: {', '.join(declared) or 'none'}), which {', '.join(missing)} "
+            f"{'reads' if len(missing) == 1 else 'read'}: the release it was built from lacks "
+            f"that subset. Leave {'that task' if len(missing) == 1 else 'those tasks'} out of --tasks."
+        )
 
 
 class _Function(str):
@@ -850,17 +1080,25 @@ def _expects_results(args: Sequence[str]) -> bool:
     return not (value is not None and value.startswith("list"))
 
 
+def _task_patterns(args: Sequence[str]) -> list[str]:
+    value = _tasks_arg(args) or ""
+    return [p.strip() for p in value.split(",") if p.strip()]
+
+
+def named_tasks(spec: LmmsBenchmark, args: Sequence[str]) -> list[str]:
+    """The benchmark's tasks `--tasks` names, directly or through one of its groups."""
+    patterns = _task_patterns(args)
+    if any(fnmatch.fnmatchcase(group, pattern) for group in spec.groups for pattern in patterns):
+        return list(spec.tasks)
+    return [task for task in spec.tasks if any(fnmatch.fnmatchcase(task, pattern) for pattern in patterns)]
+
+
 def named_benchmarks(args: Sequence[str]) -> list[LmmsBenchmark]:
-    """The benchmarks whose tasks `--tasks` names, in table order.
+    """The benchmarks whose tasks (or groups) `--tasks` names, in table order.
 
     Names are matched as lmms-eval matches them (fnmatch patterns, comma-separated);
     other tasks (the user's own, a YAML path) belong to no geomeval benchmark."""
-    value = _tasks_arg(args) or ""
-    patterns = [p.strip() for p in value.split(",") if p.strip()]
-    return [
-        spec for spec in BENCHMARKS
-        if any(fnmatch.fnmatchcase(task, pattern) for task in spec.tasks for pattern in patterns)
-    ]
+    return [spec for spec in BENCHMARKS if named_tasks(spec, args)]
 
 
 def find_results(output_path: Path, since: float = 0.0) -> list[Path]:
@@ -875,11 +1113,12 @@ def _fmt(value: Any) -> str:
 
 
 def summarize_results(path: Path) -> list[str]:
-    """One line per geomeval task: its summary metrics (by their real names) and coverage."""
+    """One line per geomeval task or group: its summary metrics (by their real names) and
+    coverage."""
     results = json.loads(path.read_text(encoding="utf-8")).get("results", {})
     lines = []
     for task, metrics in results.items():
-        spec = _BY_TASK.get(task)
+        spec = _BY_NAME.get(task)
         if spec is None:
             continue
         shown = []
@@ -932,8 +1171,9 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None) -> int:
     """Run `python -m lmms_eval <args>` with geomeval's tasks; the exit status to return.
 
     0 only when a results JSON was written; 1 when lmms-eval wrote none (it exits 0
-    on failed tasks); 2 when `--data` is given with tasks of two benchmarks; lmms-eval's
-    own status when that is not 0.
+    on failed tasks); 2 when `--data` is given with tasks of two benchmarks, or names a
+    built folder without the config a named task reads; lmms-eval's own status when that
+    is not 0.
     """
     if find_spec("lmms_eval") is None:
         _say(
@@ -945,9 +1185,11 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None) -> int:
     expects = _expects_results(rest)
     specs = named_benchmarks(rest) if expects else []
     if expects and data is not None and not specs:
-        _say(f"geomeval: --data {data} is not used: --tasks names no geomeval task ({', '.join(TASKS)}).")
+        _say(f"geomeval: --data {data} is not used: --tasks names no geomeval task ({', '.join((*TASKS, *GROUPS))}).")
     try:
         paths = dataset_paths_for(specs, data)
+        for spec in specs:
+            check_configs(spec, paths[spec.name], named_tasks(spec, rest))
     except ValueError as exc:
         _say(f"error: {exc}")
         return 2

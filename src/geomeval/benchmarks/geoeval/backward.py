@@ -24,15 +24,27 @@ or a point X): then the first free name of Y, Z, K, N, T, so the backward questi
 never ambiguous. The official generator also checked that the masked number occurs
 in the solution program; geomeval has no such program for every source, so a masked
 given may, rarely, not affect the answer.
+
+`make_backward_set` does this for a whole subset (`forward_rows` reads it), keeping the
+items that cannot be masked with their reasons; `geomeval geoeval make-backward` writes it.
+Only the problem text is masked: a Geometry3K problem whose givens are all in the diagram
+("Find A C.") has nothing to mask, where the official set masked the diagram's logic form.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...answers import ChoiceError, parse_choices
 
 UNKNOWN_NAMES = ("X", "Y", "Z", "K", "N", "T")
+# The subsets whose questions are forward ones (the backward subset's are backward already).
+FORWARD_TASKS = ("geoeval_2000", "geoeval_aug", "geoeval_hard")
+_FORWARD_COLUMNS = ["id", "source", "problem", "rephrased_problem", "answer", "choices"]
 MAX_TEXT_CHARS = 20_000
 _QUESTION = " Suppose the answer to this question is known to be {answer}. What is the value of the unknown {name}?"
 
@@ -126,6 +138,92 @@ def build_backward(
         candidates=len(spans),
         forward_answer=forward_answer,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class BackwardSet:
+    """The backward problems made from a set of forward ones, and the items that had none."""
+
+    seed: int | str
+    made: list[dict[str, Any]] = field(default_factory=list)  # one JSON-ready dict per item
+    not_maskable: list[dict[str, str]] = field(default_factory=list)  # {"id", "reason"}
+
+
+def make_backward_set(rows: Iterable[Mapping[str, Any]], seed: int | str) -> BackwardSet:
+    """Backward versions of forward rows (`id`, `problem`, `answer`, optional `choices` and
+    `source`), each through `build_backward` with the same seed, so a seed reproduces the set.
+
+    An option letter as the forward answer is replaced by the option's text first: the
+    backward question states the answer, and "the answer is known to be B" says nothing
+    once the options are gone. Rows that cannot be masked are kept with the reason, so a
+    caller can report them rather than silently making a smaller set.
+    """
+    result = BackwardSet(seed)
+    for row in rows:
+        item_id = str(row["id"])
+        answer = _forward_value(str(row.get("answer") or ""), row.get("choices"))
+        made = build_backward(str(row.get("problem") or ""), answer, seed=seed)
+        if isinstance(made, NotMaskable):
+            result.not_maskable.append({"id": item_id, "reason": made.reason})
+            continue
+        result.made.append(
+            {
+                "id": item_id,
+                "source": row.get("source"),
+                "backward_problem": made.text,
+                "backward_answer": made.answer,
+                "masked": made.masked,
+                "unknown": made.unknown,
+                "forward_answer": made.forward_answer,
+                "candidates": made.candidates,
+                "seed": seed,
+            }
+        )
+    return result
+
+
+def forward_rows(data_arg: str | None, task: str, limit: int | None = None) -> list[dict[str, Any]]:
+    """A subset's forward problems as `make_backward_set` reads them: id, the question the
+    task asks (the rephrased one in geoeval_aug), answer, options and source name.
+
+    `data_arg` is what `geomeval run --data` takes (None: the embedded sample).
+    """
+    from . import data
+    from .prompts import problem_text
+
+    if task not in FORWARD_TASKS:
+        hint = " (its questions are backward already)" if task == "geoeval_backward" else ""
+        raise ValueError(f"cannot make backward problems from {task!r}{hint}; tasks: {', '.join(FORWARD_TASKS)}")
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    dataset = data.load(data_arg, config=task).select_columns(_FORWARD_COLUMNS)  # no diagrams decoded
+    if limit is not None:
+        dataset = dataset.select(range(min(limit, len(dataset))))
+    source = dataset.features["source"]
+    rows = []
+    for row in dataset:
+        rows.append(
+            {
+                "id": row["id"],
+                "source": source.int2str(row["source"]) if isinstance(row["source"], int) else row["source"],
+                "problem": problem_text(row, task),
+                "answer": row["answer"],
+                "choices": row["choices"],
+            }
+        )
+    return rows
+
+
+def _forward_value(answer: str, choices: Any) -> str:
+    """The option's text when the forward answer is its letter and the options are known."""
+    letter = re.fullmatch(r"\(?([A-Z])\)?\.?", answer.strip())
+    if letter is None or not choices:
+        return answer
+    try:
+        options = parse_choices(list(choices))
+    except ChoiceError:
+        return answer  # `build_backward` then says the answer is an option letter
+    return options.get(letter.group(1), answer)
 
 
 def maskable_numbers(text: str) -> list[tuple[int, int]]:

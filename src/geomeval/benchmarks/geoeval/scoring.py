@@ -31,14 +31,24 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     target = record.target
     choices = target.get("choices") or None
     answer, method, judge_error = await extract(record.response, target["problem"], choices, None if judge.offline else judge)
+    return answer_scores(record, answer, method, judge_error)
+
+
+def answer_scores(record: SampleRecord, answer: str | None, method: str, judge_error: str | None = None) -> dict[str, Score]:
+    """A and T of an answer already extracted from the record's response.
+
+    Split from `score_record` so a caller that extracted the answer itself (the `evaluate`
+    module's `extracted=True`) is judged by the very same check and explanation.
+    """
     record.extracted = {"answer": answer, "method": method}
-    if judge_error:
-        record.judgment = {"judge_error": judge_error}
-    verdict = is_correct(answer, target["answer"], choices, target.get("gold_letter"))
+    record.judgment = {"judge_error": judge_error} if judge_error else None
+    target = record.target
+    verdict = is_correct(answer, target["answer"], target.get("choices") or None, target.get("gold_letter"))
     explanation = f"extracted {answer!r} ({method}); gold {target['answer']!r}; {verdict.rule}: {verdict.detail}"
     if judge_error:
         explanation += f"; the judge failed ({judge_error[:120]}), the rules decided"
     score = Score(1.0 if verdict else 0.0, explanation=explanation)
+    text_only = not record.meta.get("has_diagram")
     return {"A": score, "T": score if text_only else _not_text_only()}
 
 

@@ -1,0 +1,401 @@
+"""GeoEval's accuracy over lists of responses and gold answers, for the `evaluate` module
+`metrics/geoeval_accuracy` (which only calls `evaluate_accuracy`).
+
+Each (response, gold) pair becomes the `SampleRecord` `geomeval run geoeval` would write
+and is scored by the runner's own path (`runner.score_record_sync` → `scoring.score_record`:
+the two-step extraction, then `extraction.is_correct`); an answer the caller extracted
+already goes through the same check (`scoring.answer_scores`). Means, coverage and
+breakdowns come from `aggregate.metric_summary` / `aggregate.summarize`, so the face, the
+runner and the lmms-eval task report the same numbers for the same responses.
+
+Two kinds of "no answer" are kept apart on purpose: a response from which no final answer
+can be extracted (empty, a refusal, reasoning without a conclusion) is a *wrong* answer —
+the model was asked for one and gave none — while a prediction of None (no response at
+all: the request failed) is *unscored*, as the runner scores a failed generation, and
+shows up in coverage rather than in accuracy.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ...aggregate import metric_summary, summarize
+from ...answers import ChoiceError, parse_choices
+from ...client import BackgroundLoop
+from ...judges import Judge, judge_from_env
+from ...records import SampleRecord, Score
+from ...runner import score_record_sync
+from .benchmark import GeoEval
+from .features import PROBLEM_TYPES, SOURCES, SUBSETS
+from .scoring import answer_scores
+
+NO_RESPONSE = "model failed: no response"  # the runner's reason for a missing response
+GIVEN = "given"  # the extraction method of an answer the caller extracted (extracted=True)
+NO_JUDGE_CONFIGURED = (
+    "judge=True needs an LLM judge, and none is configured: set GEOMEVAL_JUDGE_MODEL to the "
+    "judge model (with GEOMEVAL_JUDGE_BASE_URL and GEOMEVAL_JUDGE_API_KEY for its server), or "
+    "leave judge=False to extract with the rules alone"
+)
+NO_TEXT_ONLY = "T not computed: pass text_only (per item, True for a problem without a diagram)"
+# The breakdown inputs: field name → (group name in the results, the known names, in order).
+_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "subsets": ("subset", SUBSETS),
+    "sources": ("source", SOURCES),
+    "problem_types": ("problem_type", PROBLEM_TYPES),
+}
+
+
+def evaluate_accuracy(
+    predictions: Sequence[str | None],
+    references: Sequence[Any],
+    *,
+    choices: Sequence[Sequence[str] | None] | None = None,
+    gold_letters: Sequence[str | None] | None = None,
+    extracted: bool = False,
+    text_only: Sequence[bool] | None = None,
+    subsets: Sequence[Any] | None = None,
+    sources: Sequence[Any] | None = None,
+    problem_types: Sequence[Any] | None = None,
+    problems: Sequence[str | None] | None = None,
+    judge: bool = False,
+    per_item: bool = False,
+) -> dict[str, Any]:
+    """GeoEval's A (accuracy over every item) and T (over the text-only items), as
+    `geomeval run geoeval` scores them, with coverage and optional breakdowns.
+
+    `predictions` are the models' raw responses, whose final answer is extracted by the
+    rules (or, with `judge=True`, by the LLM judge GEOMEVAL_JUDGE_MODEL names, the rules
+    catching what it misses); with `extracted=True` they are final answers already, checked
+    as given. `references` are the gold values (text or numbers); `choices` and
+    `gold_letters`, per item, let an option letter or an option's text count. T needs
+    `text_only`; `subsets`, `sources` and `problem_types` add breakdowns; `problems` (the
+    question text) is shown to the judge. Bad input is a ValueError naming item and field.
+    """
+    _check_inputs(
+        predictions,
+        references,
+        choices=choices,
+        gold_letters=gold_letters,
+        text_only=text_only,
+        subsets=subsets,
+        sources=sources,
+        problem_types=problem_types,
+        problems=problems,
+    )
+    if extracted and judge:
+        raise ValueError(
+            "judge=True extracts answers from responses; with extracted=True there is nothing to extract"
+        )
+    records = _records(predictions, references, choices, gold_letters, text_only, problems)
+    groups = _breakdown_keys(records, subsets=subsets, sources=sources, problem_types=problem_types)
+    metrics = ("A", "T") if text_only is not None else ("A",)
+    if extracted:
+        for record in records:
+            record.scores = (
+                _missing(record)
+                if record.response is None
+                else answer_scores(record, record.response.strip() or None, GIVEN)
+            )
+        extraction = GIVEN
+    else:
+        engine = _judge(judge)  # checked last: a bad argument fails before any client is made
+        try:
+            _score_all(records, engine)
+        finally:
+            if engine.client is not None:
+                BackgroundLoop.shared().run(engine.aclose())
+        extraction = "judge" if judge else "rules"
+    return _results(records, metrics, groups, extraction, per_item)
+
+
+# --- input ------------------------------------------------------------------------------------
+
+
+def _check_inputs(predictions: Sequence[Any], references: Sequence[Any], **columns: Any) -> None:
+    """One entry per item in every column given, and responses that are text or None."""
+    n = len(predictions)
+    if n == 0:
+        raise ValueError("no items: predictions and references are empty")
+    if len(references) != n:
+        raise ValueError(f"{n} predictions but {len(references)} references")
+    for name, column in columns.items():
+        if column is None:
+            continue
+        if isinstance(column, (str, bytes)) or len(column) != n:
+            got = "a string" if isinstance(column, (str, bytes)) else f"a list of {len(column)}"
+            raise ValueError(f"{name}: expected one entry per item ({n} items), got {got}")
+    for index, prediction in enumerate(predictions):
+        if prediction is not None and not isinstance(prediction, str):
+            raise ValueError(
+                f"item {index}, predictions: expected a response (a string) or None, got {prediction!r}"
+            )
+
+
+def _reference(value: Any, index: int, letter: str | None) -> str | None:
+    """The gold value as text; numbers are allowed (the release stores some as floats)."""
+    if isinstance(value, bool) or not (value is None or isinstance(value, str | numbers.Real)):
+        raise ValueError(
+            f"item {index}, references: expected the gold answer (text or a number), got {value!r}"
+        )
+    if isinstance(value, numbers.Real) and not math.isfinite(value):
+        raise ValueError(f"item {index}, references: expected a finite gold value, got {value!r}")
+    text = None if value is None else str(value).strip()
+    if not text and letter is None:
+        raise ValueError(
+            f"item {index}, references: the gold answer is empty and the item has no gold letter, "
+            "so nothing could be counted right"
+        )
+    return text or None
+
+
+def _item_choices(value: Any, index: int) -> tuple[list[str] | None, str]:
+    """The item's options (None for a free-form item) and their letters, checked."""
+    if value is None:
+        return None, ""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise ValueError(
+            f"item {index}, choices: expected a list of options or None, got {value!r}"
+        )
+    options = list(value)
+    if not options:
+        return None, ""
+    try:
+        letters = "".join(parse_choices(options))
+    except ChoiceError as exc:
+        raise ValueError(f"item {index}, choices: {exc}") from None
+    return options, letters
+
+
+def _gold_letter(value: Any, index: int, letters: str) -> str | None:
+    if value is None:
+        return None
+    letter = value.strip().strip("()").strip().upper() if isinstance(value, str) else None
+    if not letters:
+        raise ValueError(
+            f"item {index}, gold_letters: a gold letter needs the item's choices, and it has none"
+        )
+    if not letter or len(letter) != 1 or letter not in letters:
+        raise ValueError(
+            f"item {index}, gold_letters: expected one of {', '.join(letters)} or None, got {value!r}"
+        )
+    return letter
+
+
+def _flag(value: Any, index: int) -> bool:
+    if not isinstance(value, bool | int) or value not in (0, 1):
+        raise ValueError(f"item {index}, text_only: expected True or False, got {value!r}")
+    return bool(value)
+
+
+def _problem(value: Any, index: int) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(
+            f"item {index}, problems: expected the question text or None, got {value!r}"
+        )
+    return value
+
+
+def _records(
+    predictions: Sequence[str | None],
+    references: Sequence[Any],
+    choices: Sequence[Any] | None,
+    gold_letters: Sequence[Any] | None,
+    text_only: Sequence[Any] | None,
+    problems: Sequence[Any] | None,
+) -> list[SampleRecord]:
+    """The records `GeoEval.new_record` makes, with the prediction as the response.
+
+    Without `text_only` every item is marked as having a diagram, so T is not applicable
+    anywhere instead of silently equal to A; the results then leave T out.
+    """
+    records = []
+    for index, prediction in enumerate(predictions):
+        options, letters = _item_choices(choices[index] if choices is not None else None, index)
+        letter = _gold_letter(
+            gold_letters[index] if gold_letters is not None else None, index, letters
+        )
+        gold = _reference(references[index], index, letter)
+        has_diagram = True if text_only is None else not _flag(text_only[index], index)
+        records.append(
+            SampleRecord(
+                id=str(index),
+                benchmark=GeoEval.name,
+                task=SUBSETS[0],
+                target={
+                    "problem": _problem(problems[index] if problems is not None else None, index),
+                    "choices": options,
+                    "answer": gold,
+                    "gold_letter": letter,
+                },
+                meta={"has_diagram": has_diagram},
+                response=prediction,
+            )
+        )
+    return records
+
+
+def _label(value: Any, index: int, field: str, names: tuple[str, ...]) -> str:
+    """A breakdown key given by name or by the dataset's ClassLabel index."""
+    if isinstance(value, str) and value in names:
+        return value
+    if (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+        and 0 <= int(value) < len(names)
+    ):
+        return names[int(value)]
+    raise ValueError(
+        f"item {index}, {field}: expected one of {', '.join(names)} (or 0-{len(names) - 1}), got {value!r}"
+    )
+
+
+def _breakdown_keys(
+    records: list[SampleRecord], **columns: Sequence[Any] | None
+) -> dict[str, tuple[str, ...]]:
+    """File each record under its given subset, source and problem type; the groups given."""
+    groups: dict[str, tuple[str, ...]] = {}
+    for field, column in columns.items():
+        if column is None:
+            continue
+        group, names = _GROUPS[field]
+        for index, (record, value) in enumerate(zip(records, column, strict=True)):
+            record.meta[group] = _label(value, index, field, names)
+        groups[group] = names
+    for record in records:
+        if "subset" in record.meta:
+            record.task = record.meta["subset"]  # as the runner files it: the task is the subset
+    return groups
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def _judge(wanted: bool) -> Judge:
+    """The offline rules, or the configured LLM judge; refused rather than silently falling
+    back to the rules, because the caller asked for the paper's judge extraction."""
+    if not wanted:
+        return Judge("offline")
+    engine = judge_from_env()
+    if engine.offline:
+        raise ValueError(NO_JUDGE_CONFIGURED)
+    return engine
+
+
+def _missing(record: SampleRecord) -> dict[str, Score]:
+    text_only = not record.meta.get("has_diagram")
+    return {
+        "A": Score.missing(NO_RESPONSE),
+        "T": Score.missing(NO_RESPONSE)
+        if text_only
+        else Score.inapplicable("the item has a diagram: T counts text-only items"),
+    }
+
+
+def _score_all(records: list[SampleRecord], judge: Judge) -> None:
+    """Score every record through the runner; judge requests overlap across items (each
+    thread waits on the shared engine loop, and the judge's client bounds what is in flight)."""
+    bench = GeoEval()
+
+    def one(record: SampleRecord) -> None:
+        record.scores = score_record_sync(bench, record, judge)
+
+    workers = 1 if judge.client is None else max(1, min(len(records), judge.client.concurrency))
+    if workers == 1:
+        for record in records:
+            one(record)
+        return
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="geoeval-judge") as pool:
+        list(pool.map(one, records))
+
+
+# --- results ----------------------------------------------------------------------------------
+
+
+def _results(
+    records: list[SampleRecord],
+    metrics: tuple[str, ...],
+    groups: dict[str, tuple[str, ...]],
+    extraction: str,
+    per_item: bool,
+) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    coverage: dict[str, float] = {}
+    not_applicable: dict[str, int] = {}
+    unscored: dict[str, list[dict[str, Any]]] = {}
+    for name in metrics:
+        stats = metric_summary(records, name)
+        results[name] = stats["value"]
+        coverage[name] = stats["coverage"]
+        not_applicable[name] = stats["not_applicable"]
+        missing = [
+            {
+                "item": i,
+                "reason": r.scores[name].unscored or "no score",
+                "not_applicable": r.scores[name].not_applicable,
+            }
+            for i, r in enumerate(records)
+            if not r.scores[name].scored
+        ]
+        if missing:
+            unscored[name] = missing
+    notes = []
+    if "T" not in metrics:
+        results["T"] = None
+        notes.append(NO_TEXT_ONLY)
+    methods = Counter((r.extracted or {}).get("method") or "no response" for r in records)
+    judge_failures = sum(1 for r in records if (r.judgment or {}).get("judge_error"))
+    results.update(
+        {
+            "n": len(records),
+            "extraction": extraction,
+            "coverage": coverage,
+            "not_applicable": not_applicable,
+            "unscored": unscored,
+            "methods": dict(methods.most_common()),
+            "notes": notes,
+        }
+    )
+    if extraction == "judge":
+        results["judge_failures"] = judge_failures
+    if groups:
+        summary = summarize(records, metrics, groups=_group_keys(groups), group_order=groups)
+        results["breakdowns"] = summary["breakdowns"]
+    if per_item:
+        results["per_item"] = [_item(r, metrics) for r in records]
+    return results
+
+
+def _group_keys(
+    groups: dict[str, tuple[str, ...]],
+) -> dict[str, Callable[[SampleRecord], str | None]]:
+    def key(group: str) -> Callable[[SampleRecord], str | None]:
+        return lambda record: record.meta.get(group)
+
+    return {group: key(group) for group in groups}
+
+
+def _item(record: SampleRecord, metrics: tuple[str, ...]) -> dict[str, Any]:
+    score = record.scores["A"]
+    extracted = record.extracted or {}
+    return {
+        "extracted": extracted.get("answer"),
+        "method": extracted.get("method"),
+        "correct": None if not score.scored else score.value == 1.0,
+        "explanation": score.explanation or score.unscored,
+        "judge_error": (record.judgment or {}).get("judge_error"),
+        "scores": {
+            name: {
+                "value": record.scores[name].value,
+                "unscored": record.scores[name].unscored,
+                "not_applicable": record.scores[name].not_applicable,
+            }
+            for name in metrics
+        },
+    }
