@@ -95,3 +95,15 @@ def test_judge_extracts_and_its_failures_fall_back_to_rules(tmp_path: Path) -> N
     samples = [json.loads(line) for line in (tmp_path / "judged" / "samples.jsonl").read_text().splitlines()]
     assert all(s["extracted"]["method"] == "judge" for s in samples)
     assert all(s["scores"]["A"]["value"] == 1.0 for s in samples)
+
+
+def test_description_ablation_compares_runs_per_described_item(tmp_path: Path) -> None:
+    """The paper's Table 3: the same model without and with diagram descriptions."""
+    with ChatServer(solver) as server:
+        for mode in ("text_diagram", "text_description_diagram"):
+            result = cli("run", "geoeval", "--mode", mode, "--model", "openai:m", "--base-url", server.base_url,
+                         "--out", str(tmp_path / mode), "--no-cache")
+            assert result.returncode == 0, result.stderr
+    shown = cli("compare", str(tmp_path / "text_diagram"), str(tmp_path / "text_description_diagram"))
+    assert shown.returncode == 0, shown.stderr
+    assert "│ described" in shown.stdout and "│ not described" in shown.stdout
