@@ -86,3 +86,31 @@ def summarize(
             k: {m: metric_summary(buckets[k], m) for m in metrics} for k in order if k in buckets
         }
     return summary
+
+
+def face_summary(
+    records: Sequence[SampleRecord], metrics: Iterable[str]
+) -> tuple[dict[str, float | None], dict[str, float], dict[str, int], dict[str, list[dict[str, Any]]]]:
+    """What the `evaluate` faces return per metric: the mean over scored items, coverage, the
+    not-applicable count, and each unscored item (by position) with its reason."""
+    means: dict[str, float | None] = {}
+    coverage: dict[str, float] = {}
+    not_applicable: dict[str, int] = {}
+    unscored: dict[str, list[dict[str, Any]]] = {}
+    for name in metrics:
+        stats = metric_summary(records, name)
+        means[name] = stats["value"]
+        coverage[name] = stats["coverage"]
+        not_applicable[name] = stats["not_applicable"]
+        missing = [
+            {
+                "item": i,
+                "reason": (r.scores[name].unscored if name in r.scores else None) or "no score",
+                "not_applicable": name in r.scores and r.scores[name].not_applicable,
+            }
+            for i, r in enumerate(records)
+            if name not in r.scores or not r.scores[name].scored
+        ]
+        if missing:
+            unscored[name] = missing
+    return means, coverage, not_applicable, unscored

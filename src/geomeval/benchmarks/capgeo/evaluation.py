@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ...aggregate import metric_summary
+from ...aggregate import face_summary
 from ...client import BackgroundLoop
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord, Score
@@ -206,26 +206,8 @@ def evaluate_captions(
         if judge.client is not None:
             BackgroundLoop.shared().run(judge.aclose())
 
-    results: dict[str, Any] = {}
-    coverage: dict[str, float] = {}
-    not_applicable: dict[str, int] = {}
-    unscored: dict[str, list[dict[str, Any]]] = {}
-    for name in metrics:
-        stats = metric_summary(records, name)
-        results[name] = stats["value"]
-        coverage[name] = stats["coverage"]
-        not_applicable[name] = stats["not_applicable"]
-        missing = [
-            {
-                "item": i,
-                "reason": r.scores[name].unscored or "no score",
-                "not_applicable": r.scores[name].not_applicable,
-            }
-            for i, r in enumerate(records)
-            if not r.scores[name].scored
-        ]
-        if missing:
-            unscored[name] = missing
+    means, coverage, not_applicable, unscored = face_summary(records, metrics)
+    results: dict[str, Any] = dict(means)
     results.update(
         {
             "n": n,

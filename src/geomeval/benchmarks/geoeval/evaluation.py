@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ...aggregate import metric_summary, summarize
+from ...aggregate import face_summary, summarize
 from ...answers import ChoiceError, parse_choices
 from ...client import BackgroundLoop
 from ...judges import Judge, judge_from_env
@@ -325,26 +325,8 @@ def _results(
     extraction: str,
     per_item: bool,
 ) -> dict[str, Any]:
-    results: dict[str, Any] = {}
-    coverage: dict[str, float] = {}
-    not_applicable: dict[str, int] = {}
-    unscored: dict[str, list[dict[str, Any]]] = {}
-    for name in metrics:
-        stats = metric_summary(records, name)
-        results[name] = stats["value"]
-        coverage[name] = stats["coverage"]
-        not_applicable[name] = stats["not_applicable"]
-        missing = [
-            {
-                "item": i,
-                "reason": r.scores[name].unscored or "no score",
-                "not_applicable": r.scores[name].not_applicable,
-            }
-            for i, r in enumerate(records)
-            if not r.scores[name].scored
-        ]
-        if missing:
-            unscored[name] = missing
+    means, coverage, not_applicable, unscored = face_summary(records, metrics)
+    results: dict[str, Any] = dict(means)
     notes = []
     if "T" not in metrics:
         results["T"] = None

@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import metric_summary
+from ...aggregate import face_summary
 from ...imagemetrics import lpips_status
 from ...records import SampleRecord, Score
 from . import scoring
@@ -93,20 +93,10 @@ def summarize_items(
         SampleRecord(id=str(i), benchmark="ggbench", task=task, target={}, meta={}, scores=scores)
         for i, scores in enumerate(items)
     ]
-    means: dict[str, float | None] = {}
-    coverage: dict[str, float] = {}
-    unscored: dict[str, list[dict[str, Any]]] = {}
-    for name in names:
-        stats = metric_summary(records, name)
-        means[name] = stats["value"]
-        coverage[name] = stats["coverage"]
-        reasons = [
-            {"item": i, "reason": scores[name].unscored or "no score"}
-            for i, scores in enumerate(items)
-            if not scores[name].scored
-        ]
-        if reasons:
-            unscored[name] = reasons
+    means, coverage, _not_applicable, unscored = face_summary(records, names)
+    for reasons in unscored.values():  # the code and image tracks have no not-applicable scores
+        for entry in reasons:
+            entry.pop("not_applicable", None)
     return means, coverage, unscored
 
 
