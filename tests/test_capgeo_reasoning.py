@@ -166,3 +166,23 @@ def test_correlation_statistics() -> None:
     assert spearman([1, 2, 3, 4], [1, 4, 9, 16]) == pytest.approx(1.0)  # monotone, not linear
     assert spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(0.9486832980505138)  # ties share ranks
     assert pearson([1, 1], [2, 3]) is None and pearson([1], [1]) is None
+
+
+def test_a_built_dataset_as_source_supplies_its_captions(tmp_path: Path) -> None:
+    built = tmp_path / "built"
+    assert cli("capgeo", "build", "--source", "geoqa", "--out", str(built)).returncode == 0
+    with ChatServer(server_script()) as server:
+        result = cli("run", "capgeo", "--source", str(built), "--mode", "without_image", "--model", "openai:strong",
+                     "--base-url", server.base_url, "--out", str(tmp_path / "run"), "--no-cache")
+        assert result.returncode == 0, result.stderr
+        assert not any(prompt_text(r).startswith("Describe the geometric figure") for r in server.requests)
+        assert all("Description of the figure:" in prompt_text(r) for r in server.requests)
+    results = json.loads((tmp_path / "run" / "results.json").read_text())
+    assert results["metrics"]["accuracy"]["value"] == 1.0
+    assert results["config"]["options"]["captioner"] == "the built dataset's caption column"
+    refused = cli("run", "capgeo", "--source", str(built), "--mode", "with_image", "--captioner", "openai:good",
+                  "--model", "openai:strong", "--out", str(tmp_path / "x"))
+    assert refused.returncode == 2 and "supplies its own captions" in refused.stderr
+    unknown = cli("run", "capgeo", "--source", str(tmp_path / "nothing"), "--model", "openai:strong",
+                  "--out", str(tmp_path / "y"))
+    assert unknown.returncode == 2 and "geomeval capgeo build" in unknown.stderr

@@ -15,12 +15,14 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from ...hfdata import is_built_dataset
 from ...judges import Judge
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from . import reasoning
+from . import reasoning, reasoning_data
 from .captioning import caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
+from .features import QUESTION_TYPES
 from .sources import SOURCES, load_source
 
 DEFAULT_SOURCE = "mathvista_geometry"
@@ -54,13 +56,25 @@ class CapGeo(Benchmark):
             captioner=options.get("captioner"),
             captions=Path(options.get("captions") or DEFAULT_FOLDER),
         )
-        if setup.source not in SOURCES:
-            raise ValueError(f"unknown --source {setup.source!r}; sources: {', '.join(SOURCES)}")
         if setup.mode not in reasoning.MODES:
             raise ValueError(f"unknown --mode {setup.mode!r}; modes: {', '.join(reasoning.MODES)}")
+        if setup.source not in SOURCES:
+            # A folder written by `geomeval capgeo build`: its caption column supplies the captions.
+            if not is_built_dataset(Path(setup.source).expanduser()):
+                raise ValueError(
+                    f"unknown --source {setup.source!r}: use one of {', '.join(SOURCES)} or a folder "
+                    "built by `geomeval capgeo build`"
+                )
+            if setup.captioner is not None:
+                raise ValueError("a built --source supplies its own captions: leave out --captioner")
+            return CapGeo(setup)
         if setup.mode != "direct" and setup.captioner is None:
             raise ValueError(f"--mode {setup.mode} needs a --captioner (a model spec)")
         return CapGeo(setup)
+
+    @property
+    def built_source(self) -> bool:
+        return self.setup.source not in SOURCES
 
     def with_mode(self, mode: str) -> CapGeo:
         """This benchmark posing `mode`, for items whose rows already carry their captions
@@ -71,6 +85,9 @@ class CapGeo(Benchmark):
 
     @property
     def options(self) -> dict[str, Any]:
+        if self.built_source:
+            captioner = "the built dataset's caption column" if self.setup.mode != "direct" else None
+            return {"source": str(Path(self.setup.source).resolve()), "mode": self.setup.mode, "captioner": captioner}
         captioner = self.setup.captioner.spec if self.setup.captioner is not None and self.setup.mode != "direct" else None
         return {"source": self.setup.source, "mode": self.setup.mode, "captioner": captioner}
 
@@ -86,13 +103,18 @@ class CapGeo(Benchmark):
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
             raise ValueError(f"unknown CapGeo task {task!r}; tasks: {', '.join(self.tasks)}")
-        rows = load_source(self.setup.source, data_arg)
+        if self.built_source:
+            if data_arg is not None:
+                raise ValueError("a built --source is the data: leave out --data")
+            rows = [_built_row(row) for row in reasoning_data.load(self.setup.source)]
+        else:
+            rows = load_source(self.setup.source, data_arg)
         rows = rows[:limit] if limit is not None else rows
         return [Item(id=row["id"], fields=row, choices=tuple(row["choices"])) for row in rows]
 
     async def prepare(self, items: list[Item], concurrency: int) -> None:
         """The caption pass: stored captions are reused; missing or failed ones are asked for."""
-        if self.setup.mode == "direct" or not items:
+        if self.setup.mode == "direct" or self.built_source or not items:
             return
         from ...runner import for_each
 
@@ -156,3 +178,14 @@ class CapGeo(Benchmark):
             "with --source. To build its typed dataset with captions joined in (what its lmms-eval "
             "tasks read), use `geomeval capgeo build --source SOURCE --data FILE --captions FILE.jsonl --out DIR`"
         )
+
+
+def _built_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row of a built reasoning dataset in the shape `load_source` gives, with its caption."""
+    row = dict(row)
+    if isinstance(row.get("question_type"), int):
+        row["question_type"] = QUESTION_TYPES[row["question_type"]]
+    row["choices"] = list(row.get("choices") or [])
+    if row.get("caption") is None:
+        row.setdefault("caption_error", "the built dataset has no caption for this item")
+    return row
