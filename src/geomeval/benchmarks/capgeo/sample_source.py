@@ -39,7 +39,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import shutil
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,6 +55,7 @@ from geomeval.geogebra import Construction, render_png, run_script
 from geomeval.geogebra.objects import GeoBoolean, GeoPoint
 from geomeval.geogebra.render import fit_window
 
+from ..datasource import write_files
 from .captions_store import REFERENCE_CAPTIONER, CaptionStore
 from .sources import SAMPLE_CAPTIONS, SOURCES
 
@@ -1799,18 +1799,7 @@ def write_sample(out_dir: Path | str = CAPGEO_DIR) -> list[Path]:
     Both folders are emptied first so a dropped item leaves no stale file behind for a
     builder to pick up; nothing else in `out_dir` (this module's own package) is touched.
     """
-    out = Path(out_dir)
-    files = sample_files()
-    for folder in OWNED_DIRS:
-        if (out / folder).exists():
-            shutil.rmtree(out / folder)
-    written = []
-    for relative, payload in sorted(files.items()):
-        path = out / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(payload)
-        written.append(path)
-    return written
+    return write_files(sample_files(), out_dir, OWNED_DIRS)
 
 
 def main() -> None:

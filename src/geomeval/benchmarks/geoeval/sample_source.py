@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from geomeval.geogebra import render_png, run_script
+
+from ..datasource import write_files
 
 __all__ = [
     "BACKWARD",
@@ -615,17 +616,7 @@ def sample_files(
 def write_sample(out_dir: Path | str = SAMPLE_DIR, *, size: tuple[int, int] = IMAGE_SIZE) -> list[Path]:
     """(Re)write the sample folder; returns the written paths. The diagram folder is emptied
     first so a dropped problem leaves no stale image behind."""
-    out = Path(out_dir)
-    files = sample_files(size=size)
-    if (out / IMAGE_DIR).exists():
-        shutil.rmtree(out / IMAGE_DIR)
-    written = []
-    for relative, payload in sorted(files.items()):
-        path = out / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(payload)
-        written.append(path)
-    return written
+    return write_files(sample_files(size=size), out_dir, (IMAGE_DIR,))
 
 
 def main() -> None:

@@ -27,13 +27,14 @@ same view can be compared with them pixel for pixel.
 from __future__ import annotations
 
 import json
-import shutil
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from geomeval.geogebra import Construction, render_long_image, render_png, render_steps, run_blocks
+
+from ..datasource import write_files
 
 __all__ = [
     "CATEGORIES",
@@ -1157,18 +1158,7 @@ def write_sample(
     The two image folders are emptied first so a dropped or shortened problem leaves no
     stale PNGs behind for the builder to pick up.
     """
-    out = Path(out_dir)
-    files = sample_files(problems, size=size)
-    for folder in (QA_DIR, LONG_DIR):
-        if (out / folder).exists():
-            shutil.rmtree(out / folder)
-    written = []
-    for relative, payload in sorted(files.items()):
-        path = out / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(payload)
-        written.append(path)
-    return written
+    return write_files(sample_files(problems, size=size), out_dir, (QA_DIR, LONG_DIR))
 
 
 def main() -> None:
