@@ -126,6 +126,17 @@ def score_record_sync(bench: Benchmark, record: SampleRecord, judge: Judge) -> d
     return BackgroundLoop.shared().run(_score(bench, record, judge)).scores
 
 
+def score_records_sync(bench: Benchmark, records: list[SampleRecord], judge: Judge) -> None:
+    """Score many records from synchronous code (the `evaluate` faces), setting their scores;
+    judge requests overlap across items, bounded by the judge client's own concurrency."""
+    concurrency = judge.client.concurrency if judge.client is not None else 1
+
+    async def one(record: SampleRecord) -> None:
+        await _score(bench, record, judge)
+
+    BackgroundLoop.shared().run(for_each(records, concurrency, one))
+
+
 async def _pipeline(
     bench: Benchmark,
     task: str,

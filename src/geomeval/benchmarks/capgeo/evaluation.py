@@ -2,7 +2,7 @@
 `evaluate` module `metrics/capgeo_keypoints` (which only calls `evaluate_captions`).
 
 Each (candidate, reference) pair becomes the `SampleRecord` `geomeval run capgeo_bench`
-would write and is scored by the runner's own path (`runner.score_record_sync` →
+would write and is scored by the runner's own path (`runner.score_records_sync` →
 `bench_scoring.score_record`), with the offline judge or the judge GEOMEVAL_JUDGE_MODEL
 names; means, coverage and unscored reasons come from `metric_summary`, and the Table-4
 breakdown from `bench_scoring.aggregate`. So the face, the runner and the lmms-eval task
@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ...aggregate import face_summary
 from ...client import BackgroundLoop
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord, Score
-from ...runner import score_record_sync
+from ...runner import score_records_sync
 from .. import get_benchmark
 from . import bench_scoring
 from .features import CLASSES, DIFFICULTIES
@@ -142,23 +141,6 @@ def _records(
     ]
 
 
-def _score_all(records: list[SampleRecord], judge: Judge) -> None:
-    """Score every record through the runner; judge requests overlap across items (each
-    thread waits on the shared engine loop, and the judge's client bounds what is in flight)."""
-    bench = get_benchmark(BENCHMARK)
-
-    def one(record: SampleRecord) -> None:
-        record.scores = score_record_sync(bench, record, judge)
-
-    workers = 1 if judge.client is None else max(1, min(len(records), judge.client.concurrency))
-    if workers == 1:
-        for record in records:
-            one(record)
-        return
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="capgeo-judge") as pool:
-        list(pool.map(one, records))
-
-
 def _score_dict(score: Score) -> dict[str, Any]:
     return {
         "value": score.value,
@@ -201,7 +183,7 @@ def evaluate_captions(
     records = _records(predictions, references, language, keys)
     judge = _judge(engine)  # checked last: a bad argument fails before any client is made
     try:
-        _score_all(records, judge)
+        score_records_sync(get_benchmark(BENCHMARK), records, judge)
     finally:
         if judge.client is not None:
             BackgroundLoop.shared().run(judge.aclose())

@@ -2,7 +2,7 @@
 `metrics/geoeval_accuracy` (which only calls `evaluate_accuracy`).
 
 Each (response, gold) pair becomes the `SampleRecord` `geomeval run geoeval` would write
-and is scored by the runner's own path (`runner.score_record_sync` → `scoring.score_record`:
+and is scored by the runner's own path (`runner.score_records_sync` → `scoring.score_record`:
 the two-step extraction, then `extraction.is_correct`); an answer the caller extracted
 already goes through the same check (`scoring.answer_scores`). Means, coverage and
 breakdowns come from `aggregate.metric_summary` / `aggregate.summarize`, so the face, the
@@ -21,18 +21,17 @@ import math
 import numbers
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ...aggregate import face_summary, summarize
 from ...answers import ChoiceError, parse_choices
 from ...client import BackgroundLoop
 from ...judges import Judge, judge_from_env
-from ...records import SampleRecord, Score
-from ...runner import score_record_sync
+from ...records import SampleRecord
+from ...runner import score_records_sync
 from .benchmark import GeoEval
 from .features import PROBLEM_TYPES, SOURCES, SUBSETS
-from .scoring import answer_scores
+from .scoring import answer_scores, failed_scores
 
 NO_RESPONSE = "model failed: no response"  # the runner's reason for a missing response
 GIVEN = "given"  # the extraction method of an answer the caller extracted (extracted=True)
@@ -97,7 +96,7 @@ def evaluate_accuracy(
     if extracted:
         for record in records:
             record.scores = (
-                _missing(record)
+                failed_scores(record)
                 if record.response is None
                 else answer_scores(record, record.response.strip() or None, GIVEN)
             )
@@ -105,7 +104,7 @@ def evaluate_accuracy(
     else:
         engine = _judge(judge)  # checked last: a bad argument fails before any client is made
         try:
-            _score_all(records, engine)
+            score_records_sync(GeoEval(), records, engine)
         finally:
             if engine.client is not None:
                 BackgroundLoop.shared().run(engine.aclose())
@@ -286,33 +285,6 @@ def _judge(wanted: bool) -> Judge:
     if engine.offline:
         raise ValueError(NO_JUDGE_CONFIGURED)
     return engine
-
-
-def _missing(record: SampleRecord) -> dict[str, Score]:
-    text_only = not record.meta.get("has_diagram")
-    return {
-        "A": Score.missing(NO_RESPONSE),
-        "T": Score.missing(NO_RESPONSE)
-        if text_only
-        else Score.inapplicable("the item has a diagram: T counts text-only items"),
-    }
-
-
-def _score_all(records: list[SampleRecord], judge: Judge) -> None:
-    """Score every record through the runner; judge requests overlap across items (each
-    thread waits on the shared engine loop, and the judge's client bounds what is in flight)."""
-    bench = GeoEval()
-
-    def one(record: SampleRecord) -> None:
-        record.scores = score_record_sync(bench, record, judge)
-
-    workers = 1 if judge.client is None else max(1, min(len(records), judge.client.concurrency))
-    if workers == 1:
-        for record in records:
-            one(record)
-        return
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="geoeval-judge") as pool:
-        list(pool.map(one, records))
 
 
 # --- results ----------------------------------------------------------------------------------

@@ -24,10 +24,8 @@ METRICS = ("A", "T")
 
 async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     record.judgment = None
-    text_only = not record.meta.get("has_diagram")
     if record.generation_error is not None or record.response is None:
-        reason = f"model failed: {record.generation_error or 'no response'}"
-        return {"A": Score.missing(reason), "T": Score.missing(reason) if text_only else _not_text_only()}
+        return failed_scores(record)
     target = record.target
     choices = target.get("choices") or None
     answer, method, judge_error = await extract(record.response, target["problem"], choices, None if judge.offline else judge)
@@ -50,6 +48,13 @@ def answer_scores(record: SampleRecord, answer: str | None, method: str, judge_e
     score = Score(1.0 if verdict else 0.0, explanation=explanation)
     text_only = not record.meta.get("has_diagram")
     return {"A": score, "T": score if text_only else _not_text_only()}
+
+
+def failed_scores(record: SampleRecord) -> dict[str, Score]:
+    """A failed or missing response: unscored with the reason, T still only for text-only items."""
+    reason = f"model failed: {record.generation_error or 'no response'}"
+    text_only = not record.meta.get("has_diagram")
+    return {"A": Score.missing(reason), "T": Score.missing(reason) if text_only else _not_text_only()}
 
 
 def _not_text_only() -> Score:
