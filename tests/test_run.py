@@ -209,14 +209,6 @@ def test_real_sample_runs(geolaux_built: Path, geolaux_raw: Path, tmp_path: Path
     assert bad.returncode == 2 and "exactly one release JSON" in bad.stderr
 
 
-@pytest.mark.parametrize("name", ["me2"])
-def test_planned_benchmarks_say_so_plainly(name: str, tmp_path: Path) -> None:
-    result = cli("run", name, "--model", "baseline:random", "--out", str(tmp_path / name))
-    assert result.returncode == 2
-    assert "not built yet" in result.stderr and "issue #" in result.stderr
-    assert not (tmp_path / name).exists()
-
-
 def test_list_shows_all_five() -> None:
     result = cli("list")
     assert result.returncode == 0

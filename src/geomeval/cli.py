@@ -21,7 +21,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .benchmarks import REGISTRY, BenchmarkNotBuilt, PlannedBenchmark, get_benchmark
+from .benchmarks import REGISTRY, get_benchmark
 from .benchmarks.base import DataError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
@@ -40,6 +40,10 @@ app.add_typer(capgeo_app, name="capgeo")
 from .cli_geoeval import geoeval_app  # noqa: E402
 
 app.add_typer(geoeval_app, name="geoeval")
+
+from .cli_me2 import me2_app  # noqa: E402
+
+app.add_typer(me2_app, name="me2")
 
 
 class UserError(Exception):
@@ -98,13 +102,10 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
 def list_benchmarks() -> None:
     """Benchmarks, their tasks and splits, and which data is available."""
     table = Table(title="geomeval benchmarks")
-    for column in ("benchmark", "status", "tasks", "splits", "data"):
+    for column in ("benchmark", "tasks", "splits", "data"):
         table.add_column(column)
     for name, bench in REGISTRY.items():
-        if isinstance(bench, PlannedBenchmark):
-            table.add_row(name, f"planned (issue #{bench.issue})", ", ".join(bench.tasks), "—", bench.data_status())
-        else:
-            table.add_row(name, "ready", ", ".join(bench.tasks), ", ".join(bench.splits), bench.data_status())
+        table.add_row(name, ", ".join(bench.tasks), ", ".join(bench.splits), bench.data_status())
     out.print(table)
 
 
@@ -351,7 +352,7 @@ def main() -> None:
         status = app(standalone_mode=False)
         if isinstance(status, int) and status:
             sys.exit(status)  # typer.Exit(code) returns its code when not standalone
-    except (BenchmarkNotBuilt, UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError) as exc:
+    except (UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
         sys.exit(2)

@@ -1,7 +1,8 @@
 """Multiple-choice options: parse `["A.45°", "B.60°"]`-style lists and read option letters.
 
 Releases write options as `A.45°`, `A: 45`, `(A) 45` or bare values; models answer
-`B`, `(B)`, `B.`, `option B`, `选B` or `The final answer is: B`. Letters are read
+`B`, `(B)`, `{B}`, `B.`, `option B`, `选B` or `The final answer is: B` (a prompt that
+shows the format as `{A, B, C, D, or E}` gets `{B}` back). Letters are read
 only in upper case unless a word such as "option" introduces them, so the article
 "a" is never taken for option A.
 """
@@ -12,8 +13,8 @@ import re
 import string
 
 _PREFIXED = re.compile(r"^\s*[\(（]?\s*([A-Z])\s*[\)）]?\s*[.．:：、)）]\s*(.*)$", re.S)
-_BARE_LETTER = re.compile(r"^[\s*_`$]*[\(（\[]?\s*([A-Z])\s*[\)）\]]?[\s.．:：、)）*_`$]*$")
-_LETTER_THEN_TEXT = re.compile(r"^[\s*_`]*[\(（\[]?\s*([A-Z])\s*(?:[\)）\]][.．:：、]?|[.．:：、])\s*\S")
+_BARE_LETTER = re.compile(r"^[\s*_`$]*[\(（\[{]?\s*([A-Z])\s*[\)）\]}]?[\s.．:：、)）*_`$]*$")
+_LETTER_THEN_TEXT = re.compile(r"^[\s*_`]*[\(（\[{]?\s*([A-Z])\s*(?:[\)）\]}][.．:：、]?|[.．:：、])\s*\S")
 _INTRODUCED = re.compile(
     r"(?:\b(?:option|choice|answer(?:\s+choice)?)\b|选项|故选|应选|选择|选)\s*(?:is\s*)?[:：]?\s*[\(（\[]?\s*([A-Za-z])\b\s*[\)）\]]?",
     re.I,

@@ -1,4 +1,4 @@
-"""The contract every benchmark implements, and the placeholder for those not built yet."""
+"""The contract every benchmark implements."""
 
 from __future__ import annotations
 
@@ -10,10 +10,6 @@ from ..records import SampleRecord, Score
 
 if TYPE_CHECKING:
     from ..judges import Judge
-
-
-class BenchmarkNotBuilt(RuntimeError):
-    """Raised when a registered benchmark is asked to run before it exists."""
 
 
 class DataError(ValueError):
@@ -102,23 +98,3 @@ class Benchmark(ABC):
     @abstractmethod
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         """Convert the official raw release into typed parquet shards plus a card."""
-
-
-@dataclass(frozen=True)
-class PlannedBenchmark:
-    """A benchmark that is registered (so `geomeval list` shows it) but not built yet."""
-
-    name: str
-    title: str
-    tasks: tuple[str, ...]
-    summary: str
-    issue: int
-
-    def data_status(self) -> str:
-        return "not built yet"
-
-    def refuse(self) -> BenchmarkNotBuilt:
-        return BenchmarkNotBuilt(
-            f"{self.title} is registered but not built yet (tracked in issue #{self.issue}): "
-            "nothing was run and no scores were written."
-        )

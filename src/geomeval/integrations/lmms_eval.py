@@ -15,7 +15,8 @@ CapGeo-Bench `capgeo_bench` (the figure alone → a caption, scored by keypoints
 dataset carries in its `caption` column; same folder, second template
 `_reasoning_template_yaml`, and one CapGeo per task, configured for its mode); GeoEval
 `geoeval_2000`, `geoeval_backward`, `geoeval_aug`, `geoeval_hard` and the group `geoeval`
-of all four (metrics A and T, GeoEval's default input mode).
+of all four (metrics A and T, GeoEval's default input mode); ME2 `me2_solve`, `me2_keypoints`,
+`me2_explain` and the group `me2` (each task has its own metrics: `task_metrics`).
 GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's `generate_until`
 returns text only, and that track scores the model's drawings.
 
@@ -172,6 +173,8 @@ class LmmsBenchmark:
     dataset_names: tuple[tuple[str, str], ...] = ()
     # lmms-eval groups shipped in the task folder (their YAML's `group:` names).
     groups: tuple[str, ...] = ()
+    # (task, its metrics) where tasks differ (ME2's three); a task not named has `metrics`.
+    task_metrics: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def package(self) -> str:
@@ -188,6 +191,10 @@ class LmmsBenchmark:
     def features(self) -> Any:
         """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
         return getattr(self.module("features"), self.features_name)
+
+    def metrics_for(self, task: str | None) -> tuple[str, ...]:
+        """The metrics `task` reports (its YAML's metric_list); None: all of the benchmark's."""
+        return dict(self.task_metrics).get(task, self.metrics) if task else self.metrics
 
     def dataset_name(self, task: str) -> str | None:
         """The config `task` reads (its YAML's `dataset_name`); None: the default one."""
@@ -314,6 +321,18 @@ def geoeval_release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]
     return jsons, tuple(sorted(images))
 
 
+def me2_row(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """An ME2 doc as `ME2.load_items` makes it: class names, the problem figure as bytes or
+    PIL (the prompt shows it; scoring reads only text fields)."""
+    from ..benchmarks.me2.benchmark import named
+
+    row = named(dict(doc))
+    for key in ("problem_image", "solution_image"):
+        if key in row:
+            row[key] = _image_value(row[key])
+    return row
+
+
 CAPGEO_REASONING_PREFIX = "capgeo_reasoning_"
 
 
@@ -416,7 +435,30 @@ GEOEVAL = LmmsBenchmark(
     groups=("geoeval",),
 )
 
-BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH, CAPGEO, GEOEVAL)
+# ME2's tasks and `scoring.TASK_METRICS`, spelled out for the same reason (a test checks
+# they agree); BERTScore is reported when its local model loads (else N/A, with the reason
+# logged). The group `me2` runs all three tasks, each on its own line.
+_ME2_EXPLAIN = (
+    "Correctness", "Fidelity", "Referencing",
+    "Correctness (0-100)", "Fidelity (0-100)", "Referencing (0-100)",
+    "BLEU-2", "BLEU-4", "ROUGE-L", "METEOR", "BERTScore-F1", "BERTScore-P", "BERTScore-R",
+)
+ME2 = LmmsBenchmark(
+    name="me2",
+    title="ME2",
+    tasks=("me2_solve", "me2_keypoints", "me2_explain"),
+    metrics=("accuracy", *_ME2_EXPLAIN),
+    summary=("accuracy", "Correctness", "Fidelity", "Referencing", "ROUGE-L", "BERTScore-F1"),
+    hub_dataset="geomeval/ME2",
+    to_row=me2_row,
+    # Images may sit beside the records file or in problem_image/, solution_image/, images/:
+    # the fingerprint stats every file under its folder.
+    release_folders=("",),
+    groups=("me2",),
+    task_metrics=(("me2_solve", ("accuracy",)), ("me2_keypoints", ("accuracy",)), ("me2_explain", _ME2_EXPLAIN)),
+)
+
+BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH, CAPGEO, GEOEVAL, ME2)
 TASKS = tuple(task for spec in BENCHMARKS for task in spec.tasks)
 GROUPS = tuple(group for spec in BENCHMARKS for group in spec.groups)
 HUB_DATASET = GEOLAUX.hub_dataset  # GeoLaux's, the only one before GGBench had tasks
@@ -431,9 +473,9 @@ def for_task(task: str) -> LmmsBenchmark:
         raise KeyError(f"no geomeval lmms-eval task {task!r}; tasks: {', '.join(TASKS)}") from None
 
 
-def metric_keys(spec: LmmsBenchmark) -> dict[str, str]:
-    """{geomeval metric name: lmms-eval key} for one benchmark."""
-    keys = {name: metric_key(name) for name in spec.metrics}
+def metric_keys(spec: LmmsBenchmark, task: str | None = None) -> dict[str, str]:
+    """{geomeval metric name: lmms-eval key} for one benchmark (or one of its tasks)."""
+    keys = {name: metric_key(name) for name in spec.metrics_for(task)}
     if len(set(keys.values())) != len(keys):
         raise ValueError(f"{spec.title}: two metrics map to one lmms-eval key: {keys}")
     return keys
@@ -570,7 +612,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
         record.response = response
     scores = score_record_sync(bench, record, judge)
     out: dict[str, Any] = {}
-    for metric, key in metric_keys(spec).items():
+    for metric, key in metric_keys(spec, task).items():
         score = scores.get(metric) or Score.missing("the scorer returned no score")
         out[key] = {**score.to_dict(), "id": record.id, "task": task, "metric": metric}
         flag: dict[str, Any] = {"id": record.id, "scored": score.value is not None}
@@ -849,6 +891,54 @@ def geoeval_hard_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs
 
 def geoeval_hard_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
     return process_results(doc, results, "geoeval_hard")
+
+
+def me2_solve_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "me2_solve")
+
+
+def me2_solve_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "me2_solve")
+
+
+def me2_solve_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "me2_solve")
+
+
+def me2_solve_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "me2_solve")
+
+
+def me2_keypoints_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "me2_keypoints")
+
+
+def me2_keypoints_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "me2_keypoints")
+
+
+def me2_keypoints_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "me2_keypoints")
+
+
+def me2_keypoints_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "me2_keypoints")
+
+
+def me2_explain_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+    return doc_to_messages(doc, "me2_explain")
+
+
+def me2_explain_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+    return doc_to_text(doc, "me2_explain")
+
+
+def me2_explain_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+    return doc_to_visual(doc, "me2_explain")
+
+
+def me2_explain_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    return process_results(doc, results, "me2_explain")
 
 
 def aggregate_acs(items: Sequence[Any]) -> float | None:

@@ -1,0 +1,118 @@
+"""ME2 as a geomeval benchmark: three tasks over one dataset.
+
+    geomeval run me2 --task me2_solve --model openai:MODEL
+    geomeval run me2 --task me2_keypoints --model openai:MODEL
+    geomeval run me2 --task me2_explain --model openai:MODEL --judge openai:JUDGE
+
+Every record carries what its task's scorer needs (the gold answer, the five options and
+their provenance, the reference explanation and keypoints), so `geomeval score` rescores a
+run folder with another judge without the dataset.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from ..base import Benchmark, Item, NotPosable
+from . import data, scoring
+from .features import DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
+from .prompts import build_messages
+
+TASKS = ("me2_solve", "me2_keypoints", "me2_explain")
+NO_OPTIONS = (
+    "the item has no keypoint options; build them with `geomeval me2 make-options` "
+    "(five candidate sets from the pool) and run on its output"
+)
+
+
+def named(row: dict[str, Any]) -> dict[str, Any]:
+    """A dataset row with its class labels as names."""
+    row = dict(row)
+    for key, names in (("domain", DOMAINS), ("question_format", QUESTION_FORMATS), ("keypoint_answer", OPTION_LETTERS)):
+        if isinstance(row.get(key), int):
+            row[key] = names[row[key]]
+    if row.get("option_sources"):
+        row["option_sources"] = [OPTION_SOURCES[v] if isinstance(v, int) else v for v in row["option_sources"]]
+    return row
+
+
+def question_answer_type(row: dict[str, Any]) -> str:
+    """The release's own label (geometry_choice, graph_short, …), used by the paper's sub-scores."""
+    return f"{row['domain']}_{'choice' if row['question_format'] == 'multiple-choice' else 'short'}"
+
+
+class ME2(Benchmark):
+    name = "me2"
+    title = "ME2"
+    tasks = TASKS
+    headline = "accuracy"
+    metrics = scoring.METRICS
+
+    def data_status(self) -> str:
+        return "embedded sample (15 original problems, geometry and graph)"
+
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+        if task not in self.tasks:
+            raise ValueError(f"unknown ME2 task {task!r}; tasks: {', '.join(self.tasks)}")
+        dataset = data.undecoded(data.load(data_arg))
+        if limit is not None:
+            dataset = dataset.select(range(min(limit, len(dataset))))
+        rows = [named(row) for row in dataset]
+        if task == "me2_keypoints" and rows and not any(row.get("keypoint_options") for row in rows):
+            raise ValueError(f"me2_keypoints: {NO_OPTIONS}")
+        return [Item(id=row["id"], fields=row, choices=self._choices(row, task)) for row in rows]
+
+    @staticmethod
+    def _choices(row: dict[str, Any], task: str) -> tuple[str, ...]:
+        """What a guessing baseline picks among: the five keypoint sets, or a multiple-choice
+        problem's options (written in its text, A–E as ME2 poses them)."""
+        if task == "me2_keypoints":
+            return tuple(row.get("keypoint_options") or ())
+        if task == "me2_solve" and row["question_format"] == "multiple-choice":
+            return OPTION_LETTERS
+        return ()
+
+    def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
+        if task == "me2_keypoints" and not item.fields.get("keypoint_options"):
+            raise NotPosable(NO_OPTIONS)
+        return build_messages(item.fields, task)
+
+    def new_record(self, item: Item, task: str) -> SampleRecord:
+        row = item.fields
+        target: dict[str, Any] = {
+            "problem": row["problem"],
+            "answer": row["answer"],
+            "question_format": row["question_format"],
+        }
+        if task == "me2_keypoints":
+            target |= {
+                "keypoint_answer": row.get("keypoint_answer"),
+                "options": list(row.get("keypoint_options") or []),
+                "option_sources": list(row.get("option_sources") or []),
+            }
+        if task == "me2_explain":
+            target |= {"reference": row["solution"], "keypoints": list(row["visual_keypoints"])}
+        return SampleRecord(
+            id=item.id,
+            benchmark=self.name,
+            task=task,
+            target=target,
+            meta={
+                "domain": row["domain"],
+                "question_format": row["question_format"],
+                "question_answer_type": question_answer_type(row),
+                "chapter": row.get("chapter"),
+                "section": row.get("section"),
+            },
+        )
+
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        return await scoring.score_record(record, judge)
+
+    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+        return scoring.aggregate(records)
+
+    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
+        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

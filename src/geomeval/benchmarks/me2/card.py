@@ -1,0 +1,17 @@
+"""The ME2 dataset card: YAML from the features, prose from `card.md`."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from ...hfdata import card_header
+from .features import FEATURES
+
+
+def card_body() -> str:
+    return files(__package__).joinpath("card.md").read_text(encoding="utf-8")
+
+
+def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
+    """The full card; `splits` maps split names to (examples, bytes) once a build knows them."""
+    return card_header(FEATURES, splits) + "\n" + card_body()

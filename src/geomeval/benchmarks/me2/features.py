@@ -1,0 +1,52 @@
+"""ME2's typed schema: the contract between the builder, the Hub copy and the scorer.
+
+ME2 pairs a problem (text and figure) with a teacher's solution whose figure is the problem
+figure plus the elements a teacher would draw or highlight: the *visual keypoints*. Its
+keypoint-identification task offers five candidate keypoint sets; four are other items'
+keypoints, chosen as the nearest by problem text, by solution summary and by keypoints, and
+one at random, so `option_sources` records where each option came from.
+"""
+
+from __future__ import annotations
+
+from datasets import ClassLabel, Features, Image, List, Value
+
+DOMAINS = ("geometry", "graph")
+QUESTION_FORMATS = ("multiple-choice", "short-answer")
+OPTION_LETTERS = ("A", "B", "C", "D", "E")
+# Where each of the five keypoint options comes from: the item's own keypoints, or another
+# item's, taken as the nearest by problem text, by summary, by keypoints, or at random.
+OPTION_SOURCES = ("correct", "similar_problem", "similar_summary", "similar_keypoints", "random")
+# The release's `question_answer_type` values: (domain, question format).
+QUESTION_ANSWER_TYPES: dict[str, tuple[str, str]] = {
+    "geometry_choice": ("geometry", "multiple-choice"),
+    "geometry_short": ("geometry", "short-answer"),
+    "graph_choice": ("graph", "multiple-choice"),
+    "graph_short": ("graph", "short-answer"),
+}
+KEYPOINT = {"element": Value("string"), "description": Value("string")}
+
+FEATURES = Features(
+    {
+        "id": Value("string"),
+        "problem": Value("string"),  # problem_text (a multiple-choice problem lists its options)
+        "problem_image": Image(),
+        "solution": Value("string"),  # solution_text, the teacher's worked explanation
+        # The problem figure with only the keypoints added; None when the release has none.
+        "solution_image": Image(),
+        "answer": Value("string"),  # answer_text (an option letter for multiple-choice)
+        "visual_keypoints": List(KEYPOINT),  # what the solution figure adds or highlights
+        "solution_summary": Value("string"),  # summary_solution_text
+        "domain": ClassLabel(names=list(DOMAINS)),
+        "question_format": ClassLabel(names=list(QUESTION_FORMATS)),
+        "chapter": Value("string"),  # chapter_title
+        "section": Value("string"),  # section_title
+        # Five candidate keypoint sets in A-E order, each as the text the model is shown.
+        "keypoint_options": List(Value("string")),
+        "keypoint_answer": ClassLabel(names=list(OPTION_LETTERS)),
+        # Provenance of each option, A-E; None when the release does not record it.
+        "option_sources": List(ClassLabel(names=list(OPTION_SOURCES))),
+        # The pool item each option's keypoints were taken from, A-E; None when unrecorded.
+        "option_items": List(Value("string")),
+    }
+)

@@ -1,0 +1,590 @@
+"""Read an ME2 raw release (one records file beside its image folders) into typed rows.
+
+The records are one `*.jsonl` file (a record a line) or `*.json` file (a list of records, or
+an object keyed by item id), preferably named `ME2.jsonl`, `ME2.json`, `me2.jsonl`,
+`me2.json`, `data.jsonl` or `data.json`. A record carries the public release's keys
+(`problem_text`, `problem_image`, `answer_text`, `solution_text`, `summary_solution_text`,
+`visual_key_points`, `visual_identification_option`, `visual_identification_answer`,
+`chapter_title`, `section_title`, `question_answer_type`, and the descriptive
+`question_type` and `answer_type`), optionally `solution_image`, an `id` (or `problem_id`;
+else the item is `me2-NNNN` by position) and the provenance geomeval's keypoint-options
+builder writes (`option_sources`, `option_items`). Images are paths relative to the records
+file's folder, also looked up in `problem_image/`, `solution_image/` and `images/` there; a
+path leaving that folder is an error.
+
+Every field is checked and every size bounded, because a release is untrusted text: an
+unknown key, a missing one or a bad value stops the build with a `DataError` naming the item
+and the field (or, with `skip_invalid`, leaves the item out and counts it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..base import DataError
+from ..datasource import RawRelease, collect, read_image
+from .features import OPTION_LETTERS, OPTION_SOURCES, QUESTION_ANSWER_TYPES
+
+PREFERRED_FILES = ("ME2.jsonl", "ME2.json", "me2.jsonl", "me2.json", "data.jsonl", "data.json")
+RECORD_SUFFIXES = (".jsonl", ".json")
+IMAGE_DIRS = ("", "problem_image", "solution_image", "images")
+MAX_FILE_BYTES = 512 * 1024 * 1024
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+MAX_LINE_CHARS = 4_000_000
+MAX_RECORDS = 100_000
+MAX_TEXT_CHARS = 50_000
+MAX_TITLE_CHARS = 1_000
+MAX_ID_CHARS = 200
+MAX_PATH_CHARS = 1_000
+MAX_KEYPOINTS = 64
+MAX_KEYPOINT_ENTRY_KEYS = 1_024  # a struct-union entry lists every row's element names
+MAX_ELEMENT_CHARS = 1_000
+MAX_OPTION_LINES = 2_000
+PEEK_BYTES = 64 * 1024
+# Keys only an ME2 record has (GeoLaux records have `problem_text` too).
+_SIGNATURE_KEYS = (b"summary_solution_text", b"visual_key_points", b"question_answer_type")
+
+REQUIRED_FIELDS = (
+    "problem_text",
+    "answer_text",
+    "solution_text",
+    "summary_solution_text",
+    "visual_key_points",
+    "question_answer_type",
+    "problem_image",
+    "chapter_title",
+    "section_title",
+)
+OPTIONAL_FIELDS = (
+    "id",
+    "problem_id",
+    "solution_image",
+    "visual_identification_option",
+    "visual_identification_answer",
+    "option_sources",
+    "option_items",
+    # The public release also describes each item with `question_type` and `answer_type`;
+    # `question_answer_type` says the same, so they are checked as text and not kept.
+    "question_type",
+    "answer_type",
+)
+KNOWN_FIELDS = frozenset(REQUIRED_FIELDS + OPTIONAL_FIELDS)
+
+_CIRCLED = dict(zip("①②③④⑤", OPTION_LETTERS, strict=True))
+_LETTER = re.compile(r"\([ \t]?([A-Ea-e])[ \t]?\)\.?|([A-Ea-e])[.)]?")
+# An option marker at a line start: `A.`, `A)`, `A )`, `(A)`, `A:`, `**A.**`, `**A**.`,
+# `**(A)**`, `Option A:`; the marker must be followed by white space or the line's end, so
+# "A.B is a chord" is not option A.
+_LINE_MARKER = re.compile(
+    r"[ \t]{0,8}(?:\*\*)?[ \t]{0,2}(?:[Oo]ption[ \t]{1,2})?"
+    r"(?:\([ \t]?([A-E])[ \t]?\)|([A-E])(?:\*\*)?[ \t]{0,2}[.):：])(?:\*\*)?(?=\s|$)[ \t]{0,8}"
+)
+_INLINE_MARKER = re.compile(r"(?<![A-Za-z0-9])\(([A-E])\)")
+
+
+def locate_release(raw: str | Path) -> Path:
+    """The records file of the release `raw` (the file itself, or the one in a folder)."""
+    path = Path(raw)
+    if path.is_file():
+        if path.suffix.lower() not in RECORD_SUFFIXES:
+            raise FileNotFoundError(f"{path}: an ME2 release is a .jsonl or .json records file")
+        return path
+    if not path.is_dir():
+        raise FileNotFoundError(f"ME2 raw release not found: {path}")
+    found = _records_in(path)
+    if isinstance(found, Path):
+        return found
+    if not found:
+        raise FileNotFoundError(
+            f"{path} holds no .jsonl or .json records file; pass the release's records file"
+        )
+    names = ", ".join(p.name for p in found[:10])
+    raise FileNotFoundError(
+        f"{path} holds several records files ({names}) and none named {' or '.join(PREFERRED_FILES)}; "
+        "pass the release's records file itself"
+    )
+
+
+def _records_in(folder: Path) -> Path | list[Path]:
+    """The preferred records file in `folder`, the only candidate, or else every candidate."""
+    for name in PREFERRED_FILES:
+        if (folder / name).is_file():
+            return folder / name
+    candidates = sorted(
+        p for p in folder.iterdir() if p.suffix.lower() in RECORD_SUFFIXES and p.is_file()
+    )
+    return candidates[0] if len(candidates) == 1 else candidates
+
+
+def is_release(path: Path) -> bool:
+    """Whether `path` looks like an ME2 raw release: a records file whose first 64 KB show an
+    ME2-only key, or a folder holding one. Cheap, so `--data` can be resolved quickly."""
+    if path.is_dir():
+        found = _records_in(path)
+        return isinstance(found, Path) and is_release(found)
+    if not path.is_file() or path.suffix.lower() not in RECORD_SUFFIXES:
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(PEEK_BYTES)
+    except OSError:
+        return False
+    return any(key in head for key in _SIGNATURE_KEYS)
+
+
+def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
+    records = locate_release(raw)
+    size = records.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise DataError("(file)", records.name, f"larger than {MAX_FILE_BYTES} bytes")
+    root = records.parent.resolve()
+    pairs = (
+        _jsonl_records(records) if records.suffix.lower() == ".jsonl" else _json_records(records)
+    )
+    return collect(
+        pairs, lambda item, record: convert_record(item, record, root), skip_invalid=skip_invalid
+    )
+
+
+class _Unreadable:
+    """A JSONL line that is not a record: converting it raises, so `skip_invalid` counts it
+    like any bad item instead of stopping the whole build."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+
+def _jsonl_records(path: Path) -> Iterator[tuple[str, Any]]:
+    position = 0
+    try:
+        with path.open("r", encoding="utf-8-sig") as handle:
+            line_number = 0
+            while True:
+                line = handle.readline(MAX_LINE_CHARS + 1)
+                if not line:
+                    return
+                line_number += 1
+                too_long = len(line) > MAX_LINE_CHARS and not line.endswith("\n")
+                while too_long and not line.endswith("\n") and line:
+                    line = handle.readline(MAX_LINE_CHARS + 1)  # drop the rest of the line
+                if not too_long and not line.strip():
+                    continue
+                if position >= MAX_RECORDS:
+                    raise DataError("(file)", path.name, f"more than {MAX_RECORDS} records")
+                fallback = f"me2-{position:04d}"
+                position += 1
+                if too_long:
+                    yield (
+                        f"line {line_number}",
+                        _Unreadable(f"line longer than {MAX_LINE_CHARS} characters"),
+                    )
+                    continue
+                try:
+                    record = json.loads(line)
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    yield f"line {line_number}", _Unreadable(f"not valid JSON: {str(exc)[:200]}")
+                    continue
+                yield _record_id(record, fallback), record
+    except UnicodeDecodeError:
+        raise DataError("(file)", path.name, "not UTF-8 text") from None
+
+
+def _json_records(path: Path) -> Iterator[tuple[str, Any]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError:
+        raise DataError("(file)", path.name, "not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise DataError("(file)", path.name, f"not valid JSON: {str(exc)[:200]}") from None
+    if not isinstance(data, (list, dict)):
+        raise DataError(
+            "(file)", path.name, "expected a JSON list of records or an object keyed by item id"
+        )
+    if len(data) > MAX_RECORDS:
+        raise DataError("(file)", path.name, f"more than {MAX_RECORDS} records")
+    if isinstance(data, dict):
+        # The key is the id; `convert_record` checks that a record's own id agrees.
+        return ((str(key)[:MAX_ID_CHARS], record) for key, record in data.items())
+    return ((_record_id(record, f"me2-{index:04d}"), record) for index, record in enumerate(data))
+
+
+def _record_id(record: Any, fallback: str) -> str:
+    """The record's `id` (else `problem_id`) as text, or `fallback` when it has none usable;
+    `convert_record` reports an unusable one."""
+    if isinstance(record, dict):
+        for key in ("id", "problem_id"):
+            value = record.get(key)
+            if isinstance(value, bool) or value is None:
+                continue
+            if isinstance(value, (str, int)) and str(value).strip():
+                return str(value).strip()[:MAX_ID_CHARS]
+    return fallback
+
+
+def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:
+    """One release record as a typed row; `root` is the (resolved) release folder."""
+    if isinstance(record, _Unreadable):
+        raise DataError(item_id, "(record)", record.message)
+    if not isinstance(record, dict):
+        raise DataError(item_id, "(record)", f"expected an object, got {type(record).__name__}")
+    unknown = sorted(str(k)[:80] for k in record if k not in KNOWN_FIELDS)
+    if unknown:
+        raise DataError(
+            item_id, unknown[0], f"unknown field (known: {', '.join(sorted(KNOWN_FIELDS))})"
+        )
+    for name in REQUIRED_FIELDS:
+        if name not in record:
+            raise DataError(item_id, name, "missing")
+    _check_id(item_id, record)
+    for name in ("question_type", "answer_type"):
+        _optional_text(item_id, name, record.get(name), MAX_TITLE_CHARS)
+
+    qa_type = _text(
+        item_id, "question_answer_type", record["question_answer_type"], MAX_TITLE_CHARS
+    ).lower()
+    if qa_type not in QUESTION_ANSWER_TYPES:
+        raise DataError(
+            item_id,
+            "question_answer_type",
+            f"unknown value {qa_type[:60]!r} (expected {', '.join(QUESTION_ANSWER_TYPES)})",
+        )
+    domain, question_format = QUESTION_ANSWER_TYPES[qa_type]
+    if question_format == "multiple-choice":
+        answer = choice_answer(item_id, "answer_text", record["answer_text"])
+    else:
+        answer = _text(item_id, "answer_text", record["answer_text"], MAX_TEXT_CHARS, numbers=True)
+
+    options, keypoint_answer = _keypoint_task(item_id, record)
+    sources = _option_sources(item_id, record.get("option_sources"), keypoint_answer)
+    items = _option_items(item_id, record.get("option_items"), keypoint_answer)
+    solution_image = record.get("solution_image")
+    return {
+        "id": item_id,
+        "problem": _text(item_id, "problem_text", record["problem_text"], MAX_TEXT_CHARS),
+        "problem_image": image(item_id, "problem_image", record["problem_image"], root),
+        "solution": _text(item_id, "solution_text", record["solution_text"], MAX_TEXT_CHARS),
+        "solution_image": None
+        if solution_image is None
+        else image(item_id, "solution_image", solution_image, root),
+        "answer": answer,
+        "visual_keypoints": keypoints(item_id, record["visual_key_points"]),
+        "solution_summary": _text(
+            item_id, "summary_solution_text", record["summary_solution_text"], MAX_TEXT_CHARS
+        ),
+        "domain": domain,
+        "question_format": question_format,
+        "chapter": _optional_text(
+            item_id, "chapter_title", record["chapter_title"], MAX_TITLE_CHARS
+        ),
+        "section": _optional_text(
+            item_id, "section_title", record["section_title"], MAX_TITLE_CHARS
+        ),
+        "keypoint_options": options,
+        "keypoint_answer": keypoint_answer,
+        "option_sources": sources,
+        "option_items": items,
+    }
+
+
+def _check_id(item_id: str, record: dict[str, Any]) -> None:
+    """A record's own `id`/`problem_id` must be text or a whole number, and agree with the id
+    it is filed under (an object file's key)."""
+    for key in ("id", "problem_id"):
+        value = record.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise DataError(
+                item_id, key, f"expected text or a whole number, got {type(value).__name__}"
+            )
+        text = str(value).strip()
+        if not text:
+            raise DataError(item_id, key, "empty")
+        if len(text) > MAX_ID_CHARS:
+            raise DataError(item_id, key, f"longer than {MAX_ID_CHARS} characters")
+        if (key == "id" or record.get("id") is None) and text != item_id:
+            raise DataError(
+                item_id, key, f"{text[:80]!r} differs from the key the record is filed under"
+            )
+
+
+def _text(item_id: str, field: str, value: Any, limit: int, *, numbers: bool = False) -> str:
+    """A required, non-empty text, stripped; a number too where `numbers` (a short answer)."""
+    if numbers and isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if value is None:
+        raise DataError(item_id, field, "missing (null)")
+    if not isinstance(value, str):
+        raise DataError(item_id, field, f"expected text, got {type(value).__name__}")
+    if len(value) > limit:
+        raise DataError(item_id, field, f"longer than {limit} characters")
+    text = value.strip()
+    if not text:
+        raise DataError(item_id, field, "empty")
+    return text
+
+
+def _optional_text(item_id: str, field: str, value: Any, limit: int) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return _text(item_id, field, value, limit)
+
+
+def option_letter(value: str) -> str | None:
+    """The option letter a short answer spells: `B`, `b`, `(B)`, `B.`, `B)` or the circled
+    number ② (Korean multiple-choice numbering, ①–⑤ for A–E); None for anything else."""
+    text = value.strip()
+    if len(text) > 8:
+        return None
+    if text in _CIRCLED:
+        return _CIRCLED[text]
+    match = _LETTER.fullmatch(text)
+    return (match.group(1) or match.group(2)).upper() if match else None
+
+
+def choice_answer(item_id: str, field: str, value: Any) -> str:
+    """A multiple-choice answer as its option letter."""
+    text = _text(item_id, field, value, MAX_TITLE_CHARS)
+    letter = option_letter(text)
+    if letter is None:
+        raise DataError(
+            item_id, field, f"{text[:40]!r} is not an option letter A-E or a circled number ①-⑤"
+        )
+    return letter
+
+
+def image(item_id: str, field: str, value: Any, root: Path) -> dict[str, Any]:
+    """The image a release path names, read from the first image folder holding it.
+
+    The path is relative to the release folder (`root`); a path that is absolute, climbs out
+    with `..`, or resolves (through a link) outside the folder is refused.
+    """
+    if value is None:
+        raise DataError(item_id, field, "missing (null)")
+    if not isinstance(value, str):
+        raise DataError(item_id, field, f"expected an image path, got {type(value).__name__}")
+    if len(value) > MAX_PATH_CHARS:
+        raise DataError(item_id, field, f"image path longer than {MAX_PATH_CHARS} characters")
+    cleaned = value.strip().replace("\\", "/")
+    while cleaned.startswith("./"):
+        cleaned = cleaned[2:]
+    parts = [p for p in cleaned.split("/") if p and p != "."]
+    if not parts:
+        raise DataError(item_id, field, "empty image path")
+    if cleaned.startswith("/") or re.match(r"[A-Za-z]:", cleaned) or ".." in parts:
+        raise DataError(
+            item_id, field, f"image path {value[:120]!r} must stay inside the release folder"
+        )
+    for folder in IMAGE_DIRS:
+        candidate = root.joinpath(folder, *parts) if folder else root.joinpath(*parts)
+        if candidate.is_file():
+            resolved = candidate.resolve()
+            if not resolved.is_relative_to(root):
+                raise DataError(
+                    item_id, field, f"image path {value[:120]!r} leads outside the release folder"
+                )
+            return read_image(item_id, field, resolved, MAX_IMAGE_BYTES)
+    looked = ", ".join(f"{folder}/" for folder in IMAGE_DIRS if folder)
+    raise DataError(
+        item_id, field, f"image file not found: {value[:120]!r} (looked in {root} and its {looked})"
+    )
+
+
+def keypoints(item_id: str, value: Any) -> list[dict[str, str]]:
+    """`visual_key_points` as {element, description} entries.
+
+    Two forms are read: geomeval's (`[{"element": …, "description": …}]`) and the struct union
+    a Hugging Face export makes of per-row element names (`[{"point D": "the foot …",
+    "segment AD": null}]`), where every non-null value is one keypoint named by its key. A
+    single object stands for a list of one, as the keypoint-options builder reads it.
+    """
+    field = "visual_key_points"
+    entries = [value] if isinstance(value, dict) else value
+    if not isinstance(entries, list):
+        raise DataError(item_id, field, f"expected a list of keypoints, got {type(value).__name__}")
+    if len(entries) > MAX_KEYPOINTS:
+        raise DataError(item_id, field, f"more than {MAX_KEYPOINTS} keypoints")
+    found: list[dict[str, str]] = []
+    for index, entry in enumerate(entries):
+        where = f"{field}[{index}]"
+        if not isinstance(entry, dict):
+            raise DataError(item_id, where, f"expected an object, got {type(entry).__name__}")
+        if len(entry) > MAX_KEYPOINT_ENTRY_KEYS:
+            raise DataError(item_id, where, f"more than {MAX_KEYPOINT_ENTRY_KEYS} keys")
+        present = {key: text for key, text in entry.items() if text is not None}
+        if present and set(present) <= {"element", "description"}:
+            pairs = [(present.get("element", ""), present.get("description", ""))]
+        else:
+            pairs = list(present.items())
+        for element, description in pairs:
+            if not isinstance(element, str):
+                raise DataError(
+                    item_id, where, f"the element is {type(element).__name__}, not text"
+                )
+            if not isinstance(description, str):
+                raise DataError(
+                    item_id,
+                    where,
+                    f"the description of {element[:60]!r} is {type(description).__name__}, not text",
+                )
+            if len(element) > MAX_ELEMENT_CHARS or len(description) > MAX_TEXT_CHARS:
+                raise DataError(item_id, where, "keypoint text too long")
+            if not element.strip() and not description.strip():
+                continue  # an empty struct entry carries no keypoint
+            found.append({"element": element.strip(), "description": description.strip()})
+            if len(found) > MAX_KEYPOINTS:
+                raise DataError(item_id, field, f"more than {MAX_KEYPOINTS} keypoints")
+    if not found:
+        raise DataError(item_id, field, "no keypoint (at least one is required)")
+    return found
+
+
+def _keypoint_task(item_id: str, record: dict[str, Any]) -> tuple[list[str] | None, str | None]:
+    """(`keypoint_options`, `keypoint_answer`): both, or neither when the release has none."""
+    options, answer = (
+        record.get("visual_identification_option"),
+        record.get("visual_identification_answer"),
+    )
+    if options is None and answer is None:
+        return None, None
+    if options is None:
+        raise DataError(
+            item_id,
+            "visual_identification_option",
+            "missing, but visual_identification_answer is given",
+        )
+    if answer is None:
+        raise DataError(
+            item_id,
+            "visual_identification_answer",
+            "missing, but visual_identification_option is given",
+        )
+    return keypoint_options(item_id, options), choice_answer(
+        item_id, "visual_identification_answer", answer
+    )
+
+
+def keypoint_options(item_id: str, value: Any) -> list[str]:
+    """The five keypoint options, A-E, without their markers: from the release's single text
+    (as its prompt shows it), a list of five texts, or an object keyed A-E."""
+    field = "visual_identification_option"
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT_CHARS:
+            raise DataError(item_id, field, f"longer than {MAX_TEXT_CHARS} characters")
+        texts = split_options(item_id, value)
+    elif isinstance(value, list):
+        if len(value) != len(OPTION_LETTERS):
+            raise DataError(
+                item_id, field, f"expected {len(OPTION_LETTERS)} options, got {len(value)}"
+            )
+        texts = [
+            _text(item_id, f"{field}[{i}]", entry, MAX_TEXT_CHARS) for i, entry in enumerate(value)
+        ]
+    elif isinstance(value, dict):
+        keys = sorted(str(k).strip().upper() for k in value)
+        if keys != list(OPTION_LETTERS):
+            raise DataError(
+                item_id, field, f"expected the keys A-E, got {', '.join(k[:8] for k in keys[:10])}"
+            )
+        by_letter = {str(k).strip().upper(): entry for k, entry in value.items()}
+        texts = [
+            _text(item_id, f"{field}.{letter}", by_letter[letter], MAX_TEXT_CHARS)
+            for letter in OPTION_LETTERS
+        ]
+    else:
+        raise DataError(
+            item_id, field, f"expected text, a list or an object, got {type(value).__name__}"
+        )
+    return texts
+
+
+def split_options(item_id: str, text: str) -> list[str]:
+    """Five option texts from one string: markers at line starts (`A.`, `A)`, `(A)`, `A:`,
+    `**A.**`, …; lines before A are a heading, lines after a marker continue its option) or,
+    failing that, inline `(A) … (B) …`. The markers must be A, B, C, D, E, once each, in order."""
+    field = "visual_identification_option"
+    lines = text.splitlines()
+    if len(lines) > MAX_OPTION_LINES:
+        raise DataError(item_id, field, f"more than {MAX_OPTION_LINES} lines")
+    starts: list[tuple[str, int, str]] = []  # (letter, line index, text after the marker)
+    for index, line in enumerate(lines):
+        match = _LINE_MARKER.match(line)
+        if match:
+            starts.append((match.group(1) or match.group(2), index, line[match.end() :]))
+    if [letter for letter, _i, _t in starts] == list(OPTION_LETTERS):
+        bounds = [i for _l, i, _t in starts] + [len(lines)]
+        texts = [
+            "\n".join([rest, *lines[bounds[k] + 1 : bounds[k + 1]]]).strip()
+            for k, (_l, _i, rest) in enumerate(starts)
+        ]
+    else:
+        inline = list(_INLINE_MARKER.finditer(text))
+        if [m.group(1) for m in inline] != list(OPTION_LETTERS):
+            shown = (
+                "".join(letter for letter, _i, _t in starts)
+                or "".join(m.group(1) for m in inline)
+                or "none"
+            )
+            raise DataError(
+                item_id,
+                field,
+                f"expected five options marked A, B, C, D, E in order (markers found: {shown[:40]})",
+            )
+        ends = [m.start() for m in inline[1:]] + [len(text)]
+        texts = [text[m.end() : end].strip() for m, end in zip(inline, ends, strict=True)]
+    for letter, option in zip(OPTION_LETTERS, texts, strict=True):
+        if not option:
+            raise DataError(item_id, field, f"option {letter} is empty")
+    return texts
+
+
+def _option_sources(item_id: str, value: Any, answer: str | None) -> list[str] | None:
+    """Where each option came from; exactly one is `correct`, and it is the answer's."""
+    field = "option_sources"
+    if value is None:
+        return None
+    if answer is None:
+        raise DataError(item_id, field, "given, but the item has no keypoint options")
+    if not isinstance(value, list) or len(value) != len(OPTION_LETTERS):
+        raise DataError(item_id, field, f"expected a list of {len(OPTION_LETTERS)} sources")
+    for index, entry in enumerate(value):
+        if entry not in OPTION_SOURCES:
+            shown = entry[:40] if isinstance(entry, str) else type(entry).__name__
+            raise DataError(
+                item_id,
+                f"{field}[{index}]",
+                f"unknown source {shown!r} (known: {', '.join(OPTION_SOURCES)})",
+            )
+    position = OPTION_LETTERS.index(answer)
+    if value.count("correct") != 1 or value[position] != "correct":
+        raise DataError(
+            item_id, field, f"exactly one source must be 'correct', at the answer {answer}"
+        )
+    return list(value)
+
+
+def _option_items(item_id: str, value: Any, answer: str | None) -> list[str] | None:
+    """The item each option's keypoints were taken from; the answer's is the item itself."""
+    field = "option_items"
+    if value is None:
+        return None
+    if answer is None:
+        raise DataError(item_id, field, "given, but the item has no keypoint options")
+    if not isinstance(value, list) or len(value) != len(OPTION_LETTERS):
+        raise DataError(item_id, field, f"expected a list of {len(OPTION_LETTERS)} item ids")
+    items = [
+        _text(item_id, f"{field}[{i}]", entry, MAX_ID_CHARS, numbers=True)
+        for i, entry in enumerate(value)
+    ]
+    position = OPTION_LETTERS.index(answer)
+    if items[position] != item_id:
+        raise DataError(
+            item_id,
+            field,
+            f"the answer {answer}'s item is {items[position][:60]!r}, not the item itself",
+        )
+    return items

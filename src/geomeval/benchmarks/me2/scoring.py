@@ -1,0 +1,320 @@
+"""ME2 scoring: the three tasks, per domain, with the official scripts' quirks fixed.
+
+- `me2_solve`: accuracy. A multiple-choice answer is the option letter read from the
+  response; a short answer goes through the shared answer checker, and, when the run has a
+  judge, the judge decides what the rules call unequal (units, forms). A judge failure there
+  leaves the item unscored with the error; it is never counted wrong.
+- `me2_keypoints`: accuracy of the chosen keypoint set; each record also keeps which kind of
+  option was chosen (the correct one, or a distractor nearest by problem, summary or
+  keypoints, or the random one), so a run shows which distractors mislead.
+- `me2_explain`: the judge's three Likert ratings (Correctness, Fidelity, Referencing; 1–5,
+  kept as published and rescaled (s − 1) / 4) and reference-based text metrics (BLEU-2,
+  BLEU-4, ROUGE-L, METEOR, BERTScore), computed offline by `geomeval.textmetrics`.
+
+Unlike the official lmms-eval utilities, per-domain scores divide by the domain's own items
+(they gave other-domain items 0 and averaged over all), a failed judgment is unscored (they
+scored it 0), and the option letter is read as `(B)`, `B.`, `{B}`, `option B` or
+`The final answer is: B` alike (their normaliser kept only the first character).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter
+from typing import Any
+
+from ...aggregate import summarize
+from ...answers import check_answer, extract_final_answer, parse_json_object, read_option_letter
+from ...judges import Judge
+from ...records import SampleRecord, Score
+from . import prompts
+from .features import (
+    DOMAINS,
+    OPTION_LETTERS,
+    OPTION_SOURCES,
+    QUESTION_ANSWER_TYPES,
+    QUESTION_FORMATS,
+)
+
+ACCURACY = "accuracy"
+LIKERT = ("Correctness", "Fidelity", "Referencing")
+RESCALED_SUFFIX = " (0-100)"
+JUDGE_METRICS = LIKERT + tuple(name + RESCALED_SUFFIX for name in LIKERT)
+TEXT_METRICS = ("BLEU-2", "BLEU-4", "ROUGE-L", "METEOR")
+BERT_METRICS = ("BERTScore-F1", "BERTScore-P", "BERTScore-R")
+EXPLAIN_METRICS = JUDGE_METRICS + TEXT_METRICS + BERT_METRICS
+TASK_METRICS: dict[str, tuple[str, ...]] = {
+    "me2_solve": (ACCURACY,),
+    "me2_keypoints": (ACCURACY,),
+    "me2_explain": EXPLAIN_METRICS,
+}
+METRICS = (ACCURACY, *EXPLAIN_METRICS)
+UNITS = {name: "raw" for name in LIKERT}  # a mean rating 1–5, as the paper reports it
+NO_JUDGE = "needs an LLM judge (--judge openai:<model>)"
+LETTERS = "".join(OPTION_LETTERS)
+_CIRCLED = dict(zip("①②③④⑤", OPTION_LETTERS, strict=True))
+_CIRCLED_IN = re.compile("[①②③④⑤]")
+MAX_EXPLANATION_CHARS = 50_000
+_TEXT_KEYS = {"bleu2": "BLEU-2", "bleu4": "BLEU-4", "rouge_l": "ROUGE-L", "meteor": "METEOR",
+              "bertscore_f1": "BERTScore-F1", "bertscore_p": "BERTScore-P", "bertscore_r": "BERTScore-R"}
+
+
+# --------------------------------------------------------------------------- reading answers
+
+
+def read_choice(response: str | None) -> tuple[str | None, str]:
+    """The option letter a response settles on, and how it was found.
+
+    The shared extractor finds the final answer ("The final answer is: {B}", "\\boxed{B}",
+    a closing "(B)" line); the letter is read from it in any of the usual forms. A circled
+    number ①–⑤ names options A–E, as Korean and Chinese problem sets write them.
+    """
+    extracted = extract_final_answer(response, letters=LETTERS)
+    if extracted.answer is None:
+        return None, "no final answer found"
+    letter = read_option_letter(extracted.answer, LETTERS)
+    if letter is None:
+        circled = _CIRCLED_IN.search(extracted.answer[:40])
+        letter = _CIRCLED[circled.group(0)] if circled else None
+    if letter is None:
+        return None, f"no option letter in the final answer {extracted.answer[:80]!r} ({extracted.method})"
+    return letter, extracted.method
+
+
+def explanation_of(response: str) -> str:
+    """The explanation a response gives: a JSON reply's `solution_text` (or `explanation`),
+    else the whole text; bounded."""
+    text = response.strip()[:MAX_EXPLANATION_CHARS]
+    if text.startswith("{") or text.startswith("```"):
+        data = parse_json_object(text)
+        if data is not None:
+            for key in ("solution_text", "explanation", "solution"):
+                if isinstance(data.get(key), str) and data[key].strip():
+                    return data[key].strip()
+    return text
+
+
+# --------------------------------------------------------------------------- per task
+
+
+async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+    record.judgment = None
+    record.extracted = None
+    if record.generation_error is not None or record.response is None:
+        return failed_scores(record)
+    if record.task == "me2_solve":
+        return await _solve(record, judge)
+    if record.task == "me2_keypoints":
+        return _keypoints(record)
+    return await _explain(record, judge)
+
+
+def failed_scores(record: SampleRecord) -> dict[str, Score]:
+    reason = f"model failed: {record.generation_error or 'no response'}"
+    names = TASK_METRICS[record.task]
+    if record.task == "me2_explain" and not bert_available():
+        names = tuple(n for n in names if n not in BERT_METRICS)
+    return {name: Score.missing(reason) for name in names}
+
+
+async def _solve(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+    target = record.target
+    gold = target["answer"]
+    if target["question_format"] == "multiple-choice":
+        letter, method = read_choice(record.response)
+        record.extracted = {"answer": letter, "method": method}
+        if letter is None:
+            return {ACCURACY: Score(0.0, explanation=f"{method}; gold {gold}")}
+        return {ACCURACY: Score(float(letter == gold), explanation=f"chose {letter} ({method}); gold {gold}")}
+    extracted = extract_final_answer(record.response)
+    record.extracted = {"answer": extracted.answer, "method": extracted.method}
+    verdict = check_answer(extracted.answer, gold)
+    rules = f"extracted {extracted.answer!r} ({extracted.method}); gold {gold!r}; {verdict.rule}: {verdict.detail}"
+    if verdict.equal or judge.offline:
+        return {ACCURACY: Score(float(verdict.equal), explanation=rules)}
+    # The rules found the answers unequal (or found none): the judge decides, since units and
+    # forms the checker does not know ("4000 mm" for "4 m") are its job here.
+    answer = await judge.ask(
+        prompts.answer_judge_messages(target["problem"], gold, record.response), prompts.parse_answer_verdict
+    )
+    if answer.value is None:
+        record.judgment = {"judge_error": answer.error}
+        return {ACCURACY: Score.missing(f"answer judge failed: {answer.error}")}
+    record.judgment = {"answer": answer.value}
+    equivalent = answer.value["equivalent"]
+    explanation = f"{rules}; judge: {'equal' if equivalent else 'not equal'} (final answer {answer.value['final_answer']!r})"
+    return {ACCURACY: Score(float(equivalent), explanation=explanation)}
+
+
+def _keypoints(record: SampleRecord) -> dict[str, Score]:
+    target = record.target
+    gold = target["keypoint_answer"]
+    letter, method = read_choice(record.response)
+    sources = target.get("option_sources") or []
+    chosen = sources[OPTION_LETTERS.index(letter)] if letter is not None and len(sources) == 5 else None
+    record.extracted = {"answer": letter, "method": method, "chosen_source": chosen}
+    if letter is None:
+        return {ACCURACY: Score(0.0, explanation=f"{method}; gold {gold}")}
+    kind = f", a {chosen.replace('_', ' ')} distractor" if chosen and chosen != "correct" else ""
+    return {ACCURACY: Score(float(letter == gold), explanation=f"chose {letter}{kind} ({method}); gold {gold}")}
+
+
+async def _explain(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+    candidate = explanation_of(record.response or "")
+    record.extracted = {"explanation_chars": len(candidate)}
+    if not candidate:
+        scores = {name: Score(0.0, explanation="empty explanation") for name in TEXT_METRICS}
+        scores |= {name: Score(0.0, explanation="empty explanation") for name in BERT_METRICS if bert_available()}
+        if judge.offline:
+            return scores | {name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS}
+        # Nothing to judge: the lowest rating, without asking.
+        return scores | likert_scores({key: 1 for key in prompts.LIKERT_CRITERIA} | {"reason": "empty explanation"})
+    text_task = asyncio.to_thread(text_scores, candidate, record.target["reference"])
+    if judge.offline:
+        scores = {name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS}
+        return scores | await text_task
+    answer, text = await asyncio.gather(
+        judge.ask(prompts.explanation_judge_messages(record.target, candidate), prompts.parse_explanation_verdict),
+        text_task,
+    )
+    if answer.value is None:
+        record.judgment = {"judge_error": answer.error}
+        return {name: Score.missing(f"explanation judge failed: {answer.error}") for name in JUDGE_METRICS} | text
+    record.judgment = {"explanation": answer.value}
+    return likert_scores(answer.value) | text
+
+
+def likert_scores(verdict: dict[str, Any]) -> dict[str, Score]:
+    """The judge's ratings as published (1–5) and rescaled to [0, 1] ((s − 1) / 4)."""
+    scores: dict[str, Score] = {}
+    for name, key in zip(LIKERT, prompts.LIKERT_CRITERIA, strict=True):
+        value = verdict[key]
+        scores[name] = Score(float(value), explanation=f"{value}/5: {verdict.get('reason', '')}"[:300])
+        scores[name + RESCALED_SUFFIX] = Score((value - 1) / 4, explanation=f"{value}/5")
+    return scores
+
+
+# --------------------------------------------------------------------------- text metrics
+
+_BERT: dict[str, Any] = {}
+
+
+def bert_scorer() -> Any:
+    """The process's BERTScore scorer (loaded once), or None with the reason in
+    `bert_unavailable()`; GEOMEVAL_BERTSCORE_MODEL / _LAYER choose a local model."""
+    if "scorer" not in _BERT:
+        from ...textmetrics import BertScorer, BertScoreUnavailable
+
+        try:
+            _BERT["scorer"], _BERT["reason"] = BertScorer(), None
+        except BertScoreUnavailable as exc:
+            _BERT["scorer"], _BERT["reason"] = None, str(exc)
+    return _BERT["scorer"]
+
+
+def bert_available() -> bool:
+    return bert_scorer() is not None
+
+
+def bert_unavailable() -> str | None:
+    bert_scorer()
+    return _BERT["reason"]
+
+
+def text_scores(candidate: str, reference: str) -> dict[str, Score]:
+    """BLEU-2/4, ROUGE-L, METEOR and (when a model is available) BERTScore P/R/F1 against the
+    teacher's explanation; each explanation names the variant that ran."""
+    from ...textmetrics import meteor_variant, text_metrics
+
+    scorer = bert_scorer()
+    values = text_metrics(candidate, reference, bert=scorer)
+    notes = {"METEOR": f"METEOR {meteor_variant()}"}
+    if scorer is not None:
+        notes |= {name: f"BERTScore with {scorer.label}" for name in BERT_METRICS}
+    return {
+        name: Score(float(values[key]), explanation=notes.get(name, ""))
+        for key, name in _TEXT_KEYS.items()
+        if values.get(key) is not None
+    }
+
+
+# --------------------------------------------------------------------------- aggregate
+
+
+def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+    task = records[0].task if records else "me2_solve"
+    names = list(TASK_METRICS[task])
+    skipped: dict[str, str] = {}
+    if task == "me2_explain" and not any(name in r.scores for r in records for name in BERT_METRICS):
+        names = [n for n in names if n not in BERT_METRICS]
+        skipped["BERTScore"] = bert_unavailable() or "not computed in this run"
+    summary = summarize(
+        records,
+        names,
+        groups={
+            "domain": lambda r: r.meta.get("domain"),
+            "question_format": lambda r: r.meta.get("question_format"),
+            "question_type": lambda r: r.meta.get("question_answer_type"),
+            "chapter": lambda r: r.meta.get("chapter") or None,
+        },
+        group_order={
+            "domain": list(DOMAINS),
+            "question_format": list(QUESTION_FORMATS),
+            "question_type": list(QUESTION_ANSWER_TYPES),
+        },
+        units=UNITS,
+    )
+    summary["headline"] = _headline(task, summary["metrics"])
+    tables = []
+    if task == "me2_keypoints":
+        tables.append(chosen_sources_table(records))
+    if task == "me2_explain":
+        tables.append(_variants_table(records))
+    summary["tables"] = [t for t in tables if t]
+    if skipped:
+        summary["skipped_metrics"] = skipped
+    return summary
+
+
+def _headline(task: str, metrics: dict[str, Any]) -> str:
+    if task != "me2_explain":
+        return ACCURACY
+    return "Correctness" if metrics.get("Correctness", {}).get("value") is not None else "ROUGE-L"
+
+
+def chosen_sources_table(records: list[SampleRecord]) -> dict[str, Any] | None:
+    """How often each kind of option was chosen, per domain: which distractors mislead."""
+    counts: dict[str, Counter[str]] = {domain: Counter() for domain in DOMAINS}
+    for record in records:
+        chosen = (record.extracted or {}).get("chosen_source")
+        if chosen and record.meta.get("domain") in counts:
+            counts[record.meta["domain"]][chosen] += 1
+    if not any(counts.values()):
+        return None
+    return {
+        "title": "Keypoint options chosen, by where the option came from",
+        "columns": ["domain", *OPTION_SOURCES, "no letter or no provenance"],
+        "rows": [
+            [domain, *(counts[domain][s] for s in OPTION_SOURCES),
+             sum(1 for r in records if r.meta.get("domain") == domain and r.scores.get(ACCURACY)
+                 and r.scores[ACCURACY].scored and not (r.extracted or {}).get("chosen_source"))]
+            for domain in DOMAINS
+            if any(r.meta.get("domain") == domain for r in records)
+        ],
+    }
+
+
+def _variants_table(records: list[SampleRecord]) -> dict[str, Any] | None:
+    """Which METEOR variant and BERTScore model produced the text scores: they differ from the
+    paper's when WordNet data or the paper's model is not available locally."""
+    seen: dict[str, str] = {}
+    for record in records:
+        for name in ("METEOR", "BERTScore-F1"):
+            score = record.scores.get(name)
+            if score is not None and score.scored and score.explanation and name not in seen:
+                seen[name] = score.explanation
+    if not seen:
+        return None
+    return {"title": "Text metric variants", "columns": ["metric", "computed with"],
+            "rows": [[name, note] for name, note in seen.items()]}
