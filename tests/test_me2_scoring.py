@@ -100,8 +100,7 @@ def test_failed_generation_is_unscored_and_lowers_coverage() -> None:
     assert "HTTP 500" in next(iter(stats["unscored_reasons"]))
 
 
-def test_short_answers_go_through_the_checker_and_the_judge_decides_the_rest(monkeypatch) -> None:
-    bench = ME2()
+def test_short_answers_go_through_the_checker_and_the_judge_decides_the_rest() -> None:
 
     def judge(request: dict) -> str:
         response = prompt_text(request).split("Student's response:", 1)[1]
@@ -176,7 +175,6 @@ def test_explanation_judge_ratings_are_kept_as_published_and_rescaled() -> None:
 
 
 def test_explanation_judge_failure_is_unscored_and_text_metrics_still_count() -> None:
-    bench = ME2()
     records = [record("e1", "me2_explain", "geometry", "Draw AH; AH = 4.", question_format="short-answer",
                       answer="4", **EXPLAIN_TARGET)]
     with ChatServer(lambda request: "I like this explanation.") as server:
@@ -206,7 +204,6 @@ def _run_folder(path: Path, task: str, records: list[SampleRecord]) -> Path:
 
 
 def test_joint_table_pairs_solving_with_identification(tmp_path: Path) -> None:
-    bench = ME2()
     solve = [record(i, "me2_solve", d, f"The final answer is: {a}") for i, d, a in
              (("1", "geometry", "B"), ("2", "geometry", "B"), ("3", "graph", "A"), ("4", "graph", "A"))]
     identify = [record(i, "me2_keypoints", d, f"The final answer is: {a}", keypoint_answer="C") for i, d, a in

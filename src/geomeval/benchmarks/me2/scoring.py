@@ -20,6 +20,7 @@ scored it 0), and the option letter is read as `(B)`, `B.`, `{B}`, `option B` or
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections import Counter
 from typing import Any
@@ -197,20 +198,26 @@ def likert_scores(verdict: dict[str, Any]) -> dict[str, Score]:
 
 # --------------------------------------------------------------------------- text metrics
 
-_BERT: dict[str, Any] = {}
+_BERT: dict[tuple[str, str], tuple[Any, str | None]] = {}
+
+
+def _bert_key() -> tuple[str, str]:
+    return os.environ.get("GEOMEVAL_BERTSCORE_MODEL", ""), os.environ.get("GEOMEVAL_BERTSCORE_LAYER", "")
 
 
 def bert_scorer() -> Any:
-    """The process's BERTScore scorer (loaded once), or None with the reason in
-    `bert_unavailable()`; GEOMEVAL_BERTSCORE_MODEL / _LAYER choose a local model."""
-    if "scorer" not in _BERT:
+    """The BERTScore scorer GEOMEVAL_BERTSCORE_MODEL / _LAYER choose (the offline default
+    when unset), loaded once per choice; None when it cannot load, the reason in
+    `bert_unavailable()`."""
+    key = _bert_key()
+    if key not in _BERT:
         from ...textmetrics import BertScorer, BertScoreUnavailable
 
         try:
-            _BERT["scorer"], _BERT["reason"] = BertScorer(), None
-        except BertScoreUnavailable as exc:
-            _BERT["scorer"], _BERT["reason"] = None, str(exc)
-    return _BERT["scorer"]
+            _BERT[key] = (BertScorer(), None)
+        except (BertScoreUnavailable, ValueError) as exc:  # ValueError: a bad layer number
+            _BERT[key] = (None, str(exc))
+    return _BERT[key][0]
 
 
 def bert_available() -> bool:
@@ -219,7 +226,7 @@ def bert_available() -> bool:
 
 def bert_unavailable() -> str | None:
     bert_scorer()
-    return _BERT["reason"]
+    return _BERT[_bert_key()][1]
 
 
 def text_scores(candidate: str, reference: str) -> dict[str, Score]:
@@ -312,7 +319,7 @@ def _variants_table(records: list[SampleRecord]) -> dict[str, Any] | None:
     for record in records:
         for name in ("METEOR", "BERTScore-F1"):
             score = record.scores.get(name)
-            if score is not None and score.scored and score.explanation and name not in seen:
+            if score is not None and score.explanation.startswith(("METEOR ", "BERTScore with")) and name not in seen:
                 seen[name] = score.explanation
     if not seen:
         return None

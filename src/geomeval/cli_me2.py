@@ -1,0 +1,112 @@
+"""`geomeval me2 …`: ME2's tools beside `geomeval run me2`: remaking the
+keypoint-identification options of a release (`benchmarks.me2.options`), e.g. with another
+embedder or seed, or for a release that ships without them; and the joint table of a
+problem-solving run and a keypoint-identification run (`benchmarks.me2.joint`)."""
+
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+me2_app = typer.Typer(
+    no_args_is_help=True,
+    help="ME2's tools: keypoint-identification options made from a release; the solve × identify table.",
+)
+out = Console(highlight=False, soft_wrap=True)
+
+
+@me2_app.callback()
+def me2() -> None:
+    """ME2's tools."""
+
+
+def _sample_records() -> Path:
+    with as_file(files("geomeval.benchmarks.me2").joinpath("sample", "ME2.jsonl")) as path:
+        return Path(path)
+
+
+@me2_app.command("make-options")
+def make_options(
+    out_file: Annotated[
+        Path, typer.Option("--out", help="the records file to write, the input's with new options")
+    ],
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            help="a release records file, or a folder holding ME2.jsonl (default: the embedded sample)"
+        ),
+    ] = None,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="places the correct option and draws the random distractor; same seed, same options"
+        ),
+    ] = 0,
+    embedder: Annotated[
+        str,
+        typer.Option(
+            help="what 'nearest' is measured with: minilm, lexical, or a local sentence-transformers folder"
+        ),
+    ] = "minilm",
+    overwrite: Annotated[bool, typer.Option(help="replace an existing --out file")] = False,
+) -> None:
+    """Give every item five keypoint options: its own keypoints, those of the nearest items by
+    problem, by summary and by keypoints, and a random item's.
+
+    Writes the records back in order with visual_identification_option ("A. …" to "E. …"),
+    visual_identification_answer, option_sources and option_items; every other field is kept.
+    """
+    from .benchmarks.me2.options import embedder_from_spec, make_options_for_release
+    from .cli import UserError
+
+    if out_file.exists() and not overwrite:
+        raise FileExistsError(f"{out_file} exists; pass --overwrite to replace it")
+    try:
+        chosen = embedder_from_spec(embedder)
+    except ImportError as exc:  # a missing optional package is the user's to install
+        raise UserError(str(exc)) from None
+    summary = make_options_for_release(
+        data if data is not None else _sample_records(),
+        out_file,
+        seed=seed,
+        embedder=chosen,
+        overwrite=overwrite,
+    )
+    out.print(
+        f"made keypoint options for {summary['items']} items with {summary['embedder']} "
+        f"(seed {seed}): {summary['out']}"
+    )
+    out.print(f"fell back to the next nearest item: {summary['fallbacks']} times")
+
+
+@me2_app.command("joint")
+def joint(
+    solve_run: Annotated[Path, typer.Argument(help="a `geomeval run me2 --task me2_solve` folder")],
+    keypoints_run: Annotated[Path, typer.Argument(help="a `--task me2_keypoints` folder of the same model")],
+    json_out: Annotated[Path | None, typer.Option("--json", help="also write the table here")] = None,
+) -> None:
+    """The paper's Table 4: of the items both runs scored, how many were solved and
+    identified, solved only, identified only, or neither; overall and per domain."""
+    import json
+
+    from rich.table import Table
+
+    from .benchmarks.me2.joint import CELLS, joint_table
+
+    result = joint_table(solve_run, keypoints_run)
+    table = Table(title=f"solved ({solve_run}) × identified ({keypoints_run})")
+    for column in ("group", "items", *CELLS):
+        table.add_column(column, justify="left" if column == "group" else "right")
+    for group, row in result["groups"].items():
+        cells = [f"{row[c]} ({100 * row['shares'][c]:.1f}%)" for c in CELLS]
+        table.add_row(group, str(row["items"]), *cells)
+    out.print(table)
+    if result["unpaired"]:
+        out.print(f"left out: {result['unpaired']} items not scored in both runs")
+    if json_out:
+        json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        out.print(f"table: {json_out}")
