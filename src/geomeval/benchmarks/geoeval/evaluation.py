@@ -26,6 +26,7 @@ from typing import Any
 from ...aggregate import face_summary, summarize
 from ...answers import ChoiceError, parse_choices
 from ...client import BackgroundLoop
+from ...faceinputs import check_columns, class_name
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
 from ...runner import score_records_sync
@@ -75,7 +76,7 @@ def evaluate_accuracy(
     `text_only`; `subsets`, `sources` and `problem_types` add breakdowns; `problems` (the
     question text) is shown to the judge. Bad input is a ValueError naming item and field.
     """
-    _check_inputs(
+    check_columns(
         predictions,
         references,
         choices=choices,
@@ -113,26 +114,6 @@ def evaluate_accuracy(
 
 
 # --- input ------------------------------------------------------------------------------------
-
-
-def _check_inputs(predictions: Sequence[Any], references: Sequence[Any], **columns: Any) -> None:
-    """One entry per item in every column given, and responses that are text or None."""
-    n = len(predictions)
-    if n == 0:
-        raise ValueError("no items: predictions and references are empty")
-    if len(references) != n:
-        raise ValueError(f"{n} predictions but {len(references)} references")
-    for name, column in columns.items():
-        if column is None:
-            continue
-        if isinstance(column, (str, bytes)) or len(column) != n:
-            got = "a string" if isinstance(column, (str, bytes)) else f"a list of {len(column)}"
-            raise ValueError(f"{name}: expected one entry per item ({n} items), got {got}")
-    for index, prediction in enumerate(predictions):
-        if prediction is not None and not isinstance(prediction, str):
-            raise ValueError(
-                f"item {index}, predictions: expected a response (a string) or None, got {prediction!r}"
-            )
 
 
 def _reference(value: Any, index: int, letter: str | None) -> str | None:
@@ -240,21 +221,6 @@ def _records(
     return records
 
 
-def _label(value: Any, index: int, field: str, names: tuple[str, ...]) -> str:
-    """A breakdown key given by name or by the dataset's ClassLabel index."""
-    if isinstance(value, str) and value in names:
-        return value
-    if (
-        isinstance(value, numbers.Integral)
-        and not isinstance(value, bool)
-        and 0 <= int(value) < len(names)
-    ):
-        return names[int(value)]
-    raise ValueError(
-        f"item {index}, {field}: expected one of {', '.join(names)} (or 0-{len(names) - 1}), got {value!r}"
-    )
-
-
 def _breakdown_keys(
     records: list[SampleRecord], **columns: Sequence[Any] | None
 ) -> dict[str, tuple[str, ...]]:
@@ -265,7 +231,7 @@ def _breakdown_keys(
             continue
         group, names = _GROUPS[field]
         for index, (record, value) in enumerate(zip(records, column, strict=True)):
-            record.meta[group] = _label(value, index, field, names)
+            record.meta[group] = class_name(value, index, field, names)
         groups[group] = names
     for record in records:
         if "subset" in record.meta:

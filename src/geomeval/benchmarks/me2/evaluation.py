@@ -24,6 +24,7 @@ from typing import Any
 
 from ...aggregate import face_summary, summarize
 from ...client import BackgroundLoop
+from ...faceinputs import check_columns, class_name
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
 from ...runner import score_records_sync
@@ -83,7 +84,7 @@ def evaluate_accuracy(
     """
     if task not in ACCURACY_TASKS:
         raise ValueError(f"task: expected one of {', '.join(ACCURACY_TASKS)}, got {task!r}")
-    _check_lengths(
+    check_columns(
         predictions,
         references,
         question_formats=question_formats,
@@ -164,7 +165,7 @@ def evaluate_explanations(
     `problems` are what the judge's rubric shows beside the two explanations; `domains` adds
     the per-domain breakdown. Bad input is a ValueError naming item and field.
     """
-    _check_lengths(
+    check_columns(
         predictions,
         references,
         keypoints=keypoints,
@@ -214,49 +215,8 @@ def evaluate_explanations(
 # --------------------------------------------------------------------------- input
 
 
-def _check_lengths(predictions: Sequence[Any], references: Sequence[Any], **columns: Any) -> None:
-    """One entry per item in every column given, and responses that are text or None."""
-    n = len(predictions)
-    if n == 0:
-        raise ValueError("no items: predictions and references are empty")
-    if len(references) != n:
-        raise ValueError(f"{n} predictions but {len(references)} references")
-    for name, column in columns.items():
-        if column is None:
-            continue
-        if isinstance(column, (str, bytes)) or not isinstance(column, Sequence) or len(column) != n:
-            got = (
-                "a string"
-                if isinstance(column, (str, bytes))
-                else f"a list of {len(column)}"
-                if isinstance(column, Sequence)
-                else repr(column)[:60]
-            )
-            raise ValueError(f"{name}: expected one entry per item ({n} items), got {got}")
-    for index, prediction in enumerate(predictions):
-        if prediction is not None and not isinstance(prediction, str):
-            raise ValueError(
-                f"item {index}, predictions: expected a response (a string) or None, got {prediction!r}"
-            )
-
-
 def _column(column: Sequence[Any] | None, index: int) -> Any:
     return None if column is None else column[index]
-
-
-def _label(value: Any, index: int, field: str, names: Sequence[str]) -> str:
-    """A class given by name or by the dataset's ClassLabel index."""
-    if isinstance(value, str) and value.strip() in names:
-        return value.strip()
-    if (
-        isinstance(value, numbers.Integral)
-        and not isinstance(value, bool)
-        and 0 <= int(value) < len(names)
-    ):
-        return names[int(value)]
-    raise ValueError(
-        f"item {index}, {field}: expected one of {', '.join(names)} (or 0-{len(names) - 1}), got {value!r}"
-    )
 
 
 def _letter(value: Any, index: int, what: str) -> str:
@@ -322,7 +282,7 @@ def _sources(value: Any, index: int, gold: str) -> list[str]:
             f"item {index}, option_sources: expected the provenance of the five options A-E "
             f"({', '.join(OPTION_SOURCES)}) or None, got {value!r}"
         )
-    names = [_label(entry, index, "option_sources", OPTION_SOURCES) for entry in value]
+    names = [class_name(entry, index, "option_sources", OPTION_SOURCES) for entry in value]
     correct = [OPTION_LETTERS[i] for i, name in enumerate(names) if name == "correct"]
     if correct != [gold]:
         raise ValueError(
@@ -362,7 +322,7 @@ def _keypoints(value: Any, index: int) -> list[dict[str, str]]:
 
 
 def _meta(domain: Any, index: int) -> dict[str, Any]:
-    return {"domain": None if domain is None else _label(domain, index, "domains", DOMAINS)}
+    return {"domain": None if domain is None else class_name(domain, index, "domains", DOMAINS)}
 
 
 def _accuracy_record(
@@ -380,7 +340,7 @@ def _accuracy_record(
     fmt = (
         None
         if question_format is None
-        else _label(question_format, index, "question_formats", QUESTION_FORMATS)
+        else class_name(question_format, index, "question_formats", QUESTION_FORMATS)
     )
     meta["question_format"] = fmt
     target: dict[str, Any] = {

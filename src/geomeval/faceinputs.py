@@ -1,0 +1,47 @@
+"""Checks the `evaluate` faces share on what a caller passes: every column one entry per
+item, responses as text or None, and class labels by name or by ClassLabel index. A bad
+value is a ValueError naming the item (its position) and the field, before anything is
+scored."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+
+def check_columns(predictions: Sequence[Any], references: Sequence[Any], **columns: Any) -> None:
+    """One entry per item in every column given (None: not given), and responses that are
+    text or None."""
+    n = len(predictions)
+    if n == 0:
+        raise ValueError("no items: predictions and references are empty")
+    if len(references) != n:
+        raise ValueError(f"{n} predictions but {len(references)} references")
+    for name, column in columns.items():
+        if column is None:
+            continue
+        if isinstance(column, (str, bytes)) or not isinstance(column, Sequence) or len(column) != n:
+            if isinstance(column, (str, bytes)):
+                got = "a string"
+            elif isinstance(column, Sequence):
+                got = f"a list of {len(column)}"
+            else:
+                got = repr(column)[:60]
+            raise ValueError(f"{name}: expected one entry per item ({n} items), got {got}")
+    for index, prediction in enumerate(predictions):
+        if prediction is not None and not isinstance(prediction, str):
+            raise ValueError(
+                f"item {index}, predictions: expected a response (a string) or None, got {prediction!r}"
+            )
+
+
+def class_name(value: Any, index: int, field: str, names: Sequence[str]) -> str:
+    """A class given by name or by the dataset's ClassLabel index."""
+    if isinstance(value, str) and value.strip() in names:
+        return value.strip()
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= int(value) < len(names):
+        return names[int(value)]
+    raise ValueError(
+        f"item {index}, {field}: expected one of {', '.join(names)} (or 0-{len(names) - 1}), got {value!r}"
+    )
