@@ -319,6 +319,21 @@ def build(
     out.print(f"built: {out_dir}")
 
 
+@app.command()
+def demo(
+    host: Annotated[str, typer.Option(help="interface to bind; 127.0.0.1 keeps it on this machine")] = "127.0.0.1",
+    port: Annotated[int | None, typer.Option(min=1, max=65535, help="port (default: GRADIO_SERVER_PORT, else 7860)")] = None,
+    runs: Annotated[Path | None, typer.Option(help="folder of run outputs for the leaderboards (default: GEOMEVAL_SPACE_RUNS, else ./runs)")] = None,
+) -> None:
+    """Serve the Gradio Space locally: explore the benchmarks, try the metrics, compare runs
+    (needs the `space` extra: pip install "geomeval[space]")."""
+    try:
+        from .demo.app import launch
+    except ImportError as exc:
+        raise UserError(f"the demo needs Gradio: pip install \"geomeval[space]\" ({exc})") from None
+    launch(host, port, runs)
+
+
 @app.command(
     "lmms-eval",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

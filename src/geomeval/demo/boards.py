@@ -1,0 +1,335 @@
+"""Leaderboards (`boards`): the papers' published numbers beside the runs placed in a folder.
+
+Published numbers live in `leaderboards/*.json`, one file per paper, each table with the
+`source` (paper and table) it was copied from, so every number shown can be checked; a
+paper whose numbers could not be verified ships its columns with no rows and a note.
+
+Runs are the `results.json` files `geomeval run` writes, found under one folder (default
+`runs/`, or GEOMEVAL_SPACE_RUNS, or `--runs`). A run is named by its folder's path relative
+to that folder, and a name is only ever looked up among the runs found there: a visitor's
+name that climbs out (`../`), is absolute, or goes through a link outside is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from ..benchmarks import REGISTRY
+from .limits import MAX_RESULTS_BYTES, MAX_RUNS, DemoInputError
+
+LEADERBOARD_DIR = Path(__file__).resolve().parent / "leaderboards"
+RUNS_ENV = "GEOMEVAL_SPACE_RUNS"
+DEFAULT_RUNS = "runs"
+RESULTS = "results.json"
+MAX_DEPTH = 4  # folders below the runs folder searched for results.json
+RAW_UNITS = ("dB", "raw")  # metrics reported as plain values; others are shares shown ×100
+
+
+# --------------------------------------------------------------------------- published
+
+
+@dataclass
+class Board:
+    """One published table."""
+
+    key: str
+    paper: str
+    benchmark: str
+    title: str
+    source: str
+    columns: list[str]
+    rows: list[list[Any]]
+    note: str = ""
+    url: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.title} — {self.paper}"
+
+
+def _read_board_file(path: Path) -> list[Board]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    boards = []
+    for index, table in enumerate(data.get("tables", [])):
+        columns = [str(c) for c in table["columns"]]
+        rows = [list(row) for row in table.get("rows", [])]
+        for number, row in enumerate(rows, 1):
+            if len(row) != len(columns):
+                raise ValueError(f"{path.name}, table {index}, row {number}: {len(row)} cells for {len(columns)} columns")
+        boards.append(Board(
+            key=f"{path.stem}/{index}",
+            paper=str(data.get("paper", path.stem)),
+            benchmark=str(table.get("benchmark") or data.get("benchmark", "")),
+            title=str(table.get("title", "")),
+            source=str(table.get("source") or data.get("source", "")),
+            columns=columns,
+            rows=rows,
+            note=str(table.get("note") or data.get("note", "")),
+            url=str(data.get("url", "")),
+        ))
+    return boards
+
+
+def published_boards(benchmark: str | None = None) -> list[Board]:
+    """Every published table, or those of one benchmark."""
+    boards = []
+    for path in sorted(LEADERBOARD_DIR.glob("*.json")):
+        boards += _read_board_file(path)
+    return [b for b in boards if benchmark in (None, "", b.benchmark)]
+
+
+def board_choices(benchmark: str | None = None) -> list[tuple[str, str]]:
+    return [(board.label, board.key) for board in published_boards(benchmark)]
+
+
+def _board(key: str | None) -> Board:
+    for board in published_boards():
+        if board.key == key:
+            return board
+    raise DemoInputError(f"unknown published table {key!r}")
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[Any]]
+    note: str = ""
+
+
+def board_table(key: str | None) -> Table:
+    """A published table with its source on every row, and a note saying where it is from
+    (or why it has no rows)."""
+    board = _board(key)
+    rows = [[*row, board.source] for row in board.rows]
+    note = f"**{board.title}** · {board.paper} · source: {board.source}"
+    if board.url:
+        note += f" ({board.url})"
+    if board.note:
+        note += f"\n\n{board.note}"
+    if not board.rows:
+        note += "\n\n_No published numbers are included for this table (see the note)._"
+    return Table([*board.columns, "source"], rows, note)
+
+
+def numeric_columns(key: str | None) -> list[str]:
+    board = _board(key)
+    return [c for i, c in enumerate(board.columns) if any(_number(row[i]) is not None for row in board.rows)]
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    try:
+        return float(str(value).strip().rstrip("%"))
+    except ValueError:
+        return None
+
+
+def board_plot(key: str | None, column: str | None) -> Figure:
+    """Bars of one published column across the table's rows (models)."""
+    board = _board(key)
+    if column not in board.columns:
+        raise DemoInputError(f"no column {column!r} in {board.title}")
+    index = board.columns.index(column)
+    labels, values = [], []
+    for row in board.rows:
+        value = _number(row[index])
+        if value is not None:
+            labels.append(str(row[0]))
+            values.append(value)
+    return _bars(labels, {column: values}, f"{board.title}: {column}", column)
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def runs_root(runs: str | Path | None = None) -> Path:
+    """The runs folder: `runs` given, else GEOMEVAL_SPACE_RUNS, else ./runs."""
+    chosen = runs or os.environ.get(RUNS_ENV) or DEFAULT_RUNS
+    return Path(chosen).expanduser().resolve()
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def discover_runs(root: Path) -> dict[str, Path]:
+    """Run name -> results.json, for every run folder under `root` (links that lead out of
+    it are skipped); at most MAX_RUNS."""
+    found: dict[str, Path] = {}
+    if not root.is_dir():
+        return found
+    for folder, subfolders, files in os.walk(root, followlinks=False):
+        here = Path(folder)
+        depth = len(here.relative_to(root).parts)
+        if depth >= MAX_DEPTH:
+            subfolders.clear()
+        subfolders.sort()
+        if RESULTS in files:
+            path = here / RESULTS
+            if path.is_file() and _inside(path, root):
+                name = here.relative_to(root).as_posix()
+                found[name] = path
+                if len(found) >= MAX_RUNS:
+                    break
+    return found
+
+
+def resolve_run(root: Path, name: str | None) -> Path:
+    """The results.json of the run called `name`; anything that is not one of the runs found
+    under `root` (a path that climbs out, an absolute path, a link outside) is refused."""
+    if not name or not isinstance(name, str):
+        raise DemoInputError("choose a run")
+    pure = PurePosixPath(name)
+    if pure.is_absolute() or ".." in pure.parts or "\\" in name or "\x00" in name:
+        raise DemoInputError(f"run name {name!r} refused: runs are named by their folder inside the runs folder")
+    runs = discover_runs(root)
+    path = runs.get(name)
+    if path is None or not _inside(path, root):
+        raise DemoInputError(f"no run {name!r} in the runs folder")
+    return path
+
+
+def load_results(root: Path, name: str) -> dict[str, Any]:
+    path = resolve_run(root, name)
+    size = path.stat().st_size
+    if size > MAX_RESULTS_BYTES:
+        raise DemoInputError(f"{name}/results.json is {size / 2**20:.1f} MiB; the limit is {MAX_RESULTS_BYTES / 2**20:.0f} MiB")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DemoInputError(f"{name}/results.json is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
+        raise DemoInputError(f"{name}/results.json is not a geomeval results file")
+    return data
+
+
+def _all_results(root: Path, benchmark: str | None = None) -> dict[str, dict[str, Any]]:
+    loaded: dict[str, dict[str, Any]] = {}
+    for name in discover_runs(root):
+        try:
+            results = load_results(root, name)
+        except DemoInputError:
+            continue  # an unreadable run is left out of the tables, not fatal
+        if benchmark in (None, "", results.get("benchmark")):
+            loaded[name] = results
+    return loaded
+
+
+def run_names(root: Path, benchmark: str | None = None) -> list[str]:
+    return list(_all_results(root, benchmark))
+
+
+def display_value(stats: dict[str, Any] | None, unit: str | None = None) -> float | None:
+    """A metric as the reports print it: shares ×100, dB and raw values as they are."""
+    if not isinstance(stats, dict) or not isinstance(stats.get("value"), int | float):
+        return None
+    value = float(stats["value"])
+    if not math.isfinite(value):
+        return None
+    unit = unit or stats.get("unit")
+    return round(value if unit in RAW_UNITS else 100 * value, 2)
+
+
+def runs_table(root: Path, benchmark: str | None = None) -> Table:
+    """One row per run: what it ran, its headline and every metric (shares ×100)."""
+    results = _all_results(root, benchmark)
+    metrics: list[str] = []
+    for data in results.values():
+        metrics += [m for m in data["metrics"] if m not in metrics]
+    headers = ["run", "benchmark", "task", "model", "judge", "items", "headline", "headline value", *metrics]
+    rows = []
+    for name, data in results.items():
+        headline = data.get("headline") or ""
+        row = [name, data.get("benchmark", ""), data.get("task", ""), data.get("model", ""), data.get("judge", ""),
+               data.get("n_items"), headline, display_value(data["metrics"].get(headline))]
+        row += [display_value(data["metrics"].get(m)) for m in metrics]
+        rows.append(row)
+    note = f"{len(rows)} run(s) in {root}" if rows else (
+        f"No runs in {root}: put `geomeval run` output folders there (or set {RUNS_ENV}, or `geomeval demo --runs`)."
+    )
+    return Table(headers, rows, note)
+
+
+def _chosen(root: Path, names: list[str] | str | None) -> dict[str, dict[str, Any]]:
+    chosen = [names] if isinstance(names, str) else list(names or [])
+    if not chosen:
+        raise DemoInputError("choose at least one run")
+    if len(chosen) > 12:
+        raise DemoInputError("compare at most 12 runs at once")
+    return {name: load_results(root, name) for name in chosen}
+
+
+def breakdown_options(root: Path, names: list[str] | str | None) -> tuple[list[str], list[str]]:
+    """The breakdown groups and metrics the chosen runs have (difficulty, step length, class…)."""
+    groups: list[str] = []
+    metrics: list[str] = []
+    for data in _chosen(root, names).values():
+        groups += [g for g, buckets in (data.get("breakdowns") or {}).items() if buckets and g not in groups]
+        metrics += [m for m in data["metrics"] if m not in metrics]
+    return groups, metrics
+
+
+@dataclass
+class Breakdown:
+    table: Table
+    series: dict[str, list[float | None]] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list)
+
+
+def breakdown(root: Path, names: list[str] | str | None, group: str | None, metric: str | None) -> Breakdown:
+    """One metric per bucket of one breakdown, a column per run."""
+    results = _chosen(root, names)
+    keys: list[str] = []
+    for data in results.values():
+        keys += [k for k in ((data.get("breakdowns") or {}).get(group) or {}) if k not in keys]
+    if not keys:
+        raise DemoInputError(f"none of the chosen runs has a breakdown {group!r}")
+    series: dict[str, list[float | None]] = {}
+    for name, data in results.items():
+        unit = (data["metrics"].get(metric) or {}).get("unit")
+        buckets = (data.get("breakdowns") or {}).get(group) or {}
+        series[name] = [display_value((buckets.get(k) or {}).get(metric), unit) for k in keys]
+    rows = [[key, *[series[name][i] for name in results]] for i, key in enumerate(keys)]
+    return Breakdown(Table([group or "", *results], rows, f"{metric} by {group}"), series, keys)
+
+
+def breakdown_plot(root: Path, names: list[str] | str | None, group: str | None, metric: str | None) -> Figure:
+    found = breakdown(root, names, group, metric)
+    return _bars(found.keys, found.series, f"{metric} by {group}", metric or "")
+
+
+def _bars(labels: list[str], series: dict[str, list[float | None]], title: str, ylabel: str) -> Figure:
+    """Grouped bars; a missing value leaves a gap (never a zero)."""
+    figure = Figure(figsize=(8, 4), layout="constrained")
+    axes = figure.subplots()
+    count = max(1, len(series))
+    width = 0.8 / count
+    for index, (name, values) in enumerate(series.items()):
+        xs = [i + (index - (count - 1) / 2) * width for i in range(len(labels))]
+        pairs = [(x, v) for x, v in zip(xs, values, strict=True) if v is not None]
+        axes.bar([x for x, _ in pairs], [v for _, v in pairs], width=width, label=name)
+    axes.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
+    axes.set_title(title)
+    axes.set_ylabel(ylabel)
+    if len(series) > 1:
+        axes.legend(fontsize="small")
+    return figure
+
+
+def benchmark_names() -> list[str]:
+    """Benchmarks for the leaderboard filter: the registry's, in its order."""
+    return list(REGISTRY)

@@ -1,0 +1,327 @@
+"""Browse the benchmarks' embedded samples: tasks, filters, items with their figures.
+
+Nothing here names a benchmark. Benchmarks come from `REGISTRY`, filters from the breakdown
+keys each benchmark puts in `new_record(item, task).meta`, and what an item shows from the
+shapes of its `fields` (image dicts, strings, lists of steps), so a benchmark added to the
+registry appears in the Space as it is, with no change here or in the app.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from ..benchmarks import REGISTRY
+from ..benchmarks.base import Benchmark, Item
+from ..keypoints import parse_caption, to_text
+from .limits import MAX_FILTERS, DemoInputError
+
+FILTER_SEPARATOR = ": "
+MAX_FILTER_VALUES = 40  # a key with more distinct values (ids, free text) is no filter
+MAX_DISPLAY_SIDE = 1200  # figures are shrunk to this before they are sent to a browser
+TITLE_CHARS = 70
+# Field names whose text is code (shown as a code block) or a caption (parsed into keypoints).
+CODE_HINTS = ("script", "code")
+CAPTION_HINTS = ("caption",)
+KEYPOINT_HINTS = ("keypoint", "key_point")
+TITLE_HINTS = ("problem", "question", "caption", "text", "prompt")
+SHORT_TEXT = 40  # one-line strings up to this long are labels (difficulty, type): table rows
+
+
+@dataclass(frozen=True)
+class BenchmarkInfo:
+    name: str
+    title: str
+    tasks: tuple[str, ...]
+    data_status: str
+
+
+@dataclass
+class TaskData:
+    """One task's embedded sample, loaded once; `error` says why there is none."""
+
+    items: list[Item]
+    meta: list[dict[str, Any]]
+    error: str | None = None
+
+
+@dataclass
+class ItemView:
+    """What the Explore tab shows for one item."""
+
+    id: str
+    markdown: str
+    images: list[tuple[Image.Image, str]] = field(default_factory=list)
+    meta_rows: list[list[str]] = field(default_factory=list)
+    keypoint_rows: list[list[str]] = field(default_factory=list)
+
+
+def benchmarks() -> list[BenchmarkInfo]:
+    return [
+        BenchmarkInfo(name, bench.title, tuple(bench.tasks), _status(bench)) for name, bench in REGISTRY.items()
+    ]
+
+
+def _status(bench: Benchmark) -> str:
+    try:
+        return bench.data_status()
+    except Exception as exc:  # a benchmark half-written must not take the Space down
+        return f"unavailable ({type(exc).__name__}: {exc})"
+
+
+def benchmark_choices() -> list[tuple[str, str]]:
+    """(label, name) pairs for a dropdown."""
+    return [(f"{info.title} ({info.name})", info.name) for info in benchmarks()]
+
+
+def _bench(name: str | None) -> Benchmark:
+    if not name or name not in REGISTRY:
+        raise DemoInputError(f"unknown benchmark {name!r}; known: {', '.join(REGISTRY)}")
+    return REGISTRY[name]
+
+
+def task_choices(benchmark: str | None) -> list[str]:
+    return list(_bench(benchmark).tasks)
+
+
+def _task(bench: Benchmark, task: str | None) -> str:
+    if not task:
+        return bench.default_task
+    if task not in bench.tasks:
+        raise DemoInputError(f"{bench.name} has no task {task!r}; its tasks: {', '.join(bench.tasks)}")
+    return task
+
+
+@lru_cache(maxsize=64)
+def load_task(benchmark: str, task: str | None = None) -> TaskData:
+    """The embedded sample of one task, with each item's breakdown keys. A benchmark whose
+    sample cannot be loaded (one still being written) gives an empty task with the reason."""
+    bench = _bench(benchmark)
+    task = _task(bench, task)
+    try:
+        items = bench.load_items(None, task, None)
+        meta = [dict(bench.new_record(item, task).meta) for item in items]
+    except Exception as exc:
+        return TaskData([], [], f"{bench.title} has no embedded sample to show here: {type(exc).__name__}: {exc}")
+    return TaskData(items, meta)
+
+
+def task_summary(benchmark: str, task: str | None = None) -> str:
+    """A line of Markdown above the item list: the benchmark, its data, its item count."""
+    bench = _bench(benchmark)
+    data = load_task(benchmark, task)
+    head = f"**{bench.title}** · task `{_task(bench, task)}` · {_status(bench)}"
+    if data.error:
+        return f"{head}\n\n⚠️ {data.error}"
+    return f"{head} · {len(data.items)} items in the embedded sample"
+
+
+def _values(value: Any) -> list[str]:
+    """A breakdown value as filter values: lists give one value per element."""
+    if value is None:
+        return []
+    if isinstance(value, list | tuple | set):
+        return [v for element in value for v in _values(element)]
+    if isinstance(value, dict):
+        return []
+    return [str(value)]
+
+
+def filter_options(benchmark: str, task: str | None = None) -> list[str]:
+    """Filters as "key: value" strings, from the breakdown keys of the task's records.
+
+    A key with a single value filters nothing, and one with very many (an id, free text)
+    is not a breakdown, so both are left out.
+    """
+    data = load_task(benchmark, task)
+    by_key: dict[str, list[str]] = {}
+    for meta in data.meta:
+        for key, value in meta.items():
+            seen = by_key.setdefault(key, [])
+            for v in _values(value):
+                if v not in seen:
+                    seen.append(v)
+    options = []
+    for key, values in by_key.items():
+        if 2 <= len(values) <= MAX_FILTER_VALUES:
+            options += [f"{key}{FILTER_SEPARATOR}{v}" for v in sorted(values, key=_natural)]
+    return options
+
+
+def _natural(value: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def _parse_filters(filters: Iterable[str] | None, allowed: list[str]) -> dict[str, set[str]]:
+    chosen = list(filters or [])
+    if len(chosen) > MAX_FILTERS:
+        raise DemoInputError(f"{len(chosen)} filters chosen; the limit is {MAX_FILTERS}.")
+    wanted: dict[str, set[str]] = {}
+    for entry in chosen:
+        if entry not in allowed:
+            raise DemoInputError(f"unknown filter {entry!r} for this task")
+        key, _, value = entry.partition(FILTER_SEPARATOR)
+        wanted.setdefault(key, set()).add(value)
+    return wanted
+
+
+def filter_items(benchmark: str, task: str | None = None, filters: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """(label, id) of the items that pass every chosen key (values of one key are
+    alternatives, different keys must all hold)."""
+    data = load_task(benchmark, task)
+    wanted = _parse_filters(filters, filter_options(benchmark, task))
+    chosen = []
+    for item, meta in zip(data.items, data.meta, strict=True):
+        if all(set(_values(meta.get(key))) & values for key, values in wanted.items()):
+            chosen.append((_label(item), item.id))
+    return chosen
+
+
+def _label(item: Item) -> str:
+    text = _title_text(item)
+    if len(text) > TITLE_CHARS:
+        text = text[: TITLE_CHARS - 1] + "…"
+    return f"{item.id} · {text}" if text else item.id
+
+
+def _title_text(item: Item) -> str:
+    """The item's problem or caption: the first long text field named like one, else the
+    first long text field."""
+    texts = [(name, value) for name, value in item.fields.items()
+             if isinstance(value, str) and len(value.strip()) > SHORT_TEXT and not _is_code(name)]
+    for name, value in texts:
+        if _named(name, TITLE_HINTS):
+            return " ".join(value.split())
+    return " ".join(texts[0][1].split()) if texts else ""
+
+
+def _named(name: str, hints: tuple[str, ...]) -> bool:
+    """Whether a field name has one of `hints` as a word ("reference_script" is code,
+    "diagram_description" is not)."""
+    lowered = name.lower().replace("-", "_")
+    words = lowered.split("_")
+    return any(hint in words or f"{hint}s" in words or ("_" in hint and hint in lowered) for hint in hints)
+
+
+def _is_code(name: str) -> bool:
+    return _named(name, CODE_HINTS)
+
+
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF8", b"RIFF", b"BM")
+
+
+def _image_bytes(value: Any) -> bytes | None:
+    """The encoded image in a field (raw bytes or a datasets `{"bytes", "path"}` dict)."""
+    if isinstance(value, dict):
+        value = value.get("bytes")
+    if isinstance(value, bytes | bytearray) and bytes(value[:8]).startswith(_IMAGE_MAGIC):
+        return bytes(value)
+    return None
+
+
+def _is_image(value: Any) -> bool:
+    return _image_bytes(value) is not None or isinstance(value, Image.Image)
+
+
+def display_image(value: Any) -> Image.Image:
+    """A figure (bytes, a datasets image dict or a PIL image) decoded and shrunk for display."""
+    if isinstance(value, Image.Image):
+        picture = value.copy()
+    else:
+        data = _image_bytes(value)
+        if data is None:
+            raise ValueError("not an image")
+        with Image.open(io.BytesIO(data)) as opened:
+            picture = opened.copy()
+    picture.thumbnail((MAX_DISPLAY_SIDE, MAX_DISPLAY_SIDE))
+    return picture
+
+
+def _find_item(benchmark: str, task: str | None, item_id: str | None) -> tuple[Item, dict[str, Any]]:
+    data = load_task(benchmark, task)
+    if data.error:
+        raise DemoInputError(data.error)
+    for item, meta in zip(data.items, data.meta, strict=True):
+        if item.id == item_id:
+            return item, meta
+    raise DemoInputError(f"no item {item_id!r} in {benchmark}'s embedded sample")
+
+
+def item_view(benchmark: str, task: str | None, item_id: str | None) -> ItemView:
+    """Every field of the item, laid out by its shape: images to the gallery, code as code,
+    lists of steps numbered (with their images), captions also as keypoints, scalars and the
+    breakdown keys as a table."""
+    bench = _bench(benchmark)
+    task = _task(bench, task)
+    item, record_meta = _find_item(benchmark, task, item_id)
+    view = ItemView(id=item.id, markdown="")
+    parts: list[str] = [f"### {item.id}"]
+    scalars: list[list[str]] = []
+    for name, value in item.fields.items():
+        if name == "id" or value is None or value == [] or value == "":
+            continue
+        if _is_image(value):
+            view.images.append((display_image(value), name))
+        elif isinstance(value, list) and value and all(_is_image(v) for v in value):
+            view.images += [(display_image(v), f"{name} {i}") for i, v in enumerate(value, 1)]
+        elif isinstance(value, str) and len(value) <= SHORT_TEXT and "\n" not in value and not _is_code(name):
+            scalars.append([name, value])
+        elif isinstance(value, str):
+            parts.append(_text_block(name, value))
+            if _named(name, CAPTION_HINTS):
+                view.keypoint_rows += _caption_keypoints(name, value)
+        elif isinstance(value, bool | int | float):
+            scalars.append([name, str(value)])
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            parts.append(_steps_block(name, value, view))
+        elif isinstance(value, list):
+            if _named(name, KEYPOINT_HINTS):
+                view.keypoint_rows += [[name, "", str(v)] for v in value]
+            if name == "choices" or len(value) > 3:
+                parts.append(f"**{name}**\n\n" + "\n".join(f"{i}. {v}" for i, v in enumerate(value, 1)))
+            else:
+                scalars.append([name, ", ".join(str(v) for v in value)])
+        else:
+            parts.append(f"**{name}**\n\n```json\n{json.dumps(value, ensure_ascii=False, indent=1, default=str)[:4000]}\n```")
+    view.meta_rows = [[f"breakdown: {k}", ", ".join(_values(v))] for k, v in record_meta.items()] + scalars
+    view.markdown = "\n\n".join(parts)
+    return view
+
+
+def _text_block(name: str, text: str) -> str:
+    if _is_code(name):
+        return f"**{name}**\n\n```\n{text.strip()}\n```"
+    return f"**{name}**\n\n{text.strip()}"
+
+
+def _steps_block(name: str, steps: list[dict[str, Any]], view: ItemView) -> str:
+    lines = [f"**{name}**", ""]
+    for number, step in enumerate(steps, 1):
+        texts, codes = [], []
+        for key, value in step.items():
+            if _is_image(value):
+                view.images.append((display_image(value), f"{name} {number} {key}"))
+            elif isinstance(value, str) and value.strip():
+                (codes if _is_code(key) else texts).append(value.strip())
+        lines.append(f"{number}. " + " ".join(texts))
+        lines += [f"\n   ```\n{_indent(code)}\n   ```" for code in codes]
+    return "\n".join(lines)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("   " + line for line in text.splitlines())
+
+
+def _caption_keypoints(name: str, caption: str) -> list[list[str]]:
+    """The keypoints the offline engine reads in a caption: what CapGeo scores against."""
+    keypoints = parse_caption(caption)
+    return [[name, kp.dimension, to_text(kp)] for kp in keypoints]

@@ -1,0 +1,36 @@
+"""Bounds on what a visitor may send, and the error that says which one was hit.
+
+A public Space runs whatever strangers paste: the scorers are bounded already (the
+GeoGebra engine's `Limits`, the keypoint engine's `MAX_CHARS`), but the Space refuses far
+earlier, with a message naming the limit, so one visitor cannot hold a worker for long.
+"""
+
+from __future__ import annotations
+
+MAX_CAPTION_CHARS = 4_000  # a figure caption is a few hundred characters
+MAX_SCRIPT_CHARS = 20_000
+MAX_SCRIPT_LINES = 400
+MAX_SCRIPT_SECONDS = 5.0
+MAX_SOLUTION_CHARS = 20_000
+MAX_ANSWER_CHARS = 2_000
+MAX_CHOICES_CHARS = 2_000
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+MAX_IMAGE_PIXELS = 4096 * 4096
+MAX_RESULTS_BYTES = 20 * 1024 * 1024  # one results.json in the runs folder
+MAX_RUNS = 500  # results.json files read from the runs folder
+MAX_FILTERS = 40
+
+
+class DemoInputError(ValueError):
+    """Input the Space refuses (too long, empty, not an image, outside its folders); the
+    message is written for the visitor and shown unchanged."""
+
+
+def check_text(value: str | None, limit: int, what: str, *, required: bool = True) -> str:
+    """`value` as a string within `limit` characters; empty is refused when `required`."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    if len(text) > limit:
+        raise DemoInputError(f"{what} is {len(text):,} characters long; the limit is {limit:,}.")
+    if required and not text.strip():
+        raise DemoInputError(f"{what} is empty.")
+    return text

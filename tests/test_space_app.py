@@ -1,0 +1,402 @@
+"""The Space served for real: launched in-process on a free 127.0.0.1 port and driven
+through gradio_client (every endpoint, bad input included) and through headless Chromium
+(Debian's, via Playwright: every tab clicked, a caption and a script typed, screenshots
+saved, and any error toast, console error or request leaving this machine fails the test).
+
+Locally these skip without gradio, gradio_client, playwright or /usr/bin/chromium; CI sets
+REQUIRE_SPACE=1, which turns a missing piece into a failure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from geomeval.benchmarks import REGISTRY
+from geomeval.demo.limits import MAX_CAPTION_CHARS, MAX_SCRIPT_CHARS
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _required() -> bool:
+    return os.environ.get("REQUIRE_SPACE", "").strip() not in ("", "0")
+
+
+def _need(module: str) -> ModuleType:
+    """The module, or a skip (a failure under REQUIRE_SPACE=1)."""
+    if _required():
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
+
+
+gr = _need("gradio")
+gradio_client = _need("gradio_client")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from geomeval.benchmarks import get_benchmark
+    from geomeval.judges import parse_judge_spec
+    from geomeval.models import ModelOptions, parse_model_spec
+    from geomeval.runner import run
+
+    root = tmp_path_factory.mktemp("space-runs")
+    bench = get_benchmark("geolaux")
+    run(bench, task="geolaux", model=parse_model_spec("baseline:random", ModelOptions()),
+        judge=parse_judge_spec("offline"), out_dir=root / "geolaux-random")
+    secret = root.parent / "secret"
+    secret.mkdir(exist_ok=True)
+    (secret / "results.json").write_text('{"metrics": {}}')
+    return root
+
+
+@pytest.fixture(scope="module")
+def space(runs_root: Path) -> Iterator[str]:
+    from geomeval.demo.app import launch
+
+    demo = launch("127.0.0.1", _free_port(), runs_root, prevent_thread_lock=True, quiet=True)
+    try:
+        yield demo.local_url.rstrip("/")
+    finally:
+        demo.close()
+
+
+@pytest.fixture(scope="module")
+def client(space: str) -> Any:
+    return gradio_client.Client(space + "/", verbose=False)
+
+
+def _rows(frame: dict[str, Any]) -> list[list[Any]]:
+    return frame["data"]
+
+
+def _png_file(path: Path, size: tuple[int, int] = (64, 48)) -> Path:
+    Image.new("RGB", size, "white").save(path, format="PNG")
+    return path
+
+
+# --------------------------------------------------------------------------- gradio_client
+
+
+def test_served_on_loopback_only(space: str) -> None:
+    assert space.startswith("http://127.0.0.1:")
+
+
+def test_every_registered_benchmark_through_explore(client: Any) -> None:
+    for name, bench in REGISTRY.items():
+        task, summary, filters, item, count, text, gallery, meta, keypoints = client.predict(name, api_name="/explore_benchmark")
+        assert [value for _label, value in task["choices"]] == list(bench.tasks)
+        assert bench.title in summary
+        if "no embedded sample" in summary:
+            continue
+        assert item["value"] and text.startswith(f"### {item['value']}")
+    _task, _summary, filters, *_ = client.predict("ggbench", api_name="/explore_benchmark")
+    easy = [value for _label, value in filters["choices"] if value == "difficulty: Easy"]
+    assert easy
+    item, count, text, gallery, meta, keypoints = client.predict("ggbench", "ggbench_code", easy, api_name="/explore_filter")
+    assert "match" in count and item["choices"]
+    text, gallery, meta, keypoints = client.predict("ggbench", "ggbench_code", item["choices"][0][1], api_name="/explore_item")
+    assert len(gallery) >= 3 and ["breakdown: difficulty", "Easy"] in _rows(meta)
+    summary, *_ = client.predict("geolaux", "geolaux_aux", api_name="/explore_task")
+    assert "geolaux_aux" in summary
+    text, gallery, meta, keypoints = client.predict("capgeo_bench", "capgeo_bench", "cb_01", api_name="/explore_item")
+    assert _rows(keypoints)
+
+
+def test_explore_refuses_bad_input(client: Any) -> None:
+    with pytest.raises(Exception, match="unknown filter"):
+        client.predict("ggbench", "ggbench_code", ["difficulty: ../../etc"], api_name="/explore_filter")
+    with pytest.raises(Exception, match="no item"):
+        client.predict("ggbench", "ggbench_code", "../../etc/passwd", api_name="/explore_item")
+
+
+def test_caption_endpoint(client: Any) -> None:
+    reference = client.predict("capgeo_bench:cb_01", api_name="/reference_caption")
+    assert reference.startswith("In triangle ABC")
+    summary, marks, scores, _keypoints = client.predict(
+        "In triangle ABC, AB = AC = 5 and BC = 7.", "capgeo_bench:cb_01", "offline", api_name="/score_caption"
+    )
+    assert "Offline engine" in summary
+    labels = {m["class_or_confidence"] for m in marks if m["class_or_confidence"]}
+    assert labels == {"covered", "missed", "hallucinated"}
+    assert [row[0] for row in _rows(scores)] == ["element", "relation", "numerical", "overall"]
+    with pytest.raises(Exception, match=f"limit is {MAX_CAPTION_CHARS:,}"):
+        client.predict("A" * (MAX_CAPTION_CHARS + 1), "capgeo_bench:cb_01", "offline", api_name="/score_caption")
+    with pytest.raises(Exception, match=r"unknown reference caption|not in the list of choices"):
+        client.predict("AB = 5", "/etc/passwd", "offline", api_name="/score_caption")
+
+
+def test_script_endpoint(client: Any) -> None:
+    script = client.predict("1", api_name="/reference_script")
+    assert "Segment(A, B)" in script
+    summary, figure, reference, lines, checks = client.predict(script, "1", api_name="/run_script")
+    assert "Pass@1: 1" in summary and "verifier: 1.00" in summary
+    assert Path(figure).is_file() and Path(reference).is_file() and _rows(checks)
+    summary, figure, reference, lines, checks = client.predict("A = (0, 0)\nB = Foo(A)", "", api_name="/run_script")
+    assert "Pass@1: 0" in summary and any(row[1] == "✗" and "Foo" in row[3] for row in _rows(lines))
+    with pytest.raises(Exception, match=f"limit is {MAX_SCRIPT_CHARS:,}"):
+        client.predict("A = (0, 0)\n" * (MAX_SCRIPT_CHARS // 10), "1", api_name="/run_script")
+
+
+def test_drawing_endpoint(client: Any, tmp_path: Path) -> None:
+    handle = gradio_client.handle_file
+    summary, image, reference, scores = client.predict(handle(str(_png_file(tmp_path / "d.png"))), "1", api_name="/score_drawing")
+    assert [row[0] for row in _rows(scores)] == ["PSNR", "SSIM"] and "PSNR" in summary
+    assert Path(image).is_file() and Path(reference).is_file()
+    bad = tmp_path / "bad.png"
+    bad.write_text("this is not a picture")
+    with pytest.raises(Exception, match="not a readable image"):
+        client.predict(handle(str(bad)), "1", api_name="/score_drawing")
+    big = tmp_path / "big.png"
+    big.write_bytes(b"\x89PNG\r\n\x1a\n" + os.urandom(6 * 2**20))
+    with pytest.raises(Exception, match=r"(?i)too large|size"):  # over max_file_size: Gradio refuses the upload
+        client.predict(handle(str(big)), "1", api_name="/score_drawing")
+
+
+def test_solution_endpoints(client: Any) -> None:
+    text = client.predict("en_2", api_name="/solution_example")
+    steps, marks, final, scores = client.predict(text, api_name="/split_solution")
+    assert "3 step(s)" in steps and marks["value"] == ["1", "2", "3"] and final is True
+    assert _rows(scores)[0][:2] == ["PCS", "1"]
+    scores = client.predict(text, ["2", "3"], True, api_name="/process_scores")
+    rows = {row[0]: row[1] for row in _rows(scores)}
+    assert rows["PCS"] == "0" and rows["first wrong step"] == "1" and float(rows["PQS"]) < 1
+    with pytest.raises(Exception, match="limit"):
+        client.predict("1) x\n" * 10_000, api_name="/split_solution")
+
+
+def test_answer_endpoint(client: Any) -> None:
+    verdict, rows = client.predict("The answer is \\boxed{70^\\circ}", "70", "", "°", api_name="/check_answer")
+    assert "equal" in verdict and "not equal" not in verdict and ["rule", "exact-value"] in _rows(rows)
+    verdict, _ = client.predict("The answer is (C)", "70", "A. 40°\nB. 70°\nC. 80°", "°", api_name="/check_answer")
+    assert "not equal" in verdict and "option-letter" in verdict
+    with pytest.raises(Exception, match="empty"):
+        client.predict("The answer is 1", "  ", "", "", api_name="/check_answer")
+
+
+def test_leaderboard_endpoints(client: Any) -> None:
+    board, note, table, column, plot, runs_note, runs, picked = client.predict("(all)", api_name="/leaderboard")
+    assert board["choices"] and table["headers"][-1] == "source"
+    assert picked["value"] == ["geolaux-random"] and _rows(runs)[0][0] == "geolaux-random"
+    runs_note, runs, picked = client.predict("ggbench", api_name="/runs_table")
+    assert "No runs" in runs_note and picked["choices"] == []
+    assert _rows(runs) == [] or all(row[1] == "ggbench" for row in _rows(runs))
+    for _label, key in board["choices"]:
+        note, table, column, plot = client.predict(key, api_name="/published_table")
+        assert "source" in note and table["headers"][-1] == "source"
+        assert plot is None or column["value"] in table["headers"]
+    group, metric = client.predict(["geolaux-random"], api_name="/breakdown_options")
+    assert "step_bucket" in [v for _l, v in group["choices"]] and metric["value"] == "ACS"
+    plot, table = client.predict(["geolaux-random"], "step_bucket", "ACS", api_name="/breakdown")
+    assert table["headers"] == ["step_bucket", "geolaux-random"] and plot
+
+
+def test_run_names_cannot_leave_the_runs_folder(client: Any, runs_root: Path) -> None:
+    for name in ("../secret", str(runs_root.parent / "secret"), "geolaux-random/../../secret"):
+        with pytest.raises(Exception, match=r"refused|no run"):
+            client.predict([name], "step_bucket", "ACS", api_name="/breakdown")
+        with pytest.raises(Exception, match=r"refused|no run"):
+            client.predict([name], api_name="/breakdown_options")
+
+
+def test_server_serves_no_file_outside_its_folders(space: str, runs_root: Path) -> None:
+    for path in ("/etc/passwd", str(runs_root / "geolaux-random" / "results.json"), str(Path(__file__))):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{space}/gradio_api/file={path}", timeout=10)
+        assert refused.value.code in (403, 404)
+
+
+# --------------------------------------------------------------------------- headless Chromium
+
+
+@pytest.fixture(scope="module")
+def browser(space: str) -> Iterator[Any]:
+    """Chromium, started after the Space: Playwright's sync API runs an event loop on this
+    thread, so the runs fixture (asyncio.run) must be done by then."""
+    sync_api = _need("playwright.sync_api")
+    if not Path(CHROMIUM).is_file() or shutil.which(CHROMIUM) is None:
+        message = f"{CHROMIUM} not found (apt-get install chromium)"
+        if _required():
+            pytest.fail(f"REQUIRE_SPACE is set but {message}")
+        pytest.skip(message)
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class Watched:
+    """A page whose console errors, uncaught exceptions and off-machine requests are kept."""
+
+    def __init__(self, browser: Any, url: str, shots: Path) -> None:
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.url, self.shots = url, shots
+        self.console_errors: list[str] = []
+        self.outside: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.console_errors.append(f"page error: {e}"))
+        self.page.route("**/*", self._route)
+        self.page.set_default_timeout(30_000)
+
+    def _route(self, route: Any) -> None:
+        host = route.request.url.split("/")[2] if "://" in route.request.url else ""
+        if route.request.url.startswith(("data:", "blob:")) or host.split(":")[0] in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort()
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True)
+
+    def error_toasts(self) -> list[str]:
+        return [t.inner_text() for t in self.page.locator(".toast-body.error").all()]
+
+    def assert_clean(self) -> None:
+        assert self.error_toasts() == []
+        assert self.page.locator(".error:has-text('Error')").count() == 0
+        assert self.console_errors == []
+        assert self.outside == []
+
+
+def _tab(page: Any, name: str) -> None:
+    page.get_by_role("tab", name=name, exact=True).click()
+
+
+def test_browser_clicks_through_every_tab(browser: Any, space: str, tmp_path: Path) -> None:
+    watched = Watched(browser, space, tmp_path)
+    page = watched.page
+    page.goto(space + "/")
+    page.get_by_text("Benchmark", exact=True).first.wait_for()
+    page.locator("#explore-item-text h3").wait_for()  # the first item of the first benchmark
+    watched.shot("01-explore")
+    page.locator("#explore-benchmark input").click()
+    page.get_by_role("option", name="GGBench (ggbench)").click()
+    page.locator("#explore-item-text h3", has_text="1").wait_for()
+    page.locator("#explore-gallery img").first.wait_for()
+    watched.shot("02-explore-ggbench")
+
+    _tab(page, "Try a metric")
+    _tab(page, "Caption → keypoints")
+    page.locator("#caption-input textarea").fill("In triangle ABC, AB = AC = 5 and BC = 7. D is the midpoint of BC.")
+    page.locator("#caption-score").click()
+    page.locator("#caption-summary", has_text="Offline engine").wait_for()
+    watched.shot("03-caption")
+
+    _tab(page, "GeoGebra script → figure")
+    editor = page.locator("#script-input .cm-content")
+    editor.click()
+    page.keyboard.type("A = (0, 0)\nB = (6, 2)\ns = Segment(A, B)\nM = Midpoint(A, B)\n")
+    page.locator("#script-run").click()
+    page.locator("#script-summary", has_text="Pass@1: 1").wait_for()
+    page.locator("#script-figure img").wait_for()
+    page.locator("#script-reference img").wait_for()
+    watched.shot("04-script")
+
+    _tab(page, "Solution → PQS / PCS")
+    page.get_by_role("button", name="Load example").click()
+    page.wait_for_function("document.querySelector('#solution-input textarea').value.length > 0")
+    page.locator("#solution-split").click()
+    page.locator("#solution-marks input[type=checkbox]").first.wait_for()
+    page.locator("#solution-marks input[type=checkbox]").first.uncheck()
+    page.locator("#solution-scores", has_text="marks: 01").wait_for()
+    watched.shot("05-solution")
+
+    _tab(page, "Answer check")
+    page.locator("#answer-check").click()
+    page.locator("#answer-verdict", has_text="rule").wait_for()
+    watched.shot("06-answer")
+
+    _tab(page, "Leaderboards")
+    page.get_by_text("Published results").wait_for()
+    page.locator("#breakdown-plot").click()
+    page.locator("#breakdown-table", has_text="geolaux-random").wait_for()
+    watched.shot("07-leaderboards")
+
+    _tab(page, "Explore")
+    watched.shot("08-back-to-explore")
+    watched.assert_clean()
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == [
+        "01-explore.png", "02-explore-ggbench.png", "03-caption.png", "04-script.png",
+        "05-solution.png", "06-answer.png", "07-leaderboards.png", "08-back-to-explore.png",
+    ]
+
+
+def test_browser_shows_a_refused_input_as_an_error(browser: Any, space: str, tmp_path: Path) -> None:
+    """The error detection itself works: an oversized caption brings the red toast, with
+    the library's message."""
+    watched = Watched(browser, space, tmp_path)
+    page = watched.page
+    page.goto(space + "/")
+    _tab(page, "Try a metric")
+    _tab(page, "Caption → keypoints")
+    page.locator("#caption-input textarea").fill("A" * (MAX_CAPTION_CHARS + 10))
+    page.locator("#caption-score").click()
+    page.locator(".toast-body.error").first.wait_for()
+    watched.shot("refused-caption")
+    assert any(f"limit is {MAX_CAPTION_CHARS:,}" in text for text in watched.error_toasts())
+    assert watched.outside == []
+
+
+# --------------------------------------------------------------------------- launchers
+
+
+def _serves(command: list[str], port: int, env: dict[str, str] | None = None) -> str:
+    """Start a launcher, wait until the Space answers on 127.0.0.1:port, return its config."""
+    process = subprocess.Popen(command, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise AssertionError(f"{command} exited {process.returncode}: {process.stderr.read().decode()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/config", timeout=5) as answer:
+                    return answer.read().decode()
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.3)
+        raise AssertionError(f"{command} did not serve on port {port} in 90 s")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_geomeval_demo_command_serves(runs_root: Path) -> None:
+    port = _free_port()
+    config = _serves([sys.executable, "-m", "geomeval.cli", "demo", "--port", str(port), "--runs", str(runs_root)], port)
+    assert '"title":"geomeval"' in config.replace(" ", "")
+
+
+def test_space_launcher_serves_on_the_env_port(runs_root: Path) -> None:
+    port = _free_port()
+    launcher = Path(__file__).resolve().parents[1] / "spaces" / "geomeval" / "app.py"
+    config = _serves([sys.executable, str(launcher)], port,
+                     {"GRADIO_SERVER_PORT": str(port), "GRADIO_SERVER_NAME": "127.0.0.1",
+                      "GEOMEVAL_SPACE_RUNS": str(runs_root)})
+    assert '"title":"geomeval"' in config.replace(" ", "")

@@ -1,0 +1,357 @@
+"""The Space's logic (geomeval.demo), tested without Gradio: every registered benchmark is
+browsable, each metric tab scores real input and refuses bad input with a clear message,
+and the leaderboards read only runs inside their folder."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from geomeval.benchmarks import REGISTRY
+from geomeval.demo import DemoInputError, boards, explore, try_metrics
+from geomeval.demo.limits import (
+    MAX_CAPTION_CHARS,
+    MAX_IMAGE_PIXELS,
+    MAX_SCRIPT_CHARS,
+    MAX_SCRIPT_LINES,
+)
+
+
+@pytest.fixture(scope="module")
+def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two real runs (geomeval run … --model baseline:random), one nested a level down."""
+    from geomeval.benchmarks import get_benchmark
+    from geomeval.judges import parse_judge_spec
+    from geomeval.models import ModelOptions, parse_model_spec
+    from geomeval.runner import run
+
+    root = tmp_path_factory.mktemp("runs")
+    for name, out in (("geolaux", root / "geolaux-random"), ("ggbench", root / "group" / "ggbench-random")):
+        bench = get_benchmark(name)
+        run(bench, task=bench.default_task, model=parse_model_spec("baseline:random", ModelOptions()),
+            judge=parse_judge_spec("offline"), out_dir=out)
+    return root
+
+
+# --------------------------------------------------------------------------- explore
+
+
+def test_every_registered_benchmark_and_task_is_listed() -> None:
+    listed = {info.name: info.tasks for info in explore.benchmarks()}
+    assert listed == {name: tuple(bench.tasks) for name, bench in REGISTRY.items()}
+    assert [value for _label, value in explore.benchmark_choices()] == list(REGISTRY)
+
+
+@pytest.mark.parametrize("bench_name", list(REGISTRY))
+def test_every_task_browses_or_says_why_not(bench_name: str) -> None:
+    benchmark = bench_name
+    for task in REGISTRY[benchmark].tasks:
+        data = explore.load_task(benchmark, task)
+        summary = explore.task_summary(benchmark, task)
+        assert REGISTRY[benchmark].title in summary
+        if data.error:  # a benchmark without its sample yet says so instead of failing
+            assert data.error in summary and explore.filter_items(benchmark, task) == []
+            continue
+        items = explore.filter_items(benchmark, task)
+        assert len(items) == len(data.items) > 0
+        view = explore.item_view(benchmark, task, items[0][1])
+        assert view.markdown.startswith(f"### {items[0][1]}")
+        assert all(isinstance(image, Image.Image) for image, _caption in view.images)
+
+
+def test_filters_come_from_the_records_breakdown_keys() -> None:
+    options = explore.filter_options("ggbench", "ggbench_code")
+    assert "difficulty: Easy" in options and "difficulty: Hard" in options
+    assert any(o.startswith("problem_type: ") for o in options)
+    assert any(o.startswith("categories: ") for o in options)  # a list-valued key: one filter per value
+    easy = explore.filter_items("ggbench", "ggbench_code", ["difficulty: Easy"])
+    both = explore.filter_items("ggbench", "ggbench_code", ["difficulty: Easy", "difficulty: Hard"])
+    assert 0 < len(easy) < len(both)  # values of one key are alternatives
+    data = explore.load_task("ggbench", "ggbench_code")
+    easy_ids = {item_id for _label, item_id in easy}
+    assert easy_ids == {i.id for i, m in zip(data.items, data.meta, strict=True) if m["difficulty"] == "Easy"}
+    category = next(o for o in options if o.startswith("categories: "))
+    narrowed = explore.filter_items("ggbench", "ggbench_code", ["difficulty: Easy", category])
+    assert set(narrowed) <= set(easy)  # different keys must all hold
+
+
+def test_geolaux_filters_by_type_and_step_length() -> None:
+    options = explore.filter_options("geolaux", "geolaux")
+    assert {"type: calculation", "type: proving"} <= set(options)
+    assert any(o.startswith("step_bucket: ") for o in options)
+    proving = explore.filter_items("geolaux", "geolaux", ["type: proving"])
+    assert proving and all(
+        explore.item_view("geolaux", "geolaux", item_id).meta_rows[0] == ["breakdown: type", "proving"]
+        for _label, item_id in proving
+    )
+
+
+def test_unknown_filter_task_benchmark_and_item_are_refused() -> None:
+    with pytest.raises(DemoInputError, match="unknown filter"):
+        explore.filter_items("ggbench", "ggbench_code", ["difficulty: Impossible"])
+    with pytest.raises(DemoInputError, match="no task"):
+        explore.filter_items("ggbench", "nope")
+    with pytest.raises(DemoInputError, match="unknown benchmark"):
+        explore.task_choices("../etc")
+    with pytest.raises(DemoInputError, match="no item"):
+        explore.item_view("ggbench", "ggbench_code", "does-not-exist")
+
+
+def test_ggbench_item_shows_script_steps_and_step_images() -> None:
+    view = explore.item_view("ggbench", "ggbench_code", "1")
+    captions = [caption for _image, caption in view.images]
+    assert "problem_image" in captions and "final_image" in captions
+    assert any(c.startswith("step_images ") for c in captions)
+    assert "**reference_script**\n\n```" in view.markdown  # code shown as code
+    assert "**steps**" in view.markdown and "Segment(A, B)" in view.markdown
+    assert ["breakdown: difficulty", "Easy"] in view.meta_rows
+
+
+def test_capgeo_bench_item_shows_caption_keypoints() -> None:
+    view = explore.item_view("capgeo_bench", "capgeo_bench", "cb_01")
+    assert view.images and view.keypoint_rows
+    assert {row[1] for row in view.keypoint_rows} <= {"element", "relation", "numerical"}
+    assert ["caption_en", "numerical", "AB = 5"] in view.keypoint_rows
+
+
+def test_geolaux_item_shows_solution_not_as_code() -> None:
+    view = explore.item_view("geolaux", "geolaux", "en_1")
+    assert "**solution**\n\n∵ AB = AC" in view.markdown
+    assert "**steps_explanation**" in view.markdown
+
+
+# --------------------------------------------------------------------------- captions
+
+
+def test_caption_breakdown_marks_covered_missed_and_hallucinated() -> None:
+    key = "capgeo_bench:cb_01"
+    reference = try_metrics.reference_caption(key)
+    assert reference.startswith("In triangle ABC, AB = AC = 5")
+    result = try_metrics.score_caption("In triangle ABC, AB = AC = 5 and BC = 7. Circle O passes through A.", key)
+    statuses = {status for _text, status in result.highlights if status}
+    assert statuses == {try_metrics.COVERED, try_metrics.MISSED, try_metrics.HALLUCINATED}
+    rows = {row[0]: row for row in result.score_rows}
+    assert set(rows) == {"element", "relation", "numerical", "overall"}
+    marked = {(row[1], row[2]) for row in result.keypoint_rows}
+    assert ("AB = 5", "covered") in marked and ("BC = 6", "missed") in marked and ("BC = 7", "hallucinated") in marked
+    perfect = try_metrics.score_caption(reference, key)
+    assert all(row[1] == "1.000" for row in perfect.score_rows if row[0] != "relation" or row[1] != "n/a")
+    assert not any(status == try_metrics.MISSED for _t, status in perfect.highlights)
+
+
+def test_caption_references_cover_both_languages() -> None:
+    keys = [key for _label, key in try_metrics.caption_references()]
+    assert any(k.startswith("capgeo_bench:") for k in keys) and any(k.startswith("capgeo_bench_zh:") for k in keys)
+    zh = next(k for k in keys if k.startswith("capgeo_bench_zh:"))
+    result = try_metrics.score_caption(try_metrics.reference_caption(zh), zh)
+    assert result.score_rows[-1][1] == "1.000"
+
+
+def test_caption_limits_and_engines() -> None:
+    with pytest.raises(DemoInputError, match=f"limit is {MAX_CAPTION_CHARS:,}"):
+        try_metrics.score_caption("x" * (MAX_CAPTION_CHARS + 1), "capgeo_bench:cb_01")
+    with pytest.raises(DemoInputError, match="empty"):
+        try_metrics.score_caption("   ", "capgeo_bench:cb_01")
+    with pytest.raises(DemoInputError, match="unknown reference"):
+        try_metrics.score_caption("AB = 5", "../../etc/passwd")
+    assert try_metrics.caption_engines() == ["offline"]  # conftest clears GEOMEVAL_JUDGE_MODEL
+    with pytest.raises(DemoInputError, match="no judge is configured"):
+        try_metrics.score_caption("AB = 5", "capgeo_bench:cb_01", "judge")
+
+
+# --------------------------------------------------------------------------- scripts
+
+
+def test_reference_script_passes_and_verifies_itself() -> None:
+    refs = try_metrics.script_references()
+    assert refs and all(key for _label, key in refs)
+    key = refs[0][1]
+    result = try_metrics.try_script(try_metrics.reference_script(key), key)
+    assert result.pass_at_1 and result.verifier_score == pytest.approx(1.0)
+    assert result.figure is not None and result.reference_figure is not None
+    assert all(row[1] == "✓" for row in result.line_rows)
+    assert result.check_rows and all(row[2] == "✓" for row in result.check_rows)
+    assert "Pass@1: 1" in result.summary and "PSNR" in result.summary
+
+
+def test_script_with_a_bad_line_reports_it() -> None:
+    result = try_metrics.try_script("A = (0, 0)\nB = (4, 1)\nC = Foo(A)\ns = Segment(A, B)", "1")
+    assert not result.pass_at_1
+    bad = [row for row in result.line_rows if row[1] == "✗"]
+    assert len(bad) == 1 and bad[0][0] == 3 and "Foo" in bad[0][3]
+    assert result.verifier_score is not None and result.verifier_score < 1
+    alone = try_metrics.try_script("A = (0, 0)\nB = (1, 1)", None)
+    assert alone.pass_at_1 and alone.verifier_score is None and alone.reference_figure is None
+
+
+def test_script_limits() -> None:
+    with pytest.raises(DemoInputError, match=f"limit is {MAX_SCRIPT_CHARS:,}"):
+        try_metrics.try_script("A = (0, 0)\n" * (MAX_SCRIPT_CHARS // 10), None)
+    with pytest.raises(DemoInputError, match=f"limit is {MAX_SCRIPT_LINES:,}"):
+        try_metrics.try_script("\n".join(f"P{i} = ({i}, 0)" for i in range(MAX_SCRIPT_LINES + 1)), None)
+    with pytest.raises(DemoInputError, match="empty"):
+        try_metrics.try_script("", None)
+    with pytest.raises(DemoInputError, match="unknown reference"):
+        try_metrics.try_script("A = (0, 0)", "../1")
+
+
+def _png(size: tuple[int, int] = (60, 40)) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, "white").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_drawing_is_compared_and_bad_uploads_refused(tmp_path: Path) -> None:
+    key = try_metrics.script_references()[0][1]
+    upload = tmp_path / "uploads" / "drawing.png"
+    upload.parent.mkdir()
+    upload.write_bytes(_png())
+    result = try_metrics.try_drawing(str(upload), key, upload_root=tmp_path / "uploads")
+    assert [row[0] for row in result.score_rows] == ["PSNR", "SSIM"] and "PSNR" in result.summary
+    bad = tmp_path / "uploads" / "bad.png"
+    bad.write_text("not an image")
+    with pytest.raises(DemoInputError, match="not a readable image"):
+        try_metrics.try_drawing(str(bad), key, upload_root=tmp_path / "uploads")
+    outside = tmp_path / "elsewhere.png"
+    outside.write_bytes(_png())
+    with pytest.raises(DemoInputError, match="not an upload"):
+        try_metrics.try_drawing(str(outside), key, upload_root=tmp_path / "uploads")
+    with pytest.raises(DemoInputError, match="not an upload"):
+        try_metrics.try_drawing(str(tmp_path / "uploads" / ".." / "elsewhere.png"), key, upload_root=tmp_path / "uploads")
+    side = int(MAX_IMAGE_PIXELS**0.5) + 1
+    big = io.BytesIO()
+    Image.new("1", (side, side)).save(big, format="PNG")
+    with pytest.raises(DemoInputError, match="pixels"):
+        try_metrics.try_drawing(big.getvalue(), key)
+    with pytest.raises(DemoInputError, match="Upload an image"):
+        try_metrics.try_drawing(None, key)
+
+
+# --------------------------------------------------------------------------- solutions
+
+
+def test_solution_steps_and_process_scores() -> None:
+    examples = try_metrics.solution_examples()
+    text = try_metrics.solution_example(examples[1][1])
+    steps = try_metrics.split_solution(text)
+    assert len(steps.steps) == 3 and steps.answer == "12/5"
+    assert [value for _label, value in steps.choices()] == ["1", "2", "3"]
+    rows = {row[0]: row[1] for row in try_metrics.process_scores(3, ["1", "2", "3"], True)}
+    assert rows["PCS"] == "1" and rows["PQS"] == "1.0000" and rows["first wrong step"] == "none"
+    early = {row[0]: row[1] for row in try_metrics.process_scores(3, ["2", "3"], True)}
+    late = {row[0]: row[1] for row in try_metrics.process_scores(3, ["1", "2"], True)}
+    assert early["PCS"] == late["PCS"] == "0" and float(early["PQS"]) < float(late["PQS"])  # early errors cost more
+    assert early["first wrong step"] == "1"
+    assert try_metrics.score_solution(text, ["1", "2", "3"], False)[0][1] == "0"  # a wrong final answer: PCS 0
+    with pytest.raises(DemoInputError, match="no step 4"):
+        try_metrics.process_scores(3, ["4"], True)
+    with pytest.raises(DemoInputError, match="limit"):
+        try_metrics.split_solution("1) x\n" * 10_000)
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def test_answer_checker_verdict_and_rule() -> None:
+    boxed = try_metrics.check_pair("so the answer is \\boxed{10}", "10")
+    assert boxed.equal and boxed.extracted == "10" and boxed.method == "boxed" and boxed.rule
+    letter = try_metrics.check_pair("The answer is (B)", "70", "A.40°\nB.70°\nC.80°", "°")
+    assert letter.equal and letter.rule == "option-letter"
+    wrong = try_metrics.check_pair("The answer is 12", "10")
+    assert not wrong.equal and ["verdict", "not equal"] in wrong.rows()
+    with pytest.raises(DemoInputError, match="limit"):
+        try_metrics.check_pair("1" * 10_000, "1")
+    with pytest.raises(DemoInputError, match="empty"):
+        try_metrics.check_pair("The answer is 1", "")
+
+
+# --------------------------------------------------------------------------- leaderboards
+
+
+def test_published_tables_cite_their_sources() -> None:
+    """Every published number carries where it was copied from; a table without numbers
+    says why (numbers that could not be verified are never shipped)."""
+    published = boards.published_boards()
+    assert published
+    papers = {b.key.split("/")[0] for b in published}
+    assert {"capgeo", "ggbench", "geoeval", "geolaux", "me2"} <= papers
+    assert {b.benchmark for b in published} == set(REGISTRY)  # one table at least per benchmark
+    for board in published:
+        assert board.benchmark in REGISTRY, board.key
+        table = boards.board_table(board.key)
+        assert table.headers[-1] == "source"
+        if board.rows:
+            assert board.source and all(row[-1] == board.source for row in table.rows)
+            assert "table" in board.source.lower() or "abstract" in board.source.lower()  # where in the paper
+        else:
+            assert board.note, f"{board.key}: a table without numbers must say why"
+
+
+def test_runs_table_and_breakdowns(runs_root: Path) -> None:
+    names = boards.run_names(runs_root)
+    assert names == ["geolaux-random", "group/ggbench-random"]
+    table = boards.runs_table(runs_root)
+    assert [row[0] for row in table.rows] == names and "ACS" in table.headers and "Pass@1" in table.headers
+    only = boards.runs_table(runs_root, "geolaux")
+    assert [row[0] for row in only.rows] == ["geolaux-random"]
+    groups, metrics = boards.breakdown_options(runs_root, ["geolaux-random"])
+    assert "step_bucket" in groups and "type" in groups and "ACS" in metrics
+    found = boards.breakdown(runs_root, ["geolaux-random"], "step_bucket", "ACS")
+    assert found.table.headers == ["step_bucket", "geolaux-random"] and found.keys[0] == "1-4"
+    results = json.loads((runs_root / "geolaux-random" / "results.json").read_text())
+    assert found.table.rows[0][1] == round(100 * results["breakdowns"]["step_bucket"]["1-4"]["ACS"]["value"], 2)
+    figure = boards.breakdown_plot(runs_root, ["geolaux-random", "group/ggbench-random"], "step_bucket", "ACS")
+    assert figure.axes and figure.axes[0].get_title() == "ACS by step_bucket"
+    ggb = boards.breakdown(runs_root, ["group/ggbench-random"], "difficulty", "Pass@1")
+    assert [row[0] for row in ggb.table.rows] == ["Easy", "Medium", "Hard"]
+
+
+def test_runs_outside_the_folder_are_refused(runs_root: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "results.json").write_text(json.dumps({"metrics": {}}))
+    for name in ("../secret", str(secret), "group/../../secret", "", "geolaux-random/../geolaux-random", "a\\..\\b"):
+        with pytest.raises(DemoInputError):
+            boards.resolve_run(runs_root, name)
+    link = runs_root / "linked"
+    try:
+        os.symlink(secret, link)
+        assert "linked" not in boards.discover_runs(runs_root)
+        with pytest.raises(DemoInputError, match="no run"):
+            boards.load_results(runs_root, "linked")
+    finally:
+        link.unlink(missing_ok=True)
+
+
+def test_empty_and_missing_runs_folders(tmp_path: Path) -> None:
+    table = boards.runs_table(tmp_path / "absent")
+    assert table.rows == [] and "No runs" in table.note
+    broken = tmp_path / "runs" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "results.json").write_text("{not json")
+    assert boards.runs_table(tmp_path / "runs").rows == []
+    with pytest.raises(DemoInputError, match="not valid JSON"):
+        boards.load_results(tmp_path / "runs", "broken")
+
+
+def test_runs_folder_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(boards.RUNS_ENV, str(tmp_path))
+    assert boards.runs_root() == tmp_path.resolve()
+    assert boards.runs_root(tmp_path / "x") == (tmp_path / "x").resolve()
+
+
+def test_published_numbers_as_copied() -> None:
+    """Spot checks against the sources (GeoLaux README table, GGBench project page)."""
+    geolaux = boards.board_table("geolaux/0")
+    o3 = next(row for row in geolaux.rows if row[0] == "o3")
+    assert o3[geolaux.headers.index("PCS")] == 78.5 and o3[geolaux.headers.index("PQS")] == 86.0
+    ggbench = boards.board_table("ggbench/0")
+    gpt5 = next(row for row in ggbench.rows if row[0] == "GPT-5")
+    assert gpt5[ggbench.headers.index("VLM-I")] == 57.08 and gpt5[ggbench.headers.index("Human")] == 83.06
+    figure = boards.board_plot("geolaux/0", "PQS")
+    assert figure.axes[0].get_title().endswith("PQS")
