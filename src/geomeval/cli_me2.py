@@ -37,7 +37,7 @@ def make_options(
     data: Annotated[
         Path | None,
         typer.Option(
-            help="a release records file, or a folder holding ME2.jsonl (default: the embedded sample)"
+            help="a release records file (.jsonl or .json), or its folder, found as `geomeval build me2` finds it (default: the embedded sample)"
         ),
     ] = None,
     seed: Annotated[
