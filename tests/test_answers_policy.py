@@ -73,7 +73,11 @@ def test_rules_are_named() -> None:
 CHOICES = ["A.45°", "B.60°", "C.72°", "D.75°"]
 
 
-@pytest.mark.parametrize("prediction", ["B", "(B)", "B.", "option B", "The final answer is: B", "选B", "B选项", "**B**"])
+@pytest.mark.parametrize(
+    "prediction",
+    ["B", "(B)", "B.", "option B", "The final answer is: B", "选B", "B选项", "**B**", "{B}",
+     "\\text{B}", "$\\mathbf{B}$", "\\boxed{\\text{B}}", "B (60°)"],
+)
 def test_option_letter_forms_choose_their_option(prediction: str) -> None:
     assert check_answer(prediction, "60", choices=CHOICES, unit="°").equal
     assert check_answer(prediction, "B", choices=CHOICES).equal
@@ -88,6 +92,8 @@ def test_value_equal_to_gold_option_counts_as_choosing_it() -> None:
 
 def test_article_a_is_not_option_a() -> None:
     assert read_option_letter("a right triangle", "ABCD") is None
+    assert read_option_letter("A right triangle", "ABCD") is None  # a sentence, not a letter
+    assert read_option_letter("\\text{a}", "ABCD") is None
     assert not check_answer("a right angle", "A", choices=["A.1", "B.2"]).equal
     assert read_option_letter("option a", "ABCD") == "A"
 

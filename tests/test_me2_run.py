@@ -5,6 +5,7 @@ baseline near chance, and the joint table from the CLI."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -130,3 +131,15 @@ def test_keypoints_task_on_a_release_without_options_says_how_to_make_them(tmp_p
     solve = cli("run", "me2", "--task", "me2_solve", "--model", "baseline:random", "--data", str(release),
                 "--out", str(tmp_path / "solve"))
     assert solve.returncode == 0, solve.stderr
+
+
+def test_resuming_with_another_bertscore_model_is_refused_not_mixed(tmp_path: Path) -> None:
+    out = tmp_path / "explain"
+    first = cli("run", "me2", "--task", "me2_explain", "--model", "baseline:empty", "--limit", "2", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    assert json.loads((out / "run.json").read_text())["options"] == {
+        "bertscore_model": "default", "bertscore_layer": "default"}
+    env = {**os.environ, "GEOMEVAL_BERTSCORE_LAYER": "2"}
+    again = subprocess.run([sys.executable, "-m", "geomeval.cli", "run", "me2", "--task", "me2_explain", "--model",
+                            "baseline:empty", "--out", str(out)], capture_output=True, text=True, timeout=600, env=env)
+    assert again.returncode == 2 and "differs in options" in again.stderr

@@ -31,6 +31,9 @@ from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
         ("The segments AH and BH are heights.\nThe final answer is: **D**", "D"),
         ("Looking at the figure, a triangle is formed.\nThe final answer is: ③", "C"),
         ("{E}", "E"),
+        ("The final answer is \\boxed{\\text{B}}", "B"),
+        ("So the answer is $\\mathbf{C}$.", "C"),
+        ("The final answer is: B (12 cm)", "B"),
     ],
 )
 def test_option_letter_is_read_in_every_usual_form(response: str, letter: str) -> None:
@@ -147,6 +150,25 @@ def test_keypoint_choice_records_which_kind_of_option_misled() -> None:
     table = bench.aggregate(records)["tables"][0]
     geometry = dict(zip(table["columns"], table["rows"][0], strict=True))
     assert geometry["correct"] == 1 and geometry["similar_summary"] == 1
+
+
+def test_a_keypoint_item_without_options_is_unscored_even_for_a_model_that_answers() -> None:
+    records = [record("k1", "me2_keypoints", "geometry", "The final answer is: B", keypoint_answer=None)]
+    score(records)
+    result = records[0].scores["accuracy"]
+    assert result.value is None and "no keypoint options" in (result.unscored or "")
+
+
+def test_without_a_bertscore_model_the_metric_is_not_computed_and_says_why(monkeypatch) -> None:
+    monkeypatch.setenv("GEOMEVAL_BERTSCORE_MODEL", "/nonexistent/roberta-large")
+    records = [record("e1", "me2_explain", "geometry", "Draw AH, the altitude.", question_format="short-answer",
+                      answer="4", **EXPLAIN_TARGET)]
+    score(records)
+    bert = records[0].scores["BERTScore-F1"]
+    assert bert.not_applicable and "/nonexistent/roberta-large" in (bert.unscored or "")
+    summary = ME2().aggregate(records)
+    assert "BERTScore-F1" not in summary["metrics"] and "/nonexistent" in summary["skipped_metrics"]["BERTScore"]
+    assert summary["metrics"]["ROUGE-L"]["scored"] == 1
 
 
 EXPLAIN_TARGET = {

@@ -13,7 +13,7 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
     """Mean of the scored values, how many were scored, and why the rest were not."""
     values = [r.scores[metric].value for r in records if metric in r.scores and r.scores[metric].scored]
     reasons = Counter(
-        r.scores[metric].unscored or "no score"
+        (r.scores[metric].unscored if metric in r.scores else None) or "no score"
         for r in records
         if metric not in r.scores or not r.scores[metric].scored
     )

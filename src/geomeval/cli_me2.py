@@ -107,6 +107,8 @@ def joint(
     out.print(table)
     if result["unpaired"]:
         out.print(f"left out: {result['unpaired']} items not scored in both runs")
+    if result["only_in_keypoints_run"]:
+        out.print(f"left out: {result['only_in_keypoints_run']} items only in the keypoints run")
     if json_out:
         json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         out.print(f"table: {json_out}")

@@ -15,11 +15,17 @@ import string
 _PREFIXED = re.compile(r"^\s*[\(（]?\s*([A-Z])\s*[\)）]?\s*[.．:：、)）]\s*(.*)$", re.S)
 _BARE_LETTER = re.compile(r"^[\s*_`$]*[\(（\[{]?\s*([A-Z])\s*[\)）\]}]?[\s.．:：、)）*_`$]*$")
 _LETTER_THEN_TEXT = re.compile(r"^[\s*_`]*[\(（\[{]?\s*([A-Z])\s*(?:[\)）\]}][.．:：、]?|[.．:：、])\s*\S")
+# "B (12 cm)": an option letter, then the option's value in brackets.
+_LETTER_THEN_VALUE = re.compile(r"^[\s*_`]*([A-Z])\s+[\(（]")
 _INTRODUCED = re.compile(
     r"(?:\b(?:option|choice|answer(?:\s+choice)?)\b|选项|故选|应选|选择|选)\s*(?:is\s*)?[:：]?\s*[\(（\[]?\s*([A-Za-z])\b\s*[\)）\]]?",
     re.I,
 )
 _LETTER_OPTION_CN = re.compile(r"([A-Z])\s*选项")
+# A lone letter in a LaTeX text or font command, or in a box: \text{B}, \mathbf{C}, \boxed{B}.
+_LATEX_LETTER = re.compile(
+    r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mbox|boxed)\s*\{\s*([A-Za-z])\s*\}"
+)
 
 
 class ChoiceError(ValueError):
@@ -63,13 +69,15 @@ def parse_choices(choices: list[str] | tuple[str, ...] | None) -> dict[str, str]
 def read_option_letter(text: str, letters: str | None = None) -> str | None:
     """Return the option letter that `text` names, or None.
 
-    `letters` limits the answer to the item's options (e.g. "ABCD").
+    `letters` limits the answer to the item's options (e.g. "ABCD"). A letter set in LaTeX
+    (`\\text{B}`, `$\\mathbf{C}$`, `\\boxed{\\textbf{B}}`) is read as the letter.
     """
     text = text.strip()
     if len(text) > 400:
         text = text[:400]
+    text = _unwrap_latex(text)
     allowed = letters or string.ascii_uppercase[:5]
-    for pattern in (_BARE_LETTER, _LETTER_THEN_TEXT):
+    for pattern in (_BARE_LETTER, _LETTER_THEN_TEXT, _LETTER_THEN_VALUE):
         m = pattern.match(text)
         if m and m.group(1) in allowed:
             return m.group(1)
@@ -82,3 +90,16 @@ def read_option_letter(text: str, letters: str | None = None) -> str | None:
         if letter in allowed:
             found = letter
     return found
+
+
+def _unwrap_latex(text: str) -> str:
+    """`text` with single-letter LaTeX wrappers replaced by their letter and math dollars
+    dropped; nested wrappers (\\boxed{\\text{B}}) unwrap in a few bounded passes."""
+    if "\\" not in text and "$" not in text:
+        return text
+    for _ in range(3):
+        unwrapped = _LATEX_LETTER.sub(r"\1", text)
+        if unwrapped == text:
+            break
+        text = unwrapped
+    return text.replace("$", "")

@@ -50,6 +50,15 @@ class ME2(Benchmark):
     headline = "accuracy"
     metrics = scoring.METRICS
 
+    @property
+    def options(self) -> dict[str, Any]:
+        """The BERTScore model the explanation scores come from (GEOMEVAL_BERTSCORE_MODEL and
+        _LAYER; "default" for the offline default). A resumed run must score with the same
+        one, so `geomeval run` refuses a change instead of averaging two models' scores;
+        `geomeval score` rescores every item with the current one."""
+        model, layer = scoring.bert_choice()
+        return {"bertscore_model": model or "default", "bertscore_layer": layer or "default"}
+
     def data_status(self) -> str:
         return "embedded sample (15 original problems, geometry and graph)"
 

@@ -113,10 +113,10 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
 
 def failed_scores(record: SampleRecord) -> dict[str, Score]:
     reason = f"model failed: {record.generation_error or 'no response'}"
-    names = TASK_METRICS[record.task]
+    scores = {name: Score.missing(reason) for name in TASK_METRICS[record.task]}
     if record.task == "me2_explain" and not bert_available():
-        names = tuple(n for n in names if n not in BERT_METRICS)
-    return {name: Score.missing(reason) for name in names}
+        scores |= _bert_not_computed()
+    return scores
 
 
 async def _solve(record: SampleRecord, judge: Judge) -> dict[str, Score]:
@@ -150,7 +150,9 @@ async def _solve(record: SampleRecord, judge: Judge) -> dict[str, Score]:
 
 def _keypoints(record: SampleRecord) -> dict[str, Score]:
     target = record.target
-    gold = target["keypoint_answer"]
+    gold = target.get("keypoint_answer")
+    if gold is None:  # a model that never saw the prompt (replay, a baseline) still answers
+        return {ACCURACY: Score.missing("the item has no keypoint options: nothing to identify")}
     letter, method = read_choice(record.response)
     sources = target.get("option_sources") or []
     chosen = sources[OPTION_LETTERS.index(letter)] if letter is not None and len(sources) == 5 else None
@@ -166,7 +168,11 @@ async def _explain(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     record.extracted = {"explanation_chars": len(candidate)}
     if not candidate:
         scores = {name: Score(0.0, explanation="empty explanation") for name in TEXT_METRICS}
-        scores |= {name: Score(0.0, explanation="empty explanation") for name in BERT_METRICS if bert_available()}
+        scores |= (
+            {name: Score(0.0, explanation="empty explanation") for name in BERT_METRICS}
+            if bert_available()
+            else _bert_not_computed()
+        )
         if judge.offline:
             return scores | {name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS}
         # Nothing to judge: the lowest rating, without asking.
@@ -201,7 +207,7 @@ def likert_scores(verdict: dict[str, Any]) -> dict[str, Score]:
 _BERT: dict[tuple[str, str], tuple[Any, str | None]] = {}
 
 
-def _bert_key() -> tuple[str, str]:
+def bert_choice() -> tuple[str, str]:
     return os.environ.get("GEOMEVAL_BERTSCORE_MODEL", ""), os.environ.get("GEOMEVAL_BERTSCORE_LAYER", "")
 
 
@@ -209,7 +215,7 @@ def bert_scorer() -> Any:
     """The BERTScore scorer GEOMEVAL_BERTSCORE_MODEL / _LAYER choose (the offline default
     when unset), loaded once per choice; None when it cannot load, the reason in
     `bert_unavailable()`."""
-    key = _bert_key()
+    key = bert_choice()
     if key not in _BERT:
         from ...textmetrics import BertScorer, BertScoreUnavailable
 
@@ -226,7 +232,14 @@ def bert_available() -> bool:
 
 def bert_unavailable() -> str | None:
     bert_scorer()
-    return _BERT[_bert_key()][1]
+    return _BERT[bert_choice()][1]
+
+
+def _bert_not_computed() -> dict[str, Score]:
+    """BERTScore without a model: a setting of the run (like a judge-less run), so the item
+    counts as finished and the report says why, rather than as a failure to retry."""
+    reason = f"BERTScore not computed: {bert_unavailable()}"
+    return {name: Score.inapplicable(reason) for name in BERT_METRICS}
 
 
 def text_scores(candidate: str, reference: str) -> dict[str, Score]:
@@ -239,11 +252,12 @@ def text_scores(candidate: str, reference: str) -> dict[str, Score]:
     notes = {"METEOR": f"METEOR {meteor_variant()}"}
     if scorer is not None:
         notes |= {name: f"BERTScore with {scorer.label}" for name in BERT_METRICS}
-    return {
+    scores = {
         name: Score(float(values[key]), explanation=notes.get(name, ""))
         for key, name in _TEXT_KEYS.items()
         if values.get(key) is not None
     }
+    return scores if scorer is not None else scores | _bert_not_computed()
 
 
 # --------------------------------------------------------------------------- aggregate
@@ -253,9 +267,12 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     task = records[0].task if records else "me2_solve"
     names = list(TASK_METRICS[task])
     skipped: dict[str, str] = {}
-    if task == "me2_explain" and not any(name in r.scores for r in records for name in BERT_METRICS):
+    bert_scored = any(r.scores[n].scored for r in records for n in BERT_METRICS if n in r.scores)
+    if task == "me2_explain" and not bert_scored:
         names = [n for n in names if n not in BERT_METRICS]
-        skipped["BERTScore"] = bert_unavailable() or "not computed in this run"
+        reasons = [r.scores[n].unscored for r in records for n in BERT_METRICS if n in r.scores]
+        skipped["BERTScore"] = next((why for why in reasons if why and why.startswith("BERTScore")),
+                                    None) or bert_unavailable() or "not computed in this run"
     summary = summarize(
         records,
         names,
