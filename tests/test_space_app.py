@@ -156,6 +156,8 @@ def test_script_endpoint(client: Any) -> None:
     assert "Pass@1: 0" in summary and any(row[1] == "✗" and "Foo" in row[3] for row in _rows(lines))
     with pytest.raises(Exception, match=f"limit is {MAX_SCRIPT_CHARS:,}"):
         client.predict("A = (0, 0)\n" * (MAX_SCRIPT_CHARS // 10), "1", api_name="/run_script")
+    with pytest.raises(Exception, match="at most 5,000 objects"):  # the renderer's refusal, not a bare "Error"
+        client.predict("l = Sequence(Circle((k, 0), 1), k, 1, 9999)", "", api_name="/run_script")
 
 
 def test_drawing_endpoint(client: Any, tmp_path: Path) -> None:
@@ -163,6 +165,11 @@ def test_drawing_endpoint(client: Any, tmp_path: Path) -> None:
     summary, image, reference, scores = client.predict(handle(str(_png_file(tmp_path / "d.png"))), "1", api_name="/score_drawing")
     assert [row[0] for row in _rows(scores)] == ["PSNR", "SSIM"] and "PSNR" in summary
     assert Path(image).is_file() and Path(reference).is_file()
+    for fmt in ("TIFF", "ICO"):  # accepted, then "not an image" at display
+        drawn = tmp_path / f"d.{fmt.lower()}"
+        Image.new("RGB", (48, 48), "white").save(drawn, format=fmt)
+        summary, image, reference, scores = client.predict(handle(str(drawn)), "1", api_name="/score_drawing")
+        assert "PSNR" in summary and Path(image).is_file()
     bad = tmp_path / "bad.png"
     bad.write_text("this is not a picture")
     with pytest.raises(Exception, match="not a readable image"):
@@ -209,6 +216,8 @@ def test_leaderboard_endpoints(client: Any) -> None:
     assert "step_bucket" in [v for _l, v in group["choices"]] and metric["value"] == "ACS"
     plot, table = client.predict(["geolaux-random"], "step_bucket", "ACS", api_name="/breakdown")
     assert table["headers"] == ["step_bucket", "geolaux-random"] and plot
+    with pytest.raises(Exception, match="has a metric"):  # was a mathtext plot title, failing at savefig
+        client.predict(["geolaux-random"], "step_bucket", "$x^{$", api_name="/breakdown")
 
 
 def test_run_names_cannot_leave_the_runs_folder(client: Any, runs_root: Path) -> None:

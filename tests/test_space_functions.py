@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 from pathlib import Path
 
 import pytest
@@ -200,6 +201,28 @@ def test_script_limits() -> None:
         try_metrics.try_script("A = (0, 0)", "../1")
 
 
+def test_script_whose_figure_is_too_large_to_draw_is_refused_with_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The renderer refuses a construction with more than MAX_OBJECTS drawables; the visitor
+    is told so (a DemoInputError naming the limit), not shown a bare "Error"."""
+    from geomeval.geogebra import render
+
+    with pytest.raises(DemoInputError, match=f"at most {render.MAX_OBJECTS:,} objects") as refused:
+        try_metrics.try_script("l = Sequence(Circle((k, 0), 1), k, 1, 9999)", None)
+    assert "more than 5000 drawable objects" in str(refused.value)
+    with pytest.raises(DemoInputError, match="too large to draw"):
+        try_metrics.try_script("l = Sequence(Sequence((i, j), i, 1, 100), j, 1, 100)", "1")
+
+    def broken(*_args: object, **_kwargs: object) -> bytes:
+        raise ValueError("a renderer bug")
+
+    monkeypatch.setattr(try_metrics, "render_png", broken)  # anything else is not bad input
+    with pytest.raises(ValueError, match="a renderer bug") as bug:
+        try_metrics.try_script("A = (0, 0)", None)
+    assert not isinstance(bug.value, DemoInputError)
+
+
 def _png(size: tuple[int, int] = (60, 40)) -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", size, "white").save(buffer, format="PNG")
@@ -230,6 +253,71 @@ def test_drawing_is_compared_and_bad_uploads_refused(tmp_path: Path) -> None:
         try_metrics.try_drawing(big.getvalue(), key)
     with pytest.raises(DemoInputError, match="Upload an image"):
         try_metrics.try_drawing(None, key)
+
+
+def _encoded(fmt: str, size: tuple[int, int] = (60, 40), mode: str = "RGB") -> bytes:
+    buffer = io.BytesIO()
+    Image.new(mode, size, "white" if mode != "CMYK" else (0, 0, 0, 0)).save(buffer, format=fmt)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "mode"),
+    [
+        ("TIFF", "RGB"),
+        ("TIFF", "CMYK"),
+        ("ICO", "RGBA"),
+        ("JPEG", "RGB"),
+        ("GIF", "P"),
+        ("WEBP", "RGB"),
+        ("BMP", "RGB"),
+    ],
+)
+def test_every_accepted_upload_is_scored_as_png(tmp_path: Path, fmt: str, mode: str) -> None:
+    """TIFF and ICO drawings (which PIL opens) were accepted and then failed with "not an
+    image" at display: an upload is now decoded once and passed on as PNG."""
+    key = try_metrics.script_references()[0][1]
+    data = _encoded(fmt, (48, 48) if fmt == "ICO" else (60, 40), mode)
+    normalised = try_metrics.read_upload(data)
+    assert normalised.startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(io.BytesIO(normalised)) as decoded:
+        assert decoded.format == "PNG" and decoded.size == ((48, 48) if fmt == "ICO" else (60, 40))
+        assert decoded.convert("RGB").getpixel((5, 5)) == (255, 255, 255)
+    upload = tmp_path / f"drawing.{fmt.lower()}"
+    upload.write_bytes(data)
+    result = try_metrics.try_drawing(str(upload), key, upload_root=tmp_path)
+    assert isinstance(result.image, Image.Image) and result.image.size == decoded.size
+    png = try_metrics.try_drawing(_encoded("PNG", decoded.size), key)
+    assert result.score_rows == png.score_rows  # a white figure scores alike in any format
+
+
+def test_upload_bombs_and_other_formats_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    side = int(MAX_IMAGE_PIXELS**0.5) + 1
+    big = io.BytesIO()
+    Image.new("1", (side, side)).save(big, format="TIFF", compression="group4")
+    with pytest.raises(DemoInputError, match="pixels"):
+        try_metrics.read_upload(big.getvalue())
+    # An icon whose directory says 0×0 (256×256) but whose PNG is over the pixel limit:
+    # Pillow would decode it while opening the file, so it is refused before Pillow sees it.
+    inner = io.BytesIO()
+    Image.new("1", (side, side)).save(inner, format="PNG")
+    png = inner.getvalue()
+    icon = (
+        struct.pack("<HHH", 0, 1, 1)
+        + struct.pack("<BBBBHHII", 0, 0, 0, 0, 1, 32, len(png), 22)
+        + png
+    )
+
+    def no_decoding(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the icon was handed to Pillow")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Image, "open", no_decoding)
+        with pytest.raises(DemoInputError, match="pixels"):
+            try_metrics.read_upload(icon)
+    eps = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n"  # Pillow would run Ghostscript
+    with pytest.raises(DemoInputError, match="not a readable image"):
+        try_metrics.read_upload(eps)
 
 
 # --------------------------------------------------------------------------- solutions
@@ -309,6 +397,94 @@ def test_runs_table_and_breakdowns(runs_root: Path) -> None:
     assert figure.axes and figure.axes[0].get_title() == "ACS by step_bucket"
     ggb = boards.breakdown(runs_root, ["group/ggbench-random"], "difficulty", "Pass@1")
     assert [row[0] for row in ggb.table.rows] == ["Easy", "Medium", "Hard"]
+
+
+def _fake_run(
+    folder: Path, metrics: dict[str, object], breakdowns: dict[str, object] | None = None
+) -> None:
+    folder.mkdir(parents=True)
+    results = {
+        "benchmark": "geolaux",
+        "task": "geolaux",
+        "model": "m",
+        "metrics": metrics,
+        "breakdowns": breakdowns or {},
+    }
+    (folder / "results.json").write_text(json.dumps(results))
+
+
+def test_runs_listing_walks_the_runs_folder_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Listing N runs walked the tree once per run (resolve_run per name): quadratic."""
+    root = tmp_path / "runs"
+    for i in range(300):
+        _fake_run(
+            root / f"batch{i % 3}" / f"run{i:03d}",
+            {"ACS": {"value": i / 300}},
+            {"type": {"a": {"ACS": {"value": 0.5}}}},
+        )
+    walks = []
+    discover = boards.discover_runs
+
+    def counted(found_root: Path) -> dict[str, Path]:
+        walks.append(found_root)
+        return discover(found_root)
+
+    monkeypatch.setattr(boards, "discover_runs", counted)
+    table = boards.runs_table(root)
+    assert len(table.rows) == 300 and len(walks) == 1
+    names = boards.run_names(root)
+    assert len(names) == 300 and len(walks) == 2
+    boards.breakdown_options(root, names[:12])  # a comparison of 12 runs: one walk too
+    assert len(walks) == 3
+    found = boards.breakdown(root, names[:12], "type", "ACS")
+    assert len(found.series) == 12 and len(walks) == 4
+
+
+def test_runs_listing_keeps_its_checks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Reading the discovered files directly still leaves out links that lead outside,
+    oversized files and files that are not results."""
+    root = tmp_path / "runs"
+    _fake_run(root / "good", {"ACS": {"value": 0.5}})
+    _fake_run(tmp_path / "secret", {"ACS": {"value": 1.0}})
+    (root / "escape").mkdir()
+    os.symlink(tmp_path / "secret" / "results.json", root / "escape" / "results.json")
+    (root / "notes").mkdir()
+    (root / "notes" / "results.json").write_text(json.dumps(["not", "results"]))
+    _fake_run(root / "huge", {"ACS": {"value": 0.5}, "pad": "x" * 2000})
+    monkeypatch.setattr(boards, "MAX_RESULTS_BYTES", 1000)
+    assert boards.run_names(root) == ["good"]
+    with pytest.raises(DemoInputError, match="no run"):
+        boards.load_results(root, "escape")
+    with pytest.raises(DemoInputError, match="limit"):
+        boards.load_results(root, "huge")
+
+
+def test_breakdown_metric_must_be_the_runs_and_file_text_is_drawn_plain(
+    runs_root: Path, tmp_path: Path
+) -> None:
+    """A visitor's metric became a plot title parsed as mathtext ("$x^{$" failed at
+    savefig); it must be one of the runs' metrics, and text from files is drawn as written."""
+    for metric in ("$x^{$", "", None, "acs"):
+        with pytest.raises(DemoInputError, match="metric"):
+            boards.breakdown(runs_root, ["geolaux-random"], "step_bucket", metric)
+        with pytest.raises(DemoInputError, match="metric"):
+            boards.breakdown_plot(runs_root, ["geolaux-random"], "step_bucket", metric)
+    root = tmp_path / "runs"
+    odd = "$x^{$"
+    for name in ("$r^{$", "plain"):
+        _fake_run(
+            root / name,
+            {odd: {"value": 0.5}},
+            {"$g_{$": {"$b^{$": {odd: {"value": 0.25}}, "b": {}}},
+        )
+    figure = boards.breakdown_plot(root, ["$r^{$", "plain"], "$g_{$", odd)
+    figure.savefig(io.BytesIO(), format="png")  # raised ParseSyntaxException
+    axes = figure.axes[0]
+    assert axes.get_title() == f"{odd} by $g_{{$" and axes.get_ylabel() == odd
+    assert [t.get_text() for t in axes.get_xticklabels()] == ["$b^{$", "b"]
+    assert [t.get_text() for t in axes.get_legend().get_texts()] == ["$r^{$", "plain"]
 
 
 def test_runs_outside_the_folder_are_refused(runs_root: Path, tmp_path: Path) -> None:

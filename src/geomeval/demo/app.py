@@ -321,7 +321,7 @@ def build_app(runs: str | Path | None = None) -> gr.Blocks:
                     ggb_go.click(on_run_script, [script, ggb_ref], [ggb_summary, ggb_figure, ggb_reference, ggb_lines, ggb_checks],
                                  api_name="run_script")
                     with gr.Accordion("Or compare a drawing (image track: PSNR, SSIM at 256×256)", open=False):
-                        drawing = gr.File(label=f"Your drawing (PNG/JPEG/WebP, up to {MAX_IMAGE_BYTES // 2**20} MiB)",
+                        drawing = gr.File(label=f"Your drawing ({'/'.join(try_metrics.UPLOAD_FORMATS)}, up to {MAX_IMAGE_BYTES // 2**20} MiB)",
                                           file_types=["image"], type="filepath", elem_id="drawing-upload")
                         draw_go = gr.Button("Compare drawing", elem_id="drawing-score")
                         draw_summary = gr.Markdown()

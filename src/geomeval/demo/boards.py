@@ -30,6 +30,9 @@ DEFAULT_RUNS = "runs"
 RESULTS = "results.json"
 MAX_DEPTH = 4  # folders below the runs folder searched for results.json
 RAW_UNITS = ("dB", "raw")  # metrics reported as plain values; others are shares shown ×100
+# Text from files (run and bucket names, metrics, published titles) is drawn as written:
+# "$…$" would otherwise be parsed as mathtext (or TeX), and a bad one fails at savefig.
+PLAIN_TEXT: dict[str, Any] = {"parse_math": False, "usetex": False}
 
 
 # --------------------------------------------------------------------------- published
@@ -188,23 +191,32 @@ def discover_runs(root: Path) -> dict[str, Path]:
     return found
 
 
-def resolve_run(root: Path, name: str | None) -> Path:
-    """The results.json of the run called `name`; anything that is not one of the runs found
-    under `root` (a path that climbs out, an absolute path, a link outside) is refused."""
+def _check_name(name: str | None) -> str:
+    """A visitor's run name, refused when it is not a plain path inside the runs folder."""
     if not name or not isinstance(name, str):
         raise DemoInputError("choose a run")
     pure = PurePosixPath(name)
     if pure.is_absolute() or ".." in pure.parts or "\\" in name or "\x00" in name:
         raise DemoInputError(f"run name {name!r} refused: runs are named by their folder inside the runs folder")
-    runs = discover_runs(root)
-    path = runs.get(name)
+    return name
+
+
+def resolve_run(root: Path, name: str | None, runs: dict[str, Path] | None = None) -> Path:
+    """The results.json of the run called `name`; anything that is not one of the runs found
+    under `root` (a path that climbs out, an absolute path, a link outside) is refused.
+    `runs` is a `discover_runs(root)` already made, so several names cost one walk."""
+    name = _check_name(name)
+    path = (discover_runs(root) if runs is None else runs).get(name)
     if path is None or not _inside(path, root):
         raise DemoInputError(f"no run {name!r} in the runs folder")
     return path
 
 
-def load_results(root: Path, name: str) -> dict[str, Any]:
-    path = resolve_run(root, name)
+def _read_results(root: Path, name: str, path: Path) -> dict[str, Any]:
+    """One discovered results.json, read with the same checks as a visitor's name: inside
+    `root` once links are followed, a plain file, within MAX_RESULTS_BYTES, a results file."""
+    if not _inside(path, root) or not path.is_file():
+        raise DemoInputError(f"no run {name!r} in the runs folder")
     size = path.stat().st_size
     if size > MAX_RESULTS_BYTES:
         raise DemoInputError(f"{name}/results.json is {size / 2**20:.1f} MiB; the limit is {MAX_RESULTS_BYTES / 2**20:.0f} MiB")
@@ -212,16 +224,23 @@ def load_results(root: Path, name: str) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DemoInputError(f"{name}/results.json is not valid JSON: {exc}") from None
+    except OSError as exc:  # gone or unreadable since the walk
+        raise DemoInputError(f"{name}/results.json cannot be read: {exc.strerror or exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
         raise DemoInputError(f"{name}/results.json is not a geomeval results file")
     return data
 
 
+def load_results(root: Path, name: str) -> dict[str, Any]:
+    return _read_results(root, name, resolve_run(root, name))
+
+
 def _all_results(root: Path, benchmark: str | None = None) -> dict[str, dict[str, Any]]:
+    """Every readable run (of one benchmark), from one walk of the runs folder."""
     loaded: dict[str, dict[str, Any]] = {}
-    for name in discover_runs(root):
+    for name, path in discover_runs(root).items():
         try:
-            results = load_results(root, name)
+            results = _read_results(root, name, path)
         except DemoInputError:
             continue  # an unreadable run is left out of the tables, not fatal
         if benchmark in (None, "", results.get("benchmark")):
@@ -270,7 +289,9 @@ def _chosen(root: Path, names: list[str] | str | None) -> dict[str, dict[str, An
         raise DemoInputError("choose at least one run")
     if len(chosen) > 12:
         raise DemoInputError("compare at most 12 runs at once")
-    return {name: load_results(root, name) for name in chosen}
+    names = [_check_name(name) for name in chosen]
+    runs = discover_runs(root)  # one walk for all the names
+    return {name: _read_results(root, name, resolve_run(root, name, runs)) for name in names}
 
 
 def breakdown_options(root: Path, names: list[str] | str | None) -> tuple[list[str], list[str]]:
@@ -293,6 +314,13 @@ class Breakdown:
 def breakdown(root: Path, names: list[str] | str | None, group: str | None, metric: str | None) -> Breakdown:
     """One metric per bucket of one breakdown, a column per run."""
     results = _chosen(root, names)
+    metrics: list[str] = []
+    for data in results.values():
+        metrics += [m for m in data["metrics"] if m not in metrics]
+    if not metrics:
+        raise DemoInputError("none of the chosen runs has a metric")
+    if metric not in metrics:
+        raise DemoInputError(f"none of the chosen runs has a metric {_short(metric)}; their metrics: {', '.join(metrics)}")
     keys: list[str] = []
     for data in results.values():
         keys += [k for k in ((data.get("breakdowns") or {}).get(group) or {}) if k not in keys]
@@ -305,6 +333,12 @@ def breakdown(root: Path, names: list[str] | str | None, group: str | None, metr
         series[name] = [display_value((buckets.get(k) or {}).get(metric), unit) for k in keys]
     rows = [[key, *[series[name][i] for name in results]] for i, key in enumerate(keys)]
     return Breakdown(Table([group or "", *results], rows, f"{metric} by {group}"), series, keys)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    """A visitor's value quoted for a message, cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def breakdown_plot(root: Path, names: list[str] | str | None, group: str | None, metric: str | None) -> Figure:
@@ -322,11 +356,13 @@ def _bars(labels: list[str], series: dict[str, list[float | None]], title: str, 
         xs = [i + (index - (count - 1) / 2) * width for i in range(len(labels))]
         pairs = [(x, v) for x, v in zip(xs, values, strict=True) if v is not None]
         axes.bar([x for x, _ in pairs], [v for _, v in pairs], width=width, label=name)
-    axes.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
-    axes.set_title(title)
-    axes.set_ylabel(ylabel)
+    axes.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0,
+                    ha="right" if len(labels) > 6 else "center", **PLAIN_TEXT)
+    axes.set_title(title, **PLAIN_TEXT)
+    axes.set_ylabel(ylabel, **PLAIN_TEXT)
     if len(series) > 1:
-        axes.legend(fontsize="small")
+        for text in axes.legend(fontsize="small").get_texts():
+            text.set(**PLAIN_TEXT)
     return figure
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import string
+import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +32,8 @@ from ..benchmarks.ggbench.scoring import (
     reference_construction,
 )
 from ..geogebra import Construction, Limits, render_png, run_script, verify
-from ..geogebra.render import fit_window
+from ..geogebra.render import MAX_OBJECTS as MAX_DRAWN_OBJECTS
+from ..geogebra.render import MAX_POLYGON_VERTICES, _drawables, fit_window
 from ..geogebra.syntax import ParseError
 from ..keypoints import DIMENSIONS, Keypoint, match, parse_caption, to_text
 from ..records import Score
@@ -259,6 +261,23 @@ def _run(script: str) -> Construction:
         raise DemoInputError(f"script refused: {exc}") from None
 
 
+def _render(construction: Construction, window: tuple[float, float, float, float] | None) -> bytes:
+    """The figure as PNG. A construction the renderer refuses to draw (too many objects, a
+    polygon with too many vertices) is refused here with the limit named; the check is the
+    renderer's own (`_drawables`, which raises only for those limits), run before drawing,
+    so any other error from the renderer is a bug and is not dressed up as bad input."""
+    try:
+        for _drawable in _drawables(construction, None):
+            pass
+    except ValueError as exc:
+        raise DemoInputError(
+            f"The script ran, but its figure is too large to draw: {exc}. The renderer draws at most "
+            f"{MAX_DRAWN_OBJECTS:,} objects (each element of a list counts) and polygons of at most "
+            f"{MAX_POLYGON_VERTICES:,} vertices."
+        ) from None
+    return render_png(construction, size=RENDER_SIZE, window=window)
+
+
 def try_script(script: str | None, reference_id: str | None = None) -> ScriptResult:
     """Run a GeoGebra script (bare commands or an answer with ```geogebra blocks) in the
     engine: the figure (in the reference's view, so the two line up), each line's status,
@@ -271,7 +290,7 @@ def try_script(script: str | None, reference_id: str | None = None) -> ScriptRes
     construction = _run(text)
     reference, problem = reference_construction(target) if target else (None, None)
     window = fit_window(reference, size=RENDER_SIZE) if reference is not None and problem is None else None
-    figure = render_png(construction, size=RENDER_SIZE, window=window)
+    figure = _render(construction, window)
     line_rows = [[s.line, "✓" if s.ok else "✗", s.source, s.error or "", ", ".join(s.labels)] for s in construction.lines]
     errors = construction.errors
     passed = construction.pass_at_1
@@ -329,9 +348,18 @@ class DrawingResult:
     reference_figure: Image.Image | None
 
 
+# What a drawing may be uploaded as. Every upload is decoded once, here, and passed on as PNG,
+# so display and scoring never see another format (nor a format Pillow would hand to an
+# outside program, like EPS).
+UPLOAD_FORMATS = ("PNG", "JPEG", "GIF", "WEBP", "BMP", "TIFF", "ICO")
+_PNG_MODES = frozenset({"1", "L", "LA", "P", "RGB", "RGBA"})  # kept as they are; others become RGB(A)
+_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
 def read_upload(upload: str | Path | bytes | None, upload_root: str | Path | None = None) -> bytes:
-    """An uploaded image's bytes, refusing what is too large, is not an image, or (given
-    `upload_root`, Gradio's upload folder) lies anywhere else."""
+    """An uploaded image as PNG bytes (its first frame), refusing what is too large (bytes or
+    pixels), is not an image in one of UPLOAD_FORMATS, or (given `upload_root`, Gradio's
+    upload folder) lies anywhere else."""
     if upload is None or upload == "":
         raise DemoInputError("Upload an image first.")
     if isinstance(upload, bytes | bytearray):
@@ -348,19 +376,56 @@ def read_upload(upload: str | Path | bytes | None, upload_root: str | Path | Non
         data = path.read_bytes()
     if len(data) > MAX_IMAGE_BYTES:
         raise DemoInputError(f"The image is {len(data) / 2**20:.1f} MiB; the limit is {MAX_IMAGE_BYTES / 2**20:.0f} MiB.")
+    return _as_png(data)
+
+
+def _check_pixels(width: int, height: int) -> None:
+    if width * height > MAX_IMAGE_PIXELS:
+        raise DemoInputError(f"The image is {width}×{height} pixels; the limit is {MAX_IMAGE_PIXELS:,} pixels.")
+
+
+def _check_icon_frames(data: bytes) -> None:
+    """The pixel limit on every image inside an icon: Pillow decodes an ICO's largest image
+    while opening it, and that image (a PNG or a bitmap) may be far larger than the 256×256
+    its directory entry says, so it is checked before Pillow sees the file."""
+    if not data.startswith(b"\0\0\1\0") or len(data) < 6:
+        return
+    (count,) = struct.unpack_from("<H", data, 4)
+    for index in range(count):
+        entry = 6 + 16 * index
+        if entry + 16 > len(data):
+            return  # a truncated directory: Pillow refuses it
+        (offset,) = struct.unpack_from("<I", data, entry + 12)
+        if data[offset : offset + 8] == _PNG_MAGIC and offset + 24 <= len(data):
+            _check_pixels(*struct.unpack_from(">II", data, offset + 16))
+        elif offset + 12 <= len(data):  # a bitmap: its header, then width and height (doubled: image and mask)
+            width, height = struct.unpack_from("<ii", data, offset + 4)
+            _check_pixels(abs(width), abs(height) // 2)
+
+
+def _as_png(data: bytes) -> bytes:
+    """The image's first frame re-encoded as PNG, within the pixel limit: checked on the size
+    the file declares before anything is decoded, and again on what was decoded."""
     try:
-        with Image.open(io.BytesIO(data)) as opened:
-            width, height = opened.size
-            if width * height > MAX_IMAGE_PIXELS:
-                raise DemoInputError(
-                    f"The image is {width}×{height} pixels; the limit is {MAX_IMAGE_PIXELS:,} pixels."
-                )
-            opened.verify()
+        _check_icon_frames(data)
+        with Image.open(io.BytesIO(data), formats=UPLOAD_FORMATS) as opened:
+            _check_pixels(*opened.size)
+            opened.load()
+            _check_pixels(*opened.size)
+            picture: Image.Image = opened
+            if picture.mode not in _PNG_MODES:
+                alpha = any(band in ("A", "a") for band in picture.getbands()) or "transparency" in picture.info
+                picture = picture.convert("RGBA" if alpha else "RGB")
+            buffer = io.BytesIO()
+            picture.save(buffer, format="PNG", compress_level=1)
     except DemoInputError:
         raise
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
-        raise DemoInputError(f"That file is not a readable image (PNG, JPEG, WebP, GIF): {exc}") from None
-    return data
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error,
+            Image.DecompressionBombError) as exc:
+        raise DemoInputError(
+            f"That file is not a readable image ({', '.join(UPLOAD_FORMATS)}): {exc}"
+        ) from None
+    return buffer.getvalue()
 
 
 def _inside(path: Path, root: Path) -> bool:
