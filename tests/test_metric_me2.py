@@ -208,6 +208,11 @@ def test_extracted_answers_are_checked_as_given(accuracy) -> None:
     assert results["extraction"] == "given" and results["methods"] == {"given": 4}
     assert [item["correct"] for item in results["per_item"]] == [True, False, True, False]
     assert results["accuracy"] == 0.5
+    assert all("(given)" in item["explanation"] for item in results["per_item"][:3])
+    # A given answer is not searched for a final answer: a two-line one is taken as it is.
+    spread = accuracy.compute(predictions=["2√3\n(exact)"], references=["2\\sqrt{3}"],
+                              question_formats=[SHORT], extracted=True, per_item=True)
+    assert spread["per_item"][0]["extracted"] == "2√3\n(exact)"
 
 
 def test_keypoint_choices_and_which_options_mislead(accuracy) -> None:

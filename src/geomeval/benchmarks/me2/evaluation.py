@@ -36,7 +36,7 @@ from .features import DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
 ACCURACY_TASKS = ("me2_solve", "me2_keypoints")
 EXPLAIN_TASK = "me2_explain"
 NO_RESPONSE = "model failed: no response"  # the runner's reason for a missing response
-GIVEN = "given"  # the method of an answer the caller extracted (extracted=True)
+GIVEN = scoring.GIVEN  # the method of an answer the caller extracted (extracted=True)
 NO_JUDGE_CONFIGURED = (
     "judge=True needs an LLM judge, and none is configured: set GEOMEVAL_JUDGE_MODEL to the "
     "judge model (with GEOMEVAL_JUDGE_BASE_URL and GEOMEVAL_JUDGE_API_KEY for its server), or "
@@ -74,7 +74,7 @@ def evaluate_accuracy(
     accuracy, as `geomeval run me2` scores it, with coverage and per-domain breakdowns.
 
     `predictions` are raw responses (or, with `extracted=True`, final answers or letters,
-    scored as a response holding only that answer, which the shared extractor takes whole).
+    checked as they stand, without extraction).
     `references` are gold answers: an option letter for a multiple-choice item and for every
     keypoint item (which also takes the dataset's ClassLabel index), else the value.
     `me2_solve` needs `question_formats`; `domains` adds the per-domain breakdown, each domain
@@ -114,12 +114,11 @@ def evaluate_accuracy(
         )
         for index in range(len(predictions))
     ]
-    engine = _judge(judge)  # last: a bad argument fails before any client is made
-    _score(records, engine)
     if extracted:
         for record in records:
-            if record.extracted is not None:
-                record.extracted["method"] = GIVEN
+            record.target["answer_given"] = True  # the scorer takes the answer as it stands
+    engine = _judge(judge)  # last: a bad argument fails before any client is made
+    _score(records, engine)
     groups = {"domain": DOMAINS} if domains is not None else {}
     if task == "me2_solve":
         groups["question_format"] = QUESTION_FORMATS

@@ -57,6 +57,7 @@ LETTERS = "".join(OPTION_LETTERS)
 _CIRCLED = dict(zip("①②③④⑤", OPTION_LETTERS, strict=True))
 _CIRCLED_IN = re.compile("[①②③④⑤]")
 MAX_EXPLANATION_CHARS = 50_000
+MAX_GIVEN_CHARS = 300  # a given final answer longer than this is a solution, not an answer
 _TEXT_KEYS = {"bleu2": "BLEU-2", "bleu4": "BLEU-4", "rouge_l": "ROUGE-L", "meteor": "METEOR",
               "bertscore_f1": "BERTScore-F1", "bertscore_p": "BERTScore-P", "bertscore_r": "BERTScore-R"}
 
@@ -64,23 +65,37 @@ _TEXT_KEYS = {"bleu2": "BLEU-2", "bleu4": "BLEU-4", "rouge_l": "ROUGE-L", "meteo
 # --------------------------------------------------------------------------- reading answers
 
 
-def read_choice(response: str | None) -> tuple[str | None, str]:
+GIVEN = "given"  # how an answer the caller extracted already (target["answer_given"]) is found
+
+
+def final_answer(response: str | None, target: dict[str, Any], letters: str | None = None) -> tuple[str | None, str]:
+    """The final answer a response states and how it was found; a caller that extracted the
+    answer itself (the `evaluate` face's `extracted=True`) marks the target `answer_given`,
+    and the response is then the answer as it stands."""
+    if target.get("answer_given"):
+        answer = (response or "").strip()[:MAX_GIVEN_CHARS]
+        return answer or None, GIVEN
+    extracted = extract_final_answer(response, letters=letters)
+    return extracted.answer, extracted.method
+
+
+def read_choice(response: str | None, target: dict[str, Any] | None = None) -> tuple[str | None, str]:
     """The option letter a response settles on, and how it was found.
 
     The shared extractor finds the final answer ("The final answer is: {B}", "\\boxed{B}",
     a closing "(B)" line); the letter is read from it in any of the usual forms. A circled
     number ①–⑤ names options A–E, as Korean and Chinese problem sets write them.
     """
-    extracted = extract_final_answer(response, letters=LETTERS)
-    if extracted.answer is None:
+    answer, method = final_answer(response, target or {}, LETTERS)
+    if answer is None:
         return None, "no final answer found"
-    letter = read_option_letter(extracted.answer, LETTERS)
+    letter = read_option_letter(answer, LETTERS)
     if letter is None:
-        circled = _CIRCLED_IN.search(extracted.answer[:40])
+        circled = _CIRCLED_IN.search(answer[:40])
         letter = _CIRCLED[circled.group(0)] if circled else None
     if letter is None:
-        return None, f"no option letter in the final answer {extracted.answer[:80]!r} ({extracted.method})"
-    return letter, extracted.method
+        return None, f"no option letter in the final answer {answer[:80]!r} ({method})"
+    return letter, method
 
 
 def explanation_of(response: str) -> str:
@@ -123,15 +138,15 @@ async def _solve(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     target = record.target
     gold = target["answer"]
     if target["question_format"] == "multiple-choice":
-        letter, method = read_choice(record.response)
+        letter, method = read_choice(record.response, target)
         record.extracted = {"answer": letter, "method": method}
         if letter is None:
             return {ACCURACY: Score(0.0, explanation=f"{method}; gold {gold}")}
         return {ACCURACY: Score(float(letter == gold), explanation=f"chose {letter} ({method}); gold {gold}")}
-    extracted = extract_final_answer(record.response)
-    record.extracted = {"answer": extracted.answer, "method": extracted.method}
-    verdict = check_answer(extracted.answer, gold)
-    rules = f"extracted {extracted.answer!r} ({extracted.method}); gold {gold!r}; {verdict.rule}: {verdict.detail}"
+    answer, method = final_answer(record.response, target)
+    record.extracted = {"answer": answer, "method": method}
+    verdict = check_answer(answer, gold)
+    rules = f"extracted {answer!r} ({method}); gold {gold!r}; {verdict.rule}: {verdict.detail}"
     if verdict.equal or judge.offline:
         return {ACCURACY: Score(float(verdict.equal), explanation=rules)}
     # The rules found the answers unequal (or found none): the judge decides, since units and
@@ -153,7 +168,7 @@ def _keypoints(record: SampleRecord) -> dict[str, Score]:
     gold = target.get("keypoint_answer")
     if gold is None:  # a model that never saw the prompt (replay, a baseline) still answers
         return {ACCURACY: Score.missing("the item has no keypoint options: nothing to identify")}
-    letter, method = read_choice(record.response)
+    letter, method = read_choice(record.response, target)
     sources = target.get("option_sources") or []
     chosen = sources[OPTION_LETTERS.index(letter)] if letter is not None and len(sources) == 5 else None
     record.extracted = {"answer": letter, "method": method, "chosen_source": chosen}
