@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+from .answers import parse_json_object
 from .cache import ResponseCache
 from .client import ChatClient, RetryPolicy
 
@@ -24,6 +25,31 @@ _REPAIR = (
     "Your reply could not be used: {problem}. Reply again with the corrected JSON object "
     "only, following the format asked for above, with no other text."
 )
+
+
+def reply_object(text: str) -> dict[str, Any]:
+    """The JSON object a judge replied with. A ValueError when there is none: its text is
+    what the judge is shown in its one repair retry."""
+    data = parse_json_object(text)
+    if data is None:
+        raise ValueError("no JSON object found")
+    return data
+
+
+def likert(value: Any, name: str) -> int:
+    """A 1–5 rating as the judge wrote it (4, 4.0 or "4"); anything else is unreadable."""
+    if isinstance(value, bool):
+        raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {value!r}')
+    if isinstance(value, str):
+        value = value.strip()
+        if not value.isdigit():
+            raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {value[:20]!r}')
+        value = int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or not 1 <= value <= 5:
+        raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {str(value)[:20]!r}')
+    return value
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...answers import parse_json_object
+from ...judges import reply_object
 
 DIMENSIONS = ("element", "relation", "numerical")
 GROUPS = {"element": "elements", "relation": "spatial_relations", "numerical": "numerical_relations"}
@@ -76,9 +76,7 @@ def extraction_messages(caption: str) -> list[dict[str, Any]]:
 
 def parse_extraction(text: str) -> dict[str, list[str]]:
     """Keypoint statements per dimension, checked and bounded."""
-    data = parse_json_object(text)
-    if data is None:
-        raise ValueError("no JSON object found")
+    data = reply_object(text)
     out: dict[str, list[str]] = {}
     for dimension, key in GROUPS.items():
         value = data.get(key)
@@ -107,9 +105,7 @@ def matching_messages(candidate: dict[str, list[str]], reference: dict[str, list
 def parse_matching(text: str, candidate: dict[str, list[str]], reference: dict[str, list[str]]) -> dict[str, dict[str, list[int]]]:
     """Matched reference numbers and supported candidate numbers per dimension, each checked
     against the list lengths (1-based, unique)."""
-    data = parse_json_object(text)
-    if data is None:
-        raise ValueError("no JSON object found")
+    data = reply_object(text)
     out: dict[str, dict[str, list[int]]] = {}
     for dimension, key in GROUPS.items():
         group = data.get(key)

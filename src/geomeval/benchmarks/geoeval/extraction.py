@@ -44,10 +44,9 @@ from ...answers import (
     check_answer,
     extract_final_answer,
     parse_choices,
-    parse_json_object,
     read_option_letter,
 )
-from ...judges import Judge
+from ...judges import Judge, reply_object
 
 MAX_RULE_CHARS = 30_000  # rules read only the response's tail: a final answer is at the end
 WINDOW_CHARS = 800  # GeoEval's extra phrasings count only this close to the end...
@@ -316,9 +315,7 @@ def parse_extraction(text: str) -> str | None:
     bare = text.strip().strip("`").strip().strip(".\"'").strip().lower()
     if bare in _NONE_WORDS:
         return None
-    data = parse_json_object(text)
-    if data is None:
-        raise ValueError("no JSON object found")
+    data = reply_object(text)
     if "answer" not in data:
         raise ValueError('field "answer" is missing')
     value = data["answer"]

@@ -13,7 +13,8 @@ import itertools
 import re
 from typing import Any
 
-from ...answers import parse_choices, parse_json_object
+from ...answers import parse_choices
+from ...judges import reply_object
 from .process_metrics import ERROR_TYPES
 
 MAX_STEPS = 64
@@ -179,9 +180,7 @@ def _binary(value: Any, where: str) -> int:
 
 def parse_step_judgment(text: str, n_steps: int) -> dict[str, Any]:
     """The judge's marks, checked: one 0/1 per student step in order, plus the final answer."""
-    data = parse_json_object(text)
-    if data is None:
-        raise ValueError("no JSON object found")
+    data = reply_object(text)
     if "final_answer_correct" not in data:
         raise ValueError('field "final_answer_correct" is missing')
     final = _binary(data["final_answer_correct"], '"final_answer_correct"')
@@ -206,9 +205,7 @@ def parse_step_judgment(text: str, n_steps: int) -> dict[str, Any]:
 
 
 def parse_error_type(text: str) -> dict[str, str]:
-    data = parse_json_object(text)
-    if data is None:
-        raise ValueError("no JSON object found")
+    data = reply_object(text)
     value = str(data.get("error_type", "")).strip().lower().replace(" ", "_").replace("-", "_")
     if value not in ERROR_TYPES:
         raise ValueError(f'"error_type" must be one of {", ".join(ERROR_TYPES)}, got {value[:40]!r}')

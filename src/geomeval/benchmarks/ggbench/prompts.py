@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...answers import parse_json_object
 from ...images import image_part
+from ...judges import likert, reply_object
 
 _CODE_TASK = """Construct the geometric figure the problem below asks for, using GeoGebra.
 
@@ -204,44 +204,21 @@ def result_judge_messages(target: dict[str, Any], reference_image: bytes, final_
 PROCESS_CRITERIA = ("step_accuracy", "process_consistency", "problem_solution_accuracy")
 
 
-def _likert(value: Any, name: str) -> int:
-    """A 1–5 score as the judge wrote it: 4, 4.0 or "4"; anything else is unreadable."""
-    if isinstance(value, bool):
-        raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {value!r}')
-    if isinstance(value, str):
-        value = value.strip()
-        if not value.isdigit():
-            raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {value[:20]!r}')
-        value = int(value)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, int) or not 1 <= value <= 5:
-        raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {str(value)[:20]!r}')
-    return value
-
-
-def _object(text: str) -> dict[str, Any]:
-    data = parse_json_object(text)
-    if data is None:
-        raise ValueError("no JSON object found")
-    return data
-
-
 def parse_score(text: str) -> dict[str, Any]:
     """VLM-T and VLM-I-Res verdicts: {"score": 1–5, "reason": ...}."""
-    data = _object(text)
+    data = reply_object(text)
     if "score" not in data:
         raise ValueError('field "score" is missing')
-    return {"score": _likert(data["score"], "score"), "reason": str(data.get("reason", ""))[:500]}
+    return {"score": likert(data["score"], "score"), "reason": str(data.get("reason", ""))[:500]}
 
 
 def parse_process(text: str) -> dict[str, Any]:
     """The process verdict: the three 1–5 criteria and a reason."""
-    data = _object(text)
+    data = reply_object(text)
     verdict: dict[str, Any] = {}
     for name in PROCESS_CRITERIA:
         if name not in data:
             raise ValueError(f'field "{name}" is missing')
-        verdict[name] = _likert(data[name], name)
+        verdict[name] = likert(data[name], name)
     verdict["reason"] = str(data.get("reason", ""))[:500]
     return verdict

@@ -43,7 +43,7 @@ from ...geogebra.executor import split_blocks
 from ...geogebra.render import fit_window
 from ...geogebra.syntax import ParseError
 from ...imagemetrics import image_metrics, lpips_status
-from ...judges import Judge
+from ...judges import Judge, likert
 from ...records import SampleRecord, Score
 from . import prompts
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
@@ -468,7 +468,7 @@ def likert_means(
         out: list[float | None] = []
         for index, value in enumerate(values or []):
             if value is not None:
-                prompts._likert(value, f"{name}[{index}]")  # 1–5 or a clear ValueError
+                likert(value, f"{name}[{index}]")  # 1–5 or a clear ValueError
             out.append(None if value is None else float(value))
         return out
 

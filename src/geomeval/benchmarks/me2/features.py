@@ -14,6 +14,8 @@ from datasets import ClassLabel, Features, Image, List, Value
 DOMAINS = ("geometry", "graph")
 QUESTION_FORMATS = ("multiple-choice", "short-answer")
 OPTION_LETTERS = ("A", "B", "C", "D", "E")
+# Korean (and Chinese) problem sets number the five options ①–⑤.
+CIRCLED_OPTIONS: dict[str, str] = dict(zip("①②③④⑤", OPTION_LETTERS, strict=True))
 # Where each of the five keypoint options comes from: the item's own keypoints, or another
 # item's, taken as the nearest by problem text, by summary, by keypoints, or at random.
 OPTION_SOURCES = ("correct", "similar_problem", "similar_summary", "similar_keypoints", "random")

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...answers import parse_json_object
 from ...images import image_part
+from ...judges import likert, reply_object
 from .features import OPTION_LETTERS
 
 MAX_PROMPT_TEXT = 12_000  # what a judge is shown of a long explanation (its start)
@@ -199,30 +199,10 @@ def answer_judge_messages(problem: str, gold: str, response: str) -> list[dict[s
     return [{"role": "system", "content": _JUDGE_SYSTEM}, {"role": "user", "content": text}]
 
 
-def _object(text: str) -> dict[str, Any]:
-    data = parse_json_object(text)
-    if data is None:
-        raise ValueError("no JSON object found")
-    return data
-
-
-def likert(value: Any, name: str) -> int:
-    """A 1–5 rating as the judge wrote it (4, 4.0 or "4"); anything else is unreadable."""
-    if isinstance(value, bool):
-        raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {value!r}')
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, int) or not 1 <= value <= 5:
-        raise ValueError(f'"{name}" must be a whole number from 1 to 5, got {str(value)[:20]!r}')
-    return value
-
-
 def parse_explanation_verdict(text: str) -> dict[str, Any]:
     """{"correctness", "fidelity", "referencing": 1–5, "reason"}; a missing or out-of-range
     rating raises ValueError, which gets the judge one repair retry."""
-    data = _object(text)
+    data = reply_object(text)
     verdict: dict[str, Any] = {}
     for name in LIKERT_CRITERIA:
         if name not in data:
@@ -234,7 +214,7 @@ def parse_explanation_verdict(text: str) -> dict[str, Any]:
 
 def parse_answer_verdict(text: str) -> dict[str, Any]:
     """{"final_answer": str | None, "equivalent": bool}."""
-    data = _object(text)
+    data = reply_object(text)
     equivalent = data.get("equivalent")
     if isinstance(equivalent, str) and equivalent.strip().lower() in ("true", "false"):
         equivalent = equivalent.strip().lower() == "true"

@@ -32,7 +32,7 @@ from typing import Any
 
 from ..base import DataError
 from ..datasource import RawRelease, collect, read_image
-from .features import OPTION_LETTERS, OPTION_SOURCES, QUESTION_ANSWER_TYPES
+from .features import CIRCLED_OPTIONS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_ANSWER_TYPES
 
 PREFERRED_FILES = ("ME2.jsonl", "ME2.json", "me2.jsonl", "me2.json", "data.jsonl", "data.json")
 RECORD_SUFFIXES = (".jsonl", ".json")
@@ -79,7 +79,6 @@ OPTIONAL_FIELDS = (
 )
 KNOWN_FIELDS = frozenset(REQUIRED_FIELDS + OPTIONAL_FIELDS)
 
-_CIRCLED = dict(zip("①②③④⑤", OPTION_LETTERS, strict=True))
 _LETTER = re.compile(r"\([ \t]?([A-Ea-e])[ \t]?\)\.?|([A-Ea-e])[.)]?")
 # An option marker at a line start: `A.`, `A)`, `A )`, `(A)`, `A:`, `**A.**`, `**A**.`,
 # `**(A)**`, `Option A:`; the marker must be followed by white space or the line's end, so
@@ -403,8 +402,8 @@ def option_letter(value: str) -> str | None:
     text = value.strip()
     if len(text) > 8:
         return None
-    if text in _CIRCLED:
-        return _CIRCLED[text]
+    if text in CIRCLED_OPTIONS:
+        return CIRCLED_OPTIONS[text]
     match = _LETTER.fullmatch(text)
     return (match.group(1) or match.group(2)).upper() if match else None
 

@@ -31,6 +31,7 @@ from ...judges import Judge
 from ...records import SampleRecord, Score
 from . import prompts
 from .features import (
+    CIRCLED_OPTIONS,
     DOMAINS,
     OPTION_LETTERS,
     OPTION_SOURCES,
@@ -54,8 +55,7 @@ METRICS = (ACCURACY, *EXPLAIN_METRICS)
 UNITS = {name: "raw" for name in LIKERT}  # a mean rating 1–5, as the paper reports it
 NO_JUDGE = "needs an LLM judge (--judge openai:<model>)"
 LETTERS = "".join(OPTION_LETTERS)
-_CIRCLED = dict(zip("①②③④⑤", OPTION_LETTERS, strict=True))
-_CIRCLED_IN = re.compile("[①②③④⑤]")
+_CIRCLED_IN = re.compile(f"[{''.join(CIRCLED_OPTIONS)}]")
 MAX_EXPLANATION_CHARS = 50_000
 MAX_GIVEN_CHARS = 300  # a given final answer longer than this is a solution, not an answer
 _TEXT_KEYS = {"bleu2": "BLEU-2", "bleu4": "BLEU-4", "rouge_l": "ROUGE-L", "meteor": "METEOR",
@@ -92,7 +92,7 @@ def read_choice(response: str | None, target: dict[str, Any] | None = None) -> t
     letter = read_option_letter(answer, LETTERS)
     if letter is None:
         circled = _CIRCLED_IN.search(answer[:40])
-        letter = _CIRCLED[circled.group(0)] if circled else None
+        letter = CIRCLED_OPTIONS[circled.group(0)] if circled else None
     if letter is None:
         return None, f"no option letter in the final answer {answer[:80]!r} ({method})"
     return letter, method
