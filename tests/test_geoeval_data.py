@@ -153,6 +153,15 @@ def test_build_script_writes_a_report(tmp_path: Path) -> None:
     assert "geoeval_hard/test: 4 items" in result.stdout
     report = json.loads((out / "build_report.json").read_text(encoding="utf-8"))
     assert report["missing"] == [] and set(report["configs"]) == set(SUBSETS)
+    partial = tmp_path / "partial"
+    shutil.copytree(sample_path(), partial)
+    (partial / "solid.json").unlink()
+    result = subprocess.run(
+        [sys.executable, str(REPO / "dataset_scripts" / "geoeval" / "build.py"), "--raw", str(partial),
+         "--out", str(tmp_path / "partial-out")], capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "not in the release: geoeval_hard" in result.stdout
 
 
 def _copy_sample(tmp_path: Path) -> Path:

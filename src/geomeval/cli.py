@@ -311,11 +311,15 @@ def build(
     summary = bench.build(str(raw), str(out_dir), skip_invalid=skip_invalid, overwrite=overwrite)
     for split, info in summary["splits"].items():
         out.print(f"{split}: {info['num_examples']} items, {info['num_bytes']} bytes")
+    if summary.get("missing"):  # a release of subsets (GeoEval) that lacks some
+        out.print(f"not in the release: {', '.join(summary['missing'])}")
     if summary["skipped"]:
         out.print(f"skipped {len(summary['skipped'])} invalid item(s):")
         for entry in summary["skipped"]:
-            out.print(f"  {entry['id']}: {entry['field']}: {entry['error']}")
-    (Path(out_dir) / "build_report.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+            where = f"{entry['config']} " if entry.get("config") else ""
+            out.print(f"  {where}{entry['id']}: {entry['field']}: {entry['error']}")
+    report = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
+    (Path(out_dir) / "build_report.json").write_text(report, encoding="utf-8")
     out.print(f"built: {out_dir}")
 
 
