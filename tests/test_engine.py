@@ -12,6 +12,7 @@ import pytest
 
 from geomeval.cache import ResponseCache, cache_key
 from geomeval.client import ChatClient, RetryPolicy, parse_retry_after
+from geomeval.errors import EndpointFailure
 from geomeval.judges import Judge, parse_judge_spec
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
@@ -116,10 +117,11 @@ def test_api_key_is_sent_but_never_written(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path / "cache.sqlite")
     with ChatServer(echo, faults=[fault]) as server:
         client = client_for(server, api_key=key, cache=cache)
-        failed = complete(client)
-        ok = complete(client, [{"role": "user", "content": "again"}])
+        with pytest.raises(EndpointFailure) as failed:  # a refused key fails the endpoint
+            complete(client)
+        ok = complete(client_for(server, api_key=key, cache=cache), [{"role": "user", "content": "again"}])
     assert server.headers[0]["Authorization"] == f"Bearer {key}"
-    assert key not in failed.error and "***" in failed.error
+    assert key not in str(failed.value) and "***" in str(failed.value) and "HTTP 401" in str(failed.value)
     assert ok.text and key not in repr(client)
     cache.close()
     for path in tmp_path.iterdir():

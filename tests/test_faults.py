@@ -24,6 +24,7 @@ import pytest
 
 from geomeval.benchmarks import get_benchmark
 from geomeval.client import ChatClient, RetryPolicy
+from geomeval.errors import EndpointFailure
 from geomeval.judges import parse_judge_spec
 from geomeval.models import OpenAIChatModel
 from geomeval.runner import run
@@ -165,7 +166,8 @@ def test_hung_request_times_out_and_is_retried(tmp_path: Path) -> None:
 
 
 def test_failing_judge_leaves_items_unscored_with_the_error(tmp_path: Path) -> None:
-    retry = RetryPolicy(max_attempts=2, base_delay_s=0.01, max_delay_s=0.02)
+    # breaker_failures past the number of requests: each failure is the item's, unscored
+    retry = RetryPolicy(max_attempts=2, base_delay_s=0.01, max_delay_s=0.02, breaker_failures=10_000)
     with ChatServer(responder) as model_server, ChatServer(responder, faults=[Fault(rate=1.0)]) as judge_server:
         results = run_geolaux(tmp_path / "out", model_server.base_url, judge_server.base_url, retry=retry)
     assert len(model_server.requests) == len(PLAN)
@@ -181,6 +183,23 @@ def test_failing_judge_leaves_items_unscored_with_the_error(tmp_path: Path) -> N
         stats = results["metrics"][metric]
         assert stats["value"] is None and stats["coverage"] == 0.0 and stats["scored"] == 0
     assert results["generation"]["coverage"] == 1.0
+
+
+def test_a_judge_that_keeps_failing_stops_the_run_resumably_with_the_cause(tmp_path: Path) -> None:
+    # Every judge request fails after its retries: after three in a row the circuit opens,
+    # the run stops with the endpoint and the cause, and nothing is recorded as scored.
+    retry = RetryPolicy(max_attempts=2, base_delay_s=0.01, max_delay_s=0.02, breaker_failures=3)
+    out = tmp_path / "out"
+    with ChatServer(responder) as model_server, ChatServer(responder, faults=[Fault(rate=1.0)]) as judge_server:
+        with pytest.raises(EndpointFailure, match=r"3 requests in a row failed.*HTTP 500") as failure:
+            run_geolaux(out, model_server.base_url, judge_server.base_url, retry=retry)
+        sent = len(judge_server.requests)
+        assert judge_server.base_url in str(failure.value)
+    assert sent <= 2 * (3 + 8)  # the breaker's three plus at most the other workers' in flight
+    assert not (out / "results.json").exists()
+    with ChatServer(responder) as good:  # the same command resumes against a healthy judge
+        again = run_geolaux(out, good.base_url, good.base_url)
+    assert_all_correct(again, out)
 
 
 def test_rerun_retries_the_items_a_failing_judge_left_unscored(tmp_path: Path) -> None:

@@ -17,9 +17,29 @@ def _readme_commands() -> list[str]:
 def test_readme_has_exactly_two_setup_commands() -> None:
     commands = _readme_commands()
     assert len(commands) == 2
-    assert "geomeval run" in commands[0] and "pytest" in commands[1]
+    assert "geomeval run" in commands[0] and commands[1] == "bash scripts/test.sh"
 
 
-def test_ci_runs_the_readme_test_command() -> None:
-    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    assert _readme_commands()[1] in ci.splitlines()
+def test_ci_runs_the_readme_test_command_in_a_new_virtual_environment() -> None:
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert _readme_commands()[1] in ci
+    venv = next(i for i, line in enumerate(ci) if "-m venv --clear" in line)
+    activate = next(i for i, line in enumerate(ci) if "/bin/activate" in line)
+    assert venv < activate < ci.index(_readme_commands()[1])
+
+
+def test_the_test_command_installs_what_the_tests_would_otherwise_skip_for() -> None:
+    script = (REPO / "scripts" / "test.sh").read_text(encoding="utf-8")
+    for package in ("geogebra", "default-jdk-headless", "chromium"):
+        assert package in script
+    assert 'pip install -q -c constraints.txt ".[test,lmms]"' in script
+    for required in ("REQUIRE_GEOGEBRA_JAR=1", "REQUIRE_SPACE=1", "REQUIRE_LMMS_EVAL=1"):
+        assert required in script
+
+
+def test_filelock_is_held_below_4_3_for_lmms_eval() -> None:
+    # lmms-eval 0.7.3 imports filelock._api, which filelock 4.3 removed
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    constraints = (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    assert '"filelock<4.3"' in pyproject.split("lmms = [", 1)[1].split("]", 1)[0]
+    assert "filelock<4.3" in constraints

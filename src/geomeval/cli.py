@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from contextlib import contextmanager
@@ -11,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -21,12 +23,26 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .benchmarks import REGISTRY, get_benchmark
-from .benchmarks.base import DataError
+from . import __version__
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
 console = Console(stderr=True)
 out = Console()
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        out.print(f"geomeval {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    """Evaluate models on geometric reasoning benchmarks."""
 
 
 from .cli_ggb import GgbInputError, ggb_app  # noqa: E402
@@ -101,6 +117,8 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
 @app.command("list")
 def list_benchmarks() -> None:
     """Benchmarks, their tasks and splits, and which data is available."""
+    from .benchmarks import REGISTRY
+
     table = Table(title="geomeval benchmarks")
     for column in ("benchmark", "tasks", "splits", "data"):
         table.add_column(column)
@@ -115,6 +133,7 @@ def _default_out(benchmark: str, task: str, model: str) -> Path:
 
 
 MIN_COVERAGE_EXIT = 3
+ENDPOINT_EXIT = 4  # a model, judge or captioner endpoint cannot be used: the run stopped, resumably
 
 
 def _cache(path: Path | None, no_cache: bool) -> Any:
@@ -128,7 +147,7 @@ def _check_coverage(results: dict[str, Any], min_coverage: float) -> None:
 
     short = coverage_shortfalls(results, min_coverage)
     if short:
-        console.print("[red]coverage below --min-coverage:[/red] " + "; ".join(short), highlight=False, soft_wrap=True)
+        console.print("[red]coverage below --min-coverage:[/red] " + escape("; ".join(short)), highlight=False, soft_wrap=True)
         console.print("unscored items keep their errors in samples.jsonl; rerun the same command to retry them.")
         sys.exit(MIN_COVERAGE_EXIT)
 
@@ -188,6 +207,7 @@ def run(
     captions: Annotated[Path | None, typer.Option(help="capgeo: caption store folder (default: runs/captions)")] = None,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
+    from .benchmarks import get_benchmark
     from .judges import parse_judge_spec
     from .models import ModelOptions, parse_engine_args, parse_model_spec
     from .runner import run as run_benchmark
@@ -199,7 +219,8 @@ def run(
         engine_args["tensor_parallel_size"] = tensor_parallel_size
     response_cache = _cache(cache, no_cache)
     judge_obj = parse_judge_spec(
-        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=response_cache
+        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=response_cache,
+        model_base_url=base_url,
     )
     model_obj = parse_model_spec(
         model,
@@ -215,6 +236,7 @@ def run(
             ModelOptions(
                 base_url=captioner_base_url or base_url, concurrency=concurrency, timeout_s=timeout,
                 max_tokens=max_tokens, temperature=0.0, seed=seed, cache=response_cache,
+                key_base_url=base_url or "",
             ),
         )
     bench = bench.configure(
@@ -307,6 +329,8 @@ def build(
     overwrite: Annotated[bool, typer.Option(help="replace an existing non-empty --out")] = False,
 ) -> None:
     """Build the typed parquet dataset from the official raw release."""
+    from .benchmarks import get_benchmark
+
     bench = get_benchmark(benchmark)
     summary = bench.build(str(raw), str(out_dir), skip_invalid=skip_invalid, overwrite=overwrite)
     for split, info in summary["splits"].items():
@@ -331,11 +355,32 @@ def demo(
 ) -> None:
     """Serve the Gradio Space locally: explore the benchmarks, try the metrics, compare runs
     (needs the `space` extra: pip install "geomeval[space]")."""
+    chosen = port if port is not None else int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
+    _refuse_busy_port(host, chosen)
     try:
         from .demo.app import launch
     except ImportError as exc:
         raise UserError(f"the demo needs Gradio: pip install \"geomeval[space]\" ({exc})") from None
-    launch(host, port, runs)
+    launch(host, chosen, runs)
+
+
+def _refuse_busy_port(host: str, port: int) -> None:
+    """One clear line for a port another program holds, before Gradio is even imported."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise UserError(f"cannot use --host {host}: {exc.strerror}") from None
+    family, _, _, _, address = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise UserError(
+                f"port {port} on {host} is not free ({exc.strerror}): pass another --port, "
+                "or stop the program using it"
+            ) from None
 
 
 @app.command(
@@ -364,27 +409,37 @@ def lmms_eval_command(
         sys.exit(status)
 
 
-def main() -> None:
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions that carry a message for the user (exit 2, no traceback). Their modules are
+    imported here, when an error is being handled, so start-up stays light."""
+    from .benchmarks.base import DataError
     from .runner import RunConflict
 
+    return (UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError)
+
+
+def main() -> None:
+    """Entry point. Usage mistakes are typer's (in standalone mode it prints the usage and exits
+    2, whatever click it bundles); errors the user can fix print one line and exit 2."""
+    from .errors import EndpointFailure
+
     try:
-        status = app(standalone_mode=False)
-        if isinstance(status, int) and status:
-            sys.exit(status)  # typer.Exit(code) returns its code when not standalone
-    except (UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-        sys.exit(2)
-    except typer.Abort:
+        app(standalone_mode=True, prog_name="geomeval")
+    except KeyboardInterrupt:
         sys.exit(130)
-    except Exception as exc:  # click's own usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
-
+    except EndpointFailure as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        console.print(
+            "Nothing was counted for the items not yet done; what was saved stays saved. "
+            "Fix the endpoint and rerun the same command to resume.", highlight=False, soft_wrap=True,
+        )
+        sys.exit(ENDPOINT_EXIT)
+    except Exception as exc:
+        if not isinstance(exc, _user_errors()):
+            raise
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        console.print(f"[red]error:[/red] {escape(str(message))}", highlight=False, soft_wrap=True)
+        sys.exit(2)
 
 if __name__ == "__main__":
     main()

@@ -7,6 +7,12 @@ jitter, waiting at least what `Retry-After` asks. The semaphore is released whil
 request waits to retry, so one slow item never holds a slot it is not using.
 Successful completions go to the response cache; failures never do. The API key is
 sent in a header only and redacted from every error text.
+
+An endpoint that cannot serve at all (connection refused, unknown host, 401, 403, 404, a
+malformed URL) is not an item's failure: retrying it item by item would spend minutes and
+then report every item unscored. The client raises `EndpointFailure` with the cause instead,
+and keeps raising it at once for every later request (the circuit is open), so the run
+stops within seconds, resumably, with the endpoint and what to check.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import json
 import random
 import threading
 import time
+import urllib.parse
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -24,11 +31,40 @@ from typing import Any, TypeVar
 import aiohttp
 
 from .cache import ResponseCache, cache_key
+from .errors import EndpointFailure
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 NO_TEXT = "completion content is not text"
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+# Statuses that say the endpoint, key or model name is wrong: no retry helps any item.
+FATAL_STATUS = {
+    401: "the server refused the API key (check GEOMEVAL_API_KEY / GEOMEVAL_JUDGE_API_KEY)",
+    403: "the key is not allowed to use this model or endpoint",
+    404: "no such model or path on this server (check the model name and that the base URL ends in /v1)",
+}
+# A reply body larger than this is refused unread (a model's answer is a few KB; a judge's
+# less): memory stays bounded whatever a server sends.
+MAX_REPLY_BYTES = 8 * 1024 * 1024
+# A refused or unresolvable connection is tried this many times (about a second apart)
+# before the endpoint is declared unreachable.
+CONNECT_ATTEMPTS = 3
+CONNECT_RETRY_DELAY_S = 0.5
 T = TypeVar("T")
+
+
+def check_base_url(url: str, *, what: str = "base URL") -> str:
+    """`url` without a trailing slash, or ValueError saying what a base URL must look like."""
+    text = url.strip()
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            f"{what} {url!r} is not an http(s) URL: write it in full, e.g. http://127.0.0.1:8000/v1"
+        )
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        raise ValueError(f"{what} {url!r} has an invalid port") from None
+    return text.rstrip("/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +77,23 @@ class Completion:
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
+    """How one request is retried. `deadline_factor` bounds a request's whole life (attempts
+    and waits) to that many per-request timeouts, so a server that accepts and never answers
+    costs a bounded time, not `max_attempts` timeouts; `breaker_failures` requests in a row
+    that fail for good, with no success between them, open the circuit (EndpointFailure)."""
+
     max_attempts: int = 6
     base_delay_s: float = 0.5
     max_delay_s: float = 30.0
-    max_retry_after_s: float = 120.0
+    max_retry_after_s: float = 60.0
+    deadline_factor: float = 2.5
+    breaker_failures: int = 3
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
+        if self.breaker_failures < 1:
+            raise ValueError("breaker_failures must be at least 1")
 
     def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
         """Exponential backoff with equal jitter; never shorter than Retry-After (capped)."""
@@ -110,7 +155,7 @@ class ChatClient:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         self.model = model
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.base_url = check_base_url(base_url or DEFAULT_BASE_URL)
         self.__api_key = api_key or None
         self.params = dict(params or {})
         self.concurrency = concurrency
@@ -122,6 +167,8 @@ class ChatClient:
         self._rng = random.Random(seed)
         self._states: dict[int, _LoopState] = {}
         self._lock = threading.Lock()
+        self.failure: EndpointFailure | None = None  # set once the endpoint proved unusable
+        self._failed_in_a_row = 0  # requests that failed for good since the last success
 
     def __repr__(self) -> str:  # never shows the key
         return f"ChatClient(model={self.model!r}, base_url={self.base_url!r})"
@@ -147,6 +194,14 @@ class ChatClient:
         if self.cache is not None:
             self.cache.delete(self.key(messages, self.params))
 
+    def _fail(self, cause: str, hint: str) -> EndpointFailure:
+        """Open the circuit: this and every later request raise the same failure."""
+        if self.failure is None:
+            self.failure = EndpointFailure(
+                f"{self.base_url} (model {self.model!r}) cannot be used: {cause}. {hint}"
+            )
+        return self.failure
+
     async def complete(self, messages: list[dict[str, Any]], *, use_cache: bool = True) -> Completion:
         params = self.params
         key = self.key(messages, params) if self.cache is not None else None
@@ -155,28 +210,50 @@ class ChatClient:
             if hit is not None:
                 self.cache_hits += 1
                 return Completion(hit, cached=True)
+        if self.failure is not None:
+            raise self.failure
         body = {"model": self.model, "messages": messages, **params}
         state = self._state()
         url = f"{self.base_url}/chat/completions"
         error = "no attempt made"
+        refused = 0
+        deadline = time.monotonic() + self.retry.deadline_factor * self.timeout_s
         for attempt in range(1, self.retry.max_attempts + 1):
             retry_after: float | None = None
+            connect_failed = False
             async with state.semaphore:
+                if self.failure is not None:  # another request opened the circuit meanwhile
+                    raise self.failure
                 self.requests_sent += 1
                 try:
                     async with state.http.post(url, json=body) as response:
-                        status, raw = response.status, await response.read()
+                        status, raw = response.status, await _read_capped(response, MAX_REPLY_BYTES)
                         header = response.headers.get("Retry-After")
                 except TimeoutError:
                     error = f"timed out after {self.timeout_s:g}s"
                     retryable = True
-                except aiohttp.ClientError as exc:  # refused, reset, dropped, truncated body
+                except ReplyTooLarge as exc:  # the same request would get the same reply
+                    error, retryable = str(exc), False
+                except aiohttp.InvalidURL as exc:
+                    raise self._fail(f"invalid URL ({self.redact(str(exc))[:200]})", "Check the base URL.") from None
+                except aiohttp.ClientConnectorError as exc:  # refused, unknown host, TLS
+                    refused += 1
+                    cause = f"cannot connect ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
+                    if refused >= CONNECT_ATTEMPTS:
+                        raise self._fail(
+                            cause, "Check that the server is running and that the base URL "
+                            "(--base-url / --judge-base-url, GEOMEVAL_BASE_URL / GEOMEVAL_JUDGE_BASE_URL) "
+                            "names its host and port.",
+                        ) from None
+                    error, retryable, connect_failed = cause, True, True
+                except aiohttp.ClientError as exc:  # reset, dropped, truncated body
                     error = f"connection failed ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
                     retryable = True
                 else:
                     if status == 200:
                         text, error = _read_completion(raw)
                         if text is not None:
+                            self._failed_in_a_row = 0
                             if key is not None:
                                 self.cache.put(key, text, self.model)  # type: ignore[union-attr]
                             return Completion(text, attempts=attempt)
@@ -186,12 +263,32 @@ class ChatClient:
                     else:
                         snippet = raw[:300].decode("utf-8", "replace")
                         error = f"HTTP {status}: {self.redact(snippet)}"
+                        if status in FATAL_STATUS:
+                            hint = FATAL_STATUS[status]
+                            raise self._fail(error, hint[0].upper() + hint[1:] + ".")
                         retryable = status in RETRY_STATUS
                         retry_after = parse_retry_after(header)
             if not retryable or attempt == self.retry.max_attempts:
                 break
-            await asyncio.sleep(self.retry.delay(attempt, retry_after, self._rng))
-        return Completion(None, f"{error} (after {attempt} attempt{'s' if attempt > 1 else ''})", attempts=attempt)
+            wait = (CONNECT_RETRY_DELAY_S * refused if connect_failed  # refused: retried soon
+                    else self.retry.delay(attempt, retry_after, self._rng))
+            if time.monotonic() + wait + (0 if connect_failed else self.timeout_s) > deadline:
+                error += f"; gave up at the {self.retry.deadline_factor:g}× timeout deadline"
+                break
+            await asyncio.sleep(wait)
+        summary = f"{error} (after {attempt} attempt{'s' if attempt > 1 else ''})"
+        if not retryable:  # the server answered (a 400, a refusal): it is up, the item failed
+            self._failed_in_a_row = 0
+            return Completion(None, summary, attempts=attempt)
+        self._failed_in_a_row += 1
+        if self._failed_in_a_row >= self.retry.breaker_failures:
+            raise self._fail(
+                f"{self._failed_in_a_row} requests in a row failed after retries, none succeeded "
+                f"in between (last: {summary})",
+                "Check the server's health and load; a smaller --concurrency or a larger --timeout "
+                "may help a slow server.",
+            )
+        return Completion(None, summary, attempts=attempt)
 
     async def aclose(self) -> None:
         loop_id = id(asyncio.get_running_loop())
@@ -199,6 +296,25 @@ class ChatClient:
             state = self._states.pop(loop_id, None)
         if state is not None:
             await state.http.close()
+
+
+class ReplyTooLarge(Exception):
+    """A reply body over the client's cap; read no further."""
+
+
+async def _read_capped(response: aiohttp.ClientResponse, cap: int) -> bytes:
+    """The body, or ReplyTooLarge as soon as it (or its declared length) passes `cap` bytes."""
+    declared = response.content_length
+    if declared is not None and declared > cap:
+        raise ReplyTooLarge(f"reply of {declared} bytes refused (over {cap} bytes)")
+    chunks: list[bytes] = []
+    total = 0
+    async for chunk in response.content.iter_chunked(1 << 16):
+        total += len(chunk)
+        if total > cap:
+            raise ReplyTooLarge(f"reply over {cap} bytes refused")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _read_completion(raw: bytes) -> tuple[str | None, str | None]:

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from .answers import parse_json_object
 from .cache import ResponseCache
-from .client import ChatClient, RetryPolicy
+from .client import DEFAULT_BASE_URL, ChatClient, RetryPolicy, check_base_url
 
 T = TypeVar("T")
 JUDGE_PARAMS = {"temperature": 0.0, "max_tokens": 4096}
@@ -113,8 +113,14 @@ def parse_judge_spec(
     timeout_s: float = 120.0,
     cache: ResponseCache | None = None,
     retry: RetryPolicy | None = None,
+    model_base_url: str | None = None,
 ) -> Judge:
-    """`offline`, or `openai:<model>`; with no spec, GEOMEVAL_JUDGE_MODEL decides."""
+    """`offline`, or `openai:<model>`; with no spec, GEOMEVAL_JUDGE_MODEL decides.
+
+    The judge's server is `base_url`, else GEOMEVAL_JUDGE_BASE_URL, else GEOMEVAL_BASE_URL,
+    else OpenAI's. Its key is GEOMEVAL_JUDGE_API_KEY; the model's key (GEOMEVAL_API_KEY) is
+    sent to it only when the judge's server is the model's own (`model_base_url`, else
+    GEOMEVAL_BASE_URL, else OpenAI's): a key never goes to a host it was not given for."""
     if spec is None:
         env_model = os.environ.get("GEOMEVAL_JUDGE_MODEL")
         spec = f"openai:{env_model}" if env_model else "offline"
@@ -123,12 +129,19 @@ def parse_judge_spec(
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
-    own_url = base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL")
-    # The model's key goes only to the model's server: a judge elsewhere needs its own key.
-    api_key = os.environ.get("GEOMEVAL_JUDGE_API_KEY") or (None if own_url else os.environ.get("GEOMEVAL_API_KEY"))
+    judge_url = check_base_url(
+        base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL") or os.environ.get("GEOMEVAL_BASE_URL")
+        or DEFAULT_BASE_URL, what="judge base URL",
+    )
+    model_url = check_base_url(
+        model_base_url or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL, what="base URL"
+    )
+    api_key = os.environ.get("GEOMEVAL_JUDGE_API_KEY") or (
+        os.environ.get("GEOMEVAL_API_KEY") if judge_url == model_url else None
+    )
     client = ChatClient(
         model,
-        base_url=own_url or os.environ.get("GEOMEVAL_BASE_URL"),
+        base_url=judge_url,
         api_key=api_key,
         params=dict(JUDGE_PARAMS),
         concurrency=concurrency,

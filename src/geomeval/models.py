@@ -21,7 +21,7 @@ from typing import Any
 
 from .benchmarks.base import Item
 from .cache import ResponseCache, cache_key
-from .client import ChatClient
+from .client import DEFAULT_BASE_URL, ChatClient, check_base_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +260,11 @@ class ModelOptions:
     seed: int = 0
     cache: ResponseCache | None = None
     engine_args: dict[str, Any] = field(default_factory=dict)
+    # For a model that is not the run's main one (CapGeo's captioner): the main model's
+    # --base-url ("" when it has none, so GEOMEVAL_BASE_URL or OpenAI's), the server
+    # GEOMEVAL_API_KEY was given for; the key goes to this model only if it is the same.
+    # None: this is the main model, and the key is for its own server.
+    key_base_url: str | None = None
 
 
 def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
@@ -282,10 +287,15 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
         params: dict[str, Any] = {"temperature": options.temperature}
         if options.max_tokens:
             params["max_tokens"] = options.max_tokens
+        url = check_base_url(options.base_url or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL)
+        key_url = (
+            check_base_url(options.key_base_url or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL)
+            if options.key_base_url is not None else url
+        )
         client = ChatClient(
             rest,
-            base_url=options.base_url or os.environ.get("GEOMEVAL_BASE_URL"),
-            api_key=os.environ.get("GEOMEVAL_API_KEY"),
+            base_url=url,
+            api_key=os.environ.get("GEOMEVAL_API_KEY") if key_url == url else None,
             params=params,
             concurrency=options.concurrency,
             timeout_s=options.timeout_s,

@@ -28,6 +28,8 @@ from . import __version__
 from .benchmarks import get_benchmark
 from .benchmarks.base import Benchmark, Item
 from .client import BackgroundLoop
+from .errors import EndpointFailure
+from .hfdata import current_umask
 from .judges import Judge
 from .models import Generation, Model
 from .records import SampleRecord, Score
@@ -57,8 +59,22 @@ def versions() -> dict[str, str]:
     return found
 
 
-def read_samples(path: Path) -> list[SampleRecord]:
-    """Records from samples.jsonl; a torn final line (a killed run) is dropped, others are errors."""
+def read_config(path: Path) -> dict[str, Any]:
+    """run.json, or a ValueError naming the file (a truncated or hand-edited one)."""
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is unreadable ({exc}); restore it from a backup or rerun elsewhere") from None
+    if not isinstance(config, dict) or not isinstance(config.get("benchmark"), str):
+        raise ValueError(f"{path} is not a geomeval run configuration (no \"benchmark\")")
+    return config
+
+
+def read_samples(path: Path, *, refuse_torn: bool = False) -> list[SampleRecord]:
+    """Records from samples.jsonl; a torn final line (a killed run) is dropped, others are errors.
+
+    `refuse_torn`: a torn final line is an error too (rescoring must not rewrite the file
+    without the item; resuming the run redoes it)."""
     if not path.exists():
         return []
     records: list[SampleRecord] = []
@@ -70,6 +86,12 @@ def read_samples(path: Path) -> list[SampleRecord]:
         try:
             records.append(SampleRecord.from_dict(json.loads(line)))
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            if number == len(lines) and refuse_torn:
+                raise ValueError(
+                    f"{path}, line {number}: the last sample is incomplete (the run was interrupted). "
+                    "Resume the run first (the same `geomeval run` command), then rescore; "
+                    "the file was left as it is"
+                ) from None
             if number == len(lines):
                 break
             raise ValueError(f"{path}, line {number}: unreadable sample ({exc})") from None
@@ -79,7 +101,10 @@ def read_samples(path: Path) -> list[SampleRecord]:
 def write_samples(path: Path, records: list[SampleRecord]) -> None:
     """Replace samples.jsonl atomically (used when rescoring or dropping a torn line)."""
     fd, tmp = tempfile.mkstemp(prefix=".samples.", dir=path.parent)
+    # mkstemp makes the file 0600: give it the mode the old file had, else the usual one
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~current_umask()
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        os.fchmod(handle.fileno(), mode)
         for record in records:
             handle.write(record.to_json() + "\n")
     os.replace(tmp, path)
@@ -103,6 +128,8 @@ def _failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
 async def _score(bench: Benchmark, record: SampleRecord, judge: Judge) -> SampleRecord:
     try:
         record.scores = await bench.score(record, judge)
+    except EndpointFailure:  # the judge's endpoint is unusable: stop the run, not the item
+        raise
     except Exception as exc:  # a scorer bug must not lose the run: the item is unscored, with why
         record.scores = _failed_scores(bench, exc)
     return record
@@ -113,6 +140,8 @@ async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> Sa
     try:
         messages = bench.messages(item, task) if model.needs_messages else None
         generation = await model.generate(item, messages)
+    except EndpointFailure:  # the model's endpoint is unusable: stop the run, not the item
+        raise
     except Exception as exc:  # a client bug must not lose the run: record it as a failure
         generation = Generation(None, f"{type(exc).__name__}: {exc}")
     record.response = generation.text
@@ -244,7 +273,7 @@ def run(
     config_path = out_dir / RUN_CONFIG
     done: dict[str, SampleRecord] = {}
     if samples_path.exists() and not overwrite:
-        previous = json.loads(config_path.read_text()) if config_path.exists() else {}
+        previous = read_config(config_path) if config_path.exists() else {}
         differing = [k for k in RESUME_KEYS if previous.get(k) != config.get(k)]
         if differing:
             raise RunConflict(
@@ -292,9 +321,9 @@ def rescore(
     config_path = out_dir / RUN_CONFIG
     if not config_path.exists():
         raise FileNotFoundError(f"{config_path} not found: is {out_dir} a geomeval run folder?")
-    config = json.loads(config_path.read_text())
+    config = read_config(config_path)
     bench = get_benchmark(config["benchmark"])
-    records = read_samples(out_dir / SAMPLES)
+    records = read_samples(out_dir / SAMPLES, refuse_torn=True)
     finished = 0
 
     async def one(record: SampleRecord) -> None:

@@ -7,10 +7,38 @@ construction with a reference one. See README.md in this folder for the supporte
 and where GeoGebra 4.0 (the cross-check reference) differs from current GeoGebra.
 """
 
-from geomeval.geogebra.construction import Construction, LineStatus
-from geomeval.geogebra.executor import Limits, run_blocks, run_script, split_blocks
-from geomeval.geogebra.render import compose_long_image, render_long_image, render_png, render_steps
-from geomeval.geogebra.verify import Check, Verdict, verify
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from geomeval.geogebra.construction import Construction, LineStatus
+    from geomeval.geogebra.executor import Limits, run_blocks, run_script, split_blocks
+    from geomeval.geogebra.render import (
+        compose_long_image,
+        render_long_image,
+        render_png,
+        render_steps,
+    )
+    from geomeval.geogebra.verify import Check, Verdict, verify
+
+# Each name from the module that defines it, imported on first use: the parser and executor
+# must not pay for matplotlib (the renderer) when only code is scored or the CLI starts.
+_HOME = {
+    "Construction": "construction", "LineStatus": "construction",
+    "Limits": "executor", "run_blocks": "executor", "run_script": "executor", "split_blocks": "executor",
+    "compose_long_image": "render", "render_long_image": "render", "render_png": "render",
+    "render_steps": "render",
+    "Check": "verify", "Verdict": "verify", "verify": "verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "Check",

@@ -15,6 +15,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from ...errors import EndpointFailure
 from ...hfdata import is_built_dataset
 from ...judges import Judge
 from ...records import SampleRecord, Score
@@ -130,6 +131,8 @@ class CapGeo(Benchmark):
                 try:
                     generation = await captioner.generate(item, messages)
                     text, error = generation.text, generation.error
+                except EndpointFailure:  # the captioner's endpoint is unusable: stop the run
+                    raise
                 except Exception as exc:  # a captioner bug fails its item, not the run
                     text, error = None, f"{type(exc).__name__}: {exc}"
                 if text is not None and not text.strip():

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install everything geomeval's tests need, then run the whole suite (README's test command).
+#
+# System packages (Debian's, through apt-get; with sudo when not root):
+#   geogebra             GeoGebra 4.0.34's jar, the reference the GeoGebra engine is checked against
+#   default-jdk-headless javac and java for the jar harness
+#   chromium             the browser the Space's tests drive through Playwright
+# Python packages (pip, into the active environment; constraints.txt keeps torch on the CPU
+# build and filelock below 4.3 for lmms-eval): the extras test (scikit-image included) and lmms.
+# lmms-eval drags in a CUDA torchvision that cannot import beside the CPU torch, so it is
+# removed again; lpips needs that torchvision, and so its tests skip with that reason.
+#
+# Arguments go to pytest (e.g. scripts/test.sh -k answers -x).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+[ -f /usr/share/geogebra/geogebra.jar ] || need+=(geogebra)
+command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+if [ ${#need[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "scripts/test.sh: install these system packages first: ${need[*]}" >&2
+    exit 1
+  fi
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "scripts/test.sh: apt-get install ${need[*]}" >&2
+  $sudo apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
+fi
+
+python -m pip install -q -c constraints.txt ".[test,lmms]"
+python -m pip uninstall -y -q torchvision
+
+# What this script installed must be there: a missing piece fails its tests instead of skipping.
+export REQUIRE_GEOGEBRA_JAR=1 REQUIRE_SPACE=1 REQUIRE_LMMS_EVAL=1
+export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1 GRADIO_ANALYTICS_ENABLED=False
+exec python -m pytest "$@"
