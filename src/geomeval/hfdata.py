@@ -144,22 +144,76 @@ def _write_splits(splits: Mapping[str, Any], folder: Path, rows_per_shard: int) 
     return sizes
 
 
+BUILD_MARKER = ".geomeval-build"
+"""Written into every folder `geomeval build` makes: `--overwrite` replaces only such a folder."""
+# What a build folder holds (build_report.json is the CLI's summary beside the shards): a
+# folder built before the marker existed is recognised by holding nothing else.
+_BUILD_ENTRIES = frozenset({"README.md", "data", "build_report.json", BUILD_MARKER})
+
+
+def _replaceable(out: Path) -> str | None:
+    """Why `out` must not be replaced by a build, or None when it may (a geomeval build)."""
+    if not out.is_dir() or out.is_symlink():
+        return f"{out} exists and is not a folder"
+    entries = {entry.name for entry in out.iterdir()}
+    if BUILD_MARKER in entries:
+        return None
+    foreign = sorted(entries - _BUILD_ENTRIES)
+    if not foreign and is_built_dataset(out):
+        return None
+    shown = ", ".join(foreign[:3]) + (", …" if len(foreign) > 3 else "")
+    return (
+        f"{out} holds files geomeval did not build ({shown or 'no dataset card and shards'}); "
+        "--overwrite replaces only a folder written by `geomeval build`. Choose a new or empty --out"
+    )
+
+
 def _write_atomically(out_dir: str | os.PathLike[str], fill: Any, overwrite: bool) -> Any:
-    """Run `fill(tmp)` in a temporary folder beside `out_dir`, then rename it into place."""
+    """Run `fill(tmp)` in a temporary folder beside `out_dir`, then swap it into place.
+
+    An existing non-empty `out_dir` is replaced only with `overwrite` and only when geomeval
+    built it (its marker, or nothing but a card and shards); anything else is refused and left
+    untouched. The swap is two renames (old folder aside, new one in), so a kill at any moment
+    leaves either the old build or the new one at `out_dir`, or, between the renames, the old
+    one beside it as `.<name>.old-*`, never a half-deleted folder."""
     out = Path(out_dir)
-    if out.exists() and any(out.iterdir()) and not overwrite:
-        raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        if not overwrite:
+            raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace a previous build")
+        refusal = _replaceable(out)
+        if refusal:
+            raise FileExistsError(refusal)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    old: Path | None = None
     try:
         result = fill(tmp)
+        (tmp / BUILD_MARKER).write_text("written by geomeval build; --overwrite may replace this folder\n",
+                                        encoding="utf-8")
+        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it 0700; a build is an ordinary folder
         if out.exists():
-            shutil.rmtree(out)
+            if any(out.iterdir()):
+                old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+                os.replace(out, old)  # onto the empty placeholder: atomic
+            else:
+                out.rmdir()
         tmp.rename(out)
     except BaseException:
+        if old is not None and not out.exists():
+            os.replace(old, out)  # put the previous build back
+            old = None
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
     return result
+
+
+def current_umask() -> int:
+    """The process umask (reading it means setting it; set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def is_built_dataset(path: Path) -> bool:

@@ -12,6 +12,7 @@ subset, all of them in one built folder. Raw readers share
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.resources import as_file, files
@@ -24,22 +25,94 @@ from .base import DataError
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
 
-def read_image(item_id: str, field_name: str, path: Path, max_bytes: int = MAX_IMAGE_BYTES) -> dict[str, Any]:
-    """An image file of a release as {bytes, path}, after checking it exists, is not too large
-    and decodes; anything else is a DataError naming the item and the field."""
-    from PIL import Image
+def looks_local(data: str) -> bool:
+    """Whether `--data` that does not exist was meant as a local path rather than a Hub id
+    (`name` or `owner/name`): it starts like a path, has more than one slash or a backslash,
+    ends like a data file, or its first folder is here (`built/geolauxx` beside `built/`)."""
+    if data.startswith((".", "/", "~")) or "\\" in data or data.count("/") > 1:
+        return True
+    if data.lower().endswith((".json", ".jsonl", ".parquet", ".zip", ".tar", ".gz")):
+        return True
+    head = data.split("/", 1)[0]
+    return "/" in data and Path(head).is_dir()
 
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def read_json_file(path: Path, encoding: str = "utf-8") -> Any:
+    """A release's JSON file, or a DataError naming the file (and the key) for what the json
+    module would pass over or report without a name: text that is not UTF-8, invalid or too
+    deeply nested JSON, and a key written twice in one object (a release keyed by problem id
+    would otherwise lose the first of two items with the same id)."""
+    try:
+        return json.loads(path.read_text(encoding=encoding), object_pairs_hook=_unique_pairs)
+    except UnicodeDecodeError:
+        raise DataError("(file)", path.name, "not UTF-8 text") from None
+    except _DuplicateKey as exc:
+        raise DataError(str(exc.key)[:200], "id", f"{path.name}: the key appears twice in one object") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise DataError("(file)", path.name, f"not valid JSON: {str(exc)[:200]}") from None
+
+
+MAX_IMAGE_PIXELS = 50_000_000
+"""Pixels a release or a model's drawing may have: larger ones are refused by their header,
+before decoding (a 17 KB PNG can declare 12000×12000 and cost 1.5 GB decoded)."""
+
+
+def read_image(
+    item_id: str, field_name: str, path: Path, max_bytes: int = MAX_IMAGE_BYTES, *,
+    inside: Path | Iterable[Path],
+) -> dict[str, Any]:
+    """An image file of a release as {bytes, path}, after checking that it exists, lies inside
+    the release (`inside`: its folder or folders, symbolic links resolved), is not too large
+    (by its size on disk, before reading it) and decodes within the pixel limit; anything else
+    is a DataError naming the item and the field."""
     if not path.is_file():
         raise DataError(item_id, field_name, f"image file not found: {path}")
-    data = path.read_bytes()
-    if len(data) > max_bytes:
+    roots = [inside] if isinstance(inside, Path) else list(inside)
+    resolved = path.resolve()
+    if not any(resolved.is_relative_to(root.resolve()) for root in roots):
+        raise DataError(item_id, field_name, f"image {path.name} leads outside the release folder")
+    size = resolved.stat().st_size
+    if size > max_bytes:
         raise DataError(item_id, field_name, f"image {path.name} is larger than {max_bytes} bytes")
+    with resolved.open("rb") as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:  # grew since stat
+        raise DataError(item_id, field_name, f"image {path.name} is larger than {max_bytes} bytes")
+    problem = image_problem(data)
+    if problem:
+        raise DataError(item_id, field_name, f"image {path.name} {problem}")
+    return {"bytes": data, "path": path.name}
+
+
+def image_problem(data: bytes, max_pixels: int = MAX_IMAGE_PIXELS) -> str | None:
+    """Why `data` is not a usable image ("does not decode: …", "has … pixels"), or None.
+    The pixel count is read from the header, before any decoding."""
+    from PIL import Image
+
     try:
         with Image.open(io.BytesIO(data)) as opened:
+            width, height = opened.size
+            if width * height > max_pixels:
+                return f"has {width}×{height} pixels, over the limit of {max_pixels}"
             opened.verify()
     except Exception as exc:
-        raise DataError(item_id, field_name, f"image {path.name} does not decode: {exc}") from None
-    return {"bytes": data, "path": path.name}
+        return f"does not decode: {exc}"
+    return None
 
 
 @dataclass
@@ -108,8 +181,10 @@ class DataSource:
             return "built", path
         if self.is_raw(path):
             return "raw", path
-        if path.exists() or data.startswith((".", "/", "~")):
+        if path.exists():
             raise FileNotFoundError(f"{data}: neither a built {self.title} folder nor a raw release")
+        if looks_local(data):
+            raise FileNotFoundError(f"--data {data}: no such file or folder")
         return "hub", data
 
     def load(self, data: str | None) -> Any:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image
+from ..datasource import RawRelease, collect, read_image, read_json_file
 from .features import CLASSES, DIFFICULTIES
 
 ALIASES = {"caption": "caption_en", "geometry_class": "class"}
@@ -43,21 +43,21 @@ def locate_release(raw: str | Path) -> Path:
 
 
 def _records(path: Path) -> list[Any]:
-    text = path.read_text(encoding="utf-8")
     if path.suffix == ".jsonl":
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise DataError("(file)", path.name, "not UTF-8 text") from None
         records = []
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise DataError(f"line {number}", "(record)", f"not valid JSON: {exc.msg}") from None
+            except (json.JSONDecodeError, RecursionError) as exc:
+                raise DataError(f"line {number}", "(record)", f"{path.name}: not valid JSON: {str(exc)[:200]}") from None
         return records
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError("(file)", path.name, f"not valid JSON: {exc}") from None
+    data = read_json_file(path)
     if not isinstance(data, list):
         raise DataError("(file)", path.name, "expected a JSON list of captioned figures")
     return data
@@ -117,4 +117,4 @@ def _image(item_id: str, name: str, root: Path) -> dict[str, Any]:
     parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
     if not parts or ".." in parts or name.startswith("/"):
         raise DataError(item_id, "image", f"image path {name[:120]!r} must be relative and stay inside the release")
-    return read_image(item_id, "image", root.joinpath(*parts), MAX_IMAGE_BYTES)
+    return read_image(item_id, "image", root.joinpath(*parts), MAX_IMAGE_BYTES, inside=root)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import read_image
+from ..datasource import read_image, read_json_file
 from .captions_store import REFERENCE_CAPTIONER, CaptionStore
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -47,10 +47,7 @@ class Source:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError("(file)", path.name, f"not valid JSON: {exc}") from None
+    return read_json_file(path)
 
 
 def _text(item: str, record: dict[str, Any], name: str, *, required: bool = True) -> str:
@@ -70,7 +67,7 @@ def _image(item: str, root: Path, name: str) -> dict[str, Any]:
     parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
     if not parts or ".." in parts:
         raise DataError(item, "image", f"image path {name[:120]!r} must stay inside the source folder")
-    return read_image(item, "image", root.joinpath(*parts), MAX_IMAGE_BYTES)
+    return read_image(item, "image", root.joinpath(*parts), MAX_IMAGE_BYTES, inside=root)
 
 
 def _row(item: str, source: str, question: str, image: dict[str, Any], choices: list[str], answer: str,
@@ -160,13 +157,17 @@ def _load_mathverse(version: str, source: str) -> Callable[[Path], list[dict[str
 
 def load_geoqa(path: Path) -> list[dict[str, Any]]:
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise DataError("(file)", path.name, "not UTF-8 text") from None
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"line {number}", "(record)", f"not valid JSON: {exc.msg}") from None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise DataError(f"line {number}", "(record)", f"{path.name}: not valid JSON: {str(exc)[:200]}") from None
         if not isinstance(record, dict):
             raise DataError(f"line {number}", "(record)", "expected an object")
         item = str(record.get("id", f"line {number}"))

@@ -26,13 +26,12 @@ the shapes and the text; `complexity` stays None until rated.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image
+from ..datasource import RawRelease, collect, read_image, read_json_file
 from .features import SOURCES, SUBSETS
 
 # Official names first (tool/caculate_score.py, data_generation/create_backward_reasoning_data.py,
@@ -158,10 +157,7 @@ def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) ->
     if json_path is None:
         names = " or ".join(SUBSET_FILES[config])
         raise FileNotFoundError(f"{raw} holds no {config} subset ({names})")
-    try:
-        data = json.loads(json_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError("(file)", json_path.name, f"not valid JSON: {exc}") from None
+    data = read_json_file(json_path)
     if not isinstance(data, dict):
         raise DataError("(file)", json_path.name, "expected a JSON object keyed by problem id")
     roots = (
@@ -369,7 +365,7 @@ def _diagram(item_id: str, value: Any, roots: tuple[Path, ...]) -> dict[str, Any
         for name in names:
             path = root.joinpath(*name)
             if path.is_file():
-                return read_image(item_id, "diagram_name", path, MAX_IMAGE_BYTES)
+                return read_image(item_id, "diagram_name", path, MAX_IMAGE_BYTES, inside=root)
     looked = ", ".join(str(root) for root in roots)
     raise DataError(item_id, "diagram_name", f"diagram {value[:120]!r} not found (looked in {looked})")
 

@@ -6,14 +6,13 @@ item and the field, or, with `skip_invalid`, is left out and counted.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ...answers import ChoiceError, parse_choices
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image
+from ..datasource import RawRelease, collect, read_image, read_json_file
 from .features import AUXILIARY_TYPES, TYPES
 
 NULLS = (None, "", "null", "None", "none")
@@ -39,10 +38,7 @@ def locate_release(raw: str | Path) -> tuple[Path, Path]:
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
     json_path, root = locate_release(raw)
-    try:
-        data = json.loads(json_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError("(file)", json_path.name, f"not valid JSON: {exc}") from None
+    data = read_json_file(json_path)
     if not isinstance(data, dict):
         raise DataError("(file)", json_path.name, "expected a JSON object keyed by problem id")
     pairs = ((str(item_id), record) for item_id, record in data.items())
@@ -125,4 +121,4 @@ def _image(item_id: str, field_name: str, folder: Path, name: str | None) -> dic
     path = folder / name
     if not path.suffix:
         path = next((p for p in (folder / f"{name}{ext}" for ext in (".png", ".jpg", ".jpeg")) if p.is_file()), folder / f"{name}.png")
-    return read_image(item_id, field_name, path, MAX_IMAGE_BYTES)
+    return read_image(item_id, field_name, path, MAX_IMAGE_BYTES, inside=folder)

@@ -18,13 +18,12 @@ Conversions, documented in the card:
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image
+from ..datasource import RawRelease, collect, read_image, read_json_file
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 
 RELEASE_FILE = "GGBench_dataset.json"
@@ -86,10 +85,7 @@ def locate_release(raw: str | Path) -> tuple[Path, tuple[Path, ...]]:
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
     json_path, roots = locate_release(raw)
-    try:
-        data = json.loads(json_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError("(file)", json_path.name, f"not valid JSON: {exc}") from None
+    data = read_json_file(json_path)
     if not isinstance(data, list):
         raise DataError("(file)", json_path.name, "expected a JSON list of problems")
 
@@ -131,7 +127,7 @@ def convert_record(item_id: str, record: Any, roots: tuple[Path, ...]) -> dict[s
     return {
         "id": item_id,
         "problem": question,
-        "problem_image": _image(item_id, "question_image", _relative(item_id, "question_image", question_image, roots))
+        "problem_image": _image(item_id, "question_image", _relative(item_id, "question_image", question_image, roots), roots)
         if question_image
         else None,
         "difficulty": _difficulty(item_id, text("difficulty")),
@@ -140,9 +136,11 @@ def convert_record(item_id: str, record: Any, roots: tuple[Path, ...]) -> dict[s
         "steps": steps,
         "reference_script": script,
         "inspection": text("inspection_content").strip(),
-        "step_images": [_image(item_id, "res_image", p) for p in _step_image_paths(final_path)],
-        "final_image": _image(item_id, "res_image", final_path),
-        "long_image": _image(item_id, "complete_image", _relative(item_id, "complete_image", text("complete_image"), roots)),
+        "step_images": [_image(item_id, "res_image", p, roots) for p in _step_image_paths(final_path)],
+        "final_image": _image(item_id, "res_image", final_path, roots),
+        "long_image": _image(
+            item_id, "complete_image", _relative(item_id, "complete_image", text("complete_image"), roots), roots
+        ),
     }
 
 
@@ -296,5 +294,5 @@ def _step_image_paths(final: Path) -> list[Path]:
     return found
 
 
-def _image(item_id: str, field_name: str, path: Path) -> dict[str, Any]:
-    return read_image(item_id, field_name, path, MAX_IMAGE_BYTES)
+def _image(item_id: str, field_name: str, path: Path, roots: tuple[Path, ...]) -> dict[str, Any]:
+    return read_image(item_id, field_name, path, MAX_IMAGE_BYTES, inside=roots)

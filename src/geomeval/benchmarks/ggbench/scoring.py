@@ -45,6 +45,7 @@ from ...geogebra.syntax import ParseError
 from ...imagemetrics import image_metrics, lpips_status
 from ...judges import Judge, likert
 from ...records import SampleRecord, Score
+from ..datasource import MAX_IMAGE_BYTES, image_problem
 from . import prompts
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 
@@ -181,15 +182,18 @@ def draw_images(record: SampleRecord) -> Drawn:
 
 
 def _read_image(path: str, what: str) -> bytes:
+    """A model's drawing, refused (ValueError) when missing, over the byte or pixel limits
+    (checked before reading and before decoding), or not an image."""
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"{what} not found: {path}")
-    data = file.read_bytes()
-    try:
-        with PILImage.open(io.BytesIO(data)) as opened:
-            opened.verify()
-    except Exception as exc:
-        raise ValueError(f"{what} {file.name} does not decode: {exc}") from None
+    if file.stat().st_size > MAX_IMAGE_BYTES:
+        raise ValueError(f"{what} {file.name} is larger than {MAX_IMAGE_BYTES} bytes")
+    with file.open("rb") as handle:
+        data = handle.read(MAX_IMAGE_BYTES + 1)
+    problem = image_problem(data) if len(data) <= MAX_IMAGE_BYTES else f"is larger than {MAX_IMAGE_BYTES} bytes"
+    if problem:
+        raise ValueError(f"{what} {file.name} {problem}")
     return data
 
 

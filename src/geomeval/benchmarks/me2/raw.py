@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image
+from ..datasource import RawRelease, collect, read_image, read_json_file
 from .features import CIRCLED_OPTIONS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_ANSWER_TYPES
 
 PREFERRED_FILES = ("ME2.jsonl", "ME2.json", "me2.jsonl", "me2.json", "data.jsonl", "data.json")
@@ -216,12 +216,7 @@ def _jsonl_records(path: Path) -> Iterator[tuple[str, Any]]:
 
 def _json_data(path: Path) -> list[Any] | dict[str, Any]:
     """A `.json` records file: a list of records, or an object of them keyed by item id."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except UnicodeDecodeError:
-        raise DataError("(file)", path.name, "not UTF-8 text") from None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise DataError("(file)", path.name, f"not valid JSON: {str(exc)[:200]}") from None
+    data = read_json_file(path, encoding="utf-8-sig")
     if not isinstance(data, (list, dict)):
         raise DataError(
             "(file)", path.name, "expected a JSON list of records or an object keyed by item id"
@@ -449,7 +444,7 @@ def image(item_id: str, field: str, value: Any, root: Path) -> dict[str, Any]:
                 raise DataError(
                     item_id, field, f"image path {value[:120]!r} leads outside the release folder"
                 )
-            return read_image(item_id, field, resolved, MAX_IMAGE_BYTES)
+            return read_image(item_id, field, resolved, MAX_IMAGE_BYTES, inside=root)
     looked = ", ".join(f"{folder}/" for folder in IMAGE_DIRS if folder)
     raise DataError(
         item_id, field, f"image file not found: {value[:120]!r} (looked in {root} and its {looked})"

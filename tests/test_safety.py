@@ -1,0 +1,322 @@
+"""What a user types, a release holds or a server sends cannot destroy data, leak a key,
+exhaust memory or hang a run."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import shutil
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from geomeval.benchmarks import get_benchmark
+from geomeval.benchmarks.base import DataError
+from geomeval.benchmarks.datasource import read_image
+from geomeval.client import ChatClient, RetryPolicy
+from geomeval.errors import EndpointFailure
+from geomeval.hfdata import BUILD_MARKER, is_built_dataset
+from geomeval.judges import parse_judge_spec
+from geomeval.models import ModelOptions, parse_model_spec
+from geomeval.testing.chat_server import ChatServer, Fault
+
+MESSAGES = [{"role": "user", "content": "q"}]
+
+
+def ask(client: Any) -> Any:
+    async def go() -> Any:
+        try:
+            return await client.complete(MESSAGES)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(go())
+
+
+def geolaux_sample() -> str:
+    from geomeval.benchmarks.geolaux import data
+
+    return str(data.sample_path())
+
+
+# --------------------------------------------------------------------------- build --overwrite
+
+
+def test_overwrite_refuses_a_folder_geomeval_did_not_build_and_leaves_it(tmp_path: Path) -> None:
+    out = tmp_path / "thesis"
+    out.mkdir()
+    (out / "thesis.tex").write_text("years of work", encoding="utf-8")
+    (out / "README.md").write_text("my notes", encoding="utf-8")
+    with pytest.raises(FileExistsError, match=r"did not build \(thesis\.tex\)"):
+        get_benchmark("geolaux").build(geolaux_sample(), str(out), overwrite=True)
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "thesis.tex"]
+    assert (out / "thesis.tex").read_text(encoding="utf-8") == "years of work"
+    assert [p.name for p in tmp_path.iterdir()] == ["thesis"]  # no temporary left beside it
+
+
+def test_overwrite_of_the_current_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "notes.txt").write_text("keep", encoding="utf-8")
+    (tmp_path / "code.py").write_text("print(1)\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileExistsError, match="did not build"):
+        get_benchmark("geolaux").build(geolaux_sample(), ".", overwrite=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["code.py", "notes.txt"]
+
+
+def test_overwrite_replaces_a_previous_build_and_leaves_no_leftovers(tmp_path: Path) -> None:
+    out = tmp_path / "built"
+    bench = get_benchmark("geolaux")
+    bench.build(geolaux_sample(), str(out))
+    assert (out / BUILD_MARKER).is_file() and is_built_dataset(out)
+    assert stat.S_IMODE(out.stat().st_mode) & 0o055 == 0o055 & ~_umask()  # not mkdtemp's 0700
+    with pytest.raises(FileExistsError, match="--overwrite"):
+        bench.build(geolaux_sample(), str(out))
+    (out / "build_report.json").write_text("{}", encoding="utf-8")
+    bench.build(geolaux_sample(), str(out), overwrite=True)
+    assert is_built_dataset(out) and not (out / "build_report.json").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["built"]
+
+
+def test_a_build_from_before_the_marker_is_still_replaceable(tmp_path: Path) -> None:
+    out = tmp_path / "built"
+    bench = get_benchmark("geolaux")
+    bench.build(geolaux_sample(), str(out))
+    (out / BUILD_MARKER).unlink()
+    bench.build(geolaux_sample(), str(out), overwrite=True)
+    assert (out / BUILD_MARKER).is_file()
+
+
+def test_a_failed_replacement_keeps_the_previous_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import geomeval.hfdata as hfdata
+
+    out = tmp_path / "built"
+    bench = get_benchmark("geolaux")
+    bench.build(geolaux_sample(), str(out))
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    real_rename = Path.rename
+
+    def killed(self: Path, target: Any) -> Any:  # dies between moving the old build aside and the new in
+        if Path(target) == out:
+            raise KeyboardInterrupt
+        return real_rename(self, target)
+
+    monkeypatch.setattr(hfdata.Path, "rename", killed)
+    with pytest.raises(KeyboardInterrupt):
+        bench.build(geolaux_sample(), str(out), overwrite=True)
+    monkeypatch.undo()
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["built"]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# --------------------------------------------------------------------------- releases
+
+
+def _png(size: tuple[int, int] = (8, 8)) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, "white").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_an_image_symlink_leaving_the_release_is_refused(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    release.mkdir()
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(_png())
+    (release / "figure.png").symlink_to(secret)
+    with pytest.raises(DataError, match=r"item '7', field 'image'.*outside the release"):
+        read_image("7", "image", release / "figure.png", inside=release)
+    (release / "own.png").write_bytes(_png())
+    (release / "alias.png").symlink_to(release / "own.png")  # a link inside is fine
+    assert read_image("7", "image", release / "alias.png", inside=release)["bytes"] == _png()
+
+
+@pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")
+def test_a_decompression_bomb_is_refused_by_its_header(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.png"
+    Image.new("1", (12000, 12000)).save(bomb, format="PNG")  # a few KB on disk
+    assert bomb.stat().st_size < 100_000
+    with pytest.raises(DataError, match=r"field 'image'.*12000×12000 pixels"):
+        read_image("3", "image", bomb, inside=tmp_path)
+
+
+def test_an_oversized_image_is_refused_before_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    big = tmp_path / "big.png"
+    with big.open("wb") as handle:  # sparse: 2 GB claimed, nothing written
+        handle.truncate(2 * 1024**3)
+
+    def no_reading(self: Path) -> bytes:
+        raise AssertionError("read a whole oversized file")
+
+    monkeypatch.setattr(Path, "read_bytes", no_reading)
+    with pytest.raises(DataError, match="larger than"):
+        read_image("9", "image", big, inside=tmp_path)
+
+
+def _geolaux_release(tmp_path: Path) -> Path:
+    release = tmp_path / "geolaux"
+    shutil.copytree(geolaux_sample(), release)
+    return release
+
+
+def test_a_duplicate_id_in_a_release_is_an_error_naming_it(tmp_path: Path) -> None:
+    release = _geolaux_release(tmp_path)
+    json_file = next(release.glob("*.json"))
+    text = json_file.read_text(encoding="utf-8")
+    data = json.loads(text)
+    first_id = next(iter(data))
+    record = json.dumps(data[first_id], ensure_ascii=False)
+    duplicated = text.rstrip().rstrip("}") + f', "{first_id}": {record}}}'
+    json_file.write_text(duplicated, encoding="utf-8")
+    with pytest.raises(DataError, match=rf"item '{first_id}', field 'id'.*{json_file.name}.*twice"):
+        get_benchmark("geolaux").build(str(release), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [(b"\xff\xfe{\"a\": 1}", "not UTF-8"), (b"[" * 100_000, "not valid JSON")],
+)
+def test_unreadable_release_json_names_the_file(tmp_path: Path, content: bytes, says: str) -> None:
+    release = _geolaux_release(tmp_path)
+    json_file = next(release.glob("*.json"))
+    json_file.write_bytes(content)
+    with pytest.raises(DataError, match=rf"field '{json_file.name}'.*{says}"):
+        get_benchmark("geolaux").build(str(release), str(tmp_path / "out"))
+
+
+# --------------------------------------------------------------------------- keys
+
+
+KEY, JUDGE_KEY = "sk-model-SECRET", "sk-judge-SECRET"
+
+
+def _auth(server: ChatServer) -> list[str | None]:
+    return [headers.get("Authorization") for headers in server.headers]
+
+
+def _judge_and_model(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], *, model_flag: str | None,
+                     judge_flag: str | None) -> tuple[Any, Any]:
+    for name in ("GEOMEVAL_API_KEY", "GEOMEVAL_JUDGE_API_KEY", "GEOMEVAL_BASE_URL", "GEOMEVAL_JUDGE_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    model = parse_model_spec("openai:m", ModelOptions(base_url=model_flag))
+    judge = parse_judge_spec("openai:j", base_url=judge_flag, model_base_url=model_flag)
+    return model, judge
+
+
+@pytest.mark.parametrize(
+    ("how", "judge_gets_model_key"),
+    [
+        ("model flag, judge from GEOMEVAL_BASE_URL", False),
+        ("model flag, judge flag elsewhere", False),
+        ("both from GEOMEVAL_BASE_URL", True),
+        ("model flag, judge flag on the same server", True),
+        ("judge from GEOMEVAL_JUDGE_BASE_URL", False),
+    ],
+)
+def test_each_key_goes_only_to_the_host_it_was_given_for(
+    monkeypatch: pytest.MonkeyPatch, how: str, judge_gets_model_key: bool
+) -> None:
+    with ChatServer(lambda r: "ok") as model_server, ChatServer(lambda r: "ok") as judge_server:
+        a, b = model_server.base_url, judge_server.base_url
+        setups = {
+            "model flag, judge from GEOMEVAL_BASE_URL": ({"GEOMEVAL_BASE_URL": b}, a, None, b),
+            "model flag, judge flag elsewhere": ({}, a, b, b),
+            "both from GEOMEVAL_BASE_URL": ({"GEOMEVAL_BASE_URL": a}, None, None, a),
+            "model flag, judge flag on the same server": ({}, a, a + "/", a),
+            "judge from GEOMEVAL_JUDGE_BASE_URL": ({"GEOMEVAL_JUDGE_BASE_URL": b}, a, None, b),
+        }
+        env, model_flag, judge_flag, judge_lands = setups[how]
+        model, judge = _judge_and_model(
+            monkeypatch, {"GEOMEVAL_API_KEY": KEY, **env}, model_flag=model_flag, judge_flag=judge_flag
+        )
+        assert ask(model.client).text == "ok" and ask(judge.client).text == "ok"
+        seen = {a: _auth(model_server), b: _auth(judge_server)}
+    assert seen[a][0] == f"Bearer {KEY}"  # the model's own request
+    judge_header = seen[judge_lands][-1]
+    assert judge_header == (f"Bearer {KEY}" if judge_gets_model_key else None)
+    if judge_lands != a:
+        assert all(header is None for header in seen[b])
+
+
+def test_the_judge_key_goes_to_the_judge_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    with ChatServer(lambda r: "ok") as model_server, ChatServer(lambda r: "ok") as judge_server:
+        model, judge = _judge_and_model(
+            monkeypatch, {"GEOMEVAL_API_KEY": KEY, "GEOMEVAL_JUDGE_API_KEY": JUDGE_KEY},
+            model_flag=model_server.base_url, judge_flag=judge_server.base_url,
+        )
+        ask(model.client)
+        ask(judge.client)
+        assert _auth(model_server) == [f"Bearer {KEY}"] and _auth(judge_server) == [f"Bearer {JUDGE_KEY}"]
+
+
+def test_a_judge_left_on_the_default_host_never_gets_the_models_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, judge = _judge_and_model(monkeypatch, {"GEOMEVAL_API_KEY": KEY}, model_flag="http://127.0.0.1:1/v1",
+                                judge_flag=None)
+    assert judge.client.base_url == "https://api.openai.com/v1"
+    assert judge.client._ChatClient__api_key is None
+
+
+def test_a_captioner_elsewhere_never_gets_the_models_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOMEVAL_API_KEY", KEY)
+    monkeypatch.delenv("GEOMEVAL_BASE_URL", raising=False)
+    with ChatServer(lambda r: "ok") as captioner_server:
+        captioner = parse_model_spec(
+            "openai:c", ModelOptions(base_url=captioner_server.base_url, key_base_url="http://127.0.0.1:1/v1")
+        )
+        ask(captioner.client)
+        assert _auth(captioner_server) == [None]
+
+
+# --------------------------------------------------------------------------- hostile servers
+
+
+def test_an_oversized_reply_is_refused_unread_and_not_retried() -> None:
+    huge = "x" * (9 * 1024 * 1024)
+    with ChatServer(lambda r: huge) as server:
+        client = ChatClient("m", base_url=server.base_url, retry=RetryPolicy(base_delay_s=0.01))
+        done = ask(client)
+        assert done.text is None and "refused" in (done.error or "") and len(server.requests) == 1
+
+
+def test_retry_after_is_capped_and_a_request_has_a_deadline() -> None:
+    assert RetryPolicy().delay(1, 100_000.0, __import__("random").Random(0)) <= 60.0
+    fault = Fault(rate=1.0, kind="hang", hang_s=30)
+    with ChatServer(lambda r: "late", faults=[fault]) as server:
+        client = ChatClient("m", base_url=server.base_url, timeout_s=0.4,
+                            retry=RetryPolicy(base_delay_s=0.01, breaker_failures=100))
+        started = time.monotonic()
+        done = ask(client)
+        elapsed = time.monotonic() - started
+    assert done.text is None and "deadline" in (done.error or "")
+    assert elapsed < 0.4 * 2.5 + 1.0  # not six timeouts
+
+
+def test_a_silent_server_opens_the_circuit_after_a_few_requests() -> None:
+    fault = Fault(rate=1.0, kind="hang", hang_s=30)
+    with ChatServer(lambda r: "late", faults=[fault]) as server:
+        client = ChatClient("m", base_url=server.base_url, timeout_s=0.2, retry=RetryPolicy(base_delay_s=0.01))
+
+        async def many() -> list[Any]:
+            try:
+                return await asyncio.gather(*(client.complete([{"role": "user", "content": str(i)}])
+                                              for i in range(10)), return_exceptions=True)
+            finally:
+                await client.aclose()
+
+        outcomes = asyncio.run(many())
+    assert any(isinstance(o, EndpointFailure) for o in outcomes)
+    assert "requests in a row failed" in str(client.failure)
