@@ -320,3 +320,86 @@ def test_a_silent_server_opens_the_circuit_after_a_few_requests() -> None:
         outcomes = asyncio.run(many())
     assert any(isinstance(o, EndpointFailure) for o in outcomes)
     assert "requests in a row failed" in str(client.failure)
+
+
+# --------------------------------------------------------------------------- model answers
+
+
+def test_the_sandbox_kills_a_call_past_its_time_limit_and_carries_on() -> None:
+    from geomeval.sandbox import Sandbox, SandboxLimit
+
+    sandbox = Sandbox(workers=1, timeout_s=0.5)
+    try:
+        with pytest.raises(SandboxLimit, match=r"time limit of 0\.5 s"):
+            sandbox.call(time.sleep, 30)
+        assert sandbox.call(len, "four") == 4  # a fresh worker
+        with pytest.raises(ValueError, match="invalid literal"):  # other errors come back as they are
+            sandbox.call(int, "x")
+    finally:
+        sandbox.close()
+
+
+def test_the_sandbox_caps_memory() -> None:
+    from geomeval.sandbox import Sandbox, SandboxLimit
+
+    sandbox = Sandbox(workers=1, memory_bytes=1024**3)
+    try:
+        with pytest.raises(SandboxLimit, match="memory"):
+            sandbox.call(bytearray, 4 * 1024**3)
+        assert sandbox.call(len, "ok") == 2
+    finally:
+        sandbox.close()
+
+
+def test_a_runaway_text_or_list_in_one_line_is_that_lines_failure() -> None:
+    from geomeval.geogebra import run_script
+
+    doubling = 's0 = "ab"\n' + "\n".join(f"s{i} = s{i - 1} + s{i - 1}" for i in range(1, 41))
+    nested = "L = Sequence(Sequence(k, k, 1, 10000), j, 1, 10000)\nt = \"\" + L"
+    listed = "L = Sequence(k, k, 1, 10000)\nt = Text(Sequence(L, j, 1, 100))"
+    for script, says in ((doubling, "a text of more than"), (nested, "list elements"), (listed, "a text of more than")):
+        started = time.monotonic()
+        construction = run_script(script)
+        assert time.monotonic() - started < 2
+        assert not construction.pass_at_1 and says in construction.errors[0].error
+
+
+def _ggbench_record(answer: str) -> Any:
+    bench = get_benchmark("ggbench")
+    item = bench.load_items(None, "ggbench_code", 1)[0]
+    record = bench.new_record(item, "ggbench_code")
+    record.response = answer
+    return bench, record
+
+
+def _score(bench: Any, record: Any) -> dict[str, Any]:
+    from geomeval.judges import Judge
+
+    return asyncio.run(bench.score(record, Judge("offline")))
+
+
+def test_a_verifier_crash_costs_the_verifier_alone_at_its_floor() -> None:
+    bench, record = _ggbench_record(
+        "```geogebra\nA = (1e308, 1)\nB = (0, 0)\ns = Segment(A, B)\nc = Circle(A, B)\n```"
+    )
+    scores = _score(bench, record)
+    assert scores["Pass@1"].value == 1.0  # every line ran
+    assert scores["BLEU"].scored and scores["SSIM"].scored
+    assert scores["verifier"].scored and scores["verifier"].value <= 1.0
+    assert all(s.scored or s.needs_judge for s in scores.values())
+
+
+def test_an_answer_past_the_sandbox_limits_scores_the_floor_not_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from geomeval.benchmarks.ggbench import scoring
+    from geomeval.sandbox import Sandbox
+
+    quick = Sandbox(workers=1, timeout_s=0.01)
+    monkeypatch.setattr(scoring, "shared_sandbox", lambda: quick)
+    try:
+        bench, record = _ggbench_record("Plan: a point.\n```geogebra\nA = (0, 0)\n```")
+        scores = _score(bench, record)
+    finally:
+        quick.close()
+    for name in ("Pass@1", "verifier", "PSNR", "SSIM"):
+        assert scores[name].value == scoring.FLOOR[name] and "time limit" in scores[name].explanation
+    assert scores["BLEU"].scored  # text only: still computed

@@ -219,8 +219,19 @@ def test_script_whose_figure_is_too_large_to_draw_is_refused_with_the_limit(
 
     monkeypatch.setattr(try_metrics, "render_png", broken)  # anything else is not bad input
     with pytest.raises(ValueError, match="a renderer bug") as bug:
-        try_metrics.try_script("A = (0, 0)", None)
+        try_metrics.script_result("A = (0, 0)", None)  # try_script's work, as its sandbox runs it
     assert not isinstance(bug.value, DemoInputError)
+
+
+def test_a_hostile_script_is_stopped_with_a_clear_error_and_the_next_one_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Killed past the time limit (shortened here): the visitor's request fails alone.
+    monkeypatch.setattr(try_metrics, "SCRIPT_TIMEOUT_S", 0.01)
+    with pytest.raises(DemoInputError, match="stopped: it ran past the time limit"):
+        try_metrics.try_script("A = (0, 0)", None)
+    monkeypatch.undo()
+    assert try_metrics.try_script("A = (0, 0)", None).pass_at_1
 
 
 def _png(size: tuple[int, int] = (60, 40)) -> bytes:

@@ -37,6 +37,7 @@ from ..geogebra.render import MAX_POLYGON_VERTICES, _drawables, fit_window
 from ..geogebra.syntax import ParseError
 from ..keypoints import DIMENSIONS, Keypoint, match, parse_caption, to_text
 from ..records import Score
+from ..sandbox import SandboxLimit, shared_sandbox
 from .explore import display_image, load_task
 from .limits import (
     MAX_ANSWER_CHARS,
@@ -281,11 +282,24 @@ def _render(construction: Construction, window: tuple[float, float, float, float
 def try_script(script: str | None, reference_id: str | None = None) -> ScriptResult:
     """Run a GeoGebra script (bare commands or an answer with ```geogebra blocks) in the
     engine: the figure (in the reference's view, so the two line up), each line's status,
-    Pass@1, and, against a GGBench reference, the verifier's checks and pixel similarity."""
+    Pass@1, and, against a GGBench reference, the verifier's checks and pixel similarity.
+    The work runs in a sandbox worker, killed past its time or memory limit, so a hostile
+    script costs its own request a clear error and never the server's memory or threads."""
     text = check_text(script, MAX_SCRIPT_CHARS, "The script")
     lines = text.count("\n") + 1
     if lines > MAX_SCRIPT_LINES:
         raise DemoInputError(f"The script has {lines:,} lines; the limit is {MAX_SCRIPT_LINES:,}.")
+    try:
+        return shared_sandbox().call(script_result, text, reference_id, timeout_s=SCRIPT_TIMEOUT_S)
+    except SandboxLimit as exc:
+        raise DemoInputError(f"The script was stopped: it {exc}.") from None
+
+
+SCRIPT_TIMEOUT_S = MAX_SCRIPT_SECONDS + 20.0  # the engine's own limit, then drawing and verifying
+
+
+def script_result(text: str, reference_id: str | None) -> ScriptResult:
+    """`try_script`'s work on a checked script, in the sandbox worker."""
     target = _script_target(reference_id) if reference_id else None
     construction = _run(text)
     reference, problem = reference_construction(target) if target else (None, None)

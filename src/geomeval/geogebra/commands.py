@@ -805,8 +805,29 @@ def format_number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+MAX_TEXT_CHARS = 100_000
+"""The longest text a script may build (joined or converted): longer is a LimitReached."""
+
+
 def value_text(value: Value) -> str:
-    """How a value reads when joined to a text (GeoGebra's value string)."""
+    """How a value reads when joined to a text (GeoGebra's value string); a list's text stops
+    with a LimitReached as soon as it passes MAX_TEXT_CHARS, before it is built whole."""
+    if isinstance(value, (GeoList, list)):
+        parts: list[str] = []
+        total = 2
+        for element in value.elements if isinstance(value, GeoList) else value:
+            part = value_text(element)
+            total += len(part) + 2
+            if total > MAX_TEXT_CHARS:
+                from .executor import LimitReached
+
+                raise LimitReached(f"a text of more than {MAX_TEXT_CHARS} characters")
+            parts.append(part)
+        return "{" + ", ".join(parts) + "}"
+    return _scalar_text(value)
+
+
+def _scalar_text(value: Value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, AngleValue):
@@ -838,10 +859,6 @@ def value_text(value: Value) -> str:
         return format_number(value.length)
     if isinstance(value, GeoPolygon):
         return format_number(value.area)
-    if isinstance(value, GeoList):
-        return "{" + ", ".join(value_text(e) for e in value.elements) + "}"
-    if isinstance(value, list):
-        return "{" + ", ".join(value_text(e) for e in value) + "}"
     if isinstance(value, Geo):
         return value.describe()
     return str(value)

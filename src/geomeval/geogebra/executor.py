@@ -59,6 +59,7 @@ class Limits:
     max_line_chars: int = 2_000
     max_depth: int = 64
     max_sequence: int = 10_000
+    max_elements: int = 200_000  # list elements made by Sequence over the whole script (nesting multiplies)
     max_objects: int = 20_000
     max_seconds: float = 10.0
 
@@ -135,6 +136,7 @@ class Executor:
         self._reads: set[str] = set()
         self._locals: dict[str, Value] = {}
         self._deadline = time.monotonic() + self.limits.max_seconds
+        self._elements = 0
         self._intersections: dict[tuple[str, ...], list[str]] = {}
 
     # --- the Context protocol the commands use --------------------------------------------
@@ -597,6 +599,9 @@ class Executor:
         values = cmds.sequence_values(
             start, end, step[0] if step else 1.0, self.limits.max_sequence
         )
+        self._elements += len(values)
+        if self._elements > self.limits.max_elements:
+            raise LimitReached(f"Sequence: more than {self.limits.max_elements} list elements in the script")
         saved = self._locals.get(var_node.name)
         out: list[Value] = []
         try:
@@ -791,7 +796,10 @@ def _binop(op: str, left: Value, right: Value) -> Value:
         a, b = cmds.boolean(left), cmds.boolean(right)
         return (a and b) if op == "&&" else (a or b)
     if op == "+" and (isinstance(left, (str, GeoText)) or isinstance(right, (str, GeoText))):
-        return value_text(left) + value_text(right)
+        joined = value_text(left) + value_text(right)
+        if len(joined) > cmds.MAX_TEXT_CHARS:
+            raise LimitReached(f"a text of more than {cmds.MAX_TEXT_CHARS} characters")
+        return joined
     left, right = _as_number(left), _as_number(right)
     if cmds.is_number(left) and cmds.is_number(right):
         result = _arith(op, cmds.num(left), cmds.num(right))

@@ -45,6 +45,7 @@ from ...geogebra.syntax import ParseError
 from ...imagemetrics import image_metrics, lpips_status
 from ...judges import Judge, likert
 from ...records import SampleRecord, Score
+from ...sandbox import SandboxLimit, shared_sandbox
 from ..datasource import MAX_IMAGE_BYTES, image_problem
 from . import prompts
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
@@ -216,10 +217,22 @@ def reference_construction(target: dict[str, Any]) -> tuple[Construction | None,
     return construction, None
 
 
+# Each metric's worst value: what an answer scores on a metric its own output made impossible
+# to compute (no code, a script over the engine's limits, a figure the verifier or renderer
+# cannot handle). A model failure is scored, never left out of the mean.
+FLOOR = {"Pass@1": 0.0, "verifier": 0.0, "BLEU": 0.0, "ROUGE-L": 0.0, "chrF": 0.0, "edit_distance": 1.0,
+         "RUBY": 0.0, "PSNR": 0.0, "SSIM": 0.0, "LPIPS": 1.0}
+
+
+def floor_scores(names: tuple[str, ...], reason: str) -> dict[str, Score]:
+    return {name: Score(FLOOR[name], explanation=reason) for name in names}
+
+
 def engine_scores(drawn: Drawn, reference: Construction | None, reference_problem: str | None) -> dict[str, Score]:
+    """Pass@1 and the verifier; a verifier crash on the answer's construction costs the
+    verifier alone (at its floor), never Pass@1."""
     if drawn.construction is None:
-        reason = drawn.problem or "no construction"
-        return {"Pass@1": Score(0.0, explanation=reason), "verifier": Score(0.0, explanation=reason)}
+        return floor_scores(ENGINE_METRICS, drawn.problem or "no construction")
     construction = drawn.construction
     errors = construction.errors
     ran = construction.pass_at_1 and bool(construction.lines)
@@ -229,15 +242,77 @@ def engine_scores(drawn: Drawn, reference: Construction | None, reference_proble
     scores = {"Pass@1": Score(1.0 if ran else 0.0, explanation=detail)}
     if reference is None or reference_problem is not None:
         scores["verifier"] = Score.missing(reference_problem or "no reference construction")
-    else:
+        return scores
+    try:
         verdict = verify(construction, reference)
-        failed = [c for c in verdict.checks if not c.passed][:5]
-        why = "; ".join(f"✗ {c.name}: {c.detail}" for c in failed)
-        scores["verifier"] = Score(
-            verdict.score,
-            explanation=f"{verdict.passed}/{len(verdict.checks)} checks ({verdict.transform})" + (f"; {why}" if why else ""),
-        )
+    except Exception as exc:  # the answer's construction broke the verifier: its failure
+        scores["verifier"] = Score(FLOOR["verifier"], explanation=f"the verifier failed on this construction: {_what(exc)}")
+        return scores
+    failed = [c for c in verdict.checks if not c.passed][:5]
+    why = "; ".join(f"✗ {c.name}: {c.detail}" for c in failed)
+    scores["verifier"] = Score(
+        verdict.score,
+        explanation=f"{verdict.passed}/{len(verdict.checks)} checks ({verdict.transform})" + (f"; {why}" if why else ""),
+    )
     return scores
+
+
+def _what(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:200]}"
+
+
+def code_track(
+    response: str, target: dict[str, Any], reference_png: bytes | None, with_lpips: bool
+) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
+    """Everything deterministic about a code-track answer: what it drew (without the engine's
+    objects, so the result pickles out of a sandbox worker), its engine, code and pixel
+    scores, and its failing lines. Each family is computed on its own: a crash costs only
+    the metrics that need the part that crashed, at their floor."""
+    try:
+        reference, reference_problem = reference_construction(target)
+    except Exception as exc:  # the release's own script: not the answer's failure
+        reference, reference_problem = None, f"the reference script broke the engine: {_what(exc)}"
+    try:
+        drawn = draw_code(response, reference, render=False)
+    except Exception as exc:
+        code = "\n".join(block for _offset, block in split_blocks(response)).strip()
+        drawn = Drawn(plan=plan_text(response), code=code, problem=f"the engine failed on the answer: {_what(exc)}")
+    scores = engine_scores(drawn, reference, reference_problem)
+    try:
+        scores.update(similarity_scores(drawn, target))
+    except Exception as exc:
+        scores.update(floor_scores(CODE_METRICS, f"the code metrics failed on the answer: {_what(exc)}"))
+    pixel_names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    if drawn.construction is not None:
+        try:
+            window = fit_window(reference, size=RENDER_SIZE) if reference is not None else None
+            drawn.final = render_png(drawn.construction, size=RENDER_SIZE, window=window)
+            drawn.long = render_long_image(drawn.construction, size=RENDER_SIZE)
+        except Exception as exc:  # a figure the renderer cannot draw: the answer's failure
+            drawn.final = drawn.long = None
+            drawn.problem = f"the figure could not be drawn: {_what(exc)}"
+            scores.update(floor_scores(pixel_names, drawn.problem))
+    if not any(name in scores for name in pixel_names):
+        scores.update(pixel_scores(drawn, reference_png, with_lpips))
+    failed_lines = [
+        {"line": s.line, "source": s.source[:200], "error": (s.error or "")[:300]}
+        for s in (drawn.construction.errors if drawn.construction else [])[:20]
+    ]
+    drawn.construction = None
+    return drawn, scores, failed_lines
+
+
+def _engine_limit(response: str, reason: str, reference_png: bytes | None,
+                  with_lpips: bool) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
+    """An answer whose scoring ran past the sandbox's limits: the engine's and the figure's
+    metrics at their floor; the code metrics are text only and still computed."""
+    code = "\n".join(block for _offset, block in split_blocks(response)).strip()
+    drawn = Drawn(plan=plan_text(response), code=code, problem=f"the answer's script {reason}")
+    pixel_names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    scores = floor_scores(ENGINE_METRICS, drawn.problem)
+    scores.update(floor_scores(pixel_names, drawn.problem) if reference_png is not None
+                  else {m: Score.missing("the item has no reference image") for m in pixel_names})
+    return drawn, scores, []
 
 
 def similarity_scores(drawn: Drawn, target: dict[str, Any]) -> dict[str, Score]:
@@ -372,29 +447,30 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     with_lpips = lpips_status() is None
     reference_png = _reference_png(record.target)
 
-    def deterministic() -> tuple[Drawn, dict[str, Score]]:
+    def deterministic() -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
         if track == "image":
             drawn = draw_images(record)
-            return drawn, pixel_scores(drawn, reference_png, with_lpips)
-        reference, reference_problem = reference_construction(record.target)
-        drawn = draw_code(record.response or "", reference)
-        scores = engine_scores(drawn, reference, reference_problem)
-        scores.update(similarity_scores(drawn, record.target))
-        scores.update(pixel_scores(drawn, reference_png, with_lpips))
-        return drawn, scores
+            return drawn, pixel_scores(drawn, reference_png, with_lpips), []
+        response = record.response or ""
+        try:  # the answer's code runs in a worker that is killed past its time or memory limit
+            drawn, scores, failed = shared_sandbox().call(code_track, response, record.target, reference_png, with_lpips)
+        except SandboxLimit as exc:
+            drawn, scores, failed = _engine_limit(response, str(exc), reference_png, with_lpips)
+            try:
+                scores.update(similarity_scores(drawn, record.target))
+            except Exception as error:
+                scores.update(floor_scores(CODE_METRICS, f"the code metrics failed on the answer: {_what(error)}"))
+        return drawn, scores, failed
 
     # Running scripts, verifying and rendering are CPU work: off the event loop, so judge
     # requests for other items keep flowing meanwhile.
-    drawn, scores = await asyncio.to_thread(deterministic)
+    drawn, scores, failed_lines = await asyncio.to_thread(deterministic)
     record.extracted = {
         "track": track,
         "code": drawn.code,
         "plan": drawn.plan[:4000],
         "problem": drawn.problem,
-        "failed_lines": [
-            {"line": s.line, "source": s.source[:200], "error": (s.error or "")[:300]}
-            for s in (drawn.construction.errors if drawn.construction else [])[:20]
-        ],
+        "failed_lines": failed_lines,
     }
     if judge.offline:
         scores.update(_missing(JUDGE_METRICS, NO_JUDGE, needs_judge=True))

@@ -1,0 +1,63 @@
+"""Start-up time of the command line, as a ratio to a bare interpreter, measured side by side.
+
+    python bench/startup.py [--runs 7]
+
+Each command runs as a fresh process (cold imports, warm OS file cache: one untimed run of
+each first), interleaved round by round so that machine load hits all of them alike:
+`python -c pass`, `python -c "import geomeval"`, `geomeval --help`, `geomeval --version`
+and `geomeval list`. Prints the median wall time of each and its ratio to the bare
+interpreter, and the target: `--help` and `list` well under a second (goal 0.3 s).
+Exits 1 when `--help` misses 0.3 s or `list` misses 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+COMMANDS = {
+    "python -c pass": [sys.executable, "-c", "pass"],
+    "import geomeval": [sys.executable, "-c", "import geomeval"],
+    "geomeval --help": [sys.executable, "-m", "geomeval.cli", "--help"],
+    "geomeval --version": [sys.executable, "-m", "geomeval.cli", "--version"],
+    "geomeval list": [sys.executable, "-m", "geomeval.cli", "list"],
+}
+LIMITS = {"geomeval --help": 0.3, "geomeval list": 1.0}
+
+
+def timed(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    for command in COMMANDS.values():
+        timed(command)  # warm the file cache and bytecode
+    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for _ in range(args.runs):
+        for name, command in COMMANDS.items():
+            times[name].append(timed(command))
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    bare = medians["python -c pass"]
+    failed = False
+    print(f"{'command':<22}{'median s':>10}{'× bare':>9}   target")
+    for name, median in medians.items():
+        limit = LIMITS.get(name)
+        verdict = ""
+        if limit is not None:
+            ok = median <= limit
+            failed |= not ok
+            verdict = f"≤ {limit:g} s {'PASS' if ok else 'FAIL'}"
+        print(f"{name:<22}{median:>10.3f}{median / bare:>9.1f}   {verdict}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
