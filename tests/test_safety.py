@@ -403,3 +403,20 @@ def test_an_answer_past_the_sandbox_limits_scores_the_floor_not_an_error(monkeyp
     for name in ("Pass@1", "verifier", "PSNR", "SSIM"):
         assert scores[name].value == scoring.FLOOR[name] and "time limit" in scores[name].explanation
     assert scores["BLEU"].scored  # text only: still computed
+
+
+def test_a_key_inside_the_base_url_is_refused_without_echoing_it() -> None:
+    with pytest.raises(ValueError, match="GEOMEVAL_API_KEY") as refused:
+        ChatClient("m", base_url="http://user:sk-IN-URL@127.0.0.1:8000/v1")
+    assert "sk-IN-URL" not in str(refused.value)
+
+
+def test_a_power_tower_is_answered_at_once() -> None:
+    from geomeval.answers import check_answer
+
+    started = time.monotonic()
+    for prediction, gold in (("10^{10^{10}}", "1"), ("2^{3^{4^{5}}}", "2"), ("(10^10)^(10^10)", "3")):
+        verdict = check_answer(prediction, gold)
+        assert not verdict.equal and verdict.rule == "too-large"
+    assert check_answer("10^{10^{10}}", "10^{10^{10}}").equal
+    assert time.monotonic() - started < 1.0

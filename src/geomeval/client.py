@@ -60,6 +60,13 @@ def check_base_url(url: str, *, what: str = "base URL") -> str:
         raise ValueError(
             f"{what} {url!r} is not an http(s) URL: write it in full, e.g. http://127.0.0.1:8000/v1"
         )
+    if parts.username is not None or parts.password is not None:
+        # never echo it: the user part may be a key
+        raise ValueError(
+            f"{what} for {parts.hostname} carries credentials (user:key@): give the key in "
+            "GEOMEVAL_API_KEY or GEOMEVAL_JUDGE_API_KEY instead, so it is sent in a header only "
+            "and never written into run.json or logs"
+        )
     try:
         parts.port  # noqa: B018 - raises on a port that is not a number
     except ValueError:

@@ -226,6 +226,11 @@ def _values(q: Quantity) -> tuple[float, ...]:
     return tuple(points)
 
 
+POWER_TOO_LARGE = "power too large"
+"""Why a power tower (10^{10^{10}}) is not evaluated: it cannot be compared by value, and the
+symbolic fallback would spend its whole timeout on it, on every call."""
+
+
 def _evaluate(node: tuple, env: dict[str, float]) -> float:
     try:
         value = _eval(node, env)
@@ -265,7 +270,7 @@ def _eval(node: tuple, env: dict[str, float]) -> float:
         return a / b
     if op == "pow":
         if abs(b) > 64 or abs(a) > 1e12:
-            raise OverflowError("power too large")
+            raise OverflowError(POWER_TOO_LARGE)
         result = a**b
         if isinstance(result, complex):
             raise ValueError("complex power")
