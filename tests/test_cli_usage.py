@@ -54,7 +54,7 @@ def test_bare_geomeval_prints_help_and_version_prints_the_version() -> None:
     assert version.returncode == 0 and version.stdout.strip() == f"geomeval {__version__}"
 
 
-@pytest.mark.parametrize("args", [["--help"], ["run", "--help"], ["--version"]])
+@pytest.mark.parametrize("args", [["--help"], ["run", "--help"], ["--version"], ["list"]])
 def test_help_imports_no_heavy_module(args: list[str]) -> None:
     probe = (
         "import sys\n"

@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .answers import parse_json_object
-from .cache import ResponseCache
-from .client import DEFAULT_BASE_URL, ChatClient, RetryPolicy, check_base_url
+
+if TYPE_CHECKING:  # the HTTP client (aiohttp) is imported when a judge is built, not to read replies
+    from .cache import ResponseCache
+    from .client import ChatClient, RetryPolicy
 
 T = TypeVar("T")
 JUDGE_PARAMS = {"temperature": 0.0, "max_tokens": 4096}
@@ -129,6 +131,8 @@ def parse_judge_spec(
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
+    from .client import DEFAULT_BASE_URL, ChatClient, check_base_url
+
     judge_url = check_base_url(
         base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL") or os.environ.get("GEOMEVAL_BASE_URL")
         or DEFAULT_BASE_URL, what="judge base URL",
@@ -154,7 +158,7 @@ def parse_judge_spec(
 
 def judge_from_env() -> Judge:
     """The judge GEOMEVAL_JUDGE_MODEL / GEOMEVAL_JUDGE_BASE_URL name (cached), or `offline`."""
-    from .cache import default_cache_path
+    from .cache import ResponseCache, default_cache_path
 
     if not os.environ.get("GEOMEVAL_JUDGE_MODEL"):
         return Judge("offline")

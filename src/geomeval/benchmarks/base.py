@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from importlib.resources import as_file, files
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..records import SampleRecord, Score
@@ -46,6 +48,13 @@ class Benchmark(ABC):
     @property
     def default_task(self) -> str:
         return self.tasks[0]
+
+    def embedded(self, folder: str = "sample") -> Path:
+        """The folder of the benchmark's embedded files, found without importing its data
+        module (and with it `datasets`), so `geomeval list` stays light."""
+        package = type(self).__module__.rpartition(".")[0]
+        with as_file(files(package).joinpath(folder)) as path:
+            return Path(path)
 
     def configure(self, options: dict[str, Any]) -> Benchmark:
         """The benchmark set up with its own run options (CapGeo's --source, --captioner,

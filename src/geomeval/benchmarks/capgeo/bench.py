@@ -6,14 +6,19 @@ Tasks: `capgeo_bench` (English captions, scored against `caption_en`) and `capge
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...judges import Judge
+from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from . import bench_data, bench_scoring
 from .captioning import caption_messages, caption_messages_zh
 from .features import CLASSES
+
+if TYPE_CHECKING:
+    from ...judges import Judge
+
+bench_data = lazy_import(f"{__package__}.bench_data")
+bench_scoring = lazy_import(f"{__package__}.bench_scoring")
 
 
 class CapGeoBench(Benchmark):
@@ -21,10 +26,13 @@ class CapGeoBench(Benchmark):
     title = "CapGeo-Bench"
     tasks = ("capgeo_bench", "capgeo_bench_zh")
     headline = "keypoint recall"
-    metrics = bench_scoring.METRICS
+
+    @property
+    def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
+        return bench_scoring.METRICS
 
     def data_status(self) -> str:
-        sample = bench_data.sample_path()
+        sample = self.embedded("bench_sample")
         count = sum(1 for _ in (sample / "images").glob("*.png")) if sample.is_dir() else 0
         return f"embedded sample ({count} figures)"
 

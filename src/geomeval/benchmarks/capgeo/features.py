@@ -8,36 +8,53 @@ pass of its own.
 
 from __future__ import annotations
 
-from datasets import ClassLabel, Features, Image, List, Value
+from typing import Any
 
 CLASSES = ("plane", "analytic", "solid")
 DIFFICULTIES = (1, 2, 3, 4)
 QUESTION_TYPES = ("multi_choice", "free_form")
 
-BENCH_FEATURES = Features(
-    {
-        "id": Value("string"),
-        "image": Image(),
-        "caption_en": Value("string"),
-        "caption_zh": Value("string"),  # None where the release has no Chinese caption
-        "geometry_class": ClassLabel(names=list(CLASSES)),
-        "difficulty": Value("int8"),  # 1 (simplest) to 4
-        "source": Value("string"),
-    }
-)
 
-REASONING_FEATURES = Features(
-    {
-        "id": Value("string"),  # the source's own id (pid, sample_index, id)
-        "source": Value("string"),  # a `sources.SOURCES` name
-        "question": Value("string"),  # "" for MathVerse Vision Only (drawn in the image)
-        "image": Image(),
-        "choices": List(Value("string")),  # [] for free-form problems
-        "answer": Value("string"),  # a letter, an option's text or a value, as the source gives it
-        "question_type": ClassLabel(names=list(QUESTION_TYPES)),
-        "unit": Value("string"),  # None where the source gives none
-        "subject": Value("string"),
-        "caption": Value("string"),  # None where the captioner gave none (unscored in caption modes)
-        "captioner": Value("string"),  # whose captions these are; None when the build joined none
-    }
-)
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
+    from datasets import ClassLabel, Features, Image, List, Value
+
+    BENCH_FEATURES = Features(
+        {
+            "id": Value("string"),
+            "image": Image(),
+            "caption_en": Value("string"),
+            "caption_zh": Value("string"),  # None where the release has no Chinese caption
+            "geometry_class": ClassLabel(names=list(CLASSES)),
+            "difficulty": Value("int8"),  # 1 (simplest) to 4
+            "source": Value("string"),
+        }
+    )
+    REASONING_FEATURES = Features(
+        {
+            "id": Value("string"),  # the source's own id (pid, sample_index, id)
+            "source": Value("string"),  # a `sources.SOURCES` name
+            "question": Value("string"),  # "" for MathVerse Vision Only (drawn in the image)
+            "image": Image(),
+            "choices": List(Value("string")),  # [] for free-form problems
+            "answer": Value("string"),  # a letter, an option's text or a value, as the source gives it
+            "question_type": ClassLabel(names=list(QUESTION_TYPES)),
+            "unit": Value("string"),  # None where the source gives none
+            "subject": Value("string"),
+            "caption": Value("string"),  # None where the captioner gave none (unscored in caption modes)
+            "captioner": Value("string"),  # whose captions these are; None when the build joined none
+        }
+    )
+    return {'BENCH_FEATURES': BENCH_FEATURES, 'REASONING_FEATURES': REASONING_FEATURES}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    built = _datasets_features()
+    globals().update(built)
+    return built[name]
+
+
+_LAZY = ('BENCH_FEATURES', 'REASONING_FEATURES',)

@@ -13,18 +13,24 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EndpointFailure
 from ...hfdata import is_built_dataset
-from ...judges import Judge
+from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from . import reasoning, reasoning_data
 from .captioning import caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
 from .features import QUESTION_TYPES
 from .sources import SOURCES, load_source
+
+if TYPE_CHECKING:
+    from ...judges import Judge
+
+reasoning = lazy_import(f"{__package__}.reasoning")
+reasoning_data = lazy_import(f"{__package__}.reasoning_data")
+
 
 DEFAULT_SOURCE = "mathvista_geometry"
 
@@ -42,7 +48,10 @@ class CapGeo(Benchmark):
     title = "CapGeo"
     tasks = ("capgeo_reasoning",)
     headline = "accuracy"
-    metrics = reasoning.METRICS
+
+    @property
+    def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
+        return reasoning.METRICS
     compare_by = "question_type"
 
     def __init__(self, setup: Setup | None = None) -> None:

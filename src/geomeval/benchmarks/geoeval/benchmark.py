@@ -9,15 +9,20 @@ embedded sample). Complexity is rated over the items loaded, as the paper rates 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...judges import Judge
+from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from . import data, scoring
 from .complexity import measure, rate
 from .features import ANSWER_TYPES, COMPLEXITIES, PROBLEM_TYPES, SOURCES, SUBSETS
 from .prompts import MODES, build_messages, problem_text, uses
+
+if TYPE_CHECKING:
+    from ...judges import Judge
+
+data = lazy_import(f"{__package__}.data")
+scoring = lazy_import(f"{__package__}.scoring")
 
 
 class GeoEval(Benchmark):
@@ -25,7 +30,10 @@ class GeoEval(Benchmark):
     title = "GeoEval"
     tasks = SUBSETS
     headline = "A"
-    metrics = scoring.METRICS
+
+    @property
+    def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
+        return scoring.METRICS
     # The paper's Table 3 ablation: a run without descriptions against one with them, per
     # whether the release has a description for the item.
     compare_by = "has_description"

@@ -7,7 +7,7 @@ question outside `geoeval_backward`) are None there rather than absent.
 
 from __future__ import annotations
 
-from datasets import ClassLabel, Features, Image, List, Value
+from typing import Any
 
 # One Hugging Face config per subset, in the paper's order (the first is the default).
 SUBSETS = ("geoeval_2000", "geoeval_backward", "geoeval_aug", "geoeval_hard")
@@ -18,29 +18,47 @@ ANSWER_TYPES = ("number", "expression", "coordinate", "option")
 PROBLEM_TYPES = ("flat", "solid", "analytic")
 COMPLEXITIES = ("Easy", "Middle", "Hard")
 
-FEATURES = Features(
-    {
-        "id": Value("string"),  # the release's key; backward and aug items keep their main item's
-        "subset": ClassLabel(names=list(SUBSETS)),
-        "source": ClassLabel(names=list(SOURCES)),
-        "problem": Value("string"),  # text.Num_Exp
-        "rephrased_problem": Value("string"),  # text.aug_problem (geoeval_aug only)
-        "backward_problem": Value("string"),  # backward_text (geoeval_backward only)
-        "backward_answer": Value("string"),  # backward_answer_value, the value of the masked x
-        "diagram": Image(),  # None for text-only problems
-        # The diagram in words (structure then semantic clauses); None when the release has none.
-        "diagram_description": Value("string"),
-        "choices": List(Value("string")),  # None for free-response problems
-        "answer": Value("string"),  # answer_value as text
-        # The source's reference solution (program, equation or worked text): the complexity
-        # rating measures it; None when the release has none.
-        "solution": Value("string"),
-        "answer_type": ClassLabel(names=list(ANSWER_TYPES)),  # of the answer the subset grades
-        "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
-        "geometry_shapes": List(Value("string")),
-        "knowledge_points": List(Value("string")),
-        "formal_knowledge_points": List(Value("string")),
-        "complexity": ClassLabel(names=list(COMPLEXITIES)),  # None until rated
-        "question_length": Value("int32"),  # words in `problem`
-    }
-)
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
+    from datasets import ClassLabel, Features, Image, List, Value
+
+    FEATURES = Features(
+        {
+            "id": Value("string"),  # the release's key; backward and aug items keep their main item's
+            "subset": ClassLabel(names=list(SUBSETS)),
+            "source": ClassLabel(names=list(SOURCES)),
+            "problem": Value("string"),  # text.Num_Exp
+            "rephrased_problem": Value("string"),  # text.aug_problem (geoeval_aug only)
+            "backward_problem": Value("string"),  # backward_text (geoeval_backward only)
+            "backward_answer": Value("string"),  # backward_answer_value, the value of the masked x
+            "diagram": Image(),  # None for text-only problems
+            # The diagram in words (structure then semantic clauses); None when the release has none.
+            "diagram_description": Value("string"),
+            "choices": List(Value("string")),  # None for free-response problems
+            "answer": Value("string"),  # answer_value as text
+            # The source's reference solution (program, equation or worked text): the complexity
+            # rating measures it; None when the release has none.
+            "solution": Value("string"),
+            "answer_type": ClassLabel(names=list(ANSWER_TYPES)),  # of the answer the subset grades
+            "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
+            "geometry_shapes": List(Value("string")),
+            "knowledge_points": List(Value("string")),
+            "formal_knowledge_points": List(Value("string")),
+            "complexity": ClassLabel(names=list(COMPLEXITIES)),  # None until rated
+            "question_length": Value("int32"),  # words in `problem`
+        }
+    )
+    return {'FEATURES': FEATURES}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    built = _datasets_features()
+    globals().update(built)
+    return built[name]
+
+
+_LAZY = ('FEATURES',)

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...judges import Judge
+from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from . import data, scoring
 from .features import AUXILIARY_TYPES, TYPES, step_bucket
 from .prompts import build_messages
+
+if TYPE_CHECKING:
+    from ...judges import Judge
+
+data = lazy_import(f"{__package__}.data")
+scoring = lazy_import(f"{__package__}.scoring")
+
 
 SHARED_SAMPLE_NAME = "geolaux_mini_sample"
 
@@ -26,11 +32,14 @@ class GeoLaux(Benchmark):
     title = "GeoLaux"
     tasks = ("geolaux", "geolaux_aux")
     headline = "ACS"
-    metrics = scoring.METRICS
+
+    @property
+    def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
+        return scoring.METRICS
     compare_by = "auxiliary_type"  # the auxiliary-line ablation: geolaux vs geolaux_aux
 
     def data_status(self) -> str:
-        sample = data.sample_path()
+        sample = self.embedded()
         count = sum(1 for _ in (sample / "original_images").glob("*.png")) if sample.is_dir() else 0
         status = f"embedded sample ({count} figures)"
         shared = shared_data_dir() / SHARED_SAMPLE_NAME

@@ -2,30 +2,11 @@
 
 from __future__ import annotations
 
-from datasets import ClassLabel, Features, Image, List, Value
+from typing import Any
 
 TYPES = ("calculation", "proving")
 AUXILIARY_TYPES = ("none", "simple", "complex")
 STEP_BUCKETS = ((1, 4), (5, 8), (9, 12), (13, 24))
-
-FEATURES = Features(
-    {
-        "id": Value("string"),
-        "problem_text": Value("string"),
-        "image": Image(),
-        "type": ClassLabel(names=list(TYPES)),
-        "choices": List(Value("string")),
-        "answer": Value("string"),
-        "unit": Value("string"),
-        "solution": Value("string"),
-        "step_length": Value("int32"),
-        "steps_explanation": Value("string"),
-        "auxiliary_type": ClassLabel(names=list(AUXILIARY_TYPES)),
-        "auxiliary_text": Value("string"),
-        "auxiliary_image": Image(),
-        "language": Value("string"),
-    }
-)
 
 
 def step_bucket(step_length: int) -> str:
@@ -34,3 +15,40 @@ def step_bucket(step_length: int) -> str:
         if low <= step_length <= high:
             return f"{low}-{high}"
     return f">{STEP_BUCKETS[-1][1]}" if step_length > STEP_BUCKETS[-1][1] else "0"
+
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
+    from datasets import ClassLabel, Features, Image, List, Value
+
+    FEATURES = Features(
+        {
+            "id": Value("string"),
+            "problem_text": Value("string"),
+            "image": Image(),
+            "type": ClassLabel(names=list(TYPES)),
+            "choices": List(Value("string")),
+            "answer": Value("string"),
+            "unit": Value("string"),
+            "solution": Value("string"),
+            "step_length": Value("int32"),
+            "steps_explanation": Value("string"),
+            "auxiliary_type": ClassLabel(names=list(AUXILIARY_TYPES)),
+            "auxiliary_text": Value("string"),
+            "auxiliary_image": Image(),
+            "language": Value("string"),
+        }
+    )
+    return {'FEATURES': FEATURES}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    built = _datasets_features()
+    globals().update(built)
+    return built[name]
+
+
+_LAZY = ('FEATURES',)

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...judges import Judge
+from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from . import data, scoring
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 from .prompts import task_messages
 from .raw import RELEASE_FILE
+
+if TYPE_CHECKING:
+    from ...judges import Judge
+
+data = lazy_import(f"{__package__}.data")
+scoring = lazy_import(f"{__package__}.scoring")
+
 
 TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
 
@@ -31,10 +37,13 @@ class GGBench(Benchmark):
     title = "GGBench"
     tasks = ("ggbench_code", "ggbench_image")
     headline = "VLM-I"
-    metrics = scoring.METRICS
+
+    @property
+    def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
+        return scoring.METRICS
 
     def data_status(self) -> str:
-        release = data.sample_path() / RELEASE_FILE
+        release = self.embedded() / RELEASE_FILE
         count = len(json.loads(release.read_text(encoding="utf-8"))) if release.is_file() else 0
         return f"embedded sample ({count} problems)"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datasets import ClassLabel, Features, Image, List, Value
+from typing import Any
 
 DIFFICULTIES = ("Easy", "Medium", "Hard")
 PROBLEM_TYPES = ("straightedge-and-compass", "geometric transformation", "analytic construction")
@@ -17,20 +17,38 @@ CATEGORIES = (
     "Locus Constructions",
 )
 
-FEATURES = Features(
-    {
-        "id": Value("string"),
-        "problem": Value("string"),
-        "problem_image": Image(),  # None when the problem comes without a figure
-        "difficulty": ClassLabel(names=list(DIFFICULTIES)),
-        "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
-        "categories": List(ClassLabel(names=list(CATEGORIES))),
-        # The reference solution: each step's explanation and the GeoGebra commands it runs.
-        "steps": List({"text": Value("string"), "code": Value("string")}),
-        "reference_script": Value("string"),  # every step's code, in order
-        "inspection": Value("string"),  # what a correct construction must show, in words
-        "step_images": List(Image()),  # the figure after each step
-        "final_image": Image(),
-        "long_image": Image(),  # the step images side by side, as the process judge sees them
-    }
-)
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
+    from datasets import ClassLabel, Features, Image, List, Value
+
+    FEATURES = Features(
+        {
+            "id": Value("string"),
+            "problem": Value("string"),
+            "problem_image": Image(),  # None when the problem comes without a figure
+            "difficulty": ClassLabel(names=list(DIFFICULTIES)),
+            "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
+            "categories": List(ClassLabel(names=list(CATEGORIES))),
+            # The reference solution: each step's explanation and the GeoGebra commands it runs.
+            "steps": List({"text": Value("string"), "code": Value("string")}),
+            "reference_script": Value("string"),  # every step's code, in order
+            "inspection": Value("string"),  # what a correct construction must show, in words
+            "step_images": List(Image()),  # the figure after each step
+            "final_image": Image(),
+            "long_image": Image(),  # the step images side by side, as the process judge sees them
+        }
+    )
+    return {'FEATURES': FEATURES}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    built = _datasets_features()
+    globals().update(built)
+    return built[name]
+
+
+_LAZY = ('FEATURES',)

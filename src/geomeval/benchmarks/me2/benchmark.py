@@ -11,14 +11,20 @@ run folder with another judge without the dataset.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...judges import Judge
+from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
-from . import data, scoring
 from .features import DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
 from .prompts import build_messages
+
+if TYPE_CHECKING:
+    from ...judges import Judge
+
+data = lazy_import(f"{__package__}.data")
+scoring = lazy_import(f"{__package__}.scoring")
+
 
 TASKS = ("me2_solve", "me2_keypoints", "me2_explain")
 NO_OPTIONS = (
@@ -48,7 +54,10 @@ class ME2(Benchmark):
     title = "ME2"
     tasks = TASKS
     headline = "accuracy"
-    metrics = scoring.METRICS
+
+    @property
+    def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
+        return scoring.METRICS
 
     @property
     def options(self) -> dict[str, Any]:

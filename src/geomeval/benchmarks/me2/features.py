@@ -9,7 +9,7 @@ one at random, so `option_sources` records where each option came from.
 
 from __future__ import annotations
 
-from datasets import ClassLabel, Features, Image, List, Value
+from typing import Any
 
 DOMAINS = ("geometry", "graph")
 QUESTION_FORMATS = ("multiple-choice", "short-answer")
@@ -26,29 +26,47 @@ QUESTION_ANSWER_TYPES: dict[str, tuple[str, str]] = {
     "graph_choice": ("graph", "multiple-choice"),
     "graph_short": ("graph", "short-answer"),
 }
-KEYPOINT = {"element": Value("string"), "description": Value("string")}
 
-FEATURES = Features(
-    {
-        "id": Value("string"),
-        "problem": Value("string"),  # problem_text (a multiple-choice problem lists its options)
-        "problem_image": Image(),
-        "solution": Value("string"),  # solution_text, the teacher's worked explanation
-        # The problem figure with only the keypoints added; None when the release has none.
-        "solution_image": Image(),
-        "answer": Value("string"),  # answer_text (an option letter for multiple-choice)
-        "visual_keypoints": List(KEYPOINT),  # what the solution figure adds or highlights
-        "solution_summary": Value("string"),  # summary_solution_text
-        "domain": ClassLabel(names=list(DOMAINS)),
-        "question_format": ClassLabel(names=list(QUESTION_FORMATS)),
-        "chapter": Value("string"),  # chapter_title
-        "section": Value("string"),  # section_title
-        # Five candidate keypoint sets in A-E order, each as the text the model is shown.
-        "keypoint_options": List(Value("string")),
-        "keypoint_answer": ClassLabel(names=list(OPTION_LETTERS)),
-        # Provenance of each option, A-E; None when the release does not record it.
-        "option_sources": List(ClassLabel(names=list(OPTION_SOURCES))),
-        # The pool item each option's keypoints were taken from, A-E; None when unrecorded.
-        "option_items": List(Value("string")),
-    }
-)
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
+    from datasets import ClassLabel, Features, Image, List, Value
+
+    KEYPOINT = {"element": Value("string"), "description": Value("string")}
+    FEATURES = Features(
+        {
+            "id": Value("string"),
+            "problem": Value("string"),  # problem_text (a multiple-choice problem lists its options)
+            "problem_image": Image(),
+            "solution": Value("string"),  # solution_text, the teacher's worked explanation
+            # The problem figure with only the keypoints added; None when the release has none.
+            "solution_image": Image(),
+            "answer": Value("string"),  # answer_text (an option letter for multiple-choice)
+            "visual_keypoints": List(KEYPOINT),  # what the solution figure adds or highlights
+            "solution_summary": Value("string"),  # summary_solution_text
+            "domain": ClassLabel(names=list(DOMAINS)),
+            "question_format": ClassLabel(names=list(QUESTION_FORMATS)),
+            "chapter": Value("string"),  # chapter_title
+            "section": Value("string"),  # section_title
+            # Five candidate keypoint sets in A-E order, each as the text the model is shown.
+            "keypoint_options": List(Value("string")),
+            "keypoint_answer": ClassLabel(names=list(OPTION_LETTERS)),
+            # Provenance of each option, A-E; None when the release does not record it.
+            "option_sources": List(ClassLabel(names=list(OPTION_SOURCES))),
+            # The pool item each option's keypoints were taken from, A-E; None when unrecorded.
+            "option_items": List(Value("string")),
+        }
+    )
+    return {'KEYPOINT': KEYPOINT, 'FEATURES': FEATURES}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    built = _datasets_features()
+    globals().update(built)
+    return built[name]
+
+
+_LAZY = ('KEYPOINT', 'FEATURES',)
