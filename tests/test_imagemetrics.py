@@ -336,11 +336,17 @@ def test_image_metrics_reports_unavailable_lpips_as_none_with_a_warning(
     assert lpips_status() is not None
 
 
+NO_LPIPS = (
+    "lpips is not installed: it needs a torchvision built for the CPU torch, which no package "
+    "index reachable here provides (lmms-eval's CUDA torchvision cannot import beside it)"
+)
+
+
 def _importable_lpips() -> tuple[Any, Any]:
     """torch, torchvision.models, or a skip: lpips needs both, and a mismatched torchvision
     fails on import with RuntimeError rather than ImportError."""
     if not _lpips_installed():
-        pytest.skip("lpips is not installed")
+        pytest.skip(NO_LPIPS)
     try:
         import lpips  # noqa: F401
         import torch
@@ -421,7 +427,7 @@ def test_lpips_refuses_a_file_that_is_not_torchvisions_alexnet(
     weights.write_bytes(b"not the weights")
     monkeypatch.setenv(ALEXNET_ENV, str(weights))
     if not _lpips_installed():
-        pytest.skip("lpips is not installed")
+        pytest.skip(NO_LPIPS)
     with pytest.raises(LpipsUnavailable, match="sha256"):
         lpips_distance(drawing(), drawing())
 

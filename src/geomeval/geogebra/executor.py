@@ -191,6 +191,8 @@ class Executor:
             status.ok, status.error = False, str(exc)
         except RecursionError:
             status.ok, status.error = False, "expression nested too deeply"
+        except (ArithmeticError, ValueError) as exc:  # extreme numbers (1e308°, inf): this line's failure
+            status.ok, status.error = False, f"cannot compute this line's values ({type(exc).__name__}: {exc})"
         return status
 
     _stopped = False
