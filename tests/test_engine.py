@@ -205,3 +205,19 @@ def test_judge_spec_reads_geomeval_variables(monkeypatch: pytest.MonkeyPatch) ->
     assert judge.client.params["temperature"] == 0.0
     monkeypatch.delenv("GEOMEVAL_JUDGE_MODEL")
     assert parse_judge_spec(None).offline
+
+
+def test_text_only_messages_go_as_plain_strings_and_images_keep_their_parts() -> None:
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+    text_only = [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}]},
+    ]
+    with_image = [{"role": "user", "content": [{"type": "text", "text": "look"}, image]}]
+    with ChatServer(echo) as server:
+        client = client_for(server)
+        assert complete(client, text_only).text
+        assert complete(client_for(server), with_image).text
+        sent = [request["messages"] for request in server.requests]
+    assert sent[0] == [{"role": "system", "content": "be brief"}, {"role": "user", "content": "first\n\nsecond"}]
+    assert sent[1] == with_image

@@ -72,11 +72,13 @@ def test_random_baseline_reports_t_over_text_only_items(tmp_path: Path) -> None:
 
 
 def test_text_mode_sends_neither_diagram_nor_description(tmp_path: Path) -> None:
-    with ChatServer(solver) as server:
+    # text_only: the server answers 500 to list-form content, as llama.cpp's does
+    with ChatServer(solver, text_only=True) as server:
         result = cli("run", "geoeval", "--task", "geoeval_2000", "--mode", "text", "--model", "openai:m",
                      "--base-url", server.base_url, "--out", str(tmp_path / "text"), "--no-cache")
         assert result.returncode == 0, result.stderr
-        assert all(part["type"] == "text" for r in server.requests for part in r["messages"][-1]["content"])
+        assert all(isinstance(m["content"], str) for r in server.requests for m in r["messages"])
+        assert len(server.requests) == 10  # one request per item: nothing refused and retried
         assert not any("described in words" in prompt_text(r) for r in server.requests)
     results = json.loads((tmp_path / "text" / "results.json").read_text())
     assert results["metrics"]["T"]["scored"] == 10  # every item is text-only in this mode

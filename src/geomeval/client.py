@@ -219,7 +219,7 @@ class ChatClient:
                 return Completion(hit, cached=True)
         if self.failure is not None:
             raise self.failure
-        body = {"model": self.model, "messages": messages, **params}
+        body = {"model": self.model, "messages": plain_text_messages(messages), **params}
         state = self._state()
         url = f"{self.base_url}/chat/completions"
         error = "no attempt made"
@@ -303,6 +303,24 @@ class ChatClient:
             state = self._states.pop(loop_id, None)
         if state is not None:
             await state.http.close()
+
+
+def plain_text_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages as sent: a content list made only of text parts becomes one plain string.
+
+    Prompts are built as content parts so an image can sit beside the text, but servers such
+    as llama.cpp's answer HTTP 500 to list content; a message without an image loses nothing
+    as a string, and every OpenAI-compatible server accepts that form."""
+    out = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list) and content and all(
+            isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)
+            for part in content
+        ):
+            message = {**message, "content": "\n\n".join(part["text"] for part in content)}
+        out.append(message)
+    return out
 
 
 class ReplyTooLarge(Exception):

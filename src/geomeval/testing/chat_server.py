@@ -59,8 +59,10 @@ class ChatServer:
         faults: list[Fault] | None = None,
         seed: int = 0,
         port: int = 0,
+        text_only: bool = False,
     ):
         self.responder = responder
+        self.text_only = text_only  # answer 500 to list-form content, as llama.cpp's server does
         self.latency_s = latency_s
         self.faults = faults or []
         self.requests: list[dict[str, Any]] = []
@@ -173,6 +175,10 @@ class ChatServer:
             return await self._fault(fault, writer)
         if method != "POST" or not path.endswith("/chat/completions"):
             await self._send(writer, 404, b'{"error": "not found"}')
+            return True
+        if self.text_only and any(isinstance(m.get("content"), list) for m in body.get("messages") or []):
+            # llama.cpp's server (llama-cpp-python 0.3) on list-form content
+            await self._send(writer, 500, b'{"error": {"message": "content must be a string"}}')
             return True
         try:
             content = self.responder(body)
