@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from geomeval.answers import extract_final_answer
+from geomeval.answers import check_answer, extract_final_answer
 
 CASES = [
     ('{"steps": ["1. AB = 5"], "short_answer": "\\frac{3\\sqrt{3}}{2}"}', "\\frac{3\\sqrt{3}}{2}", "json"),
@@ -61,3 +61,41 @@ def test_json_object_is_returned_with_the_answer() -> None:
     found = extract_final_answer('Work.\n{"steps": ["1. AB = 5", "2. so 12/5"], "short_answer": "12/5"}')
     assert found.answer == "12/5" and found.data == {"steps": ["1. AB = 5", "2. so 12/5"], "short_answer": "12/5"}
     assert extract_final_answer("the answer is 3").data is None
+
+
+# Responses in the shape a small instruct model (SmolLM2-135M behind llama.cpp) gives.
+@pytest.mark.parametrize(
+    "response",
+    [
+        "A. 6\nB. 8\nC. 10",
+        "The options are:\nA. 6\nB. 8\nC. 10\nD. 12",
+        "The answer is:\nA. 6\nB. 8\nC. 10",
+        "Let me see.\n(A) 45°\n(B) 60°",
+    ],
+)
+def test_an_echo_of_the_options_is_no_answer(response: str) -> None:
+    extracted = extract_final_answer(response, letters="ABCD")
+    assert extracted.answer is None
+    assert not check_answer(extracted.answer, "C", choices=["6", "8", "10", "12"]).equal
+
+
+@pytest.mark.parametrize(
+    ("response", "answer"),
+    [
+        ("The answer is B, because the base angles are equal.", "B"),
+        ("the answer is 70°, since the base angles are equal", "70°"),
+        ("So the answer is 12 as AB = 12.", "12"),
+        ("故答案为：5，因为AB=5", "5"),
+        ("Answer: 2, 3", "2, 3"),  # a bare comma keeps a two-part answer whole
+    ],
+)
+def test_a_reason_after_the_answer_is_not_part_of_it(response: str, answer: str) -> None:
+    assert extract_final_answer(response, letters="ABCD").answer == answer
+
+
+@pytest.mark.parametrize(("response", "letter"), [("(d)", "D"), ("c", "C"), ("答案：D", "D"), ("Thinking.\nc.", "C")])
+def test_lone_lower_case_letters_and_chinese_answer_marks_name_the_option(response: str, letter: str) -> None:
+    extracted = extract_final_answer(response, letters="ABCD")
+    verdict = check_answer(extracted.answer, letter, choices=["1", "2", "3", "4"])
+    assert verdict.equal and verdict.rule == "option-letter"
+    assert not check_answer("$a$", "A", choices=["1", "2", "3", "4"]).equal  # the variable a

@@ -22,6 +22,9 @@ _INTRODUCED = re.compile(
     re.I,
 )
 _LETTER_OPTION_CN = re.compile(r"([A-Z])\s*选项")
+# A whole answer that is one lower-case letter, alone or bracketed ("(d)", "c."): with options
+# on offer that is a choice, not the article "a" (which never stands alone).
+_BARE_LOWER = re.compile(r"^[\s*_`$]*[\(（\[{]?\s*([a-z])\s*[\)）\]}]?[\s.．:：、)）*_`$]*$")
 # A lone letter in a LaTeX text or font command, or in a box: \text{B}, \mathbf{C}, \boxed{B}.
 _LATEX_LETTER = re.compile(
     r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mbox|boxed)\s*\{\s*([A-Za-z])\s*\}"
@@ -75,6 +78,7 @@ def read_option_letter(text: str, letters: str | None = None) -> str | None:
     text = text.strip()
     if len(text) > 400:
         text = text[:400]
+    raw = text
     text = _unwrap_latex(text)
     allowed = letters or string.ascii_uppercase[:5]
     for pattern in (_BARE_LETTER, _LETTER_THEN_TEXT, _LETTER_THEN_VALUE):
@@ -84,12 +88,35 @@ def read_option_letter(text: str, letters: str | None = None) -> str | None:
     m = _LETTER_OPTION_CN.search(text)
     if m and m.group(1) in allowed:
         return m.group(1)
+    m = _BARE_LOWER.match(raw) if "\\" not in raw and "$" not in raw else None  # $a$, \text{a}: a variable
+    if m and m.group(1).upper() in allowed:
+        return m.group(1).upper()
     found = None
     for m in _INTRODUCED.finditer(text):
         letter = m.group(1).upper()
         if letter in allowed:
             found = letter
     return found
+
+
+def is_bare_letter(text: str) -> bool:
+    """Whether `text` is an option letter and nothing else ("C", "(C)", "**C.**", "(c)")."""
+    raw = text.strip()[:400]
+    lower = _BARE_LOWER.match(raw) if "\\" not in raw and "$" not in raw else None
+    return bool(_BARE_LETTER.match(_unwrap_latex(raw)) or lower)
+
+
+def echoes_options(lines: list[str]) -> bool:
+    """Whether `lines` are an option list as the prompt showed it ("A. 6", "B. 8", …): two or
+    more lines in a row, labelled with consecutive letters. An echo of the options states
+    no choice, whichever option it ends on."""
+    labels = []
+    for line in lines:
+        m = _PREFIXED.match(line)
+        if not m or not m.group(2).strip():
+            break
+        labels.append(m.group(1))
+    return len(labels) >= 2 and all(ord(b) - ord(a) == 1 for a, b in zip(labels, labels[1:], strict=False))
 
 
 def _unwrap_latex(text: str) -> str:

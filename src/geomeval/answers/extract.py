@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .choices import read_option_letter
+from .choices import echoes_options, is_bare_letter, read_option_letter
 
 MAX_RESPONSE_CHARS = 100_000
 MAX_JSON_CHARS = 50_000
@@ -28,6 +28,13 @@ _PHRASE = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|。|\n|;|；")
+# Where a reason begins after the answer ("B, because …", "70°, since …", "C，因为…"): the
+# answer ends there. A bare comma does not end it ("2, 3" is a two-part answer).
+_CLAUSE = re.compile(
+    r"\s*[,，]?\s*[\(（]?\s*\b(?:because|since|as|so|which|given|due\s+to|hence|thus|therefore|where)\b"
+    r"|\s*[,，]\s*(?:因为|由于|所以|故|即)",
+    re.I,
+)
 _LATEX_COMMAND_BACKSLASH = re.compile(r"(?<!\\)\\(?=[A-Za-z]{2,})")
 
 
@@ -65,8 +72,11 @@ def extract_final_answer(response: str | None, *, letters: str | None = None) ->
         found = finder(text)
         if found is not None and found.strip():
             return Extracted(_clean(found), method, data)
-    last_line = text.splitlines()[-1].strip()
-    if letters and read_option_letter(last_line, letters) and len(last_line) <= 20:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    last_line = lines[-1]
+    # Only a line that is a letter alone: "C. 10" closing a response is the option list
+    # echoed back, not a choice.
+    if letters and is_bare_letter(last_line) and read_option_letter(last_line, letters):
         return Extracted(_clean(last_line), "option-line", data)
     if len(text) <= SHORT_RESPONSE_CHARS and "\n" not in text:
         return Extracted(_clean(text), "whole-response", data)
@@ -148,8 +158,12 @@ def _from_phrase(text: str) -> str | None:
     if not matches:
         return None
     tail = text[matches[-1].end() :].lstrip()
+    if echoes_options([line.strip() for line in tail[:2000].splitlines()[:30] if line.strip()]):
+        return None  # "The answer is:" followed by the option list: no choice stated
     end = _SENTENCE_END.search(tail)
-    return tail[: end.start()] if end else tail[:300]
+    answer = tail[: end.start()] if end else tail[:300]
+    clause = _CLAUSE.search(answer)
+    return answer[: clause.start()] if clause and clause.start() > 0 else answer
 
 
 def _clean(answer: str) -> str:
