@@ -9,6 +9,7 @@ only in upper case unless a word such as "option" introduces them, so the articl
 
 from __future__ import annotations
 
+import itertools
 import re
 import string
 
@@ -116,7 +117,7 @@ def echoes_options(lines: list[str]) -> bool:
         if not m or not m.group(2).strip():
             break
         labels.append(m.group(1))
-    return len(labels) >= 2 and all(ord(b) - ord(a) == 1 for a, b in zip(labels, labels[1:], strict=False))
+    return len(labels) >= 2 and all(ord(b) - ord(a) == 1 for a, b in itertools.pairwise(labels))
 
 
 def _unwrap_latex(text: str) -> str:
