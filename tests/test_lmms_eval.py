@@ -101,7 +101,11 @@ def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tm
             cache=tmp_path / "cache",
         )
         requests = list(server.requests)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    # ACS scored 3 of 4 (below the default --min-coverage 0.95): exit 3, as `geomeval run`;
+    # PCS and PQS need a judge, and none was given, so they are exempt.
+    assert result.returncode == 3, result.stdout[-4000:] + result.stderr[-4000:]
+    assert "coverage below --min-coverage: geolaux ACS: coverage 0.7500" in result.stderr
+    assert "PCS" not in result.stderr.split("coverage below --min-coverage", 1)[1].splitlines()[0]
     scores = only_results(out)["results"]["geolaux"]
     # en_1, en_2 right, en_3 wrong; en_4 is a proof with no gold short answer (unscored).
     assert scores["ACS,none"] == 2 / 3
@@ -259,3 +263,22 @@ def test_judge_calls_in_process_results_go_through_the_engine(built: Path, tmp_p
         assert scores[f"{metric}_coverage,none"] == 1.0
     assert len(judge_requests) == 5  # four step judgments and one error-type question
     assert all(r["temperature"] == 0.0 for r in judge_requests)
+
+
+def test_min_coverage_reads_lmms_results_as_geomeval_run_does(tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+
+    def write(results: dict) -> Path:
+        path.write_text(json.dumps({"results": results}), encoding="utf-8")
+        return path
+
+    offline = {"geolaux": {"ACS,none": 0.5, "ACS_coverage,none": 1.0, "PCS,none": None,
+                           "PCS_coverage,none": 0.0, "PQS,none": None, "PQS_coverage,none": 0.0}}
+    assert integration.coverage_shortfalls(write(offline), 0.95, judged=False) == []  # judge-only: exempt
+    assert integration.coverage_shortfalls(write(offline), 0.95, judged=True) == [
+        "geolaux PCS: coverage 0.0000", "geolaux PQS: coverage 0.0000"]
+    dead = {"geolaux": {"ACS,none": None, "ACS_coverage,none": 0.0, "PCS,none": None, "PCS_coverage,none": 0.0}}
+    assert len(integration.coverage_shortfalls(write(dead), 0.95, judged=False)) == 2  # nothing scored at all
+    partial = {"geolaux": {"ACS,none": 1.0, "ACS_coverage,none": 0.5}, "other_task": {"x_coverage,none": 0.0}}
+    assert integration.coverage_shortfalls(write(partial), 0.95, judged=False) == ["geolaux ACS: coverage 0.5000"]
+    assert integration.coverage_shortfalls(write(partial), 0.5, judged=False) == []

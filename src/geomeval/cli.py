@@ -390,6 +390,7 @@ def _refuse_busy_port(host: str, port: int) -> None:
 def lmms_eval_command(
     ctx: typer.Context,
     data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id (for the benchmark of the tasks named); default: embedded samples")] = None,
+    min_coverage: MinCoverageOpt = 0.95,
 ) -> None:
     """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux, ggbench_code, capgeo_bench,
     capgeo_reasoning_direct, capgeo_reasoning_with_image, capgeo_reasoning_without_image,
@@ -400,11 +401,12 @@ def lmms_eval_command(
     --output_path DIR`. --data applies to the benchmark whose tasks --tasks names; tasks
     of two benchmarks with one --data are refused (exit 2), and so is a built folder
     without the subset (config) a named task reads. Exits 1 when lmms-eval writes no
-    results JSON.
+    results JSON, and 3 when a metric's coverage is below --min-coverage (as `geomeval run`;
+    without a judge, metrics only a judge scores are exempt).
     """
     from .integrations.lmms_eval import run_lmms_eval
 
-    status = run_lmms_eval(list(ctx.args), data=data)
+    status = run_lmms_eval(list(ctx.args), data=data, min_coverage=min_coverage)
     if status:
         sys.exit(status)
 

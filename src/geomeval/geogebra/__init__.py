@@ -10,25 +10,26 @@ and where GeoGebra 4.0 (the cross-check reference) differs from current GeoGebra
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from geomeval.geogebra.construction import Construction, LineStatus
+from geomeval.geogebra.executor import Limits, run_blocks, run_script, split_blocks
+
+# `verify` is imported here, not on first use: it names both a submodule and its function,
+# and once the submodule is imported the package attribute would be the module.
+from geomeval.geogebra.verify import Check, Verdict, verify
+
 if TYPE_CHECKING:
-    from geomeval.geogebra.construction import Construction, LineStatus
-    from geomeval.geogebra.executor import Limits, run_blocks, run_script, split_blocks
     from geomeval.geogebra.render import (
         compose_long_image,
         render_long_image,
         render_png,
         render_steps,
     )
-    from geomeval.geogebra.verify import Check, Verdict, verify
 
-# Each name from the module that defines it, imported on first use: the parser and executor
-# must not pay for matplotlib (the renderer) when only code is scored or the CLI starts.
+# The renderer's names, imported on first use: running and verifying scripts must not pay
+# for matplotlib when only code is scored or the CLI starts.
 _HOME = {
-    "Construction": "construction", "LineStatus": "construction",
-    "Limits": "executor", "run_blocks": "executor", "run_script": "executor", "split_blocks": "executor",
     "compose_long_image": "render", "render_long_image": "render", "render_png": "render",
     "render_steps": "render",
-    "Check": "verify", "Verdict": "verify", "verify": "verify",
 }
 
 

@@ -1224,6 +1224,29 @@ def summarize_results(path: Path) -> list[str]:
     return lines
 
 
+def coverage_shortfalls(path: Path, min_coverage: float, judged: bool) -> list[str]:
+    """`geomeval run --min-coverage`'s check on an lmms-eval results JSON: each geomeval task's
+    metric whose coverage is below `min_coverage`. Without a judge (`judged` False) a metric
+    that scored nothing while others of its task scored is one only a judge can score, and is
+    exempt, as `geomeval run` exempts it; with nothing scored at all, every metric counts."""
+    results = json.loads(path.read_text(encoding="utf-8")).get("results", {})
+    short = []
+    for task, metrics in results.items():
+        if task not in _BY_NAME and task not in GROUPS:
+            continue
+        covered = {
+            key.split(",")[0][: -len("_coverage")]: value
+            for key, value in metrics.items()
+            if key.split(",")[0].endswith("_coverage") and isinstance(value, (int, float))
+        }
+        anything = any(value > 0 for value in covered.values())
+        for metric, value in covered.items():
+            if value >= min_coverage or (not judged and anything and value == 0):
+                continue
+            short.append(f"{task} {metric}: coverage {value:.4f}")
+    return short
+
+
 def _child_env() -> dict[str, str]:
     """The environment for lmms-eval, where utils.py must import this same geomeval.
 
@@ -1257,13 +1280,13 @@ def dataset_paths_for(specs: Sequence[LmmsBenchmark], data: str | None) -> dict[
     return {spec.name: resolve_dataset(data, spec) for spec in specs}
 
 
-def run_lmms_eval(args: Sequence[str], data: str | None = None) -> int:
+def run_lmms_eval(args: Sequence[str], data: str | None = None, min_coverage: float | None = None) -> int:
     """Run `python -m lmms_eval <args>` with geomeval's tasks; the exit status to return.
 
     0 only when a results JSON was written; 1 when lmms-eval wrote none (it exits 0
     on failed tasks); 2 when `--data` is given with tasks of two benchmarks, or names a
-    built folder without the config a named task reads; lmms-eval's own status when that
-    is not 0.
+    built folder without the config a named task reads; 3 when a metric's coverage is
+    below `min_coverage` (as `geomeval run`); lmms-eval's own status when that is not 0.
     """
     if find_spec("lmms_eval") is None:
         _say(
@@ -1310,8 +1333,15 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None) -> int:
             "(lmms-eval exits 0 all the same; its log above says why)."
         )
         return 1
+    short: list[str] = []
     for path in written:
         for line in summarize_results(path):
             print(line, flush=True)
         print(f"results: {path}", flush=True)
+        if min_coverage is not None:
+            short += coverage_shortfalls(path, min_coverage, judged=bool(os.environ.get("GEOMEVAL_JUDGE_MODEL")))
+    if short:
+        _say("coverage below --min-coverage: " + "; ".join(short))
+        _say("unscored items keep their reasons in lmms-eval's samples (--log_samples) and in the log above.")
+        return 3
     return 0
