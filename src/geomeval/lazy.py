@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 
 def lazy_import(name: str) -> ModuleType:
@@ -22,3 +24,19 @@ def lazy_import(name: str) -> ModuleType:
     sys.modules[name] = module
     loader.exec_module(module)
     return module
+
+
+def lazy_attributes(namespace: dict[str, Any], names: tuple[str, ...],
+                    build: Callable[[], dict[str, Any]]) -> Callable[[str], Any]:
+    """A module-level `__getattr__` that makes `names` with `build()` on first access and keeps
+    them in the module (`namespace` is its `globals()`), so later reads are plain lookups."""
+    module = namespace.get("__name__", "module")
+
+    def __getattr__(name: str) -> Any:
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        built = build()
+        namespace.update(built)
+        return built[name]
+
+    return __getattr__

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...lazy import lazy_attributes
+
 CLASSES = ("plane", "analytic", "solid")
 DIFFICULTIES = (1, 2, 3, 4)
 QUESTION_TYPES = ("multi_choice", "free_form")
@@ -46,15 +48,7 @@ def _datasets_features() -> dict[str, Any]:
             "captioner": Value("string"),  # whose captions these are; None when the build joined none
         }
     )
-    return {'BENCH_FEATURES': BENCH_FEATURES, 'REASONING_FEATURES': REASONING_FEATURES}
+    return {"BENCH_FEATURES": BENCH_FEATURES, "REASONING_FEATURES": REASONING_FEATURES}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    built = _datasets_features()
-    globals().update(built)
-    return built[name]
-
-
-_LAZY = ('BENCH_FEATURES', 'REASONING_FEATURES',)
+__getattr__ = lazy_attributes(globals(), ("BENCH_FEATURES", "REASONING_FEATURES"), _datasets_features)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...lazy import lazy_attributes
+
 # One Hugging Face config per subset, in the paper's order (the first is the default).
 SUBSETS = ("geoeval_2000", "geoeval_backward", "geoeval_aug", "geoeval_hard")
 # The release's `dataset_name` values (MATH's is "MATH-Geometry"); the hard subset is a
@@ -50,15 +52,7 @@ def _datasets_features() -> dict[str, Any]:
             "question_length": Value("int32"),  # words in `problem`
         }
     )
-    return {'FEATURES': FEATURES}
+    return {"FEATURES": FEATURES}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    built = _datasets_features()
-    globals().update(built)
-    return built[name]
-
-
-_LAZY = ('FEATURES',)
+__getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...lazy import lazy_attributes
+
 TYPES = ("calculation", "proving")
 AUXILIARY_TYPES = ("none", "simple", "complex")
 STEP_BUCKETS = ((1, 4), (5, 8), (9, 12), (13, 24))
@@ -40,15 +42,7 @@ def _datasets_features() -> dict[str, Any]:
             "language": Value("string"),
         }
     )
-    return {'FEATURES': FEATURES}
+    return {"FEATURES": FEATURES}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    built = _datasets_features()
-    globals().update(built)
-    return built[name]
-
-
-_LAZY = ('FEATURES',)
+__getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)

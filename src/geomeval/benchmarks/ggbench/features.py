@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...lazy import lazy_attributes
+
 DIFFICULTIES = ("Easy", "Medium", "Hard")
 PROBLEM_TYPES = ("straightedge-and-compass", "geometric transformation", "analytic construction")
 CATEGORIES = (
@@ -40,15 +42,7 @@ def _datasets_features() -> dict[str, Any]:
             "long_image": Image(),  # the step images side by side, as the process judge sees them
         }
     )
-    return {'FEATURES': FEATURES}
+    return {"FEATURES": FEATURES}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    built = _datasets_features()
-    globals().update(built)
-    return built[name]
-
-
-_LAZY = ('FEATURES',)
+__getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)

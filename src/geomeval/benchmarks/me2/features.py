@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...lazy import lazy_attributes
+
 DOMAINS = ("geometry", "graph")
 QUESTION_FORMATS = ("multiple-choice", "short-answer")
 OPTION_LETTERS = ("A", "B", "C", "D", "E")
@@ -58,15 +60,7 @@ def _datasets_features() -> dict[str, Any]:
             "option_items": List(Value("string")),
         }
     )
-    return {'KEYPOINT': KEYPOINT, 'FEATURES': FEATURES}
+    return {"KEYPOINT": KEYPOINT, "FEATURES": FEATURES}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    built = _datasets_features()
-    globals().update(built)
-    return built[name]
-
-
-_LAZY = ('KEYPOINT', 'FEATURES',)
+__getattr__ = lazy_attributes(globals(), ("KEYPOINT", "FEATURES"), _datasets_features)
