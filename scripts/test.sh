@@ -30,10 +30,12 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
 fi
 
-python -m pip install -q -c constraints.txt ".[test,lmms]"
-python -m pip uninstall -y -q torchvision
+# The active environment's interpreter (a venv has both names; some systems only python3).
+py="$(command -v python || command -v python3)"
+"$py" -m pip install -q -c constraints.txt ".[test,lmms]"
+"$py" -m pip uninstall -y -q torchvision
 
 # What this script installed must be there: a missing piece fails its tests instead of skipping.
 export REQUIRE_GEOGEBRA_JAR=1 REQUIRE_SPACE=1 REQUIRE_LMMS_EVAL=1
 export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1 GRADIO_ANALYTICS_ENABLED=False
-exec python -m pytest "$@"
+exec "$py" -m pytest "$@"

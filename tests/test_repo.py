@@ -32,7 +32,7 @@ def test_the_test_command_installs_what_the_tests_would_otherwise_skip_for() -> 
     script = (REPO / "scripts" / "test.sh").read_text(encoding="utf-8")
     for package in ("geogebra", "default-jdk-headless", "chromium"):
         assert package in script
-    assert 'pip install -q -c constraints.txt ".[test,lmms]"' in script
+    assert '-m pip install -q -c constraints.txt ".[test,lmms]"' in script
     for required in ("REQUIRE_GEOGEBRA_JAR=1", "REQUIRE_SPACE=1", "REQUIRE_LMMS_EVAL=1"):
         assert required in script
 
