@@ -86,17 +86,25 @@ def read_image(
     resolved = path.resolve()
     if not any(resolved.is_relative_to(root.resolve()) for root in roots):
         raise DataError(item_id, field_name, f"image {path.name} leads outside the release folder")
-    size = resolved.stat().st_size
-    if size > max_bytes:
-        raise DataError(item_id, field_name, f"image {path.name} is larger than {max_bytes} bytes")
-    with resolved.open("rb") as handle:
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:  # grew since stat
-        raise DataError(item_id, field_name, f"image {path.name} is larger than {max_bytes} bytes")
-    problem = image_problem(data)
-    if problem:
-        raise DataError(item_id, field_name, f"image {path.name} {problem}")
+    try:
+        data = read_bounded_image(resolved, max_bytes)
+    except ValueError as exc:
+        raise DataError(item_id, field_name, f"image {path.name} {exc}") from None
     return {"bytes": data, "path": path.name}
+
+
+def read_bounded_image(path: Path, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
+    """An image file's bytes, or a ValueError saying why not ("is larger than …", "has …
+    pixels", "does not decode: …"): the size is checked on disk before reading, the pixel
+    count from the header before decoding."""
+    if path.stat().st_size > max_bytes:
+        raise ValueError(f"is larger than {max_bytes} bytes")
+    with path.open("rb") as handle:
+        data = handle.read(max_bytes + 1)
+    problem = image_problem(data) if len(data) <= max_bytes else f"is larger than {max_bytes} bytes"
+    if problem:
+        raise ValueError(problem)
+    return data
 
 
 def image_problem(data: bytes, max_pixels: int = MAX_IMAGE_PIXELS) -> str | None:

@@ -46,7 +46,7 @@ from ...imagemetrics import image_metrics, lpips_status
 from ...judges import Judge, likert
 from ...records import SampleRecord, Score
 from ...sandbox import SandboxLimit, shared_sandbox
-from ..datasource import MAX_IMAGE_BYTES, image_problem
+from ..datasource import read_bounded_image
 from . import prompts
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 
@@ -138,10 +138,18 @@ def plan_text(response: str) -> str:
     return "\n".join(lines).strip()
 
 
+def answer_code(response: str) -> str:
+    """The GeoGebra code of an answer: its code blocks joined, as the code metrics read it."""
+    return "\n".join(block for _offset, block in split_blocks(response)).strip()
+
+
+def pixel_names(with_lpips: bool) -> tuple[str, ...]:
+    return PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+
+
 def draw_code(response: str, reference: Construction | None, *, render: bool = True) -> Drawn:
     """Run the answer's code and render it in the reference's view, so pixels line up."""
-    blocks = split_blocks(response)
-    code = "\n".join(block for _offset, block in blocks).strip()
+    code = answer_code(response)
     drawn = Drawn(plan=plan_text(response), code=code)
     if not code:
         drawn.problem = "no GeoGebra code in the answer"
@@ -188,14 +196,10 @@ def _read_image(path: str, what: str) -> bytes:
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"{what} not found: {path}")
-    if file.stat().st_size > MAX_IMAGE_BYTES:
-        raise ValueError(f"{what} {file.name} is larger than {MAX_IMAGE_BYTES} bytes")
-    with file.open("rb") as handle:
-        data = handle.read(MAX_IMAGE_BYTES + 1)
-    problem = image_problem(data) if len(data) <= MAX_IMAGE_BYTES else f"is larger than {MAX_IMAGE_BYTES} bytes"
-    if problem:
-        raise ValueError(f"{what} {file.name} {problem}")
-    return data
+    try:
+        return read_bounded_image(file)
+    except ValueError as exc:
+        raise ValueError(f"{what} {file.name} {exc}") from None
 
 
 # --------------------------------------------------------------------------- deterministic scores
@@ -275,14 +279,11 @@ def code_track(
     try:
         drawn = draw_code(response, reference, render=False)
     except Exception as exc:
-        code = "\n".join(block for _offset, block in split_blocks(response)).strip()
-        drawn = Drawn(plan=plan_text(response), code=code, problem=f"the engine failed on the answer: {_what(exc)}")
+        drawn = Drawn(plan=plan_text(response), code=answer_code(response),
+                      problem=f"the engine failed on the answer: {_what(exc)}")
     scores = engine_scores(drawn, reference, reference_problem)
-    try:
-        scores.update(similarity_scores(drawn, target))
-    except Exception as exc:
-        scores.update(floor_scores(CODE_METRICS, f"the code metrics failed on the answer: {_what(exc)}"))
-    pixel_names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    scores.update(guarded_similarity_scores(drawn, target))
+    pixels = pixel_names(with_lpips)
     if drawn.construction is not None:
         try:
             window = fit_window(reference, size=RENDER_SIZE) if reference is not None else None
@@ -291,8 +292,8 @@ def code_track(
         except Exception as exc:  # a figure the renderer cannot draw: the answer's failure
             drawn.final = drawn.long = None
             drawn.problem = f"the figure could not be drawn: {_what(exc)}"
-            scores.update(floor_scores(pixel_names, drawn.problem))
-    if not any(name in scores for name in pixel_names):
+            scores.update(floor_scores(pixels, drawn.problem))
+    if not any(name in scores for name in pixels):
         scores.update(pixel_scores(drawn, reference_png, with_lpips))
     failed_lines = [
         {"line": s.line, "source": s.source[:200], "error": (s.error or "")[:300]}
@@ -302,17 +303,25 @@ def code_track(
     return drawn, scores, failed_lines
 
 
-def _engine_limit(response: str, reason: str, reference_png: bytes | None,
+def _engine_limit(response: str, target: dict[str, Any], reason: str, reference_png: bytes | None,
                   with_lpips: bool) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
     """An answer whose scoring ran past the sandbox's limits: the engine's and the figure's
     metrics at their floor; the code metrics are text only and still computed."""
-    code = "\n".join(block for _offset, block in split_blocks(response)).strip()
-    drawn = Drawn(plan=plan_text(response), code=code, problem=f"the answer's script {reason}")
-    pixel_names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    drawn = Drawn(plan=plan_text(response), code=answer_code(response), problem=f"the answer's script {reason}")
+    pixels = pixel_names(with_lpips)
     scores = floor_scores(ENGINE_METRICS, drawn.problem)
-    scores.update(floor_scores(pixel_names, drawn.problem) if reference_png is not None
-                  else {m: Score.missing("the item has no reference image") for m in pixel_names})
+    scores.update(floor_scores(pixels, drawn.problem) if reference_png is not None
+                  else {m: Score.missing("the item has no reference image") for m in pixels})
+    scores.update(guarded_similarity_scores(drawn, target))
     return drawn, scores, []
+
+
+def guarded_similarity_scores(drawn: Drawn, target: dict[str, Any]) -> dict[str, Score]:
+    """`similarity_scores`, or every code metric at its floor when they fail on the answer."""
+    try:
+        return similarity_scores(drawn, target)
+    except Exception as exc:
+        return floor_scores(CODE_METRICS, f"the code metrics failed on the answer: {_what(exc)}")
 
 
 def similarity_scores(drawn: Drawn, target: dict[str, Any]) -> dict[str, Score]:
@@ -323,7 +332,7 @@ def similarity_scores(drawn: Drawn, target: dict[str, Any]) -> dict[str, Score]:
 
 
 def pixel_scores(drawn: Drawn, reference_png: bytes | None, with_lpips: bool) -> dict[str, Score]:
-    names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    names = pixel_names(with_lpips)
     if reference_png is None:
         return {m: Score.missing("the item has no reference image") for m in names}
     if drawn.final is None:
@@ -337,7 +346,7 @@ def pixel_scores(drawn: Drawn, reference_png: bytes | None, with_lpips: bool) ->
 
 def image_pair_scores(candidate: Any, reference: Any, with_lpips: bool) -> dict[str, Score]:
     """PSNR, SSIM (and LPIPS) of two images as Scores; infinite PSNR is capped and said so."""
-    names = PIXEL_METRICS if with_lpips else PIXEL_METRICS[:2]
+    names = pixel_names(with_lpips)
     try:
         values = image_metrics(candidate, reference, lpips=with_lpips)
     except (ValueError, OSError) as exc:
@@ -455,11 +464,7 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
         try:  # the answer's code runs in a worker that is killed past its time or memory limit
             drawn, scores, failed = shared_sandbox().call(code_track, response, record.target, reference_png, with_lpips)
         except SandboxLimit as exc:
-            drawn, scores, failed = _engine_limit(response, str(exc), reference_png, with_lpips)
-            try:
-                scores.update(similarity_scores(drawn, record.target))
-            except Exception as error:
-                scores.update(floor_scores(CODE_METRICS, f"the code metrics failed on the answer: {_what(error)}"))
+            drawn, scores, failed = _engine_limit(response, record.target, str(exc), reference_png, with_lpips)
         return drawn, scores, failed
 
     # Running scripts, verifying and rendering are CPU work: off the event loop, so judge
