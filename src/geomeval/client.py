@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import os
 import random
 import threading
 import time
@@ -50,6 +51,13 @@ MAX_REPLY_BYTES = 8 * 1024 * 1024
 CONNECT_ATTEMPTS = 3
 CONNECT_RETRY_DELAY_S = 0.5
 T = TypeVar("T")
+
+
+def model_server(flag: str | None) -> str:
+    """The model's server as geomeval resolves it: the --base-url given, else
+    GEOMEVAL_BASE_URL, else OpenAI's; checked and without a trailing slash. GEOMEVAL_API_KEY
+    is given for this server and goes to no other."""
+    return check_base_url(flag or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL)
 
 
 def check_base_url(url: str, *, what: str = "base URL") -> str:

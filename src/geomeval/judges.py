@@ -131,15 +131,13 @@ def parse_judge_spec(
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
-    from .client import DEFAULT_BASE_URL, ChatClient, check_base_url
+    from .client import DEFAULT_BASE_URL, ChatClient, check_base_url, model_server
 
     judge_url = check_base_url(
         base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL") or os.environ.get("GEOMEVAL_BASE_URL")
         or DEFAULT_BASE_URL, what="judge base URL",
     )
-    model_url = check_base_url(
-        model_base_url or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL, what="base URL"
-    )
+    model_url = model_server(model_base_url)
     api_key = os.environ.get("GEOMEVAL_JUDGE_API_KEY") or (
         os.environ.get("GEOMEVAL_API_KEY") if judge_url == model_url else None
     )

@@ -21,7 +21,7 @@ from typing import Any
 
 from .benchmarks.base import Item
 from .cache import ResponseCache, cache_key
-from .client import DEFAULT_BASE_URL, ChatClient, check_base_url
+from .client import ChatClient, model_server
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,11 +287,8 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
         params: dict[str, Any] = {"temperature": options.temperature}
         if options.max_tokens:
             params["max_tokens"] = options.max_tokens
-        url = check_base_url(options.base_url or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL)
-        key_url = (
-            check_base_url(options.key_base_url or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL)
-            if options.key_base_url is not None else url
-        )
+        url = model_server(options.base_url)
+        key_url = model_server(options.key_base_url) if options.key_base_url is not None else url
         client = ChatClient(
             rest,
             base_url=url,
