@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,12 @@ from geomeval.answers import check_answer
 from geomeval.benchmarks.ggbench import scoring
 from geomeval.geogebra import run_script
 from geomeval.geogebra.syntax import ParseError
+from geomeval.geogebra.verify import verify
 
-EXTREME = st.sampled_from(["0", "-0", "1e308", "-1e308", "1e-320", "1e300", "7", "-3.5", "0.0001", "1/0", "sqrt(-1)"])
+EXTREME = st.sampled_from([
+    "0", "-0", "1e308", "-1e308", "1e-320", "1e300", "1e200", "1e154", "1e49", "-4e49", "1e50", "7", "-3.5",
+    "0.0001", "1/0", "sqrt(-1)",
+])
 LABELS = st.sampled_from(["A", "B", "C", "D"])
 
 
@@ -29,7 +34,9 @@ def scripts(draw: st.DrawFn) -> str:
             f"Segment({a}, {b})", f"Circle({a}, {b})", f"Polygon({a}, {b}, {c})", f"Line({a}, {b})",
             f"Midpoint({a}, {b})", f"PerpendicularBisector({a}, {b})", f"Circle({a}, {b}, {c})",
             f"Angle({a}, {b}, {c})", f"Intersect(Line({a}, {b}), Line({b}, {c}))", f"Distance({a}, {b})",
-            f"Rotate({a}, {draw(EXTREME)}°, {b})", f"Dilate({a}, {draw(EXTREME)}, {b})",
+            f"Rotate({a}, {draw(EXTREME)}°, {b})", f"Dilate({a}, {draw(EXTREME)}, {b})", f"Ray({a}, {b})",
+            f"Semicircle({a}, {b})", f"CircularArc({a}, {b}, {c})", f"Tangent({a}, Circle({b}, {c}))",
+            f"Vector({a}, {b})", f"Reflect({a}, Line({b}, {c}))",
         ])))
     return "\n".join(lines)
 
@@ -42,6 +49,69 @@ def test_the_engine_reports_failures_per_line_and_never_raises(script: str) -> N
     except ParseError:
         return  # a refused script is a reported failure too
     assert len(construction.lines) == script.count("\n") + 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scripts())
+def test_the_verifier_scores_any_construction_as_candidate_or_reference(script: str) -> None:
+    try:
+        built = run_script(script)
+    except ParseError:
+        return
+    plain = run_script(PLAIN)
+    for candidate, reference in ((built, plain), (plain, built), (built, built)):
+        assert 0.0 <= verify(candidate, reference).score <= 1.0
+
+
+PLAIN = "A = (0, 0)\nB = (4, 0)\nC = (0, 3)\nPolygon(A, B, C)\nc = Circle(A, B)"
+
+# Each once crashed the verifier (overflow, an infinite or NaN grid index, an underflowing
+# phase) and so cost the answer its whole item; found by fuzzing, kept as they were found.
+CRASHED_THE_VERIFIER = [
+    "A = (1e308, 1/0)\nB = (2, 1e200)\nC = (1e200, -0)\nD = (1e-320, -0)\nLine(D, D)\nSegment(D, A)\n"
+    "Rotate(D, 1/0°, C)\nSegment(A, A)",
+    "A = (2, 0.0001)\nB = (7, 1/0)\nC = (2, 0)\nD = (-3.5, -1e308)\nDilate(D, 0.0001, D)\nVector(A, D)\n"
+    "Tangent(D, Circle(C, D))\nPerpendicularBisector(A, C)\nReflect(B, Line(A, B))\nDilate(B, 1/0, D)",
+    "A = (1e-320, -1e308)\nB = (-1e308, 1e300)\nC = (-0, 2)\nD = (1e-320, -0)\nCircle(A, C)\n"
+    "Distance(C, B)\nPolygon(B, C, A)\nRay(B, B)",
+    "A = (1e308, -0)\nB = (-3.5, 1e308)\nC = (sqrt(-1), -1e308)\nD = (1e308, 1e154)\nTangent(D, Circle(D, C))",
+    "A = (1e300, -0)\nB = (-1e308, sqrt(-1))\nC = (1e300, 0)\nD = (0, 0)\nPolygon(C, D, D)\n"
+    "Circle(A, C, D)\nCircle(D, C, C)",
+    "A = (-0, sqrt(-1))\nB = (1e154, 1e308)\nC = (2, 1/0)\nD = (-3.5, 1/0)\nMidpoint(B, C)\nRay(B, D)\n"
+    "Distance(B, A)\nTangent(A, Circle(A, B))\nSegment(A, B)\nCircularArc(B, A, D)",
+    "A = (0.0001, 0.0001)\nB = (1e308, 0)\nC = (1e308, 1e-320)\nD = (sqrt(-1), -1e308)\nCircle(B, A)\n"
+    "Polygon(A, C, A)\nPerpendicularBisector(A, A)\nTangent(D, Circle(A, C))\nAngle(C, B, B)",
+    "A = (7, sqrt(-1))\nB = (0, 1e308)\nC = (1e-320, 1e300)\nD = (-1e308, -0)\nRotate(C, 1e200°, D)\n"
+    "Semicircle(C, D)",
+    "A = (0, 1e-320)\nB = (1e300, -0)\nC = (7, 4)\nD = (-3.5, 1e-320)\nLine(C, C)\nCircularArc(D, D, C)\n"
+    "Tangent(B, Circle(B, C))\nCircle(B, C, C)\nCircularArc(A, D, C)",
+    "A = (-1e308, -1e308)\nB = (4, 1e-320)\nC = (-0, 1e154)\nD = (1e308, 2)\nSegment(A, A)\n"
+    "Distance(B, A)\nPerpendicularBisector(C, A)\nMidpoint(D, C)\nMidpoint(D, D)",
+    "A = (1e300, sqrt(-1))\nB = (4, 4)\nC = (-0, 1e154)\nD = (-0, 7)\nCircle(A, C)\nDilate(C, 4, D)\n"
+    "Reflect(C, Line(A, D))\nPerpendicularBisector(B, C)\nRotate(D, 2°, C)\nLine(C, B)",
+    "A = (1e200, 1e-320)\nB = (1e300, 1e300)\nC = (1e300, 1e200)\nD = (-3.5, 0)\nRotate(A, 7°, B)\n"
+    "Circle(A, D, C)\nPerpendicularBisector(A, C)\nPolygon(A, A, D)\nPolygon(B, B, A)",
+    "A = (1e308, 1e154)\nB = (1e-320, -0)\nC = (-0, 1e154)\nD = (-1e308, 1e308)\nMidpoint(A, D)\n"
+    "Vector(B, B)\nReflect(B, Line(A, A))\nLine(D, D)\nDistance(C, C)\nSemicircle(C, D)",
+    "A = (2, -0)\nB = (2, 1e200)\nC = (-1e308, -4e49)\nD = (1e49, 1e-320)\nSegment(B, A)",
+    "A = (-0, 0.0001)\nB = (4, -0)\nC = (1e49, 1e-320)\nD = (1e308, -4e49)\nRotate(A, 1/0°, C)\n"
+    "Intersect(Line(D, D), Line(D, C))\nDilate(B, sqrt(-1), D)\nPolygon(A, B, C)\nIntersect(Line(C, A), Line(A, B))",
+]
+
+
+@pytest.mark.parametrize("script", CRASHED_THE_VERIFIER)
+def test_inputs_that_once_crashed_the_verifier_are_scored(script: str) -> None:
+    built, plain = run_script(script), run_script(PLAIN)
+    for candidate, reference in ((built, plain), (plain, built), (built, built)):
+        assert 0.0 <= verify(candidate, reference).score <= 1.0
+
+
+def test_coordinates_past_the_comparable_range_count_as_missing() -> None:
+    """A point at 1e51 is as absent as an undefined one; at 1e49 it is still compared."""
+    far = verify(run_script("A = (1e51, 0)\nB = (4, 0)"), run_script("A = (1e51, 0)\nB = (4, 0)"))
+    assert [check.passed for check in far.checks] == [True]  # B alone is scored, and found
+    near = verify(run_script("A = (1e49, 0)\nB = (4, 0)"), run_script("A = (1e49, 0)\nB = (4, 0)"))
+    assert near.score == 1.0 and len(near.checks) == 2
 
 
 REFERENCE = {"reference_script": "A = (0, 0)\nB = (4, 0)\nC = (0, 3)\nPolygon(A, B, C)", "steps": []}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -233,6 +234,45 @@ def test_server_serves_no_file_outside_its_folders(space: str, runs_root: Path) 
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{space}/gradio_api/file={path}", timeout=10)
         assert refused.value.code in (403, 404)
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# Scripts of the kinds that once hung the script endpoint or grew the server by gigabytes: a
+# text doubled line after line, a nested list turned into text, and a dozen lines of
+# list-building that run into the engine's element and time limits.
+HOSTILE_SCRIPTS = [
+    's = "xxxxxxxxxx"\n' + "s = s + s\n" * 40,
+    "l = Sequence(Sequence(Sequence(k, k, 1, 200), j, 1, 200), i, 1, 200)\nt = Text(l)\nu = Text(Sequence(l, m, 1, 50))",
+    "\n".join(f"l{n} = Sequence(Sequence(Distance((i, j), ({n}, 0)), i, 1, 400), j, 1, 400)" for n in range(12))
+    + "\nt = Text(l1)",
+]
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory from /proc")
+def test_hostile_scripts_neither_block_the_space_nor_grow_it(client: Any, space: str) -> None:
+    from geomeval.demo.try_metrics import SCRIPT_TIMEOUT_S
+
+    client.predict("A = (0, 0)", "", api_name="/run_script")  # the sandbox's workers are up
+    before = _rss_mb()
+    started = time.monotonic()
+    jobs = [client.submit(script, "1", api_name="/run_script") for script in HOSTILE_SCRIPTS[1:] * 2]
+    jobs.append(client.submit(HOSTILE_SCRIPTS[0], "1", api_name="/run_script"))
+    time.sleep(0.5)
+    answered = time.monotonic()
+    assert "Segment(A, B)" in client.predict("1", api_name="/reference_script")
+    assert time.monotonic() - answered < 5.0  # other endpoints answer while the script ones work
+    for job in jobs:
+        summary = job.result(timeout=3 * SCRIPT_TIMEOUT_S)[0]
+        assert "Pass@1: 0" in summary and re.search(r"limit|more than \d|Circular definition", summary)
+    assert time.monotonic() - started < 3 * SCRIPT_TIMEOUT_S
+    assert _rss_mb() - before < 300  # the work ran in the sandbox's workers, not the server
+    assert "Pass@1: 1" in client.predict("A = (0, 0)", "", api_name="/run_script")[0]  # still serving
 
 
 # --------------------------------------------------------------------------- headless Chromium

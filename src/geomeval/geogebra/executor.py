@@ -213,15 +213,22 @@ class Executor:
             value.apply(self)
             return []
         outputs, naming, names = self._outputs(value, stmt)
+        assigned = False
         for label in stmt.labels:
             if label not in self.objects:
                 continue  # a new label cannot be part of a cycle
             if label in deps or any(label in self._depends_on(d) for d in deps):
                 existing = self.objects.get(label)
-                if existing is not None and existing.independent and len(outputs) == 1:
-                    # GeoGebra sets a free object to the expression's current value instead
-                    # (A = B + (1, 0) where B depends on A moves A once; A stays free).
+                if (
+                    existing is not None and existing.independent and len(outputs) == 1
+                    and isinstance(existing, _VALUE_ASSIGNABLE)
+                ):
+                    # GeoGebra sets a free number, angle, point, vector or boolean to the
+                    # expression's current value instead (A = B + (1, 0) where B depends on A
+                    # moves A once; A stays free, so it can be moved again). Texts and lists
+                    # are refused as circular.
                     deps = set()
+                    assigned = True
                     break
                 raise ScriptError(f"Circular definition: {label} would depend on itself")
         renamed_polygon = False
@@ -250,6 +257,8 @@ class Executor:
         changed: set[str] = set()
         for label, geo in zip(labels, kept, strict=True):
             if label in self.objects:
+                if assigned:
+                    geo.independent = True
                 self._replace(label, geo)
                 changed.add(label)
             else:
@@ -760,6 +769,8 @@ def _as_number(value: Value) -> Value:
 
 # GeoGebra's comparisons allow for rounding: two values this close are equal.
 _EPSILON = 1e-8
+# Free objects a circular redefinition sets to the expression's current value (GeoGebra 4.0).
+_VALUE_ASSIGNABLE = (GeoNumber, GeoPoint, GeoVector, GeoBoolean)
 _COMPARE: dict[str, Callable[[float], bool]] = {
     "==": lambda d: abs(d) < _EPSILON,
     "!=": lambda d: abs(d) >= _EPSILON,

@@ -70,6 +70,11 @@ score is the weighted fraction of passed checks; with no qualifying reference ob
 when the candidate has no scorable objects either, else 0.0. A candidate whose script did not
 fully run is scored on what it built (`Verdict.candidate_ran` says so).
 
+Numbers beyond comparison. An object whose coordinates, radius or value are not finite or
+exceed `MAX_COORDINATE` in size counts as undefined (GeoGebra draws neither), and alignments
+scaling by more than `MAX_SCALE` or less than its inverse are not considered, so that no
+distance computed here overflows: such an object in an answer is simply missing.
+
 All work is bounded (`MAX_OBJECTS` per side, the search and relation caps below, a polygon
 comparison trying a few cyclic shifts), so a hostile or runaway candidate cannot make scoring
 slow: 600 random points take well under a second.
@@ -125,6 +130,13 @@ MAX_RELATION_CIRCLES = 150
 MAX_CYCLIC_POINTS = 30
 # A failed object's "nearest candidate" hint is only searched in buckets this small.
 MAX_NEAREST_SCAN = 300
+# Coordinates, radii and values larger than this count as undefined, and alignments scaling by
+# more than MAX_SCALE (or less than its inverse) are skipped: squares of mapped distances then
+# stay far below the float range.
+MAX_COORDINATE = 1e50
+MAX_SCALE = 1e50
+# Grid cell indices are clamped here, so that a tiny cell never turns into an infinite index.
+_MAX_CELL_INDEX = 2**60
 # Cyclic shifts tried per direction when comparing polygons (see `_polygon_error`).
 POLYGON_SHIFTS = 8
 
@@ -242,9 +254,22 @@ def _c(v: tuple[float, float]) -> complex:
 
 
 def _shape(geo: Geo) -> _Shape | None:
-    """The comparable form of `geo`, or None for kinds the verifier does not score."""
+    """The comparable form of `geo`, or None for kinds the verifier does not score and for
+    objects past `MAX_COORDINATE`."""
     if not geo.defined:
         return None
+    shape = _raw_shape(geo)
+    if shape is None or not _comparable(shape):
+        return None
+    return shape
+
+
+def _comparable(shape: _Shape) -> bool:
+    values = (shape.r, shape.value, *(t for z in shape.pts for t in (z.real, z.imag)))
+    return all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in values)
+
+
+def _raw_shape(geo: Geo) -> _Shape | None:
     if isinstance(geo, GeoPoint):
         return _Shape("point", (complex(geo.x, geo.y),))
     if isinstance(geo, GeoSegment):
@@ -329,7 +354,7 @@ class _Similarity:
         parts = []
         if abs(self.scale - 1) > 1e-9:
             parts.append(f"scale {_num(self.scale)}")
-        rotation = math.degrees(cmath.phase(self.a))
+        rotation = math.degrees(_phase(self.a))
         if abs(rotation) > 1e-7:
             parts.append(f"rotation {_num(rotation)}°")
         if abs(self.b) > tol:
@@ -349,6 +374,12 @@ class _Similarity:
             # A reflection reverses orientation: the counter-clockwise arc now runs end -> start.
             pts = (pts[0], pts[2], pts[1], pts[3])
         return _Shape(fam, pts, r=shape.r * self.scale, value=shape.value, free=shape.free)
+
+
+def _phase(z: complex) -> float:
+    """The argument of `z`; `cmath.phase` raises on an underflowing quotient (5e-321 over 1e48)
+    where `math.atan2` returns 0."""
+    return math.atan2(z.imag, z.real)
 
 
 def _num(value: float) -> str:
@@ -377,7 +408,7 @@ def _fit(pairs: Sequence[tuple[complex, complex]], reflect: bool) -> _Similarity
     a = sum((z - zbar).conjugate() * (w - wbar) for z, w in zip(zs, ws, strict=True)) / den
     if abs(a) <= 1e-12:
         return None
-    return _Similarity(a, wbar - a * zbar, reflect)
+    return _similarity(a, wbar - a * zbar, reflect)
 
 
 def _pair_similarity(
@@ -390,11 +421,27 @@ def _pair_similarity(
     if dz == 0 or dw == 0:
         return None
     a = dw / dz
-    return _Similarity(a, c1 - a * r1, reflect)
+    return _similarity(a, c1 - a * r1, reflect)
+
+
+def _similarity(a: complex, b: complex, reflect: bool) -> _Similarity | None:
+    """The similarity, or None when its scale is beyond `MAX_SCALE` either way (or not finite)."""
+    scale = abs(a)
+    if not (1 / MAX_SCALE <= scale <= MAX_SCALE) or not (math.isfinite(b.real) and math.isfinite(b.imag)):
+        return None
+    return _Similarity(a, b, reflect)
 
 
 # --------------------------------------------------------------------------------------------
 # A uniform grid over candidate anchors, so matching stays near-linear in the object count.
+
+
+def _cell_index(v: float, cell: float) -> int:
+    """`floor(v / cell)`, clamped to ±`_MAX_CELL_INDEX` (also for an infinite quotient)."""
+    q = v / cell
+    if math.isnan(q):
+        return 0
+    return max(-_MAX_CELL_INDEX, min(_MAX_CELL_INDEX, math.floor(q) if math.isfinite(q) else int(math.copysign(_MAX_CELL_INDEX, q))))
 
 
 class _Grid:
@@ -402,7 +449,7 @@ class _Grid:
         self.cell = cell if cell > 0 and math.isfinite(cell) else 1.0
         self.buckets: dict[tuple[int, int], list[tuple[complex, int]]] = {}
         for z, idx in entries:
-            key = (math.floor(z.real / self.cell), math.floor(z.imag / self.cell))
+            key = (_cell_index(z.real, self.cell), _cell_index(z.imag, self.cell))
             self.buckets.setdefault(key, []).append((z, idx))
 
     def near(self, z: complex, radius: float) -> Iterator[tuple[complex, int]]:
@@ -414,10 +461,10 @@ class _Grid:
             for bucket in self.buckets.values():
                 yield from bucket
             return
-        x0 = math.floor((z.real - radius) / h)
-        x1 = math.floor((z.real + radius) / h)
-        y0 = math.floor((z.imag - radius) / h)
-        y1 = math.floor((z.imag + radius) / h)
+        x0 = _cell_index(z.real - radius, h)
+        x1 = _cell_index(z.real + radius, h)
+        y0 = _cell_index(z.imag - radius, h)
+        y1 = _cell_index(z.imag + radius, h)
         if (x1 - x0 + 1) * (y1 - y0 + 1) > len(self.buckets):
             for bucket in self.buckets.values():
                 for entry in bucket:
@@ -434,10 +481,10 @@ class _Grid:
         if not (math.isfinite(z.real) and math.isfinite(z.imag) and math.isfinite(radius)):
             return next(self.near(z, radius), None) is not None
         h = self.cell
-        x0 = math.floor((z.real - radius) / h)
-        x1 = math.floor((z.real + radius) / h)
-        y0 = math.floor((z.imag - radius) / h)
-        y1 = math.floor((z.imag + radius) / h)
+        x0 = _cell_index(z.real - radius, h)
+        x1 = _cell_index(z.real + radius, h)
+        y0 = _cell_index(z.imag - radius, h)
+        y1 = _cell_index(z.imag + radius, h)
         if x0 == x1 and y0 == y1:
             bucket = self.buckets.get((x0, y0))
             return bucket is not None and any(abs(e[0] - z) <= radius for e in bucket)
@@ -524,7 +571,7 @@ def _dedupe_keys(
     keys: list[complex] = []
     labels: list[set[str]] = []
     for z, label in raw:
-        k = (round(z.real / q), round(z.imag / q))
+        k = (_cell_index(z.real + q / 2, q), _cell_index(z.imag + q / 2, q))
         idx = seen.get(k)
         if idx is None:
             if len(keys) >= MAX_OBJECTS:
@@ -594,7 +641,7 @@ def _carrier_key(shape: _Shape, origin: complex, span: float) -> complex:
     """A carrier as a point: (direction angle in [0, π) times `span`, signed offset from
     `origin`), so that lines through one point (a pencil) still spread over the grid."""
     p, q = shape.pts[:2]
-    theta = cmath.phase(q - p) % math.pi if q != p else 0.0
+    theta = _phase(q - p) % math.pi if q != p else 0.0
     u = cmath.rect(1.0, theta)
     return complex(theta * span, ((p - origin) * u.conjugate()).imag)
 
@@ -645,8 +692,8 @@ def _ray_distance(p: complex, s: complex, direction: complex) -> float:
 def _arc_sweep(shape: _Shape, tol: float) -> tuple[float, float]:
     """Start angle and counter-clockwise sweep of an arc shape."""
     c, s, e, m = shape.pts
-    a0 = cmath.phase(s - c)
-    sweep = (cmath.phase(e - c) - a0) % (2 * math.pi)
+    a0 = _phase(s - c)
+    sweep = (_phase(e - c) - a0) % (2 * math.pi)
     if abs(e - s) <= tol:
         sweep = 0.0 if abs(m - s) <= tol else 2 * math.pi
     return a0, sweep
@@ -657,7 +704,7 @@ def _arc_distance(p: complex, shape: _Shape, tol: float) -> float:
     a0, sweep = _arc_sweep(shape, tol)
     if abs(p - c) == 0:
         return shape.r
-    if (cmath.phase(p - c) - a0) % (2 * math.pi) <= sweep:
+    if (_phase(p - c) - a0) % (2 * math.pi) <= sweep:
         return abs(abs(p - c) - shape.r)
     return min(abs(p - s), abs(p - e))
 
