@@ -109,3 +109,29 @@ def test_description_ablation_compares_runs_per_described_item(tmp_path: Path) -
     shown = cli("compare", str(tmp_path / "text_diagram"), str(tmp_path / "text_description_diagram"))
     assert shown.returncode == 0, shown.stderr
     assert "│ described" in shown.stdout and "│ not described" in shown.stdout
+
+
+def test_results_say_how_often_the_judge_decided_and_fell_back(tmp_path: Path) -> None:
+    """A judge whose replies are unreadable for some items: those fall back to the rules, and
+    results.json, the console table and report.md say how many, not only samples.jsonl."""
+
+    def flaky(request: dict) -> str:
+        text = prompt_text(request)
+        if "Reply with" in text or "could not be used" in text:  # extraction, or its repair
+            return solver(request) if text.count("a") % 2 else "I cannot say."
+        return solver(request)
+
+    with ChatServer(flaky) as server:
+        result = cli("run", "geoeval", "--task", "geoeval_2000", "--model", "openai:m", "--judge", "openai:j",
+                     "--base-url", server.base_url, "--judge-base-url", server.base_url,
+                     "--out", str(tmp_path / "flaky"), "--no-cache")
+        assert result.returncode == 0, result.stderr
+    samples = [json.loads(line) for line in (tmp_path / "flaky" / "samples.jsonl").read_text().splitlines()]
+    decided = sum(s["extracted"]["method"] == "judge" for s in samples)
+    fell_back = sum(bool(s["judgment"] and s["judgment"].get("judge_error")) for s in samples)
+    assert decided and fell_back and decided + fell_back == len(samples) == 10
+    stats = json.loads((tmp_path / "flaky" / "results.json").read_text())["metrics"]["A"]
+    assert stats["coverage"] == 1.0  # the rules decided the rest: scored, and now also said
+    assert stats["judge"] == {"decided": decided, "fallback": fell_back, "failed": 0}
+    assert f"{decided} decided · {fell_back} fallback · 0 failed" in (tmp_path / "flaky" / "report.md").read_text()
+    assert "fallback" in result.stdout

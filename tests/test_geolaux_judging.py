@@ -144,6 +144,7 @@ def test_judged_run_computes_the_published_metrics(tmp_path: Path) -> None:
     assert metrics["PCS"]["value"] == pytest.approx((n - english) / n)
     assert metrics["PQS"]["value"] == pytest.approx(((n - english) * 1.0 + english * pqs([1, 0, 1])) / n)
     assert all(metrics[m]["coverage"] == 1.0 for m in ("ACS", "PCS", "PQS"))
+    assert all(metrics[m]["judge"] == {"decided": n, "fallback": 0, "failed": 0} for m in ("ACS", "PCS", "PQS"))
     analysis = results["analysis"]
     assert analysis["first_error_step"]["counts"] == {"2": english}
     assert analysis["error_types"]["counts"]["figure_comprehension"] == english
@@ -170,6 +171,7 @@ def test_judge_failure_leaves_items_unscored_with_the_error(tmp_path: Path) -> N
         stats = results["metrics"][metric]
         assert stats["value"] is None and stats["coverage"] == 0.0  # never counted as wrong
         assert any("after one repair retry" in reason for reason in stats["unscored_reasons"])
+        assert stats["judge"] == {"decided": 0, "fallback": 0, "failed": results["n_items"]}
     assert results["analysis"] is None
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 from .records import SampleRecord
 
+JUDGE_OUTCOMES = ("decided", "fallback", "failed")
+
 
 def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, Any]:
     """Mean of the scored values, how many were scored, and why the rest were not."""
@@ -20,6 +22,7 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
     needs_judge = sum(1 for r in records if metric in r.scores and r.scores[metric].needs_judge)
     not_applicable = sum(1 for r in records if metric in r.scores and r.scores[metric].not_applicable)
     total = len(records)
+    judge = Counter(r.scores[metric].judge for r in records if metric in r.scores and r.scores[metric].judge)
     return {
         "value": (sum(values) / len(values)) if values else None,  # type: ignore[arg-type]
         "scored": len(values),
@@ -28,6 +31,8 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
         "needs_judge": needs_judge,
         "not_applicable": not_applicable,
         "unscored_reasons": dict(reasons.most_common(5)),
+        # Items the LLM judge decided, left to the rules after failing, or failed on.
+        **({"judge": {k: judge.get(k, 0) for k in JUDGE_OUTCOMES}} if judge else {}),
     }
 
 

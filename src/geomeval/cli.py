@@ -81,14 +81,17 @@ def _progress(label: str):
 
 
 def _print_results(results: dict[str, Any], out_dir: Path) -> None:
-    from .report import fmt_coverage, fmt_metric
+    from .report import fmt_coverage, fmt_judge, fmt_metric
 
+    judged = any(stats.get("judge") for stats in results["metrics"].values())
     table = Table(title=f"{results['title']} · {results['task']} · {results['model']} · judge {results['judge']}")
     table.add_column("metric")
     table.add_column("score", justify="right")
     table.add_column("coverage", justify="right")
+    if judged:
+        table.add_column("judge", justify="right")
     for name, stats in results["metrics"].items():
-        table.add_row(name, fmt_metric(stats), fmt_coverage(stats))
+        table.add_row(name, fmt_metric(stats), fmt_coverage(stats), *([fmt_judge(stats)] if judged else []))
     out.print(table)
     headline = results.get("headline")
     for group, buckets in results["breakdowns"].items():

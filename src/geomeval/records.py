@@ -23,6 +23,13 @@ class Score:
     # True when the metric does not apply to this item (a caption score in a dimension the
     # reference has nothing in): not a failure either, so it is exempt from --min-coverage.
     not_applicable: bool = False
+    # What an LLM judge did for this value: "decided" (its verdict is the score), "fallback"
+    # (it failed and the rules decided) or "failed" (unscored); None when no judge was asked.
+    judge: str | None = None
+
+    @classmethod
+    def judge_failed(cls, reason: str) -> Score:
+        return cls(value=None, unscored=reason, judge="failed")
 
     @classmethod
     def missing(cls, reason: str, *, needs_judge: bool = False) -> Score:
@@ -43,7 +50,7 @@ class Score:
     def from_dict(cls, data: dict[str, Any]) -> Score:
         return cls(value=data.get("value"), explanation=data.get("explanation", ""),
                    unscored=data.get("unscored"), needs_judge=bool(data.get("needs_judge", False)),
-                   not_applicable=bool(data.get("not_applicable", False)))
+                   not_applicable=bool(data.get("not_applicable", False)), judge=data.get("judge"))
 
 
 @dataclass(slots=True)

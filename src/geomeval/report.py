@@ -25,6 +25,15 @@ def fmt_coverage(stats: dict[str, Any]) -> str:
     return f"{stats['scored']}/{stats['total']} ({100 * stats['coverage']:.0f}%)"
 
 
+def fmt_judge(stats: dict[str, Any]) -> str:
+    """What the LLM judge did for a metric: items it decided, left to the rules after failing
+    (fallback) or failed on (unscored); a dash when no item asked it."""
+    judge = stats.get("judge")
+    if not judge:
+        return "—"
+    return f"{judge['decided']} decided · {judge['fallback']} fallback · {judge['failed']} failed"
+
+
 def write_report(out_dir: Path) -> Path:
     results = json.loads((out_dir / "results.json").read_text(encoding="utf-8"))
     plots = _plot_breakdowns(results, out_dir / PLOTS_DIR)
@@ -40,14 +49,16 @@ def write_report(out_dir: Path) -> Path:
         "## Metrics",
         "",
         "Scores are means over *scored* items, shown as percentages unless a unit is given "
-        "(dB, or a plain value); coverage says how many items were scored.",
+        "(dB, or a plain value); coverage says how many items were scored; judge says for how "
+        "many the LLM judge decided, how many fell back to the rules after it failed, and how "
+        "many it failed (unscored).",
         "",
-        "| metric | score | coverage | why some items are not scored |",
-        "|---|---|---|---|",
+        "| metric | score | coverage | judge | why some items are not scored |",
+        "|---|---|---|---|---|",
     ]
     for name, stats in results["metrics"].items():
         reasons = "; ".join(f"{k} ({v})" for k, v in stats["unscored_reasons"].items()) or "—"
-        lines.append(f"| {name} | {fmt_metric(stats)} | {fmt_coverage(stats)} | {reasons} |")
+        lines.append(f"| {name} | {fmt_metric(stats)} | {fmt_coverage(stats)} | {fmt_judge(stats)} | {reasons} |")
     for name, reason in (results.get("skipped_metrics") or {}).items():
         lines.append(f"\n{name} was not computed: {reason}")
     for group, buckets in results["breakdowns"].items():

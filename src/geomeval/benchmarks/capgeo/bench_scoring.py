@@ -138,10 +138,13 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return scores
     judged, error = await judge_counts(judge, caption, reference)
     if judged is None:
-        scores.update({name: Score.missing(error or "judge failed") for name in JUDGE_METRICS})
+        scores.update({name: Score.judge_failed(error or "judge failed") for name in JUDGE_METRICS})
         record.judgment = {"error": error}
     else:
-        scores.update(scores_from_counts(judged, JUDGE_SUFFIX, "judge engine"))
+        decided = scores_from_counts(judged, JUDGE_SUFFIX, "judge engine")
+        for score in decided.values():
+            score.judge = "decided"
+        scores.update(decided)
         record.judgment = {"counts": judged}
     return scores
 

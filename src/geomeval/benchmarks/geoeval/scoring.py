@@ -28,8 +28,13 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return failed_scores(record)
     target = record.target
     choices = target.get("choices") or None
+    asked = not judge.offline and bool(record.response.strip())
     answer, method, judge_error = await extract(record.response, target["problem"], choices, None if judge.offline else judge)
-    return answer_scores(record, answer, method, judge_error)
+    scores = answer_scores(record, answer, method, judge_error)
+    if asked:
+        for score in {id(s): s for s in scores.values() if s.scored}.values():
+            score.judge = "fallback" if judge_error else "decided"
+    return scores
 
 
 def answer_scores(record: SampleRecord, answer: str | None, method: str, judge_error: str | None = None) -> dict[str, Score]:

@@ -65,7 +65,7 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"])
     answer = await judge.ask(messages, lambda text: judging.parse_step_judgment(text, len(steps)))
     if answer.value is None:
-        return {m: Score.missing(answer.error or "judge failed") for m in METRICS}
+        return {m: Score.judge_failed(answer.error or "judge failed") for m in METRICS}
     judgment: dict[str, Any] = {**answer.value, "repaired": answer.repaired}
     first = first_error_step(judgment["marks"])
     judgment["first_error_step"] = first
@@ -82,7 +82,10 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
             judgment["error_type_error"] = classified.error
     record.judgment = judgment
     marks = "".join(str(m) for m in judgment["marks"]) or "none"
-    return _scores_from(judgment, f"step marks {marks}; final answer {judgment['final_answer_correct']}")
+    scores = _scores_from(judgment, f"step marks {marks}; final answer {judgment['final_answer_correct']}")
+    for score in scores.values():
+        score.judge = "decided"
+    return scores
 
 
 def _scores_from(judgment: dict[str, Any], explanation: str) -> dict[str, Score]:

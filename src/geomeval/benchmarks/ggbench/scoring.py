@@ -367,9 +367,19 @@ def image_pair_scores(candidate: Any, reference: Any, with_lpips: bool) -> dict[
 
 
 def _likert_scores(name: str, value: int, reason: str) -> dict[str, Score]:
-    out = {name: Score(value / 5, explanation=f"{value}/5: {reason}")}
+    """A judge's 1–5 rating as the metric (value / 5) and, where published so, rescaled."""
+    out = {name: Score(value / 5, explanation=f"{value}/5: {reason}", judge="decided")}
     if name in RESCALED:
-        out[name + RESCALED_SUFFIX] = Score((value - 1) / 4, explanation=f"{value}/5")
+        out[name + RESCALED_SUFFIX] = Score((value - 1) / 4, explanation=f"{value}/5", judge="decided")
+    return out
+
+
+def _judge_failed(names: tuple[str, ...], reason: str) -> dict[str, Score]:
+    out: dict[str, Score] = {}
+    for name in names:
+        out[name] = Score.judge_failed(reason)
+        if name in RESCALED:
+            out[name + RESCALED_SUFFIX] = Score.judge_failed(reason)
     return out
 
 
@@ -392,7 +402,7 @@ async def judge_scores(
     async def text() -> tuple[dict[str, Score], dict[str, Any]]:
         answer = await judge.ask(prompts.text_judge_messages(target, drawn.plan), prompts.parse_score)
         if answer.value is None:
-            return _missing(("VLM-T",), answer.error or "judge failed"), {"text_error": answer.error}
+            return _judge_failed(("VLM-T",), answer.error or "judge failed"), {"text_error": answer.error}
         return _likert_scores("VLM-T", answer.value["score"], answer.value["reason"]), {"text": answer.value}
 
     async def process() -> tuple[dict[str, Score], dict[str, Any]]:
@@ -402,7 +412,7 @@ async def judge_scores(
             prompts.process_judge_messages(target, drawn.plan, drawn.long), prompts.parse_process
         )
         if answer.value is None:
-            return _missing(process_names, answer.error or "judge failed"), {"process_error": answer.error}
+            return _judge_failed(process_names, answer.error or "judge failed"), {"process_error": answer.error}
         v = answer.value
         scores = {
             **_likert_scores("Step Accuracy", v["step_accuracy"], v["reason"]),
@@ -410,8 +420,10 @@ async def judge_scores(
             **_likert_scores("Problem-Solution Accuracy", v["problem_solution_accuracy"], v["reason"]),
         }
         mid = (v["step_accuracy"] + v["process_consistency"]) / 2
-        scores["VLM-I-Mid"] = Score(mid / 5, explanation=f"mean of step accuracy and process consistency: {mid:g}/5")
-        scores["VLM-I-Mid" + RESCALED_SUFFIX] = Score((mid - 1) / 4, explanation=f"{mid:g}/5")
+        scores["VLM-I-Mid"] = Score(
+            mid / 5, explanation=f"mean of step accuracy and process consistency: {mid:g}/5", judge="decided"
+        )
+        scores["VLM-I-Mid" + RESCALED_SUFFIX] = Score((mid - 1) / 4, explanation=f"{mid:g}/5", judge="decided")
         return scores, {"process": v}
 
     async def result() -> tuple[dict[str, Score], dict[str, Any]]:
@@ -423,7 +435,7 @@ async def judge_scores(
             prompts.result_judge_messages(target, reference_png, drawn.final), prompts.parse_score
         )
         if answer.value is None:
-            return _missing(("VLM-I-Res",), answer.error or "judge failed"), {"result_error": answer.error}
+            return _judge_failed(("VLM-I-Res",), answer.error or "judge failed"), {"result_error": answer.error}
         return _likert_scores("VLM-I-Res", answer.value["score"], answer.value["reason"]), {"result": answer.value}
 
     scores: dict[str, Score] = {}
@@ -434,9 +446,9 @@ async def judge_scores(
     mid, res = scores["VLM-I-Mid"], scores["VLM-I-Res"]
     if mid.scored and res.scored:
         both = (mid.value + res.value) / 2  # type: ignore[operator]
-        scores["VLM-I"] = Score(both, explanation="mean of VLM-I-Mid and VLM-I-Res")
+        scores["VLM-I"] = Score(both, explanation="mean of VLM-I-Mid and VLM-I-Res", judge="decided")
         rescaled = (scores["VLM-I-Mid" + RESCALED_SUFFIX].value + scores["VLM-I-Res" + RESCALED_SUFFIX].value) / 2  # type: ignore[operator]
-        scores["VLM-I" + RESCALED_SUFFIX] = Score(rescaled, explanation="mean of the rescaled parts")
+        scores["VLM-I" + RESCALED_SUFFIX] = Score(rescaled, explanation="mean of the rescaled parts", judge="decided")
     else:
         why = mid.unscored if not mid.scored else res.unscored
         scores.update(_missing(("VLM-I",), f"needs VLM-I-Mid and VLM-I-Res: {why}"))

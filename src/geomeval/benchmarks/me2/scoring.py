@@ -156,11 +156,11 @@ async def _solve(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     )
     if answer.value is None:
         record.judgment = {"judge_error": answer.error}
-        return {ACCURACY: Score.missing(f"answer judge failed: {answer.error}")}
+        return {ACCURACY: Score.judge_failed(f"answer judge failed: {answer.error}")}
     record.judgment = {"answer": answer.value}
     equivalent = answer.value["equivalent"]
     explanation = f"{rules}; judge: {'equal' if equivalent else 'not equal'} (final answer {answer.value['final_answer']!r})"
-    return {ACCURACY: Score(float(equivalent), explanation=explanation)}
+    return {ACCURACY: Score(float(equivalent), explanation=explanation, judge="decided")}
 
 
 def _keypoints(record: SampleRecord) -> dict[str, Score]:
@@ -202,9 +202,12 @@ async def _explain(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     )
     if answer.value is None:
         record.judgment = {"judge_error": answer.error}
-        return {name: Score.missing(f"explanation judge failed: {answer.error}") for name in JUDGE_METRICS} | text
+        return {name: Score.judge_failed(f"explanation judge failed: {answer.error}") for name in JUDGE_METRICS} | text
     record.judgment = {"explanation": answer.value}
-    return likert_scores(answer.value) | text
+    judged = likert_scores(answer.value)
+    for score in judged.values():
+        score.judge = "decided"
+    return judged | text
 
 
 def likert_scores(verdict: dict[str, Any]) -> dict[str, Score]:
