@@ -282,3 +282,75 @@ def test_kill_9_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     ids = [row["id"] for row in samples(out)]
     assert sorted(ids) == IDS and len(ids) == len(set(ids))
     assert_all_correct(json.loads((out / "results.json").read_text()), out)
+
+
+def _ask_all(client: ChatClient, count: int) -> list[Any]:
+    import asyncio
+
+    async def main() -> list[Any]:
+        try:
+            return list(await asyncio.gather(
+                *[client.complete([{"role": "user", "content": f"question {i}"}]) for i in range(count)]
+            ))
+        finally:
+            await client.aclose()
+
+    return asyncio.run(main())
+
+
+def test_a_server_that_answers_one_request_at_a_time_gets_each_prompt_once() -> None:
+    """llama.cpp's server computes one request at a time: at the default 32 in flight the
+    queue's tail waits far longer than the timeout, but the server keeps answering, so no
+    prompt is abandoned and sent again."""
+    with ChatServer(lambda request: "fine", latency_s=0.25, serial=True) as server:
+        client = ChatClient("m", base_url=server.base_url, concurrency=32, timeout_s=1.0)
+        replies = _ask_all(client, 16)  # the last waits about 4 s: four timeouts' worth
+        assert [r.text for r in replies] == ["fine"] * 16
+        assert len(server.requests) == server.computed == 16
+
+
+def test_a_timeout_halves_the_requests_in_flight_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    hang = Fault(on=set(range(8)), kind="hang", hang_s=30)
+    with ChatServer(lambda request: "fine", faults=[hang]) as server:
+        client = ChatClient("m", base_url=server.base_url, concurrency=8, timeout_s=0.5,
+                            retry=RetryPolicy(max_attempts=3, base_delay_s=0.05, breaker_failures=100))
+        with caplog.at_level("WARNING", logger="geomeval"):
+            replies = _ask_all(client, 8)
+        assert [r.text for r in replies] == ["fine"] * 8  # each retried once the first tries went quiet
+        assert "a request timed out; requests in flight 8 -> 4" in caplog.text
+        # the retries went out under the narrowed window, not all eight at once again
+        assert server.max_in_flight <= 8 + 4
+
+
+def _reasoning_server_responder(request: dict) -> str:
+    return "fine"
+
+
+def test_a_reasoning_model_judge_gets_its_request_shape_by_name_or_by_the_servers_refusal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """OpenAI's reasoning models refuse max_tokens and a temperature of 0. By name the judge
+    sends max_completion_tokens and no temperature; under another name, the server's 400
+    makes the client switch (and say so) instead of failing every item."""
+    refusals = [
+        Fault(on={0}, status=400, body=json.dumps({"error": {
+            "message": "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                       "Use 'max_completion_tokens' instead.", "param": "max_tokens", "code": "unsupported_parameter"}})),
+        Fault(on={1}, status=400, body=json.dumps({"error": {
+            "message": "Unsupported value: 'temperature' does not support 0.0 with this model.",
+            "param": "temperature", "code": "unsupported_value"}})),
+    ]
+    with ChatServer(_reasoning_server_responder, faults=refusals) as server:
+        by_name = parse_judge_spec("openai:o4-mini", base_url=server.base_url, max_tokens=900)
+        assert by_name.client is not None and by_name.client.params == {"max_completion_tokens": 900}
+        renamed = parse_judge_spec("openai:my-reasoner", base_url=server.base_url)
+        assert renamed.client is not None
+        with caplog.at_level("WARNING", logger="geomeval"):
+            replies = _ask_all(renamed.client, 3)
+        assert [r.text for r in replies] == ["fine"] * 3
+        last = server.requests[-1]
+        assert "max_tokens" not in last and "temperature" not in last and last["max_completion_tokens"] == 4096
+        assert "refused 'max_tokens'" in caplog.text and "refused 'temperature'" in caplog.text
+        assert parse_judge_spec("openai:gpt-4o", base_url=server.base_url).client.params["temperature"] == 0.0  # type: ignore[union-attr]
+        forced = parse_judge_spec("openai:gpt-4o", base_url=server.base_url, style="reasoning")
+        assert forced.client is not None and "temperature" not in forced.client.params

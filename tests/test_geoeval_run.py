@@ -135,3 +135,19 @@ def test_results_say_how_often_the_judge_decided_and_fell_back(tmp_path: Path) -
     assert stats["judge"] == {"decided": decided, "fallback": fell_back, "failed": 0}
     assert f"{decided} decided · {fell_back} fallback · 0 failed" in (tmp_path / "flaky" / "report.md").read_text()
     assert "fallback" in result.stdout
+
+
+def test_the_judge_has_its_own_token_limit_concurrency_and_request_shape(tmp_path: Path) -> None:
+    with ChatServer(solver) as server:
+        result = cli("run", "geoeval", "--task", "geoeval_2000", "--model", "openai:m", "--judge", "openai:j",
+                     "--base-url", server.base_url, "--judge-base-url", server.base_url, "--judge-max-tokens", "300",
+                     "--judge-concurrency", "1", "--judge-timeout", "30", "--judge-style", "reasoning",
+                     "--out", str(tmp_path / "judged"), "--no-cache")
+        assert result.returncode == 0, result.stderr
+        judged = [r for r in server.requests if r["model"] == "j"]
+        answered = [r for r in server.requests if r["model"] == "m"]
+    assert judged and all(r.get("max_completion_tokens") == 300 and "temperature" not in r for r in judged)
+    assert answered and all(r["max_tokens"] == 2048 and r["temperature"] == 0.0 for r in answered)
+    bad = cli("run", "geoeval", "--model", "baseline:random", "--judge", "openai:j", "--judge-style", "fast",
+              "--out", str(tmp_path / "x"))
+    assert bad.returncode == 2 and "unknown judge style 'fast'" in bad.stderr

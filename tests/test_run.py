@@ -244,3 +244,33 @@ def test_resume_with_another_judge_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RunConflict, match="judge"):
         run(bench, task="geolaux", model=parse_model_spec("baseline:random"),
             judge=parse_judge_spec("openai:j", base_url="http://127.0.0.1:9/v1"), out_dir=tmp_path)
+
+
+def test_answers_cut_at_max_tokens_are_flagged_counted_and_kept_through_the_cache(tmp_path: Path) -> None:
+    """A reply that ends with finish_reason "length" is scored as given, flagged per sample,
+    counted in results.json, report.md and the console, with the server's token usage; a
+    second run answered from the cache keeps the flag."""
+
+    def verbose(request: dict) -> str:
+        return "Let me think about this figure carefully, one step at a time. " * 3 + oracle(request)
+
+    env = {"GEOMEVAL_CACHE_DIR": str(tmp_path / "cache")}
+    with ChatServer(verbose) as server:
+        args = ("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--max-tokens", "12")
+        first = cli(*args, "--out", str(tmp_path / "a"), env=env)
+        assert first.returncode == 0, first.stderr
+        sent = len(server.requests)
+        second = cli(*args, "--out", str(tmp_path / "b"), env=env)
+        assert second.returncode == 0, second.stderr
+        assert len(server.requests) == sent  # answered from the cache
+    for out, shown in ((tmp_path / "a", first), (tmp_path / "b", second)):
+        samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+        assert all(s["generation_info"]["finish_reason"] == "length" for s in samples)
+        assert all(s["generation_info"]["usage"]["completion_tokens"] == 12 for s in samples)
+        generation = json.loads((out / "results.json").read_text())["generation"]
+        assert generation["truncated"] == len(samples) and generation["usage"]["completion_tokens"] == 12 * len(samples)
+        assert f"truncated answers: {len(samples)}" in (out / "report.md").read_text()
+        assert "cut at max_tokens" in shown.stdout
+    results = json.loads((tmp_path / "a" / "results.json").read_text())
+    acs = results["metrics"]["ACS"]
+    assert acs["scored"] == acs["total"] - acs["needs_judge"]  # cut answers are the model's: scored, not dropped

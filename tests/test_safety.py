@@ -208,7 +208,8 @@ def _auth(server: ChatServer) -> list[str | None]:
 
 def _judge_and_model(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], *, model_flag: str | None,
                      judge_flag: str | None) -> tuple[Any, Any]:
-    for name in ("GEOMEVAL_API_KEY", "GEOMEVAL_JUDGE_API_KEY", "GEOMEVAL_BASE_URL", "GEOMEVAL_JUDGE_BASE_URL"):
+    for name in ("GEOMEVAL_API_KEY", "GEOMEVAL_JUDGE_API_KEY", "GEOMEVAL_BASE_URL", "GEOMEVAL_JUDGE_BASE_URL",
+                 "OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -268,6 +269,29 @@ def test_a_judge_left_on_the_default_host_never_gets_the_models_key(monkeypatch:
                                 judge_flag=None)
     assert judge.client.base_url == "https://api.openai.com/v1"
     assert judge.client._ChatClient__api_key is None
+
+
+def test_openai_api_key_is_the_fallback_for_openais_server_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OPENAI_API_KEY is given for OpenAI's server (or the one OPENAI_BASE_URL names): it is
+    used there when no GEOMEVAL key is set, and never sent anywhere else."""
+    openai_key = "sk-openai-SECRET"
+    with ChatServer(lambda r: "ok") as openai_like, ChatServer(lambda r: "ok") as elsewhere:
+        model, judge = _judge_and_model(
+            monkeypatch, {"OPENAI_API_KEY": openai_key, "OPENAI_BASE_URL": openai_like.base_url},
+            model_flag=openai_like.base_url, judge_flag=elsewhere.base_url,
+        )
+        ask(model.client)
+        ask(judge.client)
+        assert _auth(openai_like) == [f"Bearer {openai_key}"] and _auth(elsewhere) == [None]
+        _, judge = _judge_and_model(
+            monkeypatch, {"OPENAI_API_KEY": openai_key, "OPENAI_BASE_URL": openai_like.base_url,
+                          "GEOMEVAL_JUDGE_API_KEY": JUDGE_KEY},
+            model_flag=elsewhere.base_url, judge_flag=openai_like.base_url,
+        )
+        ask(judge.client)
+        assert _auth(openai_like)[-1] == f"Bearer {JUDGE_KEY}"  # a geomeval key, where given, wins
+    _, judge = _judge_and_model(monkeypatch, {"OPENAI_API_KEY": openai_key}, model_flag=None, judge_flag=None)
+    assert judge.client._ChatClient__api_key == openai_key  # OpenAI's own server, by default
 
 
 def test_a_captioner_elsewhere_never_gets_the_models_key(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS responses (
     created REAL NOT NULL
 )
 """
+# Added later: how the reply ended and what it cost ({"finish_reason": ..., "usage": {...}}).
+_META_COLUMN = "ALTER TABLE responses ADD COLUMN meta TEXT"
 
 
 def cache_dir() -> Path:
@@ -93,23 +95,36 @@ class ResponseCache:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
+        if "meta" not in columns:
+            self._db.execute(_META_COLUMN)
         self.hits = 0
         self.misses = 0
 
     def get(self, key: str) -> str | None:
+        entry = self.get_entry(key)
+        return None if entry is None else entry[0]
+
+    def get_entry(self, key: str) -> tuple[str, dict[str, Any]] | None:
+        """The cached text and what was saved about it (finish_reason, usage; {} for entries
+        written before these were kept)."""
         with self._lock:
-            row = self._db.execute("SELECT text FROM responses WHERE key = ?", (key,)).fetchone()
+            row = self._db.execute("SELECT text, meta FROM responses WHERE key = ?", (key,)).fetchone()
             if row is None:
                 self.misses += 1
                 return None
             self.hits += 1
-            return row[0]
+        try:
+            meta = json.loads(row[1]) if row[1] else {}
+        except ValueError:
+            meta = {}
+        return row[0], meta if isinstance(meta, dict) else {}
 
-    def put(self, key: str, text: str, model: str) -> None:
+    def put(self, key: str, text: str, model: str, meta: dict[str, Any] | None = None) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO responses (key, text, model, created) VALUES (?, ?, ?, ?)",
-                (key, text, model, time.time()),
+                "INSERT OR REPLACE INTO responses (key, text, model, created, meta) VALUES (?, ?, ?, ?, ?)",
+                (key, text, model, time.time(), json.dumps(meta) if meta else None),
             )
 
     def delete(self, key: str) -> None:

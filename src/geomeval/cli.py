@@ -93,6 +93,12 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
     for name, stats in results["metrics"].items():
         table.add_row(name, fmt_metric(stats), fmt_coverage(stats), *([fmt_judge(stats)] if judged else []))
     out.print(table)
+    truncated = results["generation"].get("truncated")
+    if truncated:
+        out.print(
+            f"[yellow]{truncated} answer(s) were cut at max_tokens[/yellow] (finish_reason 'length'); they "
+            "are scored as given. A larger --max-tokens may change the score.", highlight=False,
+        )
     headline = results.get("headline")
     for group, buckets in results["breakdowns"].items():
         if not headline or not buckets:
@@ -172,7 +178,25 @@ MinCoverageOpt = Annotated[
     typer.Option(min=0.0, max=1.0, envvar="GEOMEVAL_MIN_COVERAGE",
                  help=f"exit {MIN_COVERAGE_EXIT} when a metric scores fewer items than this share (judge-less metrics excepted)"),
 ]
-TimeoutOpt = Annotated[float, typer.Option(min=1.0, envvar="GEOMEVAL_TIMEOUT", help="seconds per request")]
+TimeoutOpt = Annotated[
+    float, typer.Option(min=1.0, envvar="GEOMEVAL_TIMEOUT",
+                        help="seconds a server may answer nothing before a request is given up and retried")
+]
+JudgeConcurrencyOpt = Annotated[
+    int | None, typer.Option(min=1, max=1024, envvar="GEOMEVAL_JUDGE_CONCURRENCY",
+                             help="judge requests in flight (default: --concurrency)")
+]
+JudgeTimeoutOpt = Annotated[
+    float | None, typer.Option(min=1.0, envvar="GEOMEVAL_JUDGE_TIMEOUT", help="the judge's timeout (default: --timeout)")
+]
+JudgeMaxTokensOpt = Annotated[
+    int, typer.Option(min=1, envvar="GEOMEVAL_JUDGE_MAX_TOKENS", help="completion token limit for the judge")
+]
+JudgeStyleOpt = Annotated[
+    str | None, typer.Option(envvar="GEOMEVAL_JUDGE_STYLE",
+                             help="judge request shape: auto (by model name), chat, or reasoning "
+                                  "(max_completion_tokens, no temperature: o-series, gpt-5)")
+]
 CacheOpt = Annotated[
     Path | None, typer.Option("--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval)")
 ]
@@ -194,6 +218,10 @@ def run(
     judge_base_url: Annotated[str | None, typer.Option(help="server for the judge (or GEOMEVAL_JUDGE_BASE_URL)")] = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
+    judge_concurrency: JudgeConcurrencyOpt = None,
+    judge_timeout: JudgeTimeoutOpt = None,
+    judge_max_tokens: JudgeMaxTokensOpt = 4096,
+    judge_style: JudgeStyleOpt = None,
     max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
     temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (judges always use 0)")] = 0.0,
     tensor_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: GPUs to shard the model over")] = None,
@@ -222,8 +250,9 @@ def run(
         engine_args["tensor_parallel_size"] = tensor_parallel_size
     response_cache = _cache(cache, no_cache)
     judge_obj = parse_judge_spec(
-        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=response_cache,
-        model_base_url=base_url,
+        judge, base_url=judge_base_url, concurrency=judge_concurrency or concurrency,
+        timeout_s=judge_timeout or timeout, cache=response_cache, model_base_url=base_url,
+        max_tokens=judge_max_tokens, style=judge_style,
     )
     model_obj = parse_model_spec(
         model,
@@ -263,6 +292,8 @@ def score(
     judge_base_url: Annotated[str | None, typer.Option(help="server for the judge")] = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
+    judge_max_tokens: JudgeMaxTokensOpt = 4096,
+    judge_style: JudgeStyleOpt = None,
     min_coverage: MinCoverageOpt = 0.95,
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
@@ -272,7 +303,8 @@ def score(
     from .runner import rescore
 
     judge_obj = parse_judge_spec(
-        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache)
+        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache),
+        max_tokens=judge_max_tokens, style=judge_style,
     )
     with _progress("rescoring") as update:
         results = rescore(run_dir, judge_obj, progress=update, concurrency=concurrency)
@@ -423,11 +455,27 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     return (UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError)
 
 
+def _show_warnings_on_console() -> None:
+    """The library's warnings (a server that makes the client narrow its requests in flight)
+    printed on the console, above the progress bar, in yellow."""
+    import logging
+
+    class ConsoleHandler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            console.print(f"[yellow]warning:[/yellow] {escape(record.getMessage())}", highlight=False, soft_wrap=True)
+
+    logger = logging.getLogger("geomeval")
+    if not any(type(h).__name__ == "ConsoleHandler" for h in logger.handlers):
+        logger.addHandler(ConsoleHandler(logging.WARNING))
+        logger.propagate = False
+
+
 def main() -> None:
     """Entry point. Usage mistakes are typer's (in standalone mode it prints the usage and exits
     2, whatever click it bundles); errors the user can fix print one line and exit 2."""
     from .errors import EndpointFailure
 
+    _show_warnings_on_console()
     try:
         app(standalone_mode=True, prog_name="geomeval")
     except KeyboardInterrupt:

@@ -1,7 +1,13 @@
 """One asyncio client for models and judges on any OpenAI-compatible chat endpoint.
 
-Concurrency is owned here, not by callers: each client holds a semaphore of
-`concurrency` requests in flight. Transient trouble (429, 5xx, timeouts, dropped
+Concurrency is owned here, not by callers, and adapts to the server: each client lets at
+most `concurrency` requests be in flight, halves that window when a request times out or
+the server says it is overloaded (429, 503), and widens it again by one after a run of
+successes, saying so on the `geomeval` logger. A request times out only after `timeout_s`
+in which the endpoint answered nothing at all, its own or another request: a server that
+works through its queue one request at a time (llama.cpp's) keeps answering, so prompts
+waiting in its queue are not abandoned and sent again; a server that went quiet is.
+Transient trouble (429, 5xx, timeouts, dropped
 connections, malformed or truncated bodies) is retried with exponential backoff and
 jitter, waiting at least what `Retry-After` asks. The semaphore is released while a
 request waits to retry, so one slow item never holds a slot it is not using.
@@ -18,8 +24,10 @@ stops within seconds, resumably, with the endpoint and what to check.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import json
+import logging
 import os
 import random
 import threading
@@ -43,6 +51,13 @@ FATAL_STATUS = {
     403: "the key is not allowed to use this model or endpoint",
     404: "no such model or path on this server (check the model name and that the base URL ends in /v1)",
 }
+# Said with a server error to a request that carried an image: a text-only server (llama.cpp
+# without a vision projector) answers those with 400 or 500, and the benchmark then needs a
+# vision model or its text-only mode.
+IMAGE_REFUSAL_HINT = (
+    "; this request carried an image, which a text-only server refuses: use a vision model, or "
+    "the benchmark's text-only mode where its paper has one (README, 'Text-only models')"
+)
 # A reply body larger than this is refused unread (a model's answer is a few KB; a judge's
 # less): memory stays bounded whatever a server sends.
 MAX_REPLY_BYTES = 8 * 1024 * 1024
@@ -51,6 +66,9 @@ MAX_REPLY_BYTES = 8 * 1024 * 1024
 CONNECT_ATTEMPTS = 3
 CONNECT_RETRY_DELAY_S = 0.5
 T = TypeVar("T")
+log = logging.getLogger("geomeval")
+# Successes in a row after which a narrowed window widens by one request.
+WIDEN_AFTER = 8
 
 
 def model_server(flag: str | None) -> str:
@@ -58,6 +76,19 @@ def model_server(flag: str | None) -> str:
     GEOMEVAL_BASE_URL, else OpenAI's; checked and without a trailing slash. GEOMEVAL_API_KEY
     is given for this server and goes to no other."""
     return check_base_url(flag or os.environ.get("GEOMEVAL_BASE_URL") or DEFAULT_BASE_URL)
+
+
+def openai_key_for(url: str) -> str | None:
+    """OPENAI_API_KEY, for OpenAI's own server (or the one OPENAI_BASE_URL names) only: the
+    documented fallback when GEOMEVAL_API_KEY / GEOMEVAL_JUDGE_API_KEY give no key."""
+    key = os.environ.get("OPENAI_API_KEY")
+    if not key:
+        return None
+    try:
+        home = check_base_url(os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL, what="OPENAI_BASE_URL")
+    except ValueError:
+        return None
+    return key if check_base_url(url) == home else None
 
 
 def check_base_url(url: str, *, what: str = "base URL") -> str:
@@ -88,13 +119,26 @@ class Completion:
     error: str | None = None
     cached: bool = False
     attempts: int = 0
+    # How the reply ended ("stop", "length" when max_tokens cut it short, ...) and the token
+    # counts the server reported; None when it said nothing.
+    finish_reason: str | None = None
+    usage: dict[str, int] | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """finish_reason and usage, as saved with a sample and in the cache."""
+        return {k: v for k, v in (("finish_reason", self.finish_reason), ("usage", self.usage)) if v is not None}
 
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How one request is retried. `deadline_factor` bounds a request's whole life (attempts
-    and waits) to that many per-request timeouts, so a server that accepts and never answers
-    costs a bounded time, not `max_attempts` timeouts; `breaker_failures` requests in a row
+    """How one request is retried. `deadline_factor` bounds the time a request spends on
+    attempts and waits since the endpoint last answered anything to that many timeouts, so a
+    server that accepts and never answers costs a bounded time, not `max_attempts` timeouts; `breaker_failures` requests in a row
     that fail for good, with no success between them, open the circuit (EndpointFailure)."""
 
     max_attempts: int = 6
@@ -135,20 +179,60 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+class AdaptiveLimit:
+    """At most `limit` holders at once, `limit` moving between 1 and `ceiling` (AIMD): halved
+    on `narrow()`, widened by one after `WIDEN_AFTER` `succeeded()` calls in a row."""
+
+    def __init__(self, ceiling: int, name: str) -> None:
+        self.ceiling = self.limit = ceiling
+        self.name = name
+        self.held = 0
+        self._streak = 0
+        self._changed = asyncio.Condition()
+
+    async def __aenter__(self) -> AdaptiveLimit:
+        async with self._changed:
+            await self._changed.wait_for(lambda: self.held < self.limit)
+            self.held += 1
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        async with self._changed:
+            self.held -= 1
+            self._changed.notify_all()
+
+    def narrow(self, why: str) -> None:
+        self._streak = 0
+        if self.limit > 1:
+            before, self.limit = self.limit, max(1, self.limit // 2)
+            log.warning("%s: %s; requests in flight %d -> %d", self.name, why, before, self.limit)
+
+    async def succeeded(self) -> None:
+        if self.limit >= self.ceiling:
+            return
+        self._streak += 1
+        if self._streak >= WIDEN_AFTER:
+            self._streak = 0
+            async with self._changed:
+                self.limit += 1
+                self._changed.notify_all()
+
+
 class _LoopState:
-    """An HTTP session and semaphore belong to one event loop.
+    """An HTTP session and request window belong to one event loop.
 
     aiohttp rather than httpx: at 64 requests in flight on two cores httpx's async
     pool spends several times the wall time of the requests themselves.
     """
 
-    def __init__(self, concurrency: int, timeout_s: float, headers: dict[str, str]):
+    def __init__(self, concurrency: int, headers: dict[str, str], name: str):
         self.http = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=concurrency),
-            timeout=aiohttp.ClientTimeout(total=timeout_s),
+            timeout=aiohttp.ClientTimeout(total=None),  # see ChatClient._post: quiet, not total
             headers=headers,
         )
-        self.semaphore = asyncio.Semaphore(concurrency)
+        self.semaphore = AdaptiveLimit(concurrency, name)
+        self.last_reply = time.monotonic()  # when the endpoint last answered anything
 
 
 class ChatClient:
@@ -197,7 +281,7 @@ class ChatClient:
             state = self._states.get(loop_id)
             if state is None:
                 headers = {"Authorization": f"Bearer {self.__api_key}"} if self.__api_key else {}
-                state = _LoopState(self.concurrency, self.timeout_s, headers)
+                state = _LoopState(self.concurrency, headers, f"{self.base_url} ({self.model})")
                 self._states[loop_id] = state
             return state
 
@@ -221,18 +305,21 @@ class ChatClient:
         params = self.params
         key = self.key(messages, params) if self.cache is not None else None
         if key is not None and use_cache:
-            hit = self.cache.get(key)  # type: ignore[union-attr]
+            hit = self.cache.get_entry(key)  # type: ignore[union-attr]
             if hit is not None:
                 self.cache_hits += 1
-                return Completion(hit, cached=True)
+                return Completion(hit[0], cached=True, finish_reason=hit[1].get("finish_reason"),
+                                  usage=hit[1].get("usage"))
         if self.failure is not None:
             raise self.failure
         body = {"model": self.model, "messages": plain_text_messages(messages), **params}
+        reshaped = 0  # a refused parameter is fixed at most twice (max_tokens, temperature)
         state = self._state()
         url = f"{self.base_url}/chat/completions"
         error = "no attempt made"
         refused = 0
-        deadline = time.monotonic() + self.retry.deadline_factor * self.timeout_s
+        started = time.monotonic()
+        budget = self.retry.deadline_factor * self.timeout_s
         for attempt in range(1, self.retry.max_attempts + 1):
             retry_after: float | None = None
             connect_failed = False
@@ -241,12 +328,11 @@ class ChatClient:
                     raise self.failure
                 self.requests_sent += 1
                 try:
-                    async with state.http.post(url, json=body) as response:
-                        status, raw = response.status, await _read_capped(response, MAX_REPLY_BYTES)
-                        header = response.headers.get("Retry-After")
+                    status, raw, header = await self._post(state, url, body)
                 except TimeoutError:
-                    error = f"timed out after {self.timeout_s:g}s"
+                    error = f"timed out: the server answered nothing for {self.timeout_s:g}s"
                     retryable = True
+                    state.semaphore.narrow("a request timed out")
                 except ReplyTooLarge as exc:  # the same request would get the same reply
                     error, retryable = str(exc), False
                 except aiohttp.InvalidURL as exc:
@@ -265,19 +351,27 @@ class ChatClient:
                     error = f"connection failed ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
                     retryable = True
                 else:
+                    state.last_reply = time.monotonic()
+                    if status in (429, 503):
+                        state.semaphore.narrow(f"the server is overloaded (HTTP {status})")
                     if status == 200:
-                        text, error = _read_completion(raw)
+                        text, error, ending = _read_completion(raw)
                         if text is not None:
                             self._failed_in_a_row = 0
+                            await state.semaphore.succeeded()
+                            done = Completion(text, attempts=attempt, **ending)
                             if key is not None:
-                                self.cache.put(key, text, self.model)  # type: ignore[union-attr]
-                            return Completion(text, attempts=attempt)
+                                self.cache.put(key, text, self.model, done.info)  # type: ignore[union-attr]
+                            return done
                         # A malformed body is usually a proxy hiccup; a reply with no text
                         # (a refusal, a tool call) will not change on retry.
                         retryable = not error.startswith(NO_TEXT)
                     else:
                         snippet = raw[:300].decode("utf-8", "replace")
                         error = f"HTTP {status}: {self.redact(snippet)}"
+                        if status == 400 and reshaped < 2 and (fixed := self._reshape(raw, body)) is not None:
+                            body, reshaped = fixed, reshaped + 1  # the same request, in the shape asked for
+                            continue
                         if status in FATAL_STATUS:
                             hint = FATAL_STATUS[status]
                             raise self._fail(error, hint[0].upper() + hint[1:] + ".")
@@ -287,11 +381,16 @@ class ChatClient:
                 break
             wait = (CONNECT_RETRY_DELAY_S * refused if connect_failed  # refused: retried soon
                     else self.retry.delay(attempt, retry_after, self._rng))
+            # The deadline runs from this request's start or the endpoint's last reply, whichever
+            # is later: a queue the server works through costs no retries; silence does.
+            deadline = max(started, state.last_reply) + budget
             if time.monotonic() + wait + (0 if connect_failed else self.timeout_s) > deadline:
                 error += f"; gave up at the {self.retry.deadline_factor:g}× timeout deadline"
                 break
             await asyncio.sleep(wait)
         summary = f"{error} (after {attempt} attempt{'s' if attempt > 1 else ''})"
+        if error.startswith(("HTTP 400", "HTTP 415", "HTTP 422", "HTTP 500")) and _has_image(body["messages"]):
+            summary += IMAGE_REFUSAL_HINT
         if not retryable:  # the server answered (a 400, a refusal): it is up, the item failed
             self._failed_in_a_row = 0
             return Completion(None, summary, attempts=attempt)
@@ -304,6 +403,59 @@ class ChatClient:
                 "may help a slow server.",
             )
         return Completion(None, summary, attempts=attempt)
+
+    def _reshape(self, raw: bytes, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The body a server that refused one of its parameters asks for, or None.
+
+        Reasoning models (OpenAI's o-series, gpt-5) refuse `max_tokens` (they take
+        `max_completion_tokens`) and any temperature but their default. The client adopts
+        the shape for every later request and says so once."""
+        try:
+            detail = json.loads(raw).get("error") or {}
+        except (ValueError, AttributeError):
+            return None
+        if not isinstance(detail, dict):
+            return None
+        param, message = detail.get("param"), str(detail.get("message", ""))
+        if param == "max_tokens" and "max_tokens" in body and "max_completion_tokens" in message:
+            self.params = {k: v for k, v in self.params.items() if k != "max_tokens"}
+            self.params["max_completion_tokens"] = body["max_tokens"]
+            change = "sends max_completion_tokens instead of max_tokens"
+        elif param == "temperature" and "temperature" in body:
+            self.params = {k: v for k, v in self.params.items() if k != "temperature"}
+            change = "leaves the temperature at the server's default"
+        else:
+            return None
+        log.warning("%s refused %r for model %r; geomeval now %s", self.base_url, param, self.model, change)
+        return {"model": body["model"], "messages": body["messages"], **self.params}
+
+    async def _post(self, state: _LoopState, url: str, body: dict[str, Any]) -> tuple[int, bytes, str | None]:
+        """One request: (status, body, Retry-After). TimeoutError once `timeout_s` passed in
+        which the endpoint answered nothing (counted from this request's start or the
+        endpoint's last reply, whichever is later); the connection is then closed, which a
+        server that checks (llama.cpp's, vLLM) takes as the request being abandoned."""
+
+        async def exchange() -> tuple[int, bytes, str | None]:
+            async with state.http.post(url, json=body) as response:
+                raw = await _read_capped(response, MAX_REPLY_BYTES)
+                return response.status, raw, response.headers.get("Retry-After")
+
+        started = time.monotonic()
+        task = asyncio.ensure_future(exchange())
+        try:
+            while True:
+                quiet_since = max(started, state.last_reply)
+                remaining = quiet_since + self.timeout_s - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError
+                done, _ = await asyncio.wait({task}, timeout=remaining)
+                if done:
+                    return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     async def aclose(self) -> None:
         loop_id = id(asyncio.get_running_loop())
@@ -331,6 +483,14 @@ def plain_text_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _has_image(messages: list[dict[str, Any]]) -> bool:
+    return any(
+        isinstance(part, dict) and part.get("type") != "text"
+        for message in messages if isinstance(message.get("content"), list)
+        for part in message["content"]
+    )
+
+
 class ReplyTooLarge(Exception):
     """A reply body over the client's cap; read no further."""
 
@@ -350,18 +510,39 @@ async def _read_capped(response: aiohttp.ClientResponse, cap: int) -> bytes:
     return b"".join(chunks)
 
 
-def _read_completion(raw: bytes) -> tuple[str | None, str | None]:
+def _read_completion(raw: bytes) -> tuple[str | None, str | None, dict[str, Any]]:
+    """(text, error, {"finish_reason", "usage"}) of a chat completion body."""
     try:
         payload = json.loads(raw)
-        content = payload["choices"][0]["message"]["content"]
+        choice = payload["choices"][0]
+        content = choice["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         snippet = raw[:200].decode("utf-8", "replace")
-        return None, f"malformed completion ({type(exc).__name__}): {snippet!r}"
+        return None, f"malformed completion ({type(exc).__name__}): {snippet!r}", {}
+    ending = {"finish_reason": _finish_reason(choice), "usage": _usage(payload)}
     if isinstance(content, list):  # some servers return content parts
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     if not isinstance(content, str):
-        return None, f"{NO_TEXT} ({type(content).__name__})"
-    return content, None
+        return None, f"{NO_TEXT} ({type(content).__name__})", ending
+    return content, None, ending
+
+
+def _finish_reason(choice: Any) -> str | None:
+    reason = choice.get("finish_reason") if isinstance(choice, dict) else None
+    return reason[:40] if isinstance(reason, str) else None
+
+
+def _usage(payload: Any) -> dict[str, int] | None:
+    """The reply's token counts (prompt, completion, total; reasoning where reported)."""
+    usage = payload.get("usage") if isinstance(payload, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    out = {k: v for k in ("prompt_tokens", "completion_tokens", "total_tokens")
+           if isinstance(v := usage.get(k), int) and not isinstance(v, bool) and v >= 0}
+    details = usage.get("completion_tokens_details")
+    if isinstance(details, dict) and isinstance(r := details.get("reasoning_tokens"), int) and not isinstance(r, bool):
+        out["reasoning_tokens"] = r
+    return out or None
 
 
 class BackgroundLoop:

@@ -2,7 +2,9 @@
 
 `offline` (the default) applies deterministic rules only; `openai:<model>` is an LLM
 judge on an OpenAI-compatible server, at temperature 0 on every attempt, repair
-included. A judgment that fails or cannot be read becomes an *unscored* item with
+included. Reasoning models (OpenAI's o-series and gpt-5) take another request shape:
+`max_completion_tokens` and no temperature; `style` picks it, by the model's name unless
+told, and the client switches by itself when a server refuses the shape it was sent. A judgment that fails or cannot be read becomes an *unscored* item with
 the error text, never a wrong answer; a malformed answer first gets one repair
 retry that shows the judge its reply and what was wrong with it.
 """
@@ -10,6 +12,7 @@ retry that shows the judge its reply and what was wrong with it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -21,7 +24,32 @@ if TYPE_CHECKING:  # the HTTP client (aiohttp) is imported when a judge is built
     from .client import ChatClient, RetryPolicy
 
 T = TypeVar("T")
-JUDGE_PARAMS = {"temperature": 0.0, "max_tokens": 4096}
+JUDGE_MAX_TOKENS = 4096
+JUDGE_PARAMS = {"temperature": 0.0, "max_tokens": JUDGE_MAX_TOKENS}
+JUDGE_STYLES = ("auto", "chat", "reasoning")
+# Model names that are OpenAI reasoning models (o1, o3-mini, o4-mini, gpt-5, gpt-5-mini, ...),
+# also behind a provider prefix ("openai/o3").
+_REASONING_NAME = re.compile(r"(?:^|/)(?:o\d+(?:-[\w.-]+)?|gpt-5(?:[\w.-]*)?)$", re.IGNORECASE)
+# The judge's first reply, shown back in its repair request, is cut to this many characters
+# (head and tail), so the repair fits the context the first request fitted.
+REPAIR_ECHO_CHARS = 1500
+
+
+def judge_params(model: str, style: str = "auto", max_tokens: int = JUDGE_MAX_TOKENS) -> dict[str, Any]:
+    """The sampling parameters a judge request carries: temperature 0 and `max_tokens` for a
+    chat model; `max_completion_tokens` only for a reasoning model (they refuse both others)."""
+    if style not in JUDGE_STYLES:
+        raise ValueError(f"unknown judge style {style!r}: use {', '.join(JUDGE_STYLES)}")
+    reasoning = style == "reasoning" or (style == "auto" and _REASONING_NAME.search(model) is not None)
+    return {"max_completion_tokens": max_tokens} if reasoning else {"temperature": 0.0, "max_tokens": max_tokens}
+
+
+def _echo(reply: str) -> str:
+    if len(reply) <= REPAIR_ECHO_CHARS:
+        return reply
+    half = REPAIR_ECHO_CHARS // 2
+    return f"{reply[:half]}\n[... {len(reply) - 2 * half} characters left out ...]\n{reply[-half:]}"
+
 
 _REPAIR = (
     "Your reply could not be used: {problem}. Reply again with the corrected JSON object "
@@ -84,7 +112,7 @@ class Judge:
             problem = str(exc)[:300]
         repair = [
             *messages,
-            {"role": "assistant", "content": first.text},
+            {"role": "assistant", "content": _echo(first.text)},
             {"role": "user", "content": _REPAIR.format(problem=problem)},
         ]
         second = await self.client.complete(repair)
@@ -116,13 +144,17 @@ def parse_judge_spec(
     cache: ResponseCache | None = None,
     retry: RetryPolicy | None = None,
     model_base_url: str | None = None,
+    max_tokens: int = JUDGE_MAX_TOKENS,
+    style: str | None = None,
 ) -> Judge:
     """`offline`, or `openai:<model>`; with no spec, GEOMEVAL_JUDGE_MODEL decides.
 
     The judge's server is `base_url`, else GEOMEVAL_JUDGE_BASE_URL, else GEOMEVAL_BASE_URL,
     else OpenAI's. Its key is GEOMEVAL_JUDGE_API_KEY; the model's key (GEOMEVAL_API_KEY) is
     sent to it only when the judge's server is the model's own (`model_base_url`, else
-    GEOMEVAL_BASE_URL, else OpenAI's): a key never goes to a host it was not given for."""
+    GEOMEVAL_BASE_URL, else OpenAI's), and OPENAI_API_KEY only when it is OpenAI's (or
+    OPENAI_BASE_URL's): a key never goes to a host it was not given for. `style` (else
+    GEOMEVAL_JUDGE_STYLE, else auto) is the request shape, see `judge_params`."""
     if spec is None:
         env_model = os.environ.get("GEOMEVAL_JUDGE_MODEL")
         spec = f"openai:{env_model}" if env_model else "offline"
@@ -131,21 +163,23 @@ def parse_judge_spec(
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
-    from .client import DEFAULT_BASE_URL, ChatClient, check_base_url, model_server
+    from .client import DEFAULT_BASE_URL, ChatClient, check_base_url, model_server, openai_key_for
 
     judge_url = check_base_url(
         base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL") or os.environ.get("GEOMEVAL_BASE_URL")
         or DEFAULT_BASE_URL, what="judge base URL",
     )
     model_url = model_server(model_base_url)
-    api_key = os.environ.get("GEOMEVAL_JUDGE_API_KEY") or (
-        os.environ.get("GEOMEVAL_API_KEY") if judge_url == model_url else None
+    api_key = (
+        os.environ.get("GEOMEVAL_JUDGE_API_KEY")
+        or (os.environ.get("GEOMEVAL_API_KEY") if judge_url == model_url else None)
+        or openai_key_for(judge_url)
     )
     client = ChatClient(
         model,
         base_url=judge_url,
         api_key=api_key,
-        params=dict(JUDGE_PARAMS),
+        params=judge_params(model, style or os.environ.get("GEOMEVAL_JUDGE_STYLE") or "auto", max_tokens),
         concurrency=concurrency,
         timeout_s=timeout_s,
         cache=cache,
@@ -160,8 +194,11 @@ def judge_from_env() -> Judge:
 
     if not os.environ.get("GEOMEVAL_JUDGE_MODEL"):
         return Judge("offline")
+    env = os.environ.get
     return parse_judge_spec(
         None,
-        concurrency=int(os.environ.get("GEOMEVAL_CONCURRENCY", "32")),
-        cache=None if os.environ.get("GEOMEVAL_NO_CACHE") else ResponseCache(default_cache_path()),
+        concurrency=int(env("GEOMEVAL_JUDGE_CONCURRENCY") or env("GEOMEVAL_CONCURRENCY") or "32"),
+        timeout_s=float(env("GEOMEVAL_JUDGE_TIMEOUT") or env("GEOMEVAL_TIMEOUT") or "120"),
+        max_tokens=int(env("GEOMEVAL_JUDGE_MAX_TOKENS") or JUDGE_MAX_TOKENS),
+        cache=None if env("GEOMEVAL_NO_CACHE") else ResponseCache(default_cache_path()),
     )

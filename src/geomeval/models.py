@@ -21,7 +21,7 @@ from typing import Any
 
 from .benchmarks.base import Item
 from .cache import ResponseCache, cache_key
-from .client import ChatClient, model_server
+from .client import ChatClient, model_server, openai_key_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,8 @@ class Generation:
     error: str | None = None
     # Images a model drew (unified models), by role: {"steps": [path, ...], "final": path}.
     images: dict[str, Any] | None = None
+    # finish_reason and usage as the server reported them (OpenAI-compatible models).
+    info: dict[str, Any] | None = None
 
 
 class Model(ABC):
@@ -156,15 +158,16 @@ class OpenAIChatModel(Model):
     def __init__(self, client: ChatClient):
         self.client = client
         self.spec = f"openai:{client.model}"
+        self._settings = dict(client.params)  # as asked, even if the client adapts its shape
 
     @property
     def settings(self) -> dict[str, Any]:
-        return dict(self.client.params)
+        return dict(self._settings)
 
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         assert messages is not None
         completion = await self.client.complete(messages)
-        return Generation(completion.text, completion.error)
+        return Generation(completion.text, completion.error, info=completion.info or None)
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -268,7 +271,8 @@ class ModelOptions:
 
 
 def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
-    """Build the model a `--model` spec names; keys come from GEOMEVAL_API_KEY only."""
+    """Build the model a `--model` spec names. Its key is GEOMEVAL_API_KEY (for the model's own
+    server), else OPENAI_API_KEY when that server is OpenAI's (or OPENAI_BASE_URL's)."""
     options = options or ModelOptions()
     kind, _, rest = spec.partition(":")
     if kind == "baseline":
@@ -292,7 +296,7 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
         client = ChatClient(
             rest,
             base_url=url,
-            api_key=os.environ.get("GEOMEVAL_API_KEY") if key_url == url else None,
+            api_key=(os.environ.get("GEOMEVAL_API_KEY") if key_url == url else None) or openai_key_for(url),
             params=params,
             concurrency=options.concurrency,
             timeout_s=options.timeout_s,

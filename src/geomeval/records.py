@@ -69,6 +69,14 @@ class SampleRecord:
     scores: dict[str, Score] = field(default_factory=dict)
     # Images the model drew, by role ({"steps": [path, ...], "final": path}); None for text.
     images: dict[str, Any] | None = None
+    # How the model's reply ended and what it cost, as its server said: {"finish_reason":
+    # "stop" | "length" | ..., "usage": {"prompt_tokens", "completion_tokens", ...}}.
+    generation_info: dict[str, Any] | None = None
+
+    @property
+    def truncated(self) -> bool:
+        """The reply was cut at max_tokens: scored as given, and counted in results."""
+        return bool(self.generation_info and self.generation_info.get("finish_reason") == "length")
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -89,4 +97,5 @@ class SampleRecord:
             judgment=data.get("judgment"),
             scores={k: Score.from_dict(v) for k, v in (data.get("scores") or {}).items()},
             images=data.get("images"),
+            generation_info=data.get("generation_info"),
         )

@@ -34,6 +34,22 @@ def fmt_judge(stats: dict[str, Any]) -> str:
     return f"{judge['decided']} decided · {judge['fallback']} fallback · {judge['failed']} failed"
 
 
+def generation_lines(generation: dict[str, Any]) -> list[str]:
+    """Truncated answers and token usage, when the model's server reported them."""
+    lines = []
+    if generation.get("truncated"):
+        ids = ", ".join(generation.get("truncated_ids") or [])
+        lines.append(
+            f"- **truncated answers: {generation['truncated']}** (the reply hit max_tokens; scored as "
+            f"given, so a larger --max-tokens may score higher): {ids}"
+        )
+    usage = generation.get("usage")
+    if usage:
+        counts = ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in usage.items() if k != "answers_reporting")
+        lines.append(f"- tokens reported by the model's server ({usage['answers_reporting']} answers): {counts}")
+    return lines
+
+
 def write_report(out_dir: Path) -> Path:
     results = json.loads((out_dir / "results.json").read_text(encoding="utf-8"))
     plots = _plot_breakdowns(results, out_dir / PLOTS_DIR)
@@ -45,6 +61,7 @@ def write_report(out_dir: Path) -> Path:
         f"- data: `{results['config']['data']}`",
         f"- items: {results['n_items']}; generations succeeded: "
         f"{results['generation']['succeeded']}, failed: {results['generation']['failed']}",
+        *generation_lines(results["generation"]),
         "",
         "## Metrics",
         "",

@@ -147,6 +147,7 @@ async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> Sa
     record.response = generation.text
     record.generation_error = generation.error
     record.images = generation.images
+    record.generation_info = generation.info
     return record
 
 
@@ -232,7 +233,7 @@ async def _batched_pipeline(
             if prompt is not None:
                 generation = next(answers)
                 record.response, record.generation_error = generation.text, generation.error
-                record.images = generation.images
+                record.images, record.generation_info = generation.images, generation.info
             pending.add(asyncio.create_task(score_and_save(record)))
         for finished in [t for t in pending if t.done()]:
             finished.result()  # surfaces a failed save instead of losing the item silently
@@ -346,6 +347,26 @@ def rescore(
     return finalize(bench, records, config, out_dir)
 
 
+def generation_usage(records: list[SampleRecord]) -> dict[str, Any]:
+    """Answers cut at max_tokens (scored as given, but worth knowing: raise --max-tokens) and
+    the tokens the model's server reported, summed over the answers that reported them."""
+    usage: dict[str, int] = {}
+    reported = 0
+    for record in records:
+        counts = (record.generation_info or {}).get("usage")
+        if isinstance(counts, dict):
+            reported += 1
+            for name, value in counts.items():
+                if isinstance(value, int):
+                    usage[name] = usage.get(name, 0) + value
+    truncated = [r.id for r in records if r.truncated]
+    return {
+        "truncated": len(truncated),
+        "truncated_ids": truncated[:20],
+        "usage": {**usage, "answers_reporting": reported} if reported else None,
+    }
+
+
 def finalize(bench: Benchmark, records: list[SampleRecord], config: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     from .report import write_report
 
@@ -363,6 +384,7 @@ def finalize(bench: Benchmark, records: list[SampleRecord], config: dict[str, An
             "succeeded": generated,
             "failed": len(records) - generated,
             "coverage": generated / len(records) if records else 0.0,
+            **generation_usage(records),
         },
         **summary,
         "config": config,

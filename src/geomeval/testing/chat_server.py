@@ -60,9 +60,15 @@ class ChatServer:
         seed: int = 0,
         port: int = 0,
         text_only: bool = False,
+        serial: bool = False,
     ):
         self.responder = responder
         self.text_only = text_only  # answer 500 to list-form content, as llama.cpp's server does
+        # Compute one request at a time, `latency_s` each, and skip a queued request whose
+        # client has gone, as llama.cpp's server does; `computed` counts the work done.
+        self.serial = serial
+        self.computed = 0
+        self._turn: asyncio.Lock | None = None
         self.latency_s = latency_s
         self.faults = faults or []
         self.requests: list[dict[str, Any]] = []
@@ -160,17 +166,36 @@ class ChatServer:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            return await self._answer(number, method, path, body, fault, writer)
+            return await self._answer(number, method, path, body, fault, reader, writer)
         finally:
             with self._lock:
                 self.in_flight -= 1
 
     async def _answer(
         self, number: int, method: str, path: str, body: dict[str, Any], fault: Fault | None,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     ) -> bool:
+        if self.serial:
+            if self._turn is None:
+                self._turn = asyncio.Lock()
+            async with self._turn:
+                if reader.at_eof() or writer.transport.is_closing():
+                    return False  # the client gave up while queued: nothing computed
+                with self._lock:
+                    self.computed += 1
+                if self.latency_s:
+                    await asyncio.sleep(self.latency_s)
+                return await self._reply(number, method, path, body, fault, writer)
+        with self._lock:
+            self.computed += 1
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
+        return await self._reply(number, method, path, body, fault, writer)
+
+    async def _reply(
+        self, number: int, method: str, path: str, body: dict[str, Any], fault: Fault | None,
+        writer: asyncio.StreamWriter,
+    ) -> bool:
         if fault is not None:
             return await self._fault(fault, writer)
         if method != "POST" or not path.endswith("/chat/completions"):
@@ -185,14 +210,23 @@ class ChatServer:
         except Exception as exc:  # a broken script is the test's bug: answer 500 and say so
             await self._send(writer, 500, json.dumps({"error": f"responder failed: {exc}"}).encode())
             return True
+        # Tokens are words here; a reply longer than max_tokens is cut there, as a real
+        # server cuts it, and ends with finish_reason "length".
+        words = content.split(" ")
+        limit = body.get("max_completion_tokens", body.get("max_tokens"))
+        finish = "stop"
+        if isinstance(limit, int) and len(words) > limit:
+            content, words, finish = " ".join(words[:limit]), words[:limit], "length"
+        prompt_tokens = sum(len(json.dumps(m.get("content", "")).split(" ")) for m in body.get("messages") or [])
         payload = {
             "id": f"cmpl-{number}",
             "object": "chat.completion",
             "model": body.get("model", ""),
             "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}
             ],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(words),
+                      "total_tokens": prompt_tokens + len(words)},
         }
         await self._send(writer, 200, json.dumps(payload).encode())
         return True

@@ -79,7 +79,12 @@ class CapGeo(Benchmark):
                 raise ValueError("a built --source supplies its own captions: leave out --captioner")
             return CapGeo(setup)
         if setup.mode != "direct" and setup.captioner is None:
-            raise ValueError(f"--mode {setup.mode} needs a --captioner (a model spec)")
+            raise ValueError(
+                f"--mode {setup.mode} needs captions: give --captioner <model spec> (a vision model "
+                "captions each figure once), or pass as --source a folder built by `geomeval capgeo "
+                "build` from captions you already have; then a text-only model reasons with "
+                "--mode without_image and needs no vision model (README, 'Text-only models')"
+            )
         return CapGeo(setup)
 
     @property
