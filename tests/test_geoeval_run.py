@@ -81,7 +81,12 @@ def test_text_mode_sends_neither_diagram_nor_description(tmp_path: Path) -> None
         assert len(server.requests) == 10  # one request per item: nothing refused and retried
         assert not any("described in words" in prompt_text(r) for r in server.requests)
     results = json.loads((tmp_path / "text" / "results.json").read_text())
-    assert results["metrics"]["T"]["scored"] == 10  # every item is text-only in this mode
+    samples = [json.loads(line) for line in (tmp_path / "text" / "samples.jsonl").read_text().splitlines()]
+    without_diagram = sum(not s["meta"]["has_diagram"] for s in samples)
+    # T stays the paper's: the problems with no diagram in the data, even when no diagram is sent
+    assert 0 < without_diagram < 10 and results["metrics"]["T"]["scored"] == without_diagram
+    assert results["metrics"]["T"]["not_applicable"] == 10 - without_diagram
+    assert not any(s["meta"]["diagram_shown"] for s in samples)
     assert results["config"]["options"] == {"mode": "text"}
     bad = cli("run", "geoeval", "--mode", "pictures", "--model", "baseline:random", "--out", str(tmp_path / "x"))
     assert bad.returncode == 2 and "unknown GeoEval input mode" in bad.stderr

@@ -17,6 +17,7 @@ import pytest
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.geolaux.judging import parse_error_type, parse_step_judgment, segment_steps
 from geomeval.benchmarks.geolaux.process_metrics import (
+    delta_pcs,
     first_error_step,
     item_scores,
     pqs,
@@ -63,6 +64,7 @@ def test_summary_breakdowns() -> None:
     assert summary["ACS"] == 0.75 and summary["PCS"] == 0.5
     assert summary["by_step_bucket"]["1-4"]["PCS"] == 0.5 and summary["by_step_bucket"]["13-24"]["PCS"] == 0.5
     assert summary["delta_pcs"] == {"from": "1-4", "to": "13-24", "value": 0.0}
+
     assert summary["by_type"]["calculation"]["ACS_minus_PCS"] == 0.5
     assert summary["first_error_step"]["counts"] == {"1": 1, "2": 1}
     assert summary["error_types"]["counts"]["knowledge"] == 1 and summary["error_types"]["classified"] == 2
@@ -297,3 +299,13 @@ def test_judge_never_gets_the_models_key_on_another_server(monkeypatch: pytest.M
     elsewhere = parse_judge_spec("openai:j", base_url="http://judge-host/v1")
     assert shared.client.redact("sk-model") == "***"  # same server: the model's key is used
     assert elsewhere.client.redact("sk-model") == "sk-model"  # no key sent to the judge's host
+
+
+def test_delta_pcs_is_the_published_relative_drop() -> None:
+    """The GeoLaux leaderboard's ΔPCS: QvQ's PCS 22.4 on 1–4 steps and 1.2 on 13–24 steps
+    give 94.6 (%); other buckets do not enter, and no drop is measured from an empty bucket."""
+    published = delta_pcs({"1-4": 0.224, "5-8": 0.09, "9-12": 0.03, "13-24": 0.012})
+    assert published is not None and round(published["value"], 1) == 94.6
+    assert delta_pcs({"1-4": 0.5, ">24": 0.0, "0": 0.1}) is None  # no 13–24 bucket
+    assert delta_pcs({"1-4": 0.0, "13-24": 0.2}) is None
+    assert delta_pcs({"1-4": 0.2, "13-24": 0.3})["value"] == pytest.approx(-50.0)  # type: ignore[index]

@@ -512,7 +512,7 @@ def test_built_folder_is_self_contained(built: Path, tmp_path: Path) -> None:
 def test_card_in_repo_matches_the_library() -> None:
     card = render_card()
     assert (REPO / "cards" / "me2" / "README.md").read_text(encoding="utf-8") == card
-    assert "2504.03197" in card and "## Differences from the official scripts" in card
+    assert "2504.03197" in card and "## Differences from the paper and the official code" in card
 
 
 def test_build_script_end_to_end(tmp_path: Path) -> None:

@@ -157,25 +157,17 @@ def test_table4_breakdown_by_class_and_difficulty(metric) -> None:
         difficulties=DIFFICULTIES,
     )
     table = results["table"]
-    assert table["title"] == "Keypoint recall by class and difficulty (offline engine)"
-    assert table["columns"] == [
-        "class · difficulty",
-        "elements recall",
-        "relations recall",
-        "numericals recall",
-        "keypoint recall",
-    ]
+    assert table["title"] == "CapGeo-Bench as in the paper's Table 4 (offline engine; recall, %)"
+    assert table["columns"] == ["dimension", "AG", "PG", "SG", "T1", "T2", "T3", "T4", "Overall", "Avg"]
     rows = {row[0]: row[1:] for row in table["rows"]}
-    # 11 class × difficulty cells the sample has (no solid · 2), 3 class rows, overall.
-    assert len(rows) == 15 and "solid · 2" not in rows
-    assert rows["plane · all"] == [1.0, 1.0, 1.0, 1.0]
-    assert rows["analytic · all"][3] < 1.0 and rows["solid · all"][3] < 1.0
-    assert rows["overall"][3] == pytest.approx(results["keypoint recall"])
-    breakdowns = results["breakdowns"]
-    assert set(breakdowns) == {"class", "difficulty", "class_difficulty"}
-    assert list(breakdowns["class"]) == ["plane", "analytic", "solid"]
-    assert breakdowns["class"]["plane"]["keypoint recall"]["total"] == 5
-    assert set(breakdowns["difficulty"]["1"]) == set(OFFLINE)  # the chosen engine's metrics only
+    assert list(rows) == ["Element", "Relation", "Numerical"]
+    classes = results["breakdowns"]["class"]
+    assert rows["Element"][1] == classes["plane"]["elements recall"]["value"] == 1.0  # PG, answered in full
+    assert rows["Relation"][0] == classes["analytic"]["relations recall"]["value"] < 1.0
+    overall = [rows[d][7] for d in ("Element", "Relation", "Numerical")]
+    assert overall == [results["elements recall"], results["relations recall"], results["numericals recall"]]
+    assert rows["Element"][8] == pytest.approx(sum(overall) / 3) == pytest.approx(results["Avg"])
+    assert rows["Relation"][8] is None and rows["Numerical"][8] is None
 
 
 def test_the_face_agrees_with_the_runner_scorer(metric) -> None:

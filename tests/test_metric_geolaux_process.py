@@ -94,7 +94,7 @@ def test_breakdowns(metric) -> None:
     assert buckets["1-4"]["PQS"] == pytest.approx((1 + PQS_101) / 2)
     assert {k: v for k, v in buckets["1-4"].items() if k != "PQS"} == {"ACS": 1.0, "PCS": 0.5, "n": 2}
     assert buckets["5-8"]["n"] == 1 and buckets["5-8"]["ACS"] == 0.0
-    assert results["delta_pcs"] == {"from": "1-4", "to": "13-24", "value": 0.5}
+    assert results["delta_pcs"] == {"from": "1-4", "to": "13-24", "value": pytest.approx(-100.0)}  # 0.5 -> 1.0
     proving = results["by_type"]["proving"]
     assert (proving["ACS"], proving["PCS"], proving["ACS_minus_PCS"], proving["n"]) == (0.5, 0.0, 0.5, 2)
     assert proving["PQS"] == pytest.approx((PQS_101 + PQS_FLOOR) / 2)

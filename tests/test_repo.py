@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -43,3 +45,19 @@ def test_filelock_is_held_below_4_3_for_lmms_eval() -> None:
     constraints = (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines()
     assert '"filelock<4.3"' in pyproject.split("lmms = [", 1)[1].split("]", 1)[0]
     assert "filelock<4.3" in constraints
+
+
+DIFFERENCES = "## Differences from the paper and the official code"
+DIFFERENCES_HEADER = "| what | paper | official code | geomeval | why | switch |"
+
+
+@pytest.mark.parametrize("card", ["capgeo", "capgeo_bench", "geoeval", "geolaux", "me2"])
+def test_every_card_has_a_differences_table(card: str) -> None:
+    """Each card says, in one table, where a number can differ from the paper's or the
+    official code's, and which switch (if any) gives the paper's behaviour."""
+    text = (REPO / "cards" / card / "README.md").read_text(encoding="utf-8")
+    assert DIFFERENCES in text
+    section = text.split(DIFFERENCES, 1)[1].split("\n## ", 1)[0]
+    assert DIFFERENCES_HEADER in section
+    rows = [line for line in section.splitlines() if line.startswith("| ") and line != DIFFERENCES_HEADER]
+    assert len(rows) >= 3 and all(row.count(" | ") == 5 for row in rows), rows

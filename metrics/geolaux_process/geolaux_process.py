@@ -60,9 +60,9 @@ Returns:
     first_error_step (`dict`): `counts` of items whose first wrong step is 1, 2, ... (keys
         are strings), `with_error` and `without_error`.
     by_step_bucket (`dict`, with `step_buckets`): per bucket, ACS, PCS, PQS and n.
-    delta_pcs (`dict` or `None`, with `step_buckets`): `from`, `to` (buckets) and `value`,
-        the PCS of the longest populated bucket minus that of the shortest; `None` with
-        fewer than two populated buckets.
+    delta_pcs (`dict` or `None`, with `step_buckets`): the published ΔPCS, `value` =
+        (PCS of 1-4 − PCS of 13-24) / PCS of 1-4 × 100, with `from` and `to`; `None` when
+        either bucket is empty or PCS of 1-4 is 0.
     by_type (`dict`, with `types`): per type, ACS, PCS, PQS, ACS_minus_PCS and n.
     error_types (`dict`, with `error_types`): `counts` and `shares` per class, and the
         number of `classified` items.

@@ -45,6 +45,8 @@ def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[st
     """
     short = []
     for name, stats in results["metrics"].items():
+        if stats.get("derived"):  # computed from other metrics, whose coverage is checked
+            continue
         eligible = stats["total"] - stats.get("needs_judge", 0) - stats.get("not_applicable", 0)
         if eligible <= 0:
             continue

@@ -72,7 +72,10 @@ def correlate(
         list[str], typer.Option(help="CAPTIONER=DIR: a capgeo_bench run of that captioner (repeat per captioner)")
     ],
     mode: Annotated[str, typer.Option(help="which grid columns: 'without image' or 'with image'")] = "without image",
-    metric: Annotated[str, typer.Option(help="the caption score taken from each capgeo_bench run")] = "keypoint recall",
+    metric: Annotated[
+        str | None, typer.Option(help="the caption score taken from each capgeo_bench run (default: the run's "
+                                      "headline, Table 4's Avg: the judge engine's when it ran, as Fig. 5 uses)")
+    ] = None,
 ) -> None:
     """Pearson and Spearman between caption scores and the accuracy they buy, with a plot."""
     from .benchmarks.capgeo.grid import GRID_FILE
@@ -89,9 +92,11 @@ def correlate(
         results_file = Path(folder) / "results.json"
         if not results_file.is_file():
             raise FileNotFoundError(f"{results_file} not found")
-        stats = json.loads(results_file.read_text(encoding="utf-8"))["metrics"].get(metric)
+        results = json.loads(results_file.read_text(encoding="utf-8"))
+        chosen = metric or results.get("headline") or "Avg"
+        stats = results["metrics"].get(chosen)
         if stats is None or stats["value"] is None:
-            raise ValueError(f"{folder}: metric {metric!r} has no value")
+            raise ValueError(f"{folder}: metric {chosen!r} has no value")
         scores[name] = stats["value"]
     result = compute(scores, json.loads(grid_file.read_text(encoding="utf-8")), mode=mode,
                      plot=grid_dir / "correlation.png")

@@ -135,7 +135,9 @@ def _analysis_lines(analysis: dict[str, Any] | None) -> list[str]:
     lines = ["", "## Process analysis", "", f"Over the {analysis['judged_items']} items judged step by step.", ""]
     delta = analysis.get("delta_pcs")
     if delta:
-        lines.append(f"- ΔPCS from steps {delta['from']} to steps {delta['to']}: {_pct(delta['value'], True)} points")
+        lines.append(
+            f"- ΔPCS (relative drop of PCS from {delta['from']} to {delta['to']} steps): {delta['value']:.1f}%"
+        )
     for kind, gap in (analysis.get("acs_pcs_gap_by_type") or {}).items():
         lines.append(f"- ACS − PCS for {kind}: {_pct(gap, True)} points")
     first = analysis.get("first_error_step") or {}

@@ -25,7 +25,7 @@ class CapGeoBench(Benchmark):
     name = "capgeo_bench"
     title = "CapGeo-Bench"
     tasks = ("capgeo_bench", "capgeo_bench_zh")
-    headline = "keypoint recall"
+    headline = "Avg"  # Table 4's; "Avg (judge)" when a judge ran (see bench_scoring.aggregate)
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]

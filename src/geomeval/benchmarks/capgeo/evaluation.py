@@ -209,8 +209,9 @@ def evaluate_captions(
             }
             for group, buckets in summary["breakdowns"].items()
         }
-        label = f"({engine} engine)"
-        results["table"] = next((t for t in summary["tables"] if t["title"].endswith(label)), None)
+        label = f"({engine} engine"
+        results["table"] = next((t for t in summary["tables"] if label in t["title"]), None)
+        results["Avg"] = summary["metrics"][bench_scoring.AVG + ("" if engine == "offline" else bench_scoring.JUDGE_SUFFIX)]["value"]
     if per_item:
         results["per_item"] = [
             {

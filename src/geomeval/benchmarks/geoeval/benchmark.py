@@ -101,7 +101,11 @@ class GeoEval(Benchmark):
                 "shapes": list(row["geometry_shapes"] or []),
                 "complexity": row["complexity"],
                 "length_bucket": scoring.length_bucket(row),
-                "has_diagram": bool(row["diagram"]) and with_diagram,
+                # T is over the problems without a diagram in the data (the paper's "text-only
+                # problems"), whatever the mode shows: in --mode text an item with a diagram
+                # is still no text-only problem.
+                "has_diagram": bool(row["diagram"]),
+                "diagram_shown": bool(row["diagram"]) and with_diagram,
                 "description_shown": bool(row["diagram_description"]) and with_description,
                 "has_description": "described" if row["diagram_description"] else "not described",
             },

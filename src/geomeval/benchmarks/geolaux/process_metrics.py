@@ -171,13 +171,18 @@ def summarize_process(
     return summary
 
 
+DELTA_FROM, DELTA_TO = BUCKET_NAMES[0], BUCKET_NAMES[-1]
+
+
 def delta_pcs(pcs_by_bucket: dict[str, float | None]) -> dict[str, Any] | None:
-    """PCS of the longest populated bucket minus that of the shortest (negative: it drops)."""
-    present = [(k, v) for k, v in pcs_by_bucket.items() if v is not None]
-    if len(present) < 2:
+    """The published ΔPCS: the relative drop of PCS from the 1–4-step bucket to the 13–24-step
+    bucket, in percent, (PCS₁₋₄ − PCS₁₃₋₂₄) / PCS₁₋₄ × 100 (QvQ: 22.4 → 1.2 gives 94.6;
+    positive when PCS drops). None when either bucket is empty or PCS₁₋₄ is 0 (no drop can be
+    measured from nothing). Solutions of 0 or over 24 reference steps are in neither bucket."""
+    start, end = pcs_by_bucket.get(DELTA_FROM), pcs_by_bucket.get(DELTA_TO)
+    if start is None or end is None or start == 0:
         return None
-    (short, short_pcs), (long, long_pcs) = present[0], present[-1]
-    return {"from": short, "to": long, "value": long_pcs - short_pcs}
+    return {"from": DELTA_FROM, "to": DELTA_TO, "value": (start - end) / start * 100}
 
 
 def first_error_distribution(step_marks: Sequence[Sequence[int]]) -> dict[str, Any]:
