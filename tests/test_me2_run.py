@@ -143,3 +143,22 @@ def test_resuming_with_another_bertscore_model_is_refused_not_mixed(tmp_path: Pa
     again = subprocess.run([sys.executable, "-m", "geomeval.cli", "run", "me2", "--task", "me2_explain", "--model",
                             "baseline:empty", "--out", str(out)], capture_output=True, text=True, timeout=600, env=env)
     assert again.returncode == 2 and "differs in options" in again.stderr
+
+
+def test_overall_is_the_item_weighted_mean_of_the_domains_as_published() -> None:
+    """Qwen2.5-VL-72B in the paper's Table 2: Geometric 0.430 (763 problems), Graph 0.300
+    (237), Overall 0.399: the mean over all items, laid out as the paper's table."""
+    from geomeval.benchmarks.me2.scoring import ACCURACY, aggregate
+    from geomeval.records import SampleRecord, Score
+
+    def record(index: int, domain: str, right: bool) -> SampleRecord:
+        return SampleRecord(id=f"{domain}{index}", benchmark="me2", task="me2_solve", target={},
+                            meta={"domain": domain}, scores={ACCURACY: Score(float(right))})
+
+    records = [record(i, "geometry", i < 328) for i in range(763)] + [record(i, "graph", i < 71) for i in range(237)]
+    summary = aggregate(records)
+    table = summary["tables"][0]
+    assert table["title"] == "ME2 as in the paper's Table 2 (problem solving, accuracy)"
+    assert table["columns"] == ["metric", "Geometric", "Graph", "Overall"]
+    name, geometric, graph, overall = table["rows"][0]
+    assert (name, round(geometric, 3), round(graph, 3), round(overall, 3)) == (ACCURACY, 0.430, 0.300, 0.399)

@@ -147,7 +147,7 @@ def test_keypoint_choice_records_which_kind_of_option_misled() -> None:
     score(records)
     assert [r.scores["accuracy"].value for r in records] == [1.0, 0.0, 0.0]
     assert "similar summary distractor" in records[1].scores["accuracy"].explanation
-    table = bench.aggregate(records)["tables"][0]
+    table = bench.aggregate(records)["tables"][1]  # after the paper-layout table
     geometry = dict(zip(table["columns"], table["rows"][0], strict=True))
     assert geometry["correct"] == 1 and geometry["similar_summary"] == 1
 

@@ -118,7 +118,7 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
         for index, column in enumerate(extra["columns"]):
             laid_out.add_column(column, justify="left" if index == 0 else "right")
         for row in extra["rows"]:
-            laid_out.add_row(*(fmt_cell(v) for v in row))
+            laid_out.add_row(*(fmt_cell(v, extra.get("style", "percent")) for v in row))
         out.print(laid_out)
     out.print(f"samples: {out_dir / 'samples.jsonl'}\nresults: {out_dir / 'results.json'}\nreport:  {out_dir / 'report.md'}")
 

@@ -103,12 +103,13 @@ def write_report(out_dir: Path) -> Path:
     return path
 
 
-def fmt_cell(value: Any) -> str:
-    """A table cell: a share as a percentage, text as it is, a missing value as "—"."""
+def fmt_cell(value: Any, style: str = "percent") -> str:
+    """A table cell: a share as a percentage (or, in a table whose paper prints fractions,
+    with three decimals: 0.399), text as it is, a missing value as "—"."""
     if value is None:
         return "—"
     if isinstance(value, float):
-        return f"{100 * value:.1f}"
+        return f"{value:.3f}" if style == "fraction" else f"{100 * value:.1f}"
     return str(value)
 
 
@@ -118,7 +119,8 @@ def table_lines(tables: list[dict[str, Any]] | None) -> list[str]:
     for table in tables or []:
         lines += ["", f"## {table['title']}", "", "| " + " | ".join(table["columns"]) + " |"]
         lines.append("|---" * len(table["columns"]) + "|")
-        lines += ["| " + " | ".join(fmt_cell(v) for v in row) + " |" for row in table["rows"]]
+        style = table.get("style", "percent")
+        lines += ["| " + " | ".join(fmt_cell(v, style) for v in row) + " |" for row in table["rows"]]
     return lines
 
 
