@@ -1,7 +1,10 @@
 """GeoLaux prompts, written for geomeval: numbered steps plus a JSON short answer.
 
 The rubric judges each step on its own, so the prompt asks for one deduction per
-step with its reason, and for a machine-readable final answer.
+step with its reason, and for a machine-readable final answer. As in the paper, the
+prompt is one-shot (a worked example of geomeval's own, an original problem, in
+because–therefore steps) and a calculation's short answer carries the value, also when
+the problem has options.
 """
 
 from __future__ import annotations
@@ -11,24 +14,33 @@ from typing import Any
 from ...answers import parse_choices
 from ...images import image_part
 
-_CALCULATION = """Solve the geometry problem below; its figure is attached.
+# An original worked example (not from GeoLaux): the form the answer should take.
+_EXAMPLE = """Example of the expected form (a different problem):
+Problem: In right triangle PQR, ∠Q = 90°, PQ = 6 and QR = 8. M is the midpoint of PR. Find QM.
+{{"steps": ["1. Because ∠Q = 90°, PR² = PQ² + QR² = 36 + 64 = 100 (Pythagorean theorem), \
+therefore PR = 10.", "2. Because M is the midpoint of the hypotenuse PR, QM = PR / 2 (the median \
+to the hypotenuse is half of it), therefore QM = 5."], "short_answer": "5"}}
+
+"""
+
+_CALCULATION = _EXAMPLE + """Solve the geometry problem below; its figure is attached.
 
 Problem:
 {problem}{options}{auxiliary}
 
-Work in numbered steps. Each step makes one deduction and names the fact, theorem or \
-given that justifies it. When you have finished, reply with a single JSON object and \
-nothing after it:
+Work in numbered steps. Each step makes one deduction, in the form "because …, therefore …", \
+and names the fact, theorem or given that justifies it. When you have finished, reply with a \
+single JSON object and nothing after it:
 {{"steps": ["1. ...", "2. ..."], "short_answer": "..."}}
-"short_answer" holds only the final value, without units{letter_hint}."""
+"short_answer" holds the final numeric value (or expression), without units{letter_hint}."""
 
-_PROVING = """Prove the statement asked for in the geometry problem below; its figure is attached.
+_PROVING = _EXAMPLE + """Prove the statement asked for in the geometry problem below; its figure is attached.
 
 Problem:
 {problem}{options}{auxiliary}
 
-Write the proof in numbered steps. Each step makes one deduction and names the fact, \
-theorem or given that justifies it. When you have finished, reply with a single JSON \
+Write the proof in numbered steps. Each step makes one deduction, in the form "because …, \
+therefore …", and names the fact, theorem or given that justifies it. When you have finished, reply with a single JSON \
 object and nothing after it:
 {{"steps": ["1. ...", "2. ..."], "short_answer": "the statement you proved"}}"""
 
@@ -50,7 +62,10 @@ def build_messages(row: dict[str, Any], *, with_auxiliary: bool) -> list[dict[st
         problem=row["problem_text"].strip(),
         options=options_text,
         auxiliary=auxiliary,
-        letter_hint="; for a multiple-choice problem, the option letter" if options else "",
+        letter_hint=(
+            '; for a multiple-choice problem, the option letter and then that value in parentheses, '
+            'e.g. "B (5)"' if options else ""
+        ),
     )
     content: list[dict[str, Any]] = [{"type": "text", "text": text}, image_part(row["image"])]
     if aux_image and auxiliary:
