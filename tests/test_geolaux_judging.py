@@ -38,8 +38,9 @@ def test_pqs_matches_the_published_formula() -> None:
     assert weighted_step_score([1, 0, 1]) == pytest.approx(s)
     assert pqs([1, 0, 1]) == pytest.approx(math.tanh(3.5 * (s - 1)) + 1)
     assert pqs([1, 1, 1, 1]) == 1.0
-    assert pqs([1]) == 1.0 and pqs([0]) == pytest.approx(math.tanh(-3.5) + 1)
-    assert pqs([]) == pytest.approx(math.tanh(-3.5) + 1)  # no steps: S = 0
+    assert pqs([1]) == 1.0 and pqs([0]) == 0.0  # one step: its mark, as the official script
+    assert pqs([]) == 0.0  # no steps: 0, as the official script
+    assert pqs([0, 0]) == pytest.approx(math.tanh(-3.5) + 1)  # the formula's floor otherwise
     assert pqs([0, 1, 1]) < pqs([1, 1, 0])  # an early mistake costs more
 
 
@@ -309,3 +310,19 @@ def test_delta_pcs_is_the_published_relative_drop() -> None:
     assert delta_pcs({"1-4": 0.5, ">24": 0.0, "0": 0.1}) is None  # no 13–24 bucket
     assert delta_pcs({"1-4": 0.0, "13-24": 0.2}) is None
     assert delta_pcs({"1-4": 0.2, "13-24": 0.3})["value"] == pytest.approx(-50.0)  # type: ignore[index]
+
+
+def test_a_solution_without_a_short_answer_is_wrong_with_no_steps_and_costs_no_judge_call() -> None:
+    """As the official judge: no short answer means ACS, PCS and PQS 0, whatever the steps."""
+    import asyncio
+
+    bench = get_benchmark("geolaux")
+    item = next(iter(bench.load_items(None, "geolaux", None)))
+    record = bench.new_record(item, "geolaux")
+    record.response = "Step 1: the triangle is isosceles.\nStep 2: so the base angles are equal."
+    with ChatServer(lambda request: '{"marks": [1, 1], "final_answer_correct": 1}') as server:
+        judge = parse_judge_spec("openai:j", base_url=server.base_url)
+        scores = asyncio.run(bench.score(record, judge))
+        assert server.requests == []
+    assert {name: scores[name].value for name in ("ACS", "PCS", "PQS")} == {"ACS": 0.0, "PCS": 0.0, "PQS": 0.0}
+    assert record.judgment is not None and record.judgment["note"] == "no short answer"

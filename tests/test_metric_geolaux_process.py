@@ -27,7 +27,7 @@ def _pqs_by_hand(marks: list[int]) -> float:
 # [1, 0, 1]: weights e^(-1/3), e^(-2/3), e^(-1); the middle step is wrong.
 S_101 = (math.exp(-1 / 3) + math.exp(-1)) / (math.exp(-1 / 3) + math.exp(-2 / 3) + math.exp(-1))
 PQS_101 = math.tanh(3.5 * (S_101 - 1)) + 1
-PQS_FLOOR = math.tanh(-3.5) + 1  # S = 0: a single wrong step, or no steps
+PQS_FLOOR = 0.0  # a single wrong step, or no steps: 0, as the official script
 
 
 @pytest.fixture(scope="module")

@@ -55,7 +55,7 @@ Args:
 Returns:
     ACS (`float`): share of items with a correct final answer, in [0, 1].
     PCS (`float`): share of items with every step and the final answer correct, in [0, 1].
-    PQS (`float`): mean process quality score, in [tanh(-3.5) + 1, 1] (about 0.0018 to 1).
+    PQS (`float`): mean process quality score, in [0, 1] (one step: its mark; none: 0).
     n (`int`): number of items.
     first_error_step (`dict`): `counts` of items whose first wrong step is 1, 2, ... (keys
         are strings), `with_error` and `without_error`.

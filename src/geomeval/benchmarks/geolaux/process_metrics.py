@@ -43,7 +43,12 @@ def weighted_step_score(marks: Sequence[int]) -> float:
 
 
 def pqs(marks: Sequence[int]) -> float:
-    """Process quality score of one solution, in [tanh(−3.5) + 1, 1]."""
+    """Process quality score of one solution: tanh(3.5·(S − 1)) + 1, in [0, 1]. As in the
+    official script, a solution of one step scores its mark (0 or 1) and one with no steps 0
+    (the formula alone would give tanh(−3.5) + 1 ≈ 0.0018 to both)."""
+    marks = _check_marks(marks)
+    if len(marks) <= 1:
+        return float(marks[0]) if marks else 0.0
     return math.tanh(3.5 * (weighted_step_score(marks) - 1.0)) + 1.0
 
 

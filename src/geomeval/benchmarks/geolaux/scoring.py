@@ -60,6 +60,10 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     if not record.response.strip():
         record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "empty response"}
         return _scores_from(record.judgment, "empty response: no steps and no final answer")
+    if record.extracted["answer"] is None:
+        # As the official judge: a solution without a short answer is wrong, with no steps.
+        record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "no short answer"}
+        return _scores_from(record.judgment, "no short answer: scored as wrong with no steps (ACS, PCS, PQS 0)")
 
     problem = record.target.get("problem") or "(problem text not saved in this run)"
     messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"])
