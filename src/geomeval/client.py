@@ -355,7 +355,8 @@ class ChatClient:
                     if status in (429, 503):
                         state.semaphore.narrow(f"the server is overloaded (HTTP {status})")
                     if status == 200:
-                        text, error, ending = _read_completion(raw)
+                        text, problem, ending = _read_completion(raw)
+                        error = problem or NO_TEXT
                         if text is not None:
                             self._failed_in_a_row = 0
                             await state.semaphore.succeeded()
