@@ -151,11 +151,17 @@ def test_grid_of_two_reasoners_and_two_captioners(tmp_path: Path) -> None:
     for name, recall in (("good", 0.9), ("plain", 0.4)):  # what `geomeval run capgeo_bench` writes
         runs[name] = tmp_path / f"bench-{name}"
         runs[name].mkdir()
-        (runs[name] / "results.json").write_text(json.dumps({"metrics": {"keypoint recall": {"value": recall}}}))
+        (runs[name] / "results.json").write_text(json.dumps({
+            "headline": "Avg (judge)",
+            "metrics": {"Avg (judge)": {"value": recall}, "keypoint recall": {"value": 1 - recall}},
+        }))
     shown = cli("capgeo", "correlate", str(tmp_path / "grid"), "--caption-run", f"openai:good={runs['good']}",
                 "--caption-run", f"openai:plain={runs['plain']}")
-    assert shown.returncode == 0, shown.stderr
+    assert shown.returncode == 0, shown.stderr  # each run's headline: the judged Avg, as Fig. 5
     assert "Pearson 1.000" in shown.stdout and (tmp_path / "grid" / "correlation.png").is_file()
+    other = cli("capgeo", "correlate", str(tmp_path / "grid"), "--caption-run", f"openai:good={runs['good']}",
+                "--caption-run", f"openai:plain={runs['plain']}", "--metric", "keypoint recall")
+    assert other.returncode == 0 and "Pearson -1.000" in other.stdout
     bad = cli("capgeo", "correlate", str(tmp_path / "grid"), "--caption-run", "openai:good")
     assert bad.returncode == 2 and "CAPTIONER=DIR" in bad.stderr
 
