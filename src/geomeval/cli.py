@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import sys
@@ -24,6 +25,7 @@ from rich.progress import (
 from rich.table import Table
 
 from . import __version__
+from .errors import ENDPOINT_EXIT, MIN_COVERAGE_EXIT
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
 console = Console(stderr=True)
@@ -141,8 +143,6 @@ def _default_out(benchmark: str, task: str, model: str) -> Path:
     return Path("runs") / f"{benchmark}-{task}-{slug}"
 
 
-MIN_COVERAGE_EXIT = 3
-ENDPOINT_EXIT = 4  # a model, judge or captioner endpoint cannot be used: the run stopped, resumably
 
 
 def _cache(path: Path | None, no_cache: bool) -> Any:
@@ -456,18 +456,18 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     return (UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError)
 
 
-def _show_warnings_on_console() -> None:
+class _ConsoleHandler(logging.Handler):
     """The library's warnings (a server that makes the client narrow its requests in flight)
     printed on the console, above the progress bar, in yellow."""
-    import logging
 
-    class ConsoleHandler(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            console.print(f"[yellow]warning:[/yellow] {escape(record.getMessage())}", highlight=False, soft_wrap=True)
+    def emit(self, record: logging.LogRecord) -> None:
+        console.print(f"[yellow]warning:[/yellow] {escape(record.getMessage())}", highlight=False, soft_wrap=True)
 
+
+def _show_warnings_on_console() -> None:
     logger = logging.getLogger("geomeval")
-    if not any(type(h).__name__ == "ConsoleHandler" for h in logger.handlers):
-        logger.addHandler(ConsoleHandler(logging.WARNING))
+    if not any(isinstance(h, _ConsoleHandler) for h in logger.handlers):
+        logger.addHandler(_ConsoleHandler(logging.WARNING))
         logger.propagate = False
 
 

@@ -125,10 +125,6 @@ class Completion:
     usage: dict[str, int] | None = None
 
     @property
-    def truncated(self) -> bool:
-        return self.finish_reason == "length"
-
-    @property
     def info(self) -> dict[str, Any]:
         """finish_reason and usage, as saved with a sample and in the cache."""
         return {k: v for k, v in (("finish_reason", self.finish_reason), ("usage", self.usage)) if v is not None}
@@ -138,8 +134,9 @@ class Completion:
 class RetryPolicy:
     """How one request is retried. `deadline_factor` bounds the time a request spends on
     attempts and waits since the endpoint last answered anything to that many timeouts, so a
-    server that accepts and never answers costs a bounded time, not `max_attempts` timeouts; `breaker_failures` requests in a row
-    that fail for good, with no success between them, open the circuit (EndpointFailure)."""
+    server that accepts and never answers costs a bounded time, not `max_attempts` timeouts;
+    `breaker_failures` requests in a row that fail for good, with no success between them,
+    open the circuit (EndpointFailure)."""
 
     max_attempts: int = 6
     base_delay_s: float = 0.5
@@ -410,7 +407,8 @@ class ChatClient:
 
         Reasoning models (OpenAI's o-series, gpt-5) refuse `max_tokens` (they take
         `max_completion_tokens`) and any temperature but their default. The client adopts
-        the shape for every later request and says so once."""
+        the shape for every later request and says so once (requests in flight that were
+        sent in the old shape are reshaped quietly)."""
         try:
             detail = json.loads(raw).get("error") or {}
         except (ValueError, AttributeError):
@@ -419,15 +417,17 @@ class ChatClient:
             return None
         param, message = detail.get("param"), str(detail.get("message", ""))
         if param == "max_tokens" and "max_tokens" in body and "max_completion_tokens" in message:
-            self.params = {k: v for k, v in self.params.items() if k != "max_tokens"}
-            self.params["max_completion_tokens"] = body["max_tokens"]
+            new_shape = {k: v for k, v in self.params.items() if k != "max_tokens"}
+            new_shape["max_completion_tokens"] = body["max_tokens"]
             change = "sends max_completion_tokens instead of max_tokens"
         elif param == "temperature" and "temperature" in body:
-            self.params = {k: v for k, v in self.params.items() if k != "temperature"}
+            new_shape = {k: v for k, v in self.params.items() if k != "temperature"}
             change = "leaves the temperature at the server's default"
         else:
             return None
-        log.warning("%s refused %r for model %r; geomeval now %s", self.base_url, param, self.model, change)
+        if new_shape != self.params:
+            self.params = new_shape
+            log.warning("%s refused %r for model %r; geomeval now %s", self.base_url, param, self.model, change)
         return {"model": body["model"], "messages": body["messages"], **self.params}
 
     async def _post(self, state: _LoopState, url: str, body: dict[str, Any]) -> tuple[int, bytes, str | None]:
@@ -455,7 +455,7 @@ class ChatClient:
         finally:
             if not task.done():
                 task.cancel()
-                with contextlib.suppress(BaseException):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
     async def aclose(self) -> None:

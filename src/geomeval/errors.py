@@ -3,6 +3,11 @@ modules that raise them so that `geomeval --help` need not import an HTTP client
 
 from __future__ import annotations
 
+# Exit codes shared by `geomeval run`, `geomeval score` and `geomeval lmms-eval` (2 is a usage
+# or input error, as click's).
+MIN_COVERAGE_EXIT = 3  # a metric scored fewer items than --min-coverage asks
+ENDPOINT_EXIT = 4  # a model, judge or captioner endpoint cannot be used: the run stopped, resumably
+
 
 class EndpointFailure(RuntimeError):
     """The endpoint cannot serve any request; the message names it, the cause and what to check.

@@ -4,9 +4,10 @@
 judge on an OpenAI-compatible server, at temperature 0 on every attempt, repair
 included. Reasoning models (OpenAI's o-series and gpt-5) take another request shape:
 `max_completion_tokens` and no temperature; `style` picks it, by the model's name unless
-told, and the client switches by itself when a server refuses the shape it was sent. A judgment that fails or cannot be read becomes an *unscored* item with
-the error text, never a wrong answer; a malformed answer first gets one repair
-retry that shows the judge its reply and what was wrong with it.
+told, and the client switches by itself when a server refuses the shape it was sent. A
+judgment that fails or cannot be read becomes an *unscored* item with the error text, never
+a wrong answer; a malformed answer first gets one repair retry that shows the judge its
+reply and what was wrong with it.
 """
 
 from __future__ import annotations

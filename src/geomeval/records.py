@@ -53,6 +53,16 @@ class Score:
                    not_applicable=bool(data.get("not_applicable", False)), judge=data.get("judge"))
 
 
+def judged(scores: dict[str, Score], outcome: str = "decided") -> dict[str, Score]:
+    """`scores` with the judge's part in each value recorded (`Score.judge`): "decided" when
+    its verdict is the score, "fallback" when it failed and the rules decided. A score without
+    a value (not applicable) is left as it is: the judge decided no value there."""
+    for score in scores.values():
+        if score.scored:
+            score.judge = outcome
+    return scores
+
+
 @dataclass(slots=True)
 class SampleRecord:
     """One item's generation and scores, one line of `samples.jsonl`."""

@@ -143,10 +143,11 @@ def _own_copy(image: Any) -> Any:
     if image is None or not hasattr(image, "getexif"):
         return image
     image = image.copy()  # a cached reference figure is shared between requests
+    tag = f"geomeval {uuid.uuid4().hex}"
     exif = image.getexif()
-    exif[0x010E] = f"geomeval {uuid.uuid4().hex}"  # ImageDescription
+    exif[0x010E] = tag  # ImageDescription: the WebP Gradio writes keeps EXIF
     image.info["exif"] = exif.tobytes()
-    image.info["geomeval-response"] = uuid.uuid4().hex  # the PNG path keeps text chunks
+    image.info["geomeval-response"] = tag  # a PNG keeps text chunks instead
     return image
 
 

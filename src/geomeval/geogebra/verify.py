@@ -441,7 +441,9 @@ def _cell_index(v: float, cell: float) -> int:
     q = v / cell
     if math.isnan(q):
         return 0
-    return max(-_MAX_CELL_INDEX, min(_MAX_CELL_INDEX, math.floor(q) if math.isfinite(q) else int(math.copysign(_MAX_CELL_INDEX, q))))
+    if not math.isfinite(q):
+        return int(math.copysign(_MAX_CELL_INDEX, q))
+    return max(-_MAX_CELL_INDEX, min(_MAX_CELL_INDEX, math.floor(q)))
 
 
 class _Grid:
@@ -452,19 +454,21 @@ class _Grid:
             key = (_cell_index(z.real, self.cell), _cell_index(z.imag, self.cell))
             self.buckets.setdefault(key, []).append((z, idx))
 
+    def _span(self, z: complex, radius: float) -> tuple[int, int, int, int]:
+        """The cell index ranges (x0, x1, y0, y1) the disc of `radius` around `z` touches."""
+        h = self.cell
+        return (_cell_index(z.real - radius, h), _cell_index(z.real + radius, h),
+                _cell_index(z.imag - radius, h), _cell_index(z.imag + radius, h))
+
     def near(self, z: complex, radius: float) -> Iterator[tuple[complex, int]]:
         """Entries within `radius` of `z` (candidates; callers re-check exact errors)."""
-        h = self.cell
         if not (math.isfinite(z.real) and math.isfinite(z.imag)) or math.isnan(radius):
             return
         if not math.isfinite(radius):
             for bucket in self.buckets.values():
                 yield from bucket
             return
-        x0 = _cell_index(z.real - radius, h)
-        x1 = _cell_index(z.real + radius, h)
-        y0 = _cell_index(z.imag - radius, h)
-        y1 = _cell_index(z.imag + radius, h)
+        x0, x1, y0, y1 = self._span(z, radius)
         if (x1 - x0 + 1) * (y1 - y0 + 1) > len(self.buckets):
             for bucket in self.buckets.values():
                 for entry in bucket:
@@ -480,11 +484,7 @@ class _Grid:
     def has_near(self, z: complex, radius: float) -> bool:
         if not (math.isfinite(z.real) and math.isfinite(z.imag) and math.isfinite(radius)):
             return next(self.near(z, radius), None) is not None
-        h = self.cell
-        x0 = _cell_index(z.real - radius, h)
-        x1 = _cell_index(z.real + radius, h)
-        y0 = _cell_index(z.imag - radius, h)
-        y1 = _cell_index(z.imag + radius, h)
+        x0, x1, y0, y1 = self._span(z, radius)
         if x0 == x1 and y0 == y1:
             bucket = self.buckets.get((x0, y0))
             return bucket is not None and any(abs(e[0] - z) <= radius for e in bucket)

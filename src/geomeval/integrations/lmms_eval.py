@@ -120,6 +120,7 @@ from typing import Any
 import yaml
 
 from ..cache import cache_dir
+from ..errors import MIN_COVERAGE_EXIT
 
 TASKS_DIR = "lmms_tasks"
 TEMPLATE = "_default_template_yaml"
@@ -1352,5 +1353,5 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None, min_coverage: fl
         _say("coverage below --min-coverage: " + "; ".join(short))
         _say("unscored items keep their reasons in lmms-eval's samples (--log_samples) and in the log above.")
         _say(LIST_CONTENT_HINT)
-        return 3
+        return MIN_COVERAGE_EXIT
     return 0

@@ -175,17 +175,20 @@ class ChatServer:
         self, number: int, method: str, path: str, body: dict[str, Any], fault: Fault | None,
         reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     ) -> bool:
-        if self.serial:
-            if self._turn is None:
-                self._turn = asyncio.Lock()
-            async with self._turn:
-                if reader.at_eof() or writer.transport.is_closing():
-                    return False  # the client gave up while queued: nothing computed
-                with self._lock:
-                    self.computed += 1
-                if self.latency_s:
-                    await asyncio.sleep(self.latency_s)
-                return await self._reply(number, method, path, body, fault, writer)
+        if not self.serial:
+            return await self._compute(number, method, path, body, fault, writer)
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:
+            if reader.at_eof() or writer.transport.is_closing():
+                return False  # the client gave up while queued: nothing computed
+            return await self._compute(number, method, path, body, fault, writer)
+
+    async def _compute(
+        self, number: int, method: str, path: str, body: dict[str, Any], fault: Fault | None,
+        writer: asyncio.StreamWriter,
+    ) -> bool:
+        """The work on one request: `latency_s`, then the reply (or the fault)."""
         with self._lock:
             self.computed += 1
         if self.latency_s:

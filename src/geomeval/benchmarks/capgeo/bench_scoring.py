@@ -23,7 +23,7 @@ from typing import Any
 from ...aggregate import summarize
 from ...judges import Judge
 from ...keypoints import score_captions
-from ...records import SampleRecord, Score
+from ...records import SampleRecord, Score, judged
 from . import keypoint_judge
 from .features import CLASSES, DIFFICULTIES
 
@@ -140,16 +140,13 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     if judge.offline:
         scores.update({name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS})
         return scores
-    judged, error = await judge_counts(judge, caption, reference)
-    if judged is None:
+    counts_judged, error = await judge_counts(judge, caption, reference)
+    if counts_judged is None:
         scores.update({name: Score.judge_failed(error or "judge failed") for name in JUDGE_METRICS})
         record.judgment = {"error": error}
     else:
-        decided = scores_from_counts(judged, JUDGE_SUFFIX, "judge engine")
-        for score in decided.values():
-            score.judge = "decided"
-        scores.update(decided)
-        record.judgment = {"counts": judged}
+        scores.update(judged(scores_from_counts(counts_judged, JUDGE_SUFFIX, "judge engine")))
+        record.judgment = {"counts": counts_judged}
     return scores
 
 
@@ -173,8 +170,8 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
         for buckets in summary["breakdowns"].values():
             for per_metric in buckets.values():
                 per_metric[AVG + suffix] = avg_stats(per_metric, suffix)
-    judged = bool(summary["metrics"][f"keypoint recall{JUDGE_SUFFIX}"]["scored"])
-    summary["headline"] = AVG + JUDGE_SUFFIX if judged else AVG
+    with_judge = bool(summary["metrics"][f"keypoint recall{JUDGE_SUFFIX}"]["scored"])
+    summary["headline"] = AVG + JUDGE_SUFFIX if with_judge else AVG
     summary["tables"] = [
         _table4(summary, suffix)
         for suffix in ("", JUDGE_SUFFIX)
@@ -194,12 +191,13 @@ def avg_stats(per_metric: dict[str, Any], suffix: str = "") -> dict[str, Any]:
     and coverage checks read the dimensions themselves."""
     parts = [per_metric[f"{label} recall{suffix}"] for label in DIMENSION_NAMES.values()]
     values = [p["value"] for p in parts]
+    complete = all(v is not None for v in values)
     least = min(parts, key=lambda p: p["scored"])
     return {
-        "value": avg(*values) if all(v is not None for v in values) else None,
+        "value": avg(*values) if complete else None,
         "scored": least["scored"], "total": least["total"], "coverage": least["coverage"],
         "needs_judge": least.get("needs_judge", 0), "not_applicable": least.get("not_applicable", 0),
-        "unscored_reasons": {} if all(v is not None for v in values) else {"a dimension has no scored item": 1},
+        "unscored_reasons": {} if complete else {"a dimension has no scored item": 1},
         "derived": AVG_EXPLAINED,
     }
 

@@ -211,7 +211,8 @@ def evaluate_captions(
         }
         label = f"({engine} engine"
         results["table"] = next((t for t in summary["tables"] if label in t["title"]), None)
-        results["Avg"] = summary["metrics"][bench_scoring.AVG + ("" if engine == "offline" else bench_scoring.JUDGE_SUFFIX)]["value"]
+        suffix = "" if engine == "offline" else bench_scoring.JUDGE_SUFFIX
+        results["Avg"] = summary["metrics"][bench_scoring.AVG + suffix]["value"]
     if per_item:
         results["per_item"] = [
             {

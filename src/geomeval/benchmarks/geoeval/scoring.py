@@ -14,7 +14,7 @@ from typing import Any
 
 from ...aggregate import summarize
 from ...judges import Judge
-from ...records import SampleRecord, Score
+from ...records import SampleRecord, Score, judged
 from .complexity import question_length_bucket
 from .extraction import extract, is_correct
 from .features import COMPLEXITIES, PROBLEM_TYPES, SOURCES, SUBSETS
@@ -31,10 +31,7 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     asked = not judge.offline and bool(record.response.strip())
     answer, method, judge_error = await extract(record.response, target["problem"], choices, None if judge.offline else judge)
     scores = answer_scores(record, answer, method, judge_error)
-    if asked:
-        for score in {id(s): s for s in scores.values() if s.scored}.values():
-            score.judge = "fallback" if judge_error else "decided"
-    return scores
+    return judged(scores, "fallback" if judge_error else "decided") if asked else scores
 
 
 def answer_scores(record: SampleRecord, answer: str | None, method: str, judge_error: str | None = None) -> dict[str, Score]:

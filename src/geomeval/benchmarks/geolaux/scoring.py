@@ -15,7 +15,7 @@ from typing import Any
 from ...aggregate import summarize
 from ...answers import check_answer, extract_final_answer
 from ...judges import Judge
-from ...records import SampleRecord, Score
+from ...records import SampleRecord, Score, judged
 from . import judging
 from .features import STEP_BUCKETS
 from .process_metrics import first_error_step, item_scores, summarize_process
@@ -86,10 +86,7 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
             judgment["error_type_error"] = classified.error
     record.judgment = judgment
     marks = "".join(str(m) for m in judgment["marks"]) or "none"
-    scores = _scores_from(judgment, f"step marks {marks}; final answer {judgment['final_answer_correct']}")
-    for score in scores.values():
-        score.judge = "decided"
-    return scores
+    return judged(_scores_from(judgment, f"step marks {marks}; final answer {judgment['final_answer_correct']}"))
 
 
 def _scores_from(judgment: dict[str, Any], explanation: str) -> dict[str, Score]:

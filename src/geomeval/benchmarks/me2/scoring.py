@@ -28,7 +28,7 @@ from typing import Any
 from ...aggregate import summarize
 from ...answers import check_answer, extract_final_answer, parse_json_object, read_option_letter
 from ...judges import Judge
-from ...records import SampleRecord, Score
+from ...records import SampleRecord, Score, judged
 from . import prompts
 from .features import (
     CIRCLED_OPTIONS,
@@ -204,10 +204,7 @@ async def _explain(record: SampleRecord, judge: Judge) -> dict[str, Score]:
         record.judgment = {"judge_error": answer.error}
         return {name: Score.judge_failed(f"explanation judge failed: {answer.error}") for name in JUDGE_METRICS} | text
     record.judgment = {"explanation": answer.value}
-    judged = likert_scores(answer.value)
-    for score in judged.values():
-        score.judge = "decided"
-    return judged | text
+    return judged(likert_scores(answer.value)) | text
 
 
 def likert_scores(verdict: dict[str, Any]) -> dict[str, Score]:
