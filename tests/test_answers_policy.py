@@ -76,7 +76,7 @@ CHOICES = ["A.45°", "B.60°", "C.72°", "D.75°"]
 @pytest.mark.parametrize(
     "prediction",
     ["B", "(B)", "B.", "option B", "The final answer is: B", "选B", "B选项", "**B**", "{B}",
-     "\\text{B}", "$\\mathbf{B}$", "\\boxed{\\text{B}}", "B (60°)"],
+     "\\text{B}", "$\\mathbf{B}$", "\\boxed{\\text{B}}", "B (60°)", "60° (B)", "**60° (B)**", "x = 60° (B)."],
 )
 def test_option_letter_forms_choose_their_option(prediction: str) -> None:
     assert check_answer(prediction, "60", choices=CHOICES, unit="°").equal
@@ -88,6 +88,13 @@ def test_value_equal_to_gold_option_counts_as_choosing_it() -> None:
     assert check_answer("π/3", "B", choices=CHOICES).equal
     assert not check_answer("45°", "B", choices=CHOICES).equal
     assert not check_answer("C", "60", choices=CHOICES, unit="°").equal
+
+
+def test_value_then_letter_is_read_by_its_letter_and_a_call_is_not() -> None:
+    # the letter decides, as in "B (60°)": a value and a letter that disagree are not both right
+    assert not check_answer("60° (C)", "B", choices=CHOICES).equal
+    assert read_option_letter("f(A)", "ABCD") is None  # a function of A, not option A
+    assert read_option_letter("the angle (E)", "ABCD") is None  # not one of the item's letters
 
 
 def test_article_a_is_not_option_a() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks.base import DataError
+from geomeval.benchmarks.capgeo.captioning import TEMPLATES
 from geomeval.benchmarks.capgeo.grid import correlate, pearson, spearman
 from geomeval.benchmarks.capgeo.sources import SOURCES, load_source, sample_file, split_choices
 from geomeval.testing.chat_server import ChatServer, prompt_text
@@ -68,6 +69,7 @@ def _gold() -> dict[str, str]:
 
 
 GOLD = _gold()
+CAPTION_OPENINGS = tuple(template[:40] for template in TEMPLATES.values())  # what a caption request starts with
 
 
 def server_script(bad_captioner: str = "openai:bad-captioner") -> object:
@@ -75,7 +77,7 @@ def server_script(bad_captioner: str = "openai:bad-captioner") -> object:
     question, or when it sees a caption from 'openai:good' (which transcribes it)."""
     def respond(request: dict) -> str:
         text = prompt_text(request)
-        if text.startswith("Describe the geometric figure"):
+        if text.startswith(CAPTION_OPENINGS):
             if request["model"] == bad_captioner.split(":", 1)[1]:
                 return ""
             return f"Caption by {request['model']}. In triangle ABC, AB = AC."
@@ -96,9 +98,9 @@ def test_modes_share_one_caption_pass_and_caption_failures_are_unscored(tmp_path
             result = cli("run", "capgeo", "--model", "openai:strong", "--captioner", "openai:good", "--mode", mode,
                          "--out", str(tmp_path / mode), *common)
             assert result.returncode == 0, result.stderr
-        captions = [r for r in server.requests if prompt_text(r).startswith("Describe the geometric figure")]
+        captions = [r for r in server.requests if prompt_text(r).startswith(CAPTION_OPENINGS)]
         assert len(captions) == 4  # four items, captioned once for both modes
-        without = [r for r in server.requests if "description of it is given instead" in prompt_text(r)]
+        without = [r for r in server.requests if "restated in words instead" in prompt_text(r)]
         assert without and all(
             isinstance(r["messages"][-1]["content"], str) for r in without
         )  # without_image sends no image: plain text, as every server accepts
@@ -133,7 +135,7 @@ def test_grid_of_two_reasoners_and_two_captioners(tmp_path: Path) -> None:
                      "--captioner", "openai:good", "--captioner", "openai:plain", "--base-url", server.base_url,
                      "--captions", str(tmp_path / "captions"), "--out", str(tmp_path / "grid"), "--no-cache")
         assert result.returncode == 0, result.stderr
-        captions = [r for r in server.requests if prompt_text(r).startswith("Describe the geometric figure")]
+        captions = [r for r in server.requests if prompt_text(r).startswith(CAPTION_OPENINGS)]
         assert len(captions) == 8  # one pass per captioner, whatever the number of reasoners
     assert "CapGeo accuracy (%) — geoqa" in result.stdout
     grid = json.loads((tmp_path / "grid" / "grid.json").read_text())
@@ -181,8 +183,8 @@ def test_a_built_dataset_as_source_supplies_its_captions(tmp_path: Path) -> None
         result = cli("run", "capgeo", "--source", str(built), "--mode", "without_image", "--model", "openai:strong",
                      "--base-url", server.base_url, "--out", str(tmp_path / "run"), "--no-cache")
         assert result.returncode == 0, result.stderr
-        assert not any(prompt_text(r).startswith("Describe the geometric figure") for r in server.requests)
-        assert all("Description of the figure:" in prompt_text(r) for r in server.requests)
+        assert not any(prompt_text(r).startswith(CAPTION_OPENINGS) for r in server.requests)
+        assert all("The problem restated, with what its figure shows:" in prompt_text(r) for r in server.requests)
     results = json.loads((tmp_path / "run" / "results.json").read_text())
     assert results["metrics"]["accuracy"]["value"] == 1.0
     assert results["config"]["options"]["captioner"] == "the built dataset's caption column"

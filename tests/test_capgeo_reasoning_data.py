@@ -224,13 +224,25 @@ def test_reference_captions_are_true_of_their_figures() -> None:
             assert re.search(rf"(?<!{edge}){re.escape(label.text)}(?!{edge})", caption), f"{name}: {label.text!r}"
 
 
-def test_vision_only_captions_transcribe_the_question_in_the_image() -> None:
+def test_reference_captions_restate_the_whole_problem() -> None:
+    """As the problem caption prompts ask: the figure's conditions, then the question with its
+    options; for Vision Only, the question drawn in the image (MathVerse's question_for_eval)."""
     verse = {p.index: p for p in sample_source.MATHVERSE_PROBLEMS}
-    only = sample_captions(SOURCES["mathverse_vision_only"]).read()
-    intensive = sample_captions(SOURCES["mathverse_vision_intensive"]).read()
     records = {r["sample_index"]: r for r in sample_source.mathverse_records()}
-    for item, entry in only.items():
-        problem = verse[records[item]["problem_index"]]
-        figure, _, question = entry["caption"].partition("\n\nQuestion: ")
-        assert figure == problem.caption and question == records[item]["question_for_eval"]
-    assert all("Question:" not in e["caption"] for e in intensive.values())
+    figures = {
+        "mathvista_geometry": {i.pid: i.caption for i in sample_source.MATHVISTA_ITEMS if i.caption},
+        "geoqa": {str(p.id): p.caption for p in sample_source.GEOQA_PROBLEMS},
+    }
+    for name in SOURCES:
+        rows = {row["id"]: row for row in load_source(name)}
+        for item, entry in sample_captions(SOURCES[name]).read().items():
+            figure, _, question = entry["caption"].partition("\n\nQuestion: ")
+            if name.startswith("mathverse"):
+                record = records[item]
+                assert figure == verse[record["problem_index"]].caption
+                assert question == (record["question_for_eval"] if name.endswith("only") else record["question"])
+            else:
+                assert figure == figures[name][item]
+                assert question.startswith(rows[item]["question"]), (name, item)
+            if rows[item]["choices"]:  # the options are part of the problem restated
+                assert all(f":{choice}" in question for choice in rows[item]["choices"]), (name, item)

@@ -60,8 +60,9 @@ def responder(request: dict[str, Any]) -> str:
         final = student == reference or (reference == "a proof" and student == "QED")
         marks = [{"step": int(i), "correct": int("WRONG" not in s), "reason": "rule"} for i, s in steps]
         return json.dumps({"steps": marks, "final_answer_correct": int(final)})
-    if "first goes wrong" in text:
-        return json.dumps({"error_type": "calculation", "reason": "rule"})
+    if "has been graded step by step" in text:  # the error-type question: every step graded 0
+        wrong = re.findall(r"^Step (\d+): 0$", text, re.M)
+        return json.dumps({"errors": [{"step": int(i), "error_type": "calculation"} for i in wrong]})
     matches = [item for item, (phrase, *_rest) in PLAN.items() if phrase in text]
     assert len(matches) == 1, f"prompt matches {matches}: {text[:200]}"
     _, steps, answer, _ = PLAN[matches[0]]

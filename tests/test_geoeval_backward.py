@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
 
 from geomeval.benchmarks.geoeval.backward import (
+    BACKWARD_QUESTION,
     BackwardProblem,
     NotMaskable,
+    backward_question,
     build_backward,
     make_backward,
     maskable_numbers,
@@ -69,9 +73,12 @@ def test_backward_problem_masks_one_given_and_asks_for_it() -> None:
     assert problem.text.count("X") >= 2  # in the givens and in the question
     restored = problem.text.replace(f"= {problem.unknown}", f"= {problem.answer}", 1)
     assert restored.startswith(RIGHT_TRIANGLE)
+    # The paper's backward question: the forward answer is stated as known, X is asked for.
     assert problem.text.endswith(
-        " Suppose the answer to this question is known to be 10. What is the value of the unknown X?"
+        " The answer to the question above is known: it is 10."
+        " Working backwards from that answer, find the value of the unknown X."
     )
+    assert problem.text.endswith(backward_question("10", "X"))
 
 
 def test_each_given_is_masked_in_place_with_its_unit() -> None:
@@ -118,7 +125,8 @@ def test_latex_degrees_are_masked_before_the_circ() -> None:
 def test_a_problem_asking_for_x_names_the_unknown_otherwise() -> None:
     problem = make_backward(GEOMETRY3K, "9.6", seed=3)
     assert problem is not None and problem.unknown == "Y"
-    assert problem.text.endswith("What is the value of the unknown Y?")
+    assert problem.text.endswith(backward_question("9.6", "Y"))
+    assert "find the value of the unknown Y." in problem.text
     point_x = "Point X lies on AB with AX = 3 and XB = 5. Find AB."
     assert make_backward(point_x, "8", seed=0).unknown == "Y"  # type: ignore[union-attr]
 
@@ -128,7 +136,8 @@ def test_a_sentence_without_final_punctuation_is_closed() -> None:
     assert problem is not None
     assert problem.text == (
         "As shown in Figure 1, AB ∥ CD, ∠1 = X°, then the degree of ∠2 is (). "
-        "Suppose the answer to this question is known to be 40°. What is the value of the unknown X?"
+        "The answer to the question above is known: it is 40°. "
+        "Working backwards from that answer, find the value of the unknown X."
     )
 
 
@@ -152,3 +161,17 @@ def test_none_when_nothing_can_be_masked(text: str, answer: str, reason: str) ->
 def test_huge_text_is_refused_not_scanned() -> None:
     result = build_backward("AB = 5, " * 5000, "5", seed=0)
     assert isinstance(result, NotMaskable) and "characters" in result.reason
+
+
+def test_the_question_states_the_known_answer_once_and_asks_only_for_the_unknown() -> None:
+    """Every clause of the paper's method: the forward answer is given as known, and the one
+    value asked for is the masked one, under the name that now stands in its place."""
+    problem = make_backward("A cone has radius 3 cm and height 4 cm. Find its slant height.", "5", seed=1)
+    assert problem is not None and problem.answer in {"3", "4"}
+    head, question = problem.text.split(" The answer to the question above", 1)
+    assert f"{problem.unknown} cm" in head and "5" not in head  # the masked given, not the answer
+    assert question.count("5") == 1 and question.endswith(f"the unknown {problem.unknown}.")
+    fields = {name for _, name, _, _ in string.Formatter().parse(BACKWARD_QUESTION) if name}
+    assert fields == {"answer", "name"}  # a named template, as the prompt files expect
+    # A forward answer with braces (LaTeX) is stated as written, not read as a placeholder.
+    assert backward_question("25\\pi", "Y").count("25\\pi") == 1

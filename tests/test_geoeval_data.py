@@ -57,7 +57,7 @@ def test_every_config_builds_and_loads_typed_offline(built: Path) -> None:
         ds = load_dataset(str(built), config, split="test")
         assert len(ds) == size and ds.features == FEATURES, config
         assert {_name(ds, "subset", s) for s in ds["subset"]} == {config}
-        assert all(c is None for c in ds["complexity"])  # not rated yet
+        assert None not in ds["complexity"], config  # rated by the build (Algorithm 1)
     assert len(load_dataset(str(built), split="test")) == SIZES["geoeval_2000"]  # the default config
     assert sorted(p.parent.name for p in built.glob("data/*/*.parquet")) == sorted(SUBSETS)
 
@@ -341,3 +341,28 @@ def test_committed_sample_equals_a_fresh_rendering(tmp_path: Path) -> None:
         "`python -m geomeval.benchmarks.geoeval.sample_source` (PNG bytes also depend on the "
         f"matplotlib version, here {matplotlib.__version__})"
     )
+
+
+# The sample's geoeval_2000 levels, rated over the whole subset by Algorithm 1 (α = 0.5).
+LEVELS_2000 = {"101": "Middle", "102": "Hard", "103": "Hard", "104": "Middle", "105": "Easy",
+               "106": "Hard", "107": "Easy", "108": "Hard", "109": "Middle", "110": "Middle"}
+
+
+def test_the_build_rates_complexity_over_the_whole_subset(built: Path) -> None:
+    from geomeval.benchmarks.geoeval.benchmark import GeoEval
+    from geomeval.benchmarks.geoeval.complexity import measure, rate
+    from geomeval.benchmarks.geoeval.prompts import problem_text
+
+    for config in SUBSETS:
+        ds = load_dataset(str(built), config, split="test")
+        rows = [dict(row) for row in ds]
+        stored = [_name(ds, "complexity", row["complexity"]) for row in rows]
+        lengths = [measure(problem_text(row, config), row["diagram_description"], row["solution"]) for row in rows]
+        assert stored == rate(lengths), config
+    main = load_dataset(str(built), "geoeval_2000", split="test")
+    assert {row["id"]: _name(main, "complexity", row["complexity"]) for row in main} == LEVELS_2000
+    # A --limit keeps the levels of the whole subset: three items rated alone would differ.
+    limited = GeoEval().load_items(str(built), "geoeval_2000", 3)
+    assert {item.id: item.fields["complexity"] for item in limited} == {k: LEVELS_2000[k] for k in ("101", "102", "103")}
+    alone = rate([measure(i.fields["problem"], i.fields["diagram_description"], i.fields["solution"]) for i in limited])
+    assert alone != [LEVELS_2000[k] for k in ("101", "102", "103")]

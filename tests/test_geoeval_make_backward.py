@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks.geoeval import data
-from geomeval.benchmarks.geoeval.backward import forward_rows, make_backward_set
+from geomeval.benchmarks.geoeval.backward import backward_question, forward_rows, make_backward_set
 
 # The sample's Geometry3K problems state no number in their text ("Find A C."): their
 # givens are in the diagram, so there is nothing to mask.
@@ -60,10 +60,9 @@ def test_backward_set_from_the_sample(tmp_path: Path) -> None:
         assert text.replace(unknown, item["backward_answer"], 1).startswith(
             row["problem"].rstrip(" .")
         )
-        assert text.endswith(
-            f"Suppose the answer to this question is known to be {row['answer']}. "
-            f"What is the value of the unknown {unknown}?"
-        )
+        # The forward answer is stated as known and the masked value is asked for.
+        assert text.endswith(backward_question(row["answer"], unknown))
+        assert f"is known: it is {row['answer']}." in text and text.endswith(f"the unknown {unknown}.")
         assert item["masked"].startswith(item["backward_answer"])
     angle = next(item for item in made if item["id"] == "103")
     # The degree sign stays in place: the unknown is the number alone.
@@ -128,6 +127,8 @@ def test_an_option_letter_answer_is_stated_as_its_option() -> None:
     result = make_backward_set(rows, seed=7)
     assert [item["id"] for item in result.made] == ["1"]
     assert result.made[0]["forward_answer"] == "40°" and result.made[0]["backward_answer"] == "80"
+    # The option's value, not its letter, is the known answer the question states.
+    assert result.made[0]["backward_problem"].endswith(backward_question("40°", "X"))
     reasons = {entry["id"]: entry["reason"] for entry in result.not_maskable}
     assert reasons["2"] == "the problem states no plain number that could be masked"
     assert "option letter" in reasons["3"]

@@ -15,7 +15,12 @@ from typing import ClassVar
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.benchmarks.geolaux.judging import parse_error_type, parse_step_judgment, segment_steps
+from geomeval.benchmarks.geolaux.judging import (
+    parse_error_type,
+    parse_error_types,
+    parse_step_judgment,
+    segment_steps,
+)
 from geomeval.benchmarks.geolaux.process_metrics import (
     delta_pcs,
     first_error_step,
@@ -24,8 +29,12 @@ from geomeval.benchmarks.geolaux.process_metrics import (
     summarize_process,
     weighted_step_score,
 )
+from geomeval.benchmarks.geolaux.scoring import TEXT_ONLY, WITH_FIGURE
 from geomeval.cache import ResponseCache
-from geomeval.judges import parse_judge_spec
+from geomeval.client import RetryPolicy
+from geomeval.errors import EndpointFailure
+from geomeval.images import image_part
+from geomeval.judges import judge_images, parse_judge_spec
 from geomeval.models import ModelOptions, parse_model_spec
 from geomeval.runner import run
 from geomeval.testing.chat_server import ChatServer, prompt_text
@@ -126,8 +135,10 @@ def judge_or_model(request: dict) -> str:
         marks = [{"step": int(i), "correct": 0 if "WRONG" in s else 1, "reason": "checked"} for i, s in steps]
         student = re.search(r"^Student's final answer: (.*)$", text, re.M).group(1)
         return json.dumps({"steps": marks, "final_answer_correct": int(student == "GOLD")})
-    if "first goes wrong" in text:
-        return json.dumps({"error_type": "figure_comprehension", "reason": "misread"})
+    if "has been graded step by step" in text:  # classify every step graded 0
+        wrong = re.findall(r"^Step (\d+): 0$", text, re.M)
+        return json.dumps({"errors": [{"step": int(i), "error_type": "figure_comprehension", "reason": "misread"}
+                                      for i in wrong]})
     item = sample_item(text)
     english = item["language"] == "en"
     answer = "WRONG-ANSWER" if item["id"] == "en_2" else "GOLD"
@@ -150,8 +161,10 @@ def test_judged_run_computes_the_published_metrics(tmp_path: Path) -> None:
     assert all(metrics[m]["judge"] == {"decided": n, "fallback": 0, "failed": 0} for m in ("ACS", "PCS", "PQS"))
     analysis = results["analysis"]
     assert analysis["first_error_step"]["counts"] == {"2": english}
-    assert analysis["error_types"]["counts"]["figure_comprehension"] == english
-    assert analysis["error_types"]["coverage"] == 1.0
+    assert analysis["error_types"]["counts"]["figure_comprehension"] == english  # one wrong step each
+    assert analysis["error_types"]["coverage"] == 1.0 and analysis["error_types"]["needed"] == english
+    assert analysis["first_error_types"]["counts"]["figure_comprehension"] == english
+    assert analysis["judge_input"] == {"text and figure": n}
     calc_gap = analysis["acs_pcs_gap_by_type"]
     assert set(calc_gap) == {"calculation", "proving"}
     samples = [json.loads(line) for line in (tmp_path / "samples.jsonl").read_text().splitlines()]
@@ -200,7 +213,7 @@ def test_rescoring_with_a_judge_and_min_coverage_exit(tmp_path: Path) -> None:
 def test_compare_reports_the_auxiliary_line_ablation(tmp_path: Path) -> None:
     def helped_by_aux(request: dict) -> str:
         text = prompt_text(request)
-        if "Grade a student's solution" in text or "first goes wrong" in text:
+        if "Grade a student's solution" in text or "has been graded step by step" in text:
             return judge_or_model(request)
         answer = "GOLD" if "helpful auxiliary construction" in text else "NOPE"
         return json.dumps({"steps": ["1. a", "2. b"], "short_answer": answer})
@@ -326,3 +339,139 @@ def test_a_solution_without_a_short_answer_is_wrong_with_no_steps_and_costs_no_j
         assert server.requests == []
     assert {name: scores[name].value for name in ("ACS", "PCS", "PQS")} == {"ACS": 0.0, "PCS": 0.0, "PQS": 0.0}
     assert record.judgment is not None and record.judgment["note"] == "no short answer"
+
+
+# --- the judge sees the figure (issue #19, point 1) ----------------------------------------------
+
+def _is_judge(request: dict) -> bool:
+    text = prompt_text(request)
+    return "Grade a student's solution" in text or "has been graded step by step" in text
+
+
+def test_the_judge_sees_the_problems_figure_and_not_the_auxiliary_one(tmp_path: Path) -> None:
+    """As the paper's (and the official script's) judge: the problem's figure with every judge
+    question, also in geolaux_aux, where the model got the auxiliary figure too."""
+    with ChatServer(judge_or_model) as server:
+        run(get_benchmark("geolaux"), task="geolaux_aux",
+            model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
+            judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path)
+    judge_requests = [r for r in server.requests if _is_judge(r)]
+    kinds = {("graded step by step" in prompt_text(r)) for r in judge_requests}
+    assert kinds == {True, False}  # step judgments and error-type questions both checked
+    for request in judge_requests:
+        item = sample_item(prompt_text(request))
+        images = [p for p in request["messages"][-1]["content"] if p["type"] == "image_url"]
+        assert images == [image_part(item["image"])], item["id"]
+        assert "The problem's figure is attached." in prompt_text(request)
+
+
+def _text_only_run(tmp_path: Path, judge_retry: RetryPolicy, **judge_options: object) -> tuple[dict, ChatServer]:
+    with ChatServer(judge_or_model) as model_server, ChatServer(judge_or_model, text_only=True) as judge_server:
+        results = run(get_benchmark("geolaux"), task="geolaux",
+                      model=parse_model_spec("openai:m", ModelOptions(base_url=model_server.base_url)),
+                      judge=parse_judge_spec("openai:j", base_url=judge_server.base_url, retry=judge_retry,
+                                             **judge_options),
+                      out_dir=tmp_path)
+    return results, judge_server
+
+
+def test_a_judge_that_refuses_the_figure_leaves_items_unscored_saying_what_to_do(tmp_path: Path) -> None:
+    """A text-only judge endpoint (HTTP 500 to list content, as llama.cpp's) is an infrastructure
+    failure: every item unscored with the refusal and the switch named, never scored wrong."""
+    results, _ = _text_only_run(tmp_path, RetryPolicy(max_attempts=1, breaker_failures=10_000))
+    n = results["n_items"]
+    for metric in ("ACS", "PCS", "PQS"):
+        stats = results["metrics"][metric]
+        assert stats["value"] is None and stats["coverage"] == 0.0
+        assert stats["judge"] == {"decided": 0, "fallback": 0, "failed": n}
+        assert stats["unscored_reasons"] and all(
+            "carried an image" in reason and "GEOMEVAL_JUDGE_IMAGES=0" in reason for reason in stats["unscored_reasons"]
+        )
+    assert results["analysis"] is None
+
+
+def test_a_figure_refusal_that_stops_the_run_names_the_switch(tmp_path: Path) -> None:
+    with pytest.raises(EndpointFailure, match="GEOMEVAL_JUDGE_IMAGES=0"):
+        _text_only_run(tmp_path, RetryPolicy(max_attempts=1, breaker_failures=2))
+
+
+def test_the_text_only_switch_judges_from_the_words_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOMEVAL_JUDGE_IMAGES", "0")
+    results, judge_server = _text_only_run(tmp_path, RetryPolicy(max_attempts=1, breaker_failures=10_000))
+    n = results["n_items"]
+    assert all(results["metrics"][m]["coverage"] == 1.0 for m in ("ACS", "PCS", "PQS"))
+    judge_requests = [r for r in judge_server.requests if _is_judge(r)]
+    assert judge_requests and all(isinstance(r["messages"][-1]["content"], str) for r in judge_requests)
+    assert not any("figure is attached" in prompt_text(r) for r in judge_requests)
+    assert results["analysis"]["judge_input"] == {TEXT_ONLY: n}
+    assert f"The judge saw: {TEXT_ONLY} ({n} items)." in (tmp_path / "report.md").read_text()
+    assert WITH_FIGURE != TEXT_ONLY
+
+
+def test_the_switch_reads_yes_and_no_and_refuses_anything_else() -> None:
+    assert judge_images(None) and judge_images("1") and judge_images("TRUE") and judge_images(" on ")
+    assert not judge_images("0") and not judge_images("false") and not judge_images("Off")
+    with pytest.raises(ValueError, match="GEOMEVAL_JUDGE_IMAGES"):
+        judge_images("text")
+    assert parse_judge_spec("openai:j", base_url="http://127.0.0.1:9/v1").images
+    assert not parse_judge_spec("openai:j", base_url="http://127.0.0.1:9/v1", images=False).images
+
+
+# --- every wrong step classified (issue #19, point 2) ---------------------------------------------
+
+def test_every_wrong_step_is_classified_once_per_solution(tmp_path: Path) -> None:
+    """English solutions go wrong at step 2 (a calculation) and step 4 (a theorem): the paper's
+    shares count both; the first-wrong-step table, kept apart, counts step 2 only."""
+    def two_mistakes(request: dict) -> str:
+        text = prompt_text(request)
+        if "has been graded step by step" in text:
+            steps = dict(re.findall(r"^Step (\d+): (.*)$", text.split("## Grades")[0], re.M))
+            wrong = re.findall(r"^Step (\d+): 0$", text.split("## Grades")[1], re.M)
+            return json.dumps({"errors": [
+                {"step": int(i), "error_type": "calculation" if "arithmetic" in steps[i] else "knowledge"}
+                for i in wrong
+            ]})
+        if "Grade a student's solution" in text:
+            return judge_or_model(request)
+        english = sample_item(text)["language"] == "en"
+        steps = ["1. given", "2. WRONG arithmetic" if english else "2. fine", "3. so",
+                 "4. WRONG theorem" if english else "4. done"]
+        return json.dumps({"steps": steps, "short_answer": "GOLD"})
+
+    with ChatServer(two_mistakes) as server:
+        results = run(get_benchmark("geolaux"), task="geolaux",
+                      model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
+                      judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path)
+    english = sum(1 for item in GOLD.values() if item["language"] == "en")
+    assert sum("has been graded step by step" in prompt_text(r) for r in server.requests) == english
+    every, first = results["analysis"]["error_types"], results["analysis"]["first_error_types"]
+    assert every["counts"] == {"figure_comprehension": 0, "knowledge": english, "calculation": english,
+                               "logical_reasoning": 0}
+    assert (every["needed"], every["classified"], every["coverage"]) == (2 * english, 2 * english, 1.0)
+    assert every["shares"]["knowledge"] == every["shares"]["calculation"] == 0.5
+    assert first["counts"]["calculation"] == english and first["counts"]["knowledge"] == 0
+    samples = [json.loads(line) for line in (tmp_path / "samples.jsonl").read_text().splitlines()]
+    en1 = next(s for s in samples if s["id"] == "en_1")["judgment"]
+    assert en1["step_error_types"] == ["calculation", "knowledge"] and en1["error_type"] == "calculation"
+    report = (tmp_path / "report.md").read_text()
+    assert f"Error types of every wrong step ({2 * english}/{2 * english} classified)" in report
+    assert "first wrong step (not the paper's shares)" in report
+
+
+def test_error_types_reply_must_cover_exactly_the_wrong_steps() -> None:
+    reply = {"errors": [{"step": 2, "error_type": "Calculation", "reason": "3 × 4 = 11"},
+                        {"step": 3, "error_type": "N/A"}, {"step": "5", "error_type": "logical reasoning"}]}
+    assert parse_error_types(json.dumps(reply), [2, 5]) == {
+        "types": ["calculation", "logical_reasoning"], "reasons": ["3 × 4 = 11", ""]}
+    with pytest.raises(ValueError, match=r"no error_type for wrong step \[5\]"):
+        parse_error_types(json.dumps({"errors": reply["errors"][:2]}), [2, 5])
+    with pytest.raises(ValueError, match="step 3 was not graded wrong"):
+        parse_error_types('{"errors": [{"step": 3, "error_type": "knowledge"}]}', [2])
+    with pytest.raises(ValueError, match="classified twice"):
+        parse_error_types('{"errors": [{"step": 2, "error_type": "knowledge"}, {"step": 2, "error_type": "knowledge"}]}', [2])
+    with pytest.raises(ValueError, match="error_type"):
+        parse_error_types('{"errors": [{"step": 2, "error_type": "carelessness"}]}', [2])
+    with pytest.raises(ValueError, match="must be a list"):
+        parse_error_types('{"error_type": "knowledge"}', [2])
+    with pytest.raises(ValueError, match="at most"):
+        parse_error_types(json.dumps({"errors": [{"step": 1, "error_type": "n/a"}] * 500}), [2])

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks.geolaux import data
+from geomeval.benchmarks.geolaux.benchmark import GeoLaux
 from geomeval.benchmarks.geolaux.process_metrics import pqs
 from geomeval.benchmarks.geolaux.prompts import build_messages
 from geomeval.integrations import lmms_eval as integration
@@ -124,7 +125,7 @@ def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tm
         key = item_id(prompt_text(request))
         seen.add(key)
         row = integration.doc_to_row(by_id[key])
-        expected = build_messages(row, with_auxiliary=False)[0]["content"]
+        expected = build_messages(row, with_auxiliary=False, prompts=GeoLaux().prompts)[0]["content"]
         assert [p["type"] for p in request["messages"][-1]["content"]] == [p["type"] for p in expected]
         assert prompt_text(request) == expected[0]["text"]
     assert seen == {"en_1", "en_2", "en_3", "en_4"}
@@ -163,6 +164,33 @@ def test_cli_aux_task_on_the_embedded_sample(tmp_path: Path) -> None:
     assert "A helpful auxiliary construction: Draw CH perpendicular to AB at H." in prompt_text(aux)
 
 
+def test_cli_tasks_send_the_prompt_file_and_refuse_a_bad_one(tmp_path: Path) -> None:
+    """`geomeval lmms-eval --prompts FILE`: the tasks pose items with the file's templates, as
+    `geomeval run --prompts` does; a bad file stops before lmms-eval starts."""
+    prompts = tmp_path / "authors.yaml"
+    prompts.write_text("geolaux:\n  calculation: 'AUTHORS WORDING. {problem}{options}'\n"
+                       "  proving: 'AUTHORS PROOF. {problem}'\n", encoding="utf-8")
+    out = tmp_path / "out"
+    with ChatServer(responder) as server:
+        result = geomeval_lmms_eval(
+            "--min-coverage", "0", "--prompts", str(prompts), "--",
+            "--model", "openai", "--model_args", MODEL_ARGS.format(url=server.base_url),
+            "--tasks", "geolaux", "--limit", "3", "--output_path", str(out),
+            cache=tmp_path / "cache",
+        )
+        texts = [prompt_text(r) for r in server.requests]
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert len(texts) == 3 and all(t.startswith(("AUTHORS WORDING. ", "AUTHORS PROOF. ")) for t in texts)
+    assert all(item_id(t) for t in texts)  # the problem itself was filled in
+
+    prompts.write_text("geolaux:\n  calculation: 'AUTHORS {question}'\n", encoding="utf-8")
+    bad = geomeval_lmms_eval("--prompts", str(prompts), "--", "--model", "openai", "--model_args",
+                             "model=m,base_url=http://127.0.0.1:9/v1,api_key=k", "--tasks", "geolaux",
+                             "--output_path", str(tmp_path / "bad"), cache=tmp_path / "cache")
+    assert bad.returncode == 2 and "geolaux.calculation" in bad.stderr and "{question}" in bad.stderr
+    assert not (tmp_path / "bad").exists()  # lmms-eval never started
+
+
 def test_cli_fails_when_lmms_eval_writes_no_results(built: Path, tmp_path: Path) -> None:
     result = geomeval_lmms_eval(
         "--data", str(built), "--",
@@ -182,7 +210,7 @@ def test_messages_match_build_messages_for_lmms_docs(rows: list[dict]) -> None:
     for row in rows:
         for task in ("geolaux", "geolaux_aux"):
             ours = integration.doc_to_messages(row, task)[0]["content"]
-            expected = build_messages(integration.doc_to_row(row), with_auxiliary=task == "geolaux_aux")
+            expected = build_messages(integration.doc_to_row(row), with_auxiliary=task == "geolaux_aux", prompts=GeoLaux().prompts)
             expected = expected[0]["content"]
             assert [p["type"] for p in ours] == ["text" if p["type"] == "text" else "image" for p in expected]
             assert ours[0]["text"] == expected[0]["text"] == integration.doc_to_text(row, task)
@@ -236,8 +264,9 @@ def judged_responder(request: dict) -> str:
         steps = re.findall(r"^Step (\d+): (.*)$", text, re.M)
         marks = [{"step": int(i), "correct": 0 if "WRONG" in body else 1} for i, body in steps]
         return json.dumps({"steps": marks, "final_answer_correct": int("12345" not in text)})
-    if "first goes wrong" in text:
-        return json.dumps({"error_type": "knowledge", "reason": "misapplied theorem"})
+    if "has been graded step by step" in text:  # the error-type question: every step graded 0
+        wrong = re.findall(r"^Step (\d+): 0$", text, re.M)
+        return json.dumps({"errors": [{"step": int(i), "error_type": "knowledge"} for i in wrong]})
     answer = json.loads(responder(request))
     if item_id(text) == "en_2":
         answer["steps"] = ["1. by the figure", "2. WRONG: the angles are equal"]

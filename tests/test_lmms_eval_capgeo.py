@@ -106,6 +106,7 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
     keys = integration.metric_keys(SPEC).values()
     aggregations = {m["metric"]: m["aggregation"].__name__ for m in config["metric_list"]}
     assert aggregations == {
+        "Avg": "capgeo_bench_avg",  # Table 4's headline, derived by geomeval's scorer
         **{key: "aggregate_scored" for key in keys},
         **{f"{key}_coverage": "coverage" for key in keys},
     }
@@ -139,7 +140,7 @@ def test_a_reference_caption_scores_one_and_the_judge_metrics_stay_unscored(
     keys = integration.metric_keys(SPEC)
     for doc in docs[:3]:
         out = integration.capgeo_bench_process_results(doc, [doc["caption_en"]])
-        assert set(out) == set(keys.values()) | {f"{key}_coverage" for key in keys.values()}
+        assert set(out) == set(keys.values()) | {f"{key}_coverage" for key in keys.values()} | {"Avg"}
         for name in OFFLINE:
             assert out[keys[name]]["value"] == 1.0, name
             assert out[f"{keys[name]}_coverage"] == {"id": doc["id"], "scored": True}
@@ -191,6 +192,64 @@ def test_not_applicable_items_leave_coverage_whole(docs: list[dict]) -> None:
     assert integration.coverage(relations[1:2]) is None  # applies to none of them
     for key in integration.metric_keys(SPEC).values():
         assert failed[key]["value"] is None and "model failed" in failed[key]["unscored"], key
+
+
+def _avg_entry(item: str, offline: tuple, judge: tuple | None) -> dict:
+    """An `Avg` entry as capgeo_bench_process_results writes it, from per-dimension recalls
+    (None: not applicable) of the offline engine and, where a judge ran, the judge engine."""
+    from geomeval.records import Score
+
+    def scores(values: tuple | None, suffix: str) -> dict:
+        if values is None:
+            missing = Score.missing(bench_scoring.NO_JUDGE, needs_judge=True).to_dict()
+            return {f"{n} recall{suffix}": missing for n in ("keypoint", "elements", "relations", "numericals")}
+        named = dict(zip(("elements", "relations", "numericals"), values, strict=True))
+        present = [v for v in values if v is not None]
+        named["keypoint"] = sum(present) / len(present)
+        return {
+            f"{n} recall{suffix}": (Score(v) if v is not None else Score.inapplicable("none")).to_dict()
+            for n, v in named.items()
+        }
+
+    return {"id": item, "metric": "Avg", "scores": {**scores(offline, ""), **scores(judge, " (judge)")}}
+
+
+def test_avg_is_table4s_mean_of_three_dimension_means_from_the_judge_engine_when_it_ran() -> None:
+    # The paper's GPT-o3 row: (63.4 + 56.1 + 26.0) / 3 = 48.5 (judge engine; offline ignored).
+    judged = [_avg_entry("a", (0.2, 0.2, 0.2), (0.634, 0.561, 0.26))]
+    assert integration.capgeo_bench_avg(judged) == pytest.approx(0.485, abs=5e-4)
+    # A mean of dimension means, not of items: the relation-less item counts in two dimensions.
+    items = [_avg_entry("a", (1.0, None, 0.5), None), _avg_entry("b", (0.0, 0.6, 0.5), None)]
+    assert integration.capgeo_bench_avg(items) == pytest.approx((0.5 + 0.6 + 0.5) / 3)
+    # No judge ran: the offline engine's Avg, the same number `geomeval run` reports.
+    from geomeval.records import SampleRecord, Score
+
+    records = [
+        SampleRecord(
+            id=x["id"], benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
+            scores={k: Score.from_dict(v) for k, v in x["scores"].items()},
+        )
+        for x in items
+    ]
+    summary = bench_scoring.aggregate(records)
+    assert summary["headline"] == "Avg"
+    assert integration.capgeo_bench_avg(items) == summary["metrics"]["Avg"]["value"]
+    # A dimension nothing was scored in: no Avg (N/A), never a mean of two.
+    assert integration.capgeo_bench_avg([_avg_entry("a", (1.0, None, 0.5), None)]) is None
+
+
+def test_avg_from_process_results_matches_geomeval_run(docs: list[dict]) -> None:
+    full = integration.capgeo_bench_process_results(docs[0], [docs[0]["caption_en"]])
+    half = integration.capgeo_bench_process_results(docs[1], [docs[1]["caption_en"].split(". ")[0] + "."])
+    failed = integration.capgeo_bench_process_results(docs[2], ["[LMMS_EVAL_REQUEST_FAILED after 2 retries] x"])
+    entries = [full["Avg"], half["Avg"], failed["Avg"]]
+    assert {e["id"] for e in entries} == {docs[0]["id"], docs[1]["id"], docs[2]["id"]}
+    dims = [
+        integration.aggregate_scored([e[f"{d}_recall"] for e in (full, half, failed)])
+        for d in ("elements", "relations", "numericals")
+    ]
+    assert None not in dims
+    assert integration.capgeo_bench_avg(entries) == pytest.approx(bench_scoring.avg(*dims))
 
 
 def _sentences(description: str) -> list[str]:
@@ -354,7 +413,8 @@ def test_cli_runs_capgeo_bench_on_the_embedded_sample(tmp_path: Path) -> None:
     for name in JUDGED:  # offline: no judge, so not scored (null), never zero
         assert scores[f"{keys[name]},none"] is None, name
         assert scores[f"{keys[name]}_coverage,none"] == 0.0, name
-    assert "capgeo_bench: keypoint recall 1.0000 (coverage 1.0000)" in result.stdout
+    assert scores["Avg,none"] == 1.0  # Table 4's Avg, the offline engine's (no judge ran)
+    assert "capgeo_bench: Avg 1.0000, keypoint recall 1.0000 (coverage 1.0000)" in result.stdout
 
     # The model saw what `geomeval run` sends: the caption prompt and the figure.
     assert len(requests) == 2

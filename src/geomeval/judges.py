@@ -7,7 +7,9 @@ included. Reasoning models (OpenAI's o-series and gpt-5) take another request sh
 told, and the client switches by itself when a server refuses the shape it was sent. A
 judgment that fails or cannot be read becomes an *unscored* item with the error text, never
 a wrong answer; a malformed answer first gets one repair retry that shows the judge its
-reply and what was wrong with it.
+reply and what was wrong with it. A judge takes images unless told it is text-only
+(`images=False`, or GEOMEVAL_JUDGE_IMAGES=0): a benchmark whose paper shows its judge the
+figure sends it, and a text-only judge gets the words alone.
 """
 
 from __future__ import annotations
@@ -99,10 +101,27 @@ class JudgeAnswer(Generic[T]):
     repaired: bool = False
 
 
+# GEOMEVAL_JUDGE_IMAGES values that make the judge text-only; "1"/"true"/"yes"/"on" or unset keep images.
+_NO_IMAGES = ("0", "false", "no", "off")
+_IMAGES = ("1", "true", "yes", "on", "")
+
+
+def judge_images(value: str | None) -> bool:
+    """Whether a judge may be sent images, from GEOMEVAL_JUDGE_IMAGES's text (unset: yes)."""
+    text = (value or "").strip().lower()
+    if text in _NO_IMAGES:
+        return False
+    if text in _IMAGES:
+        return True
+    raise ValueError(f"GEOMEVAL_JUDGE_IMAGES must be 1 or 0 (true/false, yes/no, on/off), got {text[:20]!r}")
+
+
 @dataclass(frozen=True)
 class Judge:
     spec: str
     client: ChatClient | None = None
+    # False for a judge endpoint that refuses images: benchmarks then judge from text alone.
+    images: bool = True
 
     @property
     def offline(self) -> bool:
@@ -155,6 +174,7 @@ def parse_judge_spec(
     model_base_url: str | None = None,
     max_tokens: int | None = None,
     style: str | None = None,
+    images: bool | None = None,
 ) -> Judge:
     """`offline`, or `openai:<model>`; with no spec, GEOMEVAL_JUDGE_MODEL decides.
 
@@ -163,12 +183,14 @@ def parse_judge_spec(
     sent to it only when the judge's server is the model's own (`model_base_url`, else
     GEOMEVAL_BASE_URL, else OpenAI's), and OPENAI_API_KEY only when it is OpenAI's (or
     OPENAI_BASE_URL's): a key never goes to a host it was not given for. `style` (else
-    GEOMEVAL_JUDGE_STYLE, else auto) is the request shape, see `judge_params`."""
+    GEOMEVAL_JUDGE_STYLE, else auto) is the request shape, see `judge_params`. `images` (else
+    GEOMEVAL_JUDGE_IMAGES, else yes) says whether the judge may be sent images."""
     if spec is None:
         env_model = os.environ.get("GEOMEVAL_JUDGE_MODEL")
         spec = f"openai:{env_model}" if env_model else "offline"
     if spec == "offline":
         return Judge("offline")
+    takes_images = judge_images(os.environ.get("GEOMEVAL_JUDGE_IMAGES")) if images is None else images
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
@@ -194,7 +216,7 @@ def parse_judge_spec(
         cache=cache,
         retry=retry,
     )
-    return Judge(spec, client)
+    return Judge(spec, client, images=takes_images)
 
 
 def judge_from_env() -> Judge:

@@ -149,15 +149,25 @@ def _analysis_lines(analysis: dict[str, Any] | None) -> list[str]:
         lines.append(f"| none (all steps right) | {first.get('without_error', 0)} |")
     errors = analysis.get("error_types") or {}
     if errors.get("needed"):
-        lines += [
-            "",
-            f"Error type of the first wrong step ({errors['classified']}/{errors['needed']} classified):",
-            "",
-            "| error type | solutions | share |",
-            "|---|---|---|",
-        ]
-        for name, count in errors["counts"].items():
-            lines.append(f"| {name.replace('_', ' ')} | {count} | {_pct(errors['shares'][name])} |")
+        # GeoLaux: every wrong step (the paper's shares); older results had first steps only.
+        label = "every wrong step" if "first_error_types" in analysis else "the first wrong step"
+        unit = "wrong steps" if "first_error_types" in analysis else "solutions"
+        lines += _error_type_table(f"Error types of {label}", unit, errors)
+    first_types = analysis.get("first_error_types") or {}
+    if first_types.get("needed"):
+        lines += _error_type_table("Error type of each solution's first wrong step (not the paper's shares)",
+                                   "solutions", first_types)
+    inputs = analysis.get("judge_input") or {}
+    if inputs:
+        lines += ["", "The judge saw: " + "; ".join(f"{name} ({count} items)" for name, count in inputs.items()) + "."]
+    return lines
+
+
+def _error_type_table(title: str, unit: str, errors: dict[str, Any]) -> list[str]:
+    lines = ["", f"{title} ({errors['classified']}/{errors['needed']} classified):", "",
+             f"| error type | {unit} | share |", "|---|---|---|"]
+    for name, count in errors["counts"].items():
+        lines.append(f"| {name.replace('_', ' ')} | {count} | {_pct(errors['shares'][name])} |")
     return lines
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import __version__
-from .benchmarks import get_benchmark
+from .benchmarks import get_benchmark, with_recorded_prompts
 from .benchmarks.base import Benchmark, Item
 from .client import BackgroundLoop
 from .errors import EndpointFailure
@@ -38,7 +38,7 @@ SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
 RESULTS = "results.json"
 # Fields that must agree for an existing output folder to be resumed rather than refused.
-RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed", "options")
+RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed", "options", "prompts")
 BATCH_SIZE = 256  # items per vLLM batch; scoring one batch overlaps generating the next
 
 Progress = Callable[[int, int], None]
@@ -270,6 +270,8 @@ def run(
     }
     if bench.options:  # only benchmarks with run options record them (older run.json lack the key)
         config["options"] = bench.options
+    if bench.prompts.describe():  # a --prompts file: its replaced texts, so score and resume use them
+        config["prompts"] = bench.prompts.describe()
     samples_path = out_dir / SAMPLES
     config_path = out_dir / RUN_CONFIG
     done: dict[str, SampleRecord] = {}
@@ -323,7 +325,8 @@ def rescore(
     if not config_path.exists():
         raise FileNotFoundError(f"{config_path} not found: is {out_dir} a geomeval run folder?")
     config = read_config(config_path)
-    bench = get_benchmark(config["benchmark"])
+    bench = get_benchmark(config["benchmark"]).from_options(config.get("options") or {})
+    bench = with_recorded_prompts(bench, config)
     records = read_samples(out_dir / SAMPLES, refuse_torn=True)
     finished = 0
 

@@ -18,6 +18,9 @@ _BARE_LETTER = re.compile(r"^[\s*_`$]*[\(（\[{]?\s*([A-Z])\s*[\)）\]}]?[\s.．
 _LETTER_THEN_TEXT = re.compile(r"^[\s*_`]*[\(（\[{]?\s*([A-Z])\s*(?:[\)）\]}][.．:：、]?|[.．:：、])\s*\S")
 # "B (12 cm)": an option letter, then the option's value in brackets.
 _LETTER_THEN_VALUE = re.compile(r"^[\s*_`]*([A-Z])\s+[\(（]")
+# "5 (B)": the value, then its option letter in brackets at the very end (the other order a
+# prompt asking for both gets back). The bracket must follow a space: "f(A)" is no choice.
+_VALUE_THEN_LETTER = re.compile(r"^[^\n]{1,200}?\s[\(（]\s*([A-Z])\s*[\)）][\s.．*_`]*$")
 _INTRODUCED = re.compile(
     r"(?:\b(?:option|choice|answer(?:\s+choice)?)\b|选项|故选|应选|选择|选)\s*(?:is\s*)?[:：]?\s*[\(（\[]?\s*([A-Za-z])\b\s*[\)）\]]?",
     re.I,
@@ -82,7 +85,7 @@ def read_option_letter(text: str, letters: str | None = None) -> str | None:
     raw = text
     text = _unwrap_latex(text)
     allowed = letters or string.ascii_uppercase[:5]
-    for pattern in (_BARE_LETTER, _LETTER_THEN_TEXT, _LETTER_THEN_VALUE):
+    for pattern in (_BARE_LETTER, _LETTER_THEN_TEXT, _LETTER_THEN_VALUE, _VALUE_THEN_LETTER):
         m = pattern.match(text)
         if m and m.group(1) in allowed:
             return m.group(1)

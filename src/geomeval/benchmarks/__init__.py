@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from ..prompts import from_config, load_for
 from .base import Benchmark
 from .capgeo.bench import CapGeoBench
 from .capgeo.reasoning_bench import CapGeo
@@ -24,4 +28,17 @@ def get_benchmark(name: str) -> Benchmark:
     return REGISTRY[key]
 
 
-__all__ = ["REGISTRY", "Benchmark", "get_benchmark"]
+def with_prompt_file(bench: Benchmark, path: str | Path | None) -> Benchmark:
+    """`bench` rendering the templates of the prompt file at `path` over its defaults (as it
+    is, without a file); a PromptError names what in the file is wrong."""
+    if path is None or str(path) == "":
+        return bench
+    return bench.with_prompts(load_for(bench.name, bench.prompt_templates, path, REGISTRY))
+
+
+def with_recorded_prompts(bench: Benchmark, config: dict[str, Any]) -> Benchmark:
+    """`bench` rendering the prompt set a run recorded in its run.json."""
+    return bench.with_prompts(from_config(bench.name, bench.prompt_templates, config.get("prompts")))
+
+
+__all__ = ["REGISTRY", "Benchmark", "get_benchmark", "with_prompt_file", "with_recorded_prompts"]

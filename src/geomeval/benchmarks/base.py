@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..prompts import PromptSet, Template, default_set
 from ..records import SampleRecord, Score
 
 if TYPE_CHECKING:
@@ -44,6 +46,20 @@ class Benchmark(ABC):
     tasks: tuple[str, ...]
     metrics: tuple[str, ...]
     splits: tuple[str, ...] = ("test",)
+    # Every prompt the benchmark sends, as a named template a prompt file may replace.
+    prompt_templates: tuple[Template, ...] = ()
+    _prompt_set: PromptSet | None = None
+
+    @property
+    def prompts(self) -> PromptSet:
+        """The templates this benchmark renders: a run's `--prompts` file over the defaults."""
+        return self._prompt_set or default_set(self.name, self.prompt_templates)
+
+    def with_prompts(self, prompt_set: PromptSet) -> Benchmark:
+        """This benchmark (as configured) rendering `prompt_set`."""
+        clone = copy.copy(self)
+        clone._prompt_set = prompt_set
+        return clone
 
     @property
     def default_task(self) -> str:
@@ -63,6 +79,11 @@ class Benchmark(ABC):
         if given:
             names = ", ".join(f"--{k}" for k in given)
             raise ValueError(f"{self.name} takes no {names} (see `geomeval run --help` for which benchmark uses them)")
+        return self
+
+    def from_options(self, options: dict[str, Any]) -> Benchmark:
+        """The benchmark configured as a run recorded in run.json's "options", for rescoring;
+        only the options scoring reads matter here (the default: none)."""
         return self
 
     @property

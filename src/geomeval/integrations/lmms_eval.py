@@ -396,7 +396,7 @@ CAPGEO_BENCH = LmmsBenchmark(
     title="CapGeo-Bench",
     tasks=("capgeo_bench",),
     metrics=_KEYPOINT_METRICS + tuple(f"{name} (judge)" for name in _KEYPOINT_METRICS),
-    summary=("keypoint recall", "keypoint precision", "keypoint F1", "keypoint recall (judge)"),
+    summary=("Avg", "keypoint recall", "keypoint precision", "keypoint F1", "keypoint recall (judge)"),
     hub_dataset="geomeval/CapGeo-Bench",
     to_row=capgeo_bench_row,
     release_folders=("images",),
@@ -575,23 +575,26 @@ _state: dict[str, Any] = {}
 
 
 def _benchmark_and_judge(name: str, task: str | None = None) -> tuple[Any, Any]:
-    """The registry's benchmark (configured for `task` where its entry says how) and one judge
-    per process (process_results runs on several threads)."""
+    """The registry's benchmark (configured for `task` where its entry says how, rendering the
+    prompt file named by GEOMEVAL_PROMPTS, as `geomeval run --prompts` does) and one judge per
+    process (process_results runs on several threads)."""
+    from ..benchmarks import get_benchmark, with_prompt_file
+    from ..prompts import ENV_VAR
+
+    prompt_file = os.environ.get(ENV_VAR) or None
     with _state_lock:
         if "judge" not in _state:
             from ..judges import judge_from_env
 
             _state["judge"] = judge_from_env()
         if name not in _state:
-            from ..benchmarks import get_benchmark
-
-            _state[name] = get_benchmark(name)
+            _state[name] = with_prompt_file(get_benchmark(name), prompt_file)
         configure = for_task(task).configure if task is not None else None
         if configure is None:
             return _state[name], _state["judge"]
         key = f"task:{task}"
         if key not in _state:
-            _state[key] = configure(_state[name], task)
+            _state[key] = with_prompt_file(configure(_state[name], task), prompt_file)
         return _state[key], _state["judge"]
 
 
@@ -772,8 +775,49 @@ def capgeo_bench_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs
     return doc_to_visual(doc, "capgeo_bench")
 
 
+CAPGEO_BENCH_AVG = "Avg"  # Table 4's headline; its lmms-eval key is the same
+_SCORE_FIELDS = ("value", "unscored", "needs_judge", "not_applicable", "judge")
+
+
 def capgeo_bench_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "capgeo_bench")
+    """The keypoint metrics, and under `Avg` the item's scores Table 4's Avg is derived from
+    (`bench_scoring.AVG_INPUTS`): an lmms-eval aggregation sees one key's items only, and Avg
+    is a mean of three per-dimension means, not a mean of per-item values."""
+    from ..benchmarks.capgeo.bench_scoring import AVG_INPUTS
+
+    out = process_results(doc, results, "capgeo_bench")
+    some = out[metric_key(AVG_INPUTS[0])]
+    inputs = {
+        name: {k: out[metric_key(name)][k] for k in _SCORE_FIELDS if k in out[metric_key(name)]} for name in AVG_INPUTS
+    }
+    out[metric_key(CAPGEO_BENCH_AVG)] = {"id": some["id"], "task": "capgeo_bench", "metric": CAPGEO_BENCH_AVG,
+                                         "scores": inputs}
+    return out
+
+
+def capgeo_bench_avg(items: Sequence[Any]) -> float | None:
+    """Table 4's Avg over the task, computed as `geomeval run capgeo_bench` computes it
+    (`bench_scoring.headline_avg`): the judge engine's when a judge ran, else the offline
+    engine's; None (N/A) when a dimension has no scored item. The engine is logged."""
+    from ..benchmarks.capgeo import bench_scoring
+    from ..records import SampleRecord, Score
+
+    records = [
+        SampleRecord(id=str(x.get("id")), benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
+                     scores={name: Score.from_dict(score) for name, score in (x.get("scores") or {}).items()})
+        for x in items
+        if isinstance(x, Mapping)
+    ]
+    name, value = bench_scoring.headline_avg(records)
+    engine = "the judge engine" if name.endswith(bench_scoring.JUDGE_SUFFIX) else "the offline engine (no judge ran)"
+    message = f"capgeo_bench Avg ({bench_scoring.AVG_EXPLAINED}) over {len(records)} items: {value}, {engine}"
+    try:
+        from loguru import logger
+
+        logger.info(message)
+    except ImportError:
+        log.info(message)
+    return value
 
 
 def capgeo_reasoning_direct_doc_to_messages(
@@ -1289,13 +1333,29 @@ def dataset_paths_for(specs: Sequence[LmmsBenchmark], data: str | None) -> dict[
     return {spec.name: resolve_dataset(data, spec) for spec in specs}
 
 
-def run_lmms_eval(args: Sequence[str], data: str | None = None, min_coverage: float | None = None) -> int:
+def check_prompt_file(path: str) -> str:
+    """The prompt file's absolute path, once every section in it is valid for its benchmark
+    (lmms-eval would otherwise fail on the first item of a task, deep in its log)."""
+    from ..benchmarks import REGISTRY, with_prompt_file
+    from ..prompts import read_prompt_file
+
+    for section in read_prompt_file(path):
+        if section not in REGISTRY:
+            with_prompt_file(next(iter(REGISTRY.values())), path)  # raises, naming the unknown section
+        with_prompt_file(REGISTRY[section], path)
+    return str(Path(path).expanduser().resolve())
+
+
+def run_lmms_eval(
+    args: Sequence[str], data: str | None = None, min_coverage: float | None = None, prompts: str | None = None
+) -> int:
     """Run `python -m lmms_eval <args>` with geomeval's tasks; the exit status to return.
 
     0 only when a results JSON was written; 1 when lmms-eval wrote none (it exits 0
     on failed tasks); 2 when `--data` is given with tasks of two benchmarks, or names a
     built folder without the config a named task reads; 3 when a metric's coverage is
     below `min_coverage` (as `geomeval run`); lmms-eval's own status when that is not 0.
+    `prompts` (or GEOMEVAL_PROMPTS) names a prompt file, checked here and read by the tasks.
     """
     if find_spec("lmms_eval") is None:
         _say(
@@ -1308,10 +1368,15 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None, min_coverage: fl
     specs = named_benchmarks(rest) if expects else []
     if expects and data is not None and not specs:
         _say(f"geomeval: --data {data} is not used: --tasks names no geomeval task ({', '.join((*TASKS, *GROUPS))}).")
+    from ..prompts import ENV_VAR
+
+    prompt_file = prompts or os.environ.get(ENV_VAR) or None
     try:
         paths = dataset_paths_for(specs, data)
         for spec in specs:
             check_configs(spec, paths[spec.name], named_tasks(spec, rest))
+        if prompt_file:
+            prompt_file = check_prompt_file(prompt_file)
     except ValueError as exc:
         _say(f"error: {exc}")
         return 2
@@ -1324,6 +1389,9 @@ def run_lmms_eval(args: Sequence[str], data: str | None = None, min_coverage: fl
         if out is not None:
             command += ["--output_path", str(out)]
         env = _child_env()
+        if prompt_file:
+            env[ENV_VAR] = prompt_file
+            _say(f"geomeval: prompts from {prompt_file}")
         if expects:
             for spec in specs:
                 _say(f"geomeval: {spec.title} data {paths[spec.name]}")

@@ -43,6 +43,12 @@ def _names(suffix: str = "") -> tuple[str, ...]:
 OFFLINE_METRICS = _names()
 JUDGE_METRICS = _names(JUDGE_SUFFIX)
 METRICS = OFFLINE_METRICS + JUDGE_METRICS
+# What Avg and the choice of its engine are computed from: each engine's three dimension
+# recalls and its overall recall (scored by the judge engine only when a judge ran). A
+# caller that keeps only these per item (lmms-eval's Avg aggregation) gets `aggregate`'s Avg.
+AVG_INPUTS = tuple(
+    f"{name} recall{suffix}" for suffix in ("", JUDGE_SUFFIX) for name in ("keypoint", *DIMENSION_NAMES.values())
+)
 NO_JUDGE = "needs an LLM judge (--judge openai:<model>); the offline engine's scores are beside it"
 
 
@@ -178,6 +184,14 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
         if summary["metrics"][f"keypoint recall{suffix}"]["scored"]
     ]
     return summary
+
+
+def headline_avg(records: list[SampleRecord]) -> tuple[str, float | None]:
+    """The run's headline as `aggregate` reports it: ("Avg (judge)", value) when a judge
+    ran, else ("Avg", the offline engine's value); None when a dimension has no scored item."""
+    summary = aggregate(records)
+    name = summary["headline"]
+    return name, summary["metrics"][name]["value"]
 
 
 def avg(element: float, relation: float, numerical: float) -> float:

@@ -1,25 +1,44 @@
-"""Caption prompts: a captioner turns a figure into a caption written as a formal problem
-statement, so a reasoner can work from text (CapGeo's first stage).
+"""Caption prompts: CapGeo's first stage, a captioner turning a figure into text a reasoner can
+work from.
 
-One variant per source, because the figure carries different things: a figure-only prompt
-(CapGeo-Bench: the figure alone), MathVerse Vision-Intensive (the question text gives part
-of the conditions, the figure the rest), MathVerse Vision-Only (the whole problem, question
-included, is drawn in the image) and GeoQA/MathVista (a diagram beside a full question).
-The wording is geomeval's own, following the paper's description: describe every element,
-every spatial relation and every given number, in standard mathematical language, and never
-solve the problem.
+Two caption tasks, as in the paper (its Figure 6):
+
+- **the figure alone** (`figure_only`, CapGeo-Bench): describe everything the figure shows, in
+  formal mathematical language, and nothing else; the caption is scored against a reference
+  description of the figure;
+- **the whole problem** (every reasoning source): read the figure and the question together
+  and write the complete problem as one formal statement, the figure's givens turned into
+  explicit conditions, without solving it. One wording per kind of source, because the
+  figure carries different things: MathVerse Vision Intensive (`problem_vision_intensive`:
+  the text holds part of the conditions, the figure the rest), MathVerse Vision Only
+  (`problem_vision_only`: the whole problem, question included, is drawn in the image, so the
+  captioner gets no text) and GeoQA and MathVista (`problem_with_question`: a diagram beside
+  a full question).
+
+Each prompt is a module-level template (`TEMPLATES`, by variant), formatted only in
+`caption_text`, with `{question}` the problem's text with its options (`question_text`). The
+wording is geomeval's own; every clause of the published prompts is in it.
 """
 
 from __future__ import annotations
 
+import string
+from collections.abc import Sequence
 from typing import Any
 
 from ...images import image_part
 
-VARIANTS = ("figure_only", "mathverse_vision_intensive", "mathverse_vision_only", "diagram_with_question")
+FIGURE_ONLY = "figure_only"
+PROBLEM_VISION_INTENSIVE = "problem_vision_intensive"
+PROBLEM_VISION_ONLY = "problem_vision_only"
+PROBLEM_WITH_QUESTION = "problem_with_question"
+VARIANTS = (FIGURE_ONLY, PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION)
+# The variants whose caption is the whole problem restated (the reasoning sources').
+PROBLEM_VARIANTS = (PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION)
 
-_CORE = """Describe the geometric figure in the image as a formal problem statement, so that \
-someone who cannot see it could redraw it exactly.
+CAPTION_FIGURE_ONLY = """Describe the geometric figure in the image as a formal problem statement, so that \
+someone who cannot see it could redraw it exactly. Take from the figure every piece of visual \
+information it holds.
 
 State, in standard mathematical language ("In triangle ABC, AB = AC.", "D is the midpoint \
 of BC.", "Line l is tangent to circle O at P."):
@@ -29,34 +48,90 @@ polygons, angles, coordinate axes, solids;
 and perpendicular lines, tangency, chords and diameters, medians, altitudes and bisectors, \
 inscribed and circumscribed figures;
 - every number the figure gives: lengths, angle sizes, ratios, areas, coordinates.
-Write only what the figure shows: do not guess hidden values, and do not solve anything."""
+Write only what the figure shows: do not guess hidden values, and do not solve anything.
 
-_EXTRA = {
-    "figure_only": "",
-    "mathverse_vision_intensive": (
-        "\n\nThe problem's text comes with the figure; conditions it does not state are in the "
-        "figure. Describe the figure completely, including what the text may also say.\n\nQuestion:\n{question}"
-    ),
-    "mathverse_vision_only": (
-        "\n\nThe image shows the whole problem: the figure and the question text. Describe the "
-        "figure as above, then copy the question written in the image word for word, after "
-        "'Question:'."
-    ),
-    "diagram_with_question": "\n\nThe figure belongs to this question (do not answer it):\n{question}",
+A description in the expected style, for another figure: "In trapezoid ABCD, AD is parallel \
+to BC and AB = CD. The diagonals AC and BD intersect at point O. E is the midpoint of BC, and \
+segment OE is drawn perpendicular to BC. Angle ABC = 60° and BC = 8."
+
+Reply with the description of the figure only, as a few plain sentences."""
+
+CAPTION_PROBLEM_VISION_INTENSIVE = """The image is the figure of a geometry problem; part of \
+the problem is stated in the text below and the rest is given only by the figure. Write the \
+complete problem as one clear, structured geometry problem statement.
+
+Text of the problem:
+{question}
+
+Read the figure and turn what it shows (its points, lines and shapes, how they are placed \
+relative to one another, and every length, angle or other value marked on it) into explicit \
+conditions in standard mathematical language, and merge them with the text into one \
+statement, so that the problem can be solved from your text alone. Keep the question and its \
+options as the text gives them.
+
+Reply with the problem statement only: no analysis, no solution steps, no answer."""
+
+CAPTION_PROBLEM_VISION_ONLY = """The image holds a whole geometry problem: its text and \
+options, if any, are written in the image above or beside its figure. Write this problem out \
+as a geometry problem statement.
+
+Copy the problem's text and options from the image, and turn what the figure shows (its \
+points, lines and shapes, how they are placed relative to one another, and every length, \
+angle or other value marked on it) into explicit conditions in standard mathematical \
+language, so that the problem can be solved from your text alone. Make sure the statement is \
+complete: no condition, question or option may be left out.
+
+Reply with the problem statement only: no analysis, no solution steps, no answer."""
+
+CAPTION_PROBLEM_WITH_QUESTION = """The image is the diagram of the geometry problem whose text \
+is below. Write the complete problem as one clear, structured geometry problem statement.
+
+Text of the problem:
+{question}
+
+Turn what the diagram shows (its points, lines and shapes, how they are placed relative to \
+one another, and every length, angle or other value marked on it) into explicit conditions in \
+standard mathematical language, and merge them with the text into one statement, so that the \
+problem can be solved from your text alone. Keep the question and its options as the text \
+gives them.
+
+Reply with the problem statement only: no analysis, no solution steps, no answer."""
+
+TEMPLATES = {
+    FIGURE_ONLY: CAPTION_FIGURE_ONLY,
+    PROBLEM_VISION_INTENSIVE: CAPTION_PROBLEM_VISION_INTENSIVE,
+    PROBLEM_VISION_ONLY: CAPTION_PROBLEM_VISION_ONLY,
+    PROBLEM_WITH_QUESTION: CAPTION_PROBLEM_WITH_QUESTION,
 }
 
-_CLOSE = "\n\nReply with the description only, as a few plain sentences."
+
+def question_text(question: str, choices: Sequence[str] = ()) -> str:
+    """A problem's text as the captioner reads it: the question with its options lettered
+    beneath (the sources' loaders split the options out; the captioner must see them to
+    restate the whole problem)."""
+    text = question.strip()
+    if choices and text:
+        text += "\nChoices:\n" + "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
+    return text or "(none)"
 
 
-def caption_messages(image: Any, variant: str = "figure_only", question: str = "") -> list[dict[str, Any]]:
-    """The captioner's request for one figure; `question` is used by the variants that need it."""
-    if variant not in VARIANTS:
+def caption_text(variant: str = FIGURE_ONLY, question: str = "", choices: Sequence[str] = ()) -> str:
+    """The captioner's instruction for `variant`: the one place its template is formatted."""
+    if variant not in TEMPLATES:
         raise ValueError(f"unknown caption variant {variant!r}; variants: {', '.join(VARIANTS)}")
-    text = _CORE + _EXTRA[variant].format(question=question.strip() or "(none)") + _CLOSE
+    return TEMPLATES[variant].format(question=question_text(question, choices))
+
+
+def caption_messages(
+    image: Any, variant: str = FIGURE_ONLY, question: str = "", choices: Sequence[str] = ()
+) -> list[dict[str, Any]]:
+    """The captioner's request for one figure; `question` and `choices` fill the variants that
+    show the problem's text (the figure-only and Vision Only ones show none)."""
+    text = caption_text(variant, question, choices)
     return [{"role": "user", "content": [{"type": "text", "text": text}, image_part(image)]}]
 
 
-_CAPTION_ZH = """请把图中的几何图形写成一段规范的题设描述，使看不到图的人也能准确画出它。\
+CAPTION_FIGURE_ONLY_ZH = """请把图中的几何图形写成一段规范的题设描述，使看不到图的人也能准确画出它。\
 写出所有的元素（点、线段、直线、圆及其圆心、多边形、角、坐标轴、立体图形）、所有的位置关系\
 （点在线上或圆上、中点、交点、平行、垂直、相切、弦与直径、中线、高、角平分线、内接与外接）\
 以及图中给出的所有数量（长度、角度、比例、面积、坐标）。只写图中所示的内容，不要推测，也不要解题。\
@@ -65,4 +140,4 @@ _CAPTION_ZH = """请把图中的几何图形写成一段规范的题设描述，
 
 def caption_messages_zh(image: Any) -> list[dict[str, Any]]:
     """The figure-only request in Chinese, for scoring against Chinese reference captions."""
-    return [{"role": "user", "content": [{"type": "text", "text": _CAPTION_ZH}, image_part(image)]}]
+    return [{"role": "user", "content": [{"type": "text", "text": CAPTION_FIGURE_ONLY_ZH}, image_part(image)]}]

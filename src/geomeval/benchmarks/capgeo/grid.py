@@ -39,6 +39,8 @@ def run_grid(
     limit: int | None = None,
     concurrency: int = 32,
     progress: Callable[[str], None] | None = None,
+    sample_seed: int | None = None,
+    all_problems: bool = False,
 ) -> dict[str, Any]:
     """Run every cell and write `grid.json` and `grid.md`; returns the grid."""
     from ...runner import run
@@ -55,7 +57,8 @@ def run_grid(
         for column, captioner, mode in cells:
             if progress:
                 progress(f"{reasoner.spec} · {column}")
-            bench = CapGeo().configure({"source": source, "mode": mode, "captioner": captioner, "captions": captions})
+            bench = CapGeo().configure({"source": source, "mode": mode, "captioner": captioner, "captions": captions,
+                                        "sample_seed": sample_seed, "all_problems": all_problems})
             folder = out_dir / _slug(reasoner.spec) / _slug(column)
             results = run(bench, task="capgeo_reasoning", model=reasoner, judge=judge, out_dir=folder, data=data,
                           limit=limit, concurrency=concurrency)

@@ -22,19 +22,30 @@ from ..base import NotPosable
 MODES = ("direct", "with_image", "without_image")
 METRICS = ("accuracy",)
 
-_PROMPT = """Solve the geometry problem below.{context}
+# The reasoner's request, formatted only in `reasoning_messages`. The caption is the whole
+# problem restated by the captioner from the figure and the question (captioning.py's problem
+# prompts); the paper gives the reasoner the question, the caption and (with_image) the
+# figure, A = MLLM(Q, I, C), so the question is posed beside it, not replaced.
+REASONING_PROMPT = """Solve the geometry problem below.{context}
 
 {problem}{options}
 
 Reason step by step inside <think>...</think>, then give only the final answer inside \
 <answer>...</answer>{hint}."""
 
-_CONTEXT = {
+CONTEXT = {
     "direct": " Its figure is attached.",
-    "with_image": " Its figure is attached, with a description of the figure.",
-    "without_image": " The figure is not shown; a description of it is given instead.",
+    "with_image": " Its figure is attached, and the whole problem is also restated in words, figure included.",
+    "without_image": " The figure is not shown; the whole problem is restated in words instead, figure included.",
 }
-_VISION_ONLY = "The problem, with its choices if it has any, is written in the figure."
+RESTATED = "The problem restated, with what its figure shows:\n{caption}\n\n"
+QUESTION = "Problem:\n{question}"
+OPTIONS = "\n\nOptions:\n{options}"
+HINT_CHOICE = " (the letter of the correct option)"
+HINT_VALUE = " (the value only, without units)"
+# MathVerse Vision Only: the question has no text, only the image (or the restatement) holds it.
+IN_FIGURE = "The problem, with its choices if it has any, is written in the figure."
+IN_RESTATEMENT = "The problem is written in its figure, which is not shown: the restatement above gives it."
 
 
 class NoCaption(NotPosable):
@@ -50,18 +61,17 @@ def reasoning_messages(row: dict[str, Any], mode: str, caption: str | None) -> l
         raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
     if mode != "direct" and not caption:
         raise NoCaption(no_caption_reason(row.get("caption_error")))
-    question = row["question"] or _VISION_ONLY
-    if mode == "without_image" and not row["question"]:
-        question = "The problem is transcribed at the end of the description."
-    problem = f"Problem:\n{question}"
+    question = row["question"] or (IN_RESTATEMENT if mode == "without_image" else IN_FIGURE)
+    problem = QUESTION.format(question=question)
     if mode != "direct":
-        problem = f"Description of the figure:\n{caption.strip()}\n\n" + problem  # type: ignore[union-attr]
+        problem = RESTATED.format(caption=caption.strip()) + problem  # type: ignore[union-attr]
     choices = row.get("choices") or []
     options = ""
     if choices and row["question"]:
-        options = "\n\nOptions:\n" + "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
-    hint = " (the letter of the correct option)" if choices else " (the value only, without units)"
-    text = _PROMPT.format(context=_CONTEXT[mode], problem=problem, options=options, hint=hint)
+        lettered = "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
+        options = OPTIONS.format(options=lettered)
+    hint = HINT_CHOICE if choices else HINT_VALUE
+    text = REASONING_PROMPT.format(context=CONTEXT[mode], problem=problem, options=options, hint=hint)
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     if mode != "without_image":
         content.append(image_part(row["image"]))

@@ -7,6 +7,11 @@
 points at that source's public file (default: the embedded sample); `--mode` is direct,
 with_image or without_image. Captions are read from and written to the caption store, so a
 grid of reasoners costs one caption pass per captioner.
+
+GeoQA is evaluated, as in the paper, on a random 200 of its problems, drawn from
+`--sample-seed` (default 0) before `--limit`; `--all-problems` keeps every problem. Either
+way the choice goes into run.json's options, so resuming a folder with another seed (or the
+whole source) is refused rather than mixing two subsets.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from ..base import Benchmark, Item
 from .captioning import caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
 from .features import QUESTION_TYPES
-from .sources import SOURCES, load_source
+from .sources import SOURCES, apply_sampling, load_source, sampling
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -41,6 +46,8 @@ class Setup:
     mode: str = "direct"
     captioner: Any = None  # a geomeval Model; needed unless mode is direct
     captions: Path = DEFAULT_FOLDER
+    sample_seed: int | None = None  # draws the paper's subsample (None: sources.PAPER_SAMPLE_SEED)
+    all_problems: bool = False  # every problem instead of the paper's subsample
 
 
 class CapGeo(Benchmark):
@@ -65,9 +72,16 @@ class CapGeo(Benchmark):
             mode=options.get("mode") or "direct",
             captioner=options.get("captioner"),
             captions=Path(options.get("captions") or DEFAULT_FOLDER),
+            sample_seed=None if options.get("sample_seed") is None else int(options["sample_seed"]),
+            all_problems=bool(options.get("all_problems")),
         )
         if setup.mode not in reasoning.MODES:
             raise ValueError(f"unknown --mode {setup.mode!r}; modes: {', '.join(reasoning.MODES)}")
+        if setup.source in SOURCES:
+            sampling(setup.source, setup.sample_seed, setup.all_problems)  # refuses a needless switch
+        elif setup.sample_seed is not None or setup.all_problems:
+            raise ValueError("--sample-seed/--all-problems: a built --source holds the problems it was built "
+                             "with (give them to `geomeval capgeo build`)")
         if setup.source not in SOURCES:
             # A folder written by `geomeval capgeo build`: its caption column supplies the captions.
             if not is_built_dataset(Path(setup.source).expanduser()):
@@ -104,7 +118,15 @@ class CapGeo(Benchmark):
             captioner = "the built dataset's caption column" if self.setup.mode != "direct" else None
             return {"source": str(Path(self.setup.source).resolve()), "mode": self.setup.mode, "captioner": captioner}
         captioner = self.setup.captioner.spec if self.setup.captioner is not None and self.setup.mode != "direct" else None
-        return {"source": self.setup.source, "mode": self.setup.mode, "captioner": captioner}
+        options = {"source": self.setup.source, "mode": self.setup.mode, "captioner": captioner}
+        drawn = self.sampling()
+        if drawn is not None:  # only a subsampled source records it: others' run.json stay as they were
+            options["subsample"] = drawn
+        return options
+
+    def sampling(self) -> dict[str, int] | str | None:
+        """The source's subsample as run.json records it (`sources.sampling`)."""
+        return sampling(self.setup.source, self.setup.sample_seed, self.setup.all_problems)
 
     def store(self) -> CaptionStore:
         source = SOURCES[self.setup.source]
@@ -123,7 +145,7 @@ class CapGeo(Benchmark):
                 raise ValueError("a built --source is the data: leave out --data")
             rows = [_built_row(row) for row in reasoning_data.load(self.setup.source)]
         else:
-            rows = load_source(self.setup.source, data_arg)
+            rows = apply_sampling(load_source(self.setup.source, data_arg), self.sampling())
         rows = rows[:limit] if limit is not None else rows
         return [Item(id=row["id"], fields=row, choices=tuple(row["choices"])) for row in rows]
 
@@ -141,7 +163,8 @@ class CapGeo(Benchmark):
         async def caption(item: Item) -> None:
             entry = stored.get(item.id)
             if entry is None or entry.get("caption") is None:
-                messages = caption_messages(item.fields["image"], variant, item.fields["question"])
+                messages = caption_messages(item.fields["image"], variant, item.fields["question"],
+                                            item.fields["choices"])
                 try:
                     generation = await captioner.generate(item, messages)
                     text, error = generation.text, generation.error

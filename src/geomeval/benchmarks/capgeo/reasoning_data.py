@@ -32,7 +32,7 @@ from ..base import DataError
 from ..datasource import DataSource, RawRelease
 from .card import render_reasoning_card
 from .features import REASONING_FEATURES
-from .sources import SOURCES, load_source, sample_captions
+from .sources import SOURCES, apply_sampling, load_source, sample_captions, sampling
 
 ALL_SOURCES = "all"  # `--source all`: every embedded sample, with its reference captions
 _STORE_NAME = re.compile(r"^(?P<captioner>.+)__(?P<source>[a-z_]+)__(?P<variant>[a-z_]+)\.jsonl$")
@@ -194,22 +194,30 @@ def build_source(
     data: str | Path | None = None,
     captions: str | Path | None = None,
     overwrite: bool = False,
+    sample_seed: int | None = None,
+    all_problems: bool = False,
 ) -> dict[str, Any]:
     """One source's problems (its public file `data`, default its embedded sample) with the
     captions of `captions` (a caption store file; default: the embedded reference captions
     when `data` is the sample, none otherwise), as parquet shards and a card under `out`.
+
+    GeoQA is drawn as `geomeval run capgeo` draws it (the paper's random 200, from
+    `sample_seed`; every problem with `all_problems`), so the lmms-eval tasks pose the same
+    items; the summary's `subsample` records which.
 
     The summary counts the items without a caption: `failed_captions` (id → error) and
     `never_captioned` (ids the file has no entry for); `unused_captions` are the file's ids
     that are no item of the source."""
     if source not in SOURCES:
         raise ValueError(f"unknown CapGeo source {source!r}; sources: {', '.join(SOURCES)}")
-    rows = load_source(source, data)
+    drawn = sampling(source, sample_seed, all_problems)
+    rows = apply_sampling(load_source(source, data), drawn)
     if captions is None and data is None:
         captions = sample_captions(SOURCES[source]).path
     caption_file = read_caption_file(captions, source) if captions is not None else None
     summary = _write([join_captions(rows, caption_file)], out, overwrite)
-    return {**summary, "source": source, "caption_file": str(caption_file.path) if caption_file else None}
+    return {**summary, "source": source, "subsample": drawn,
+            "caption_file": str(caption_file.path) if caption_file else None}
 
 
 def _joined_sources(raw: str | Path) -> list[Joined]:

@@ -21,10 +21,10 @@ reads these folders exactly as it reads the official files.
   image carries the problem text above the figure);
 - `sources/geoqa/test.jsonl` + `images/<id>.png`: 4 GeoQA-style multiple-choice problems;
 - `sources/captions/geomeval-reference__<source>__<variant>.jsonl`: a reference caption of
-  every reasoning problem's figure (16), stored as a caption store, so CapGeo's caption modes
-  (and its lmms-eval tasks) run offline. Each states what its figure shows, in the formal
-  style of captioning.py's prompt; a Vision Only caption also transcribes the question
-  drawn in its image.
+  every reasoning problem (16), stored as a caption store, so CapGeo's caption modes (and
+  its lmms-eval tasks) run offline. As captioning.py's problem prompts ask, each restates the
+  whole problem: what its figure shows, in formal style, then the question with its options
+  (for Vision Only, the question drawn in its image).
 
 Every figure is drawn by geomeval's own GeoGebra engine from a script held below, so the
 committed files are a pure function of this module (a test regenerates them and compares
@@ -804,8 +804,8 @@ class MathVistaItem:
     precision: float | None = None
     unit: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
-    # The reference caption (geometry items only): what the figure shows, in the formal
-    # style of captioning.py's prompt, never what only the question says.
+    # What the figure shows (geometry items only), in formal style, never what only the
+    # question says; the reference caption adds the question (`problem_caption`).
     caption: str = ""
 
 
@@ -1039,7 +1039,7 @@ class MathVerseProblem:
     choices: tuple[str, ...] | None
     answer: str
     drawing: Drawing
-    # The figure's reference caption; the Vision Only one adds the transcribed question.
+    # What the figure shows; each version's reference caption adds its question (`problem_caption`).
     caption: str
 
 
@@ -1238,7 +1238,7 @@ class GeoQAProblem:
     choices: tuple[str, ...]
     label: int
     drawing: Drawing
-    caption: str  # the figure's reference caption
+    caption: str  # what the figure shows; the reference caption adds the question (`problem_caption`)
 
 
 _GEOQA_A = (1.5, math.sqrt(25 - 1.5**2))
@@ -1718,10 +1718,17 @@ def geoqa_records(problems: Sequence[GeoQAProblem] = GEOQA_PROBLEMS) -> list[dic
     ]
 
 
+def problem_caption(figure: str, question: str, choices: Sequence[str] | None) -> str:
+    """A reference caption of a reasoning problem, the whole problem restated as
+    captioning.py's problem prompts ask: the figure's conditions, then the question with its
+    options after "Question:"."""
+    return f"{figure}\n\nQuestion: {_with_choices(question, choices)}"
+
+
 def vision_only_caption(problem: MathVerseProblem) -> str:
-    """A Vision Only figure's caption: the figure's, then the problem drawn above it, copied
-    word for word after "Question:" as captioning.py's vision-only prompt asks."""
-    return f"{problem.caption}\n\nQuestion: {_with_choices(problem.question_full, problem.choices)}"
+    """A Vision Only problem's caption: the figure's, then the problem drawn above it, copied
+    word for word."""
+    return problem_caption(problem.caption, problem.question_full, problem.choices)
 
 
 def reference_captions() -> dict[str, list[dict[str, Any]]]:
@@ -1742,11 +1749,20 @@ def reference_captions() -> dict[str, list[dict[str, Any]]]:
         if record["problem_version"] == "Vision Only":
             verse["mathverse_vision_only"].append(entry(record["sample_index"], vision_only_caption(problem)))
         else:
-            verse["mathverse_vision_intensive"].append(entry(record["sample_index"], problem.caption))
+            verse["mathverse_vision_intensive"].append(
+                entry(record["sample_index"], problem_caption(problem.caption, problem.question_vi, problem.choices))
+            )
     return {
-        "mathvista_geometry": [entry(item.pid, item.caption) for item in MATHVISTA_ITEMS if item.caption],
+        "mathvista_geometry": [
+            entry(item.pid, problem_caption(item.caption, item.question, item.choices))
+            for item in MATHVISTA_ITEMS
+            if item.caption
+        ],
         **verse,
-        "geoqa": [entry(str(problem.id), problem.caption) for problem in GEOQA_PROBLEMS],
+        "geoqa": [
+            entry(str(problem.id), problem_caption(problem.caption, problem.subject, problem.choices))
+            for problem in GEOQA_PROBLEMS
+        ],
     }
 
 

@@ -12,7 +12,9 @@ scoring never look at a source's own format again:
   A:50°\nB:…"); they are split out. Vision Only records have an empty `question` (the problem
   is drawn in the image); `question_for_eval` is kept only for reference, never shown.
 - `geoqa`: GeoQA-style JSON lines with `subject`, `choices` and a 0-based `label` (a 1-based
-  `lable` or `label` is detected when it cannot be 0-based).
+  `lable` or `label` is detected when it cannot be 0-based). The paper evaluates a random 200
+  of GeoQA's 4,998 problems (§5.1): `Source.paper_sample` says so, and `subsample` draws
+  them reproducibly from a seed (`--sample-seed`; `--all-problems` keeps every one).
 
 Every record is checked; a bad one is a `DataError` naming the item and the field.
 """
@@ -20,6 +22,7 @@ Every record is checked; a bad one is a `DataError` naming the item and the fiel
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +32,7 @@ from typing import Any
 
 from ..base import DataError
 from ..datasource import read_image, read_json_file
+from .captioning import PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION
 from .captions_store import REFERENCE_CAPTIONER, CaptionStore
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -38,12 +42,52 @@ _CHOICES_BLOCK = re.compile(r"\n\s{0,4}Choices\s{0,4}[:：]\s{0,4}\n", re.IGNORE
 _CHOICE_LINE = re.compile(r"^\s{0,4}\(?([A-H])\)?\s{0,2}[:.：)]\s{0,4}(.{1,500})$")
 
 
+PAPER_SAMPLE_SEED = 0  # geomeval's default; the paper names no seed (nor which 200 it drew)
+_SUBSAMPLE_SALT = "capgeo-subsample"  # keeps the draw apart from other seeded generators
+
+
 @dataclass(frozen=True)
 class Source:
     name: str
-    variant: str  # the caption prompt variant (captioning.VARIANTS)
+    variant: str  # the caption prompt variant (captioning.VARIANTS), part of its caption store's name
     sample: str  # the embedded sample file, relative to sources/
     load: Callable[[Path], list[dict[str, Any]]]
+    paper_sample: int | None = None  # how many problems the paper drew at random; None: all
+
+
+def sampling(source: str, seed: int | None, all_problems: bool) -> dict[str, int] | str | None:
+    """What a run or build of `source` records about its subsample: {"size", "seed"} (the
+    paper's draw; seed default `PAPER_SAMPLE_SEED`), "all" (`all_problems`), or None for a
+    source the paper uses whole. A switch that would change nothing is refused, so a record
+    never states a choice that was not made."""
+    size = SOURCES[source].paper_sample
+    given = "--sample-seed" if seed is not None else "--all-problems" if all_problems else None
+    if seed is not None and all_problems:
+        raise ValueError("--sample-seed draws the paper's subsample, which --all-problems skips: give one of them")
+    if size is None:
+        if given:
+            sampled = ", ".join(name for name, s in SOURCES.items() if s.paper_sample is not None)
+            raise ValueError(f"{given}: the paper uses {source} whole; only {sampled} is subsampled")
+        return None
+    return "all" if all_problems else {"size": size, "seed": PAPER_SAMPLE_SEED if seed is None else int(seed)}
+
+
+def apply_sampling(rows: list[dict[str, Any]], record: dict[str, int] | str | None) -> list[dict[str, Any]]:
+    """`rows` as `sampling`'s record says: the seeded subsample, or every row."""
+    if isinstance(record, dict):
+        return subsample(rows, record["size"], record["seed"])
+    return rows
+
+
+def subsample(rows: list[dict[str, Any]], size: int, seed: int) -> list[dict[str, Any]]:
+    """`size` of `rows` drawn at random from `seed`, kept in the file's order; every row when
+    there are no more than `size`. The draw depends only on the seed and the number of rows
+    (`random.Random` seeded with a string hashes it with SHA-512, the same on every platform),
+    so a seed names one subset of one file."""
+    if len(rows) <= size:
+        return list(rows)
+    chosen = random.Random(f"{_SUBSAMPLE_SALT}:{seed}").sample(range(len(rows)), size)
+    return [rows[index] for index in sorted(chosen)]
 
 
 def _read_json(path: Path) -> Any:
@@ -193,12 +237,12 @@ def load_geoqa(path: Path) -> list[dict[str, Any]]:
 SOURCES: dict[str, Source] = {
     s.name: s
     for s in (
-        Source("mathverse_vision_only", "mathverse_vision_only", "mathverse/testmini.json",
+        Source("mathverse_vision_only", PROBLEM_VISION_ONLY, "mathverse/testmini.json",
                _load_mathverse("Vision Only", "mathverse_vision_only")),
-        Source("mathverse_vision_intensive", "mathverse_vision_intensive", "mathverse/testmini.json",
+        Source("mathverse_vision_intensive", PROBLEM_VISION_INTENSIVE, "mathverse/testmini.json",
                _load_mathverse("Vision Intensive", "mathverse_vision_intensive")),
-        Source("mathvista_geometry", "diagram_with_question", "mathvista/testmini.json", load_mathvista),
-        Source("geoqa", "diagram_with_question", "geoqa/test.jsonl", load_geoqa),
+        Source("mathvista_geometry", PROBLEM_WITH_QUESTION, "mathvista/testmini.json", load_mathvista),
+        Source("geoqa", PROBLEM_WITH_QUESTION, "geoqa/test.jsonl", load_geoqa, paper_sample=200),
     )
 }
 

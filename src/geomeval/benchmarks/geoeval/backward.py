@@ -46,7 +46,14 @@ UNKNOWN_NAMES = ("X", "Y", "Z", "K", "N", "T")
 FORWARD_TASKS = ("geoeval_2000", "geoeval_aug", "geoeval_hard")
 _FORWARD_COLUMNS = ["id", "source", "problem", "rephrased_problem", "answer", "choices"]
 MAX_TEXT_CHARS = 20_000
-_QUESTION = " Suppose the answer to this question is known to be {answer}. What is the value of the unknown {name}?"
+# The backward question appended to the masked forward problem: it states the forward
+# problem's known answer, then asks for the masked value (the paper's method, own words).
+# Placeholders: {answer} (the forward answer, an option's text rather than its letter) and
+# {name} (the unknown standing where the masked number stood).
+BACKWARD_QUESTION = (
+    " The answer to the question above is known: it is {answer}."
+    " Working backwards from that answer, find the value of the unknown {name}."
+)
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _UNIT = r"(?:cm|mm|km|dm|m|in|ft|yd|units?|°|%)"
@@ -127,7 +134,7 @@ def build_backward(
     text = text.rstrip()
     if text and text[-1] not in ".?!。？！":
         text += "."
-    text += _QUESTION.format(answer=forward_answer, name=name)
+    text += backward_question(forward_answer, name)
     unit = _UNIT_AFTER.match(problem_text[end:])
     return BackwardProblem(
         text=text,
@@ -138,6 +145,12 @@ def build_backward(
         candidates=len(spans),
         forward_answer=forward_answer,
     )
+
+
+def backward_question(forward_answer: str, name: str) -> str:
+    """The question appended to a masked problem: the known answer, then the unknown asked for.
+    The one place `BACKWARD_QUESTION` is formatted."""
+    return BACKWARD_QUESTION.format(answer=forward_answer, name=name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,9 @@
     geomeval run geoeval --task geoeval_2000 --model openai:MODEL --mode text_description_diagram
 
 Items come from the subset's config of the built dataset (or the raw release, or the
-embedded sample). Complexity is rated over the items loaded, as the paper rates its set
-(`complexity.rate`): the levels are relative to the set, so a `--limit` changes them.
+embedded sample). Complexity is rated when the subset is built or read from the release,
+over the whole subset (`raw.rate_complexity`); data without stored levels (a build older
+than that) is rated over the items loaded, so there a `--limit` changes the levels.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from .analyses import description_length, external_constant, subjects
 from .complexity import measure, rate
 from .features import ANSWER_TYPES, COMPLEXITIES, PROBLEM_TYPES, SOURCES, SUBSETS
-from .prompts import MODES, build_messages, problem_text, uses
+from .prompts import MODES, TEMPLATES, build_messages, problem_text, uses
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -30,6 +32,7 @@ class GeoEval(Benchmark):
     title = "GeoEval"
     tasks = SUBSETS
     headline = "A"
+    prompt_templates = TEMPLATES
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -62,7 +65,9 @@ class GeoEval(Benchmark):
         if limit is not None:
             dataset = dataset.select(range(min(limit, len(dataset))))
         rows = [self._named(row) for row in dataset]
-        levels = rate([tuple(measure(problem_text(r, task), r["diagram_description"], r["solution"])) for r in rows])
+        levels: list[str | None] = [None] * len(rows)
+        if any(not r["complexity"] for r in rows):
+            levels = list(rate([measure(problem_text(r, task), r["diagram_description"], r["solution"]) for r in rows]))
         items = []
         for row, level in zip(rows, levels, strict=True):
             row["complexity"] = row["complexity"] or level
@@ -79,7 +84,7 @@ class GeoEval(Benchmark):
         return row
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
-        return build_messages(item.fields, task, self.mode)
+        return build_messages(item.fields, task, self.mode, self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -99,6 +104,11 @@ class GeoEval(Benchmark):
                 "source": row["source"],
                 "problem_type": row["problem_type"],
                 "shapes": list(row["geometry_shapes"] or []),
+                # The paper's analyses (Figs. 2 and 3, and the official description-length
+                # buckets): keys derived from the stored labels and solution (`analyses`).
+                "subjects": subjects(row["formal_knowledge_points"], row["geometry_shapes"]),
+                "external_constant": external_constant(row["source"], row["solution"]),
+                "description_length": description_length(row["diagram_description"]),
                 "complexity": row["complexity"],
                 "length_bucket": scoring.length_bucket(row),
                 # T is over the problems without a diagram in the data (the paper's "text-only

@@ -13,6 +13,7 @@ import string
 from typing import Any
 
 from ...images import image_part
+from ...prompts import PromptSet, Template
 
 MODES = ("text_description_diagram", "text", "text_description", "text_diagram")
 
@@ -23,6 +24,14 @@ Problem:
 
 Explain your reasoning briefly, then state the final answer on the last line as \
 "Answer: ..."{hint}."""
+
+TEMPLATES = (
+    Template(
+        "solve", _PROMPT, ("figure", "description", "problem", "options", "hint"), required=("problem",),
+        implements="the paper's single request: diagram description, problem text and choices merged in that "
+                   "order, the answer asked for on a line of its own (the letter when there are choices)",
+    ),
+)
 
 
 def problem_text(row: dict[str, Any], task: str) -> str:
@@ -41,7 +50,7 @@ def uses(mode: str) -> tuple[bool, bool]:
     return "description" in mode, "diagram" in mode
 
 
-def build_messages(row: dict[str, Any], task: str, mode: str) -> list[dict[str, Any]]:
+def build_messages(row: dict[str, Any], task: str, mode: str, prompts: PromptSet) -> list[dict[str, Any]]:
     with_description, with_diagram = uses(mode)
     description = row.get("diagram_description") if with_description else None
     diagram = row.get("diagram") if with_diagram else None
@@ -49,7 +58,8 @@ def build_messages(row: dict[str, Any], task: str, mode: str) -> list[dict[str, 
     options = ""
     if choices:
         options = "\n\nChoices:\n" + "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
-    text = _PROMPT.format(
+    text = prompts.render(
+        "solve",
         figure=" Its diagram is attached." if diagram else "",
         description=f"\n\nThe diagram, described in words:\n{description.strip()}" if description else "",
         problem=problem_text(row, task).strip(),

@@ -21,7 +21,8 @@ beside the JSON file itself.
 
 What the release does not store is derived here (the card documents each rule):
 `answer_type` from the form of the graded answer, `problem_type` from the knowledge points,
-the shapes and the text; `complexity` stays None until rated.
+the shapes and the text, and `complexity` by the paper's Algorithm 1 (`complexity.rate`)
+over the whole subset read, the set the levels are relative to.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from typing import Any
 
 from ..base import DataError
 from ..datasource import RawRelease, collect, read_image, read_json_file
+from .complexity import measure, rate
 from .features import SOURCES, SUBSETS
+from .prompts import problem_text
 
 # Official names first (tool/caculate_score.py, data_generation/create_backward_reasoning_data.py,
 # sh_files/gpt35/eval_solid_config.yaml), then the config's own name.
@@ -166,9 +169,23 @@ def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) ->
         *(json_path.parent.parent / d for d in DIAGRAM_DIRS),
     )
     pairs = ((str(item_id), record) for item_id, record in data.items())
-    return collect(
+    release = collect(
         pairs, lambda item, record: convert_record(item, record, config, roots), skip_invalid=skip_invalid
     )
+    rate_complexity(release.rows, config)
+    return release
+
+
+def rate_complexity(rows: list[dict[str, Any]], config: str) -> None:
+    """Fill each row's `complexity`, rated against the other rows of its subset.
+
+    Measured on what the subset asks (the backward or rephrased question where it has one),
+    its diagram description and its reference solution, as `GeoEval.load_items` measures
+    items that come without a level. Items left out by `--skip-invalid` are not in the set.
+    """
+    lengths = [measure(problem_text(row, config), row["diagram_description"], row["solution"]) for row in rows]
+    for row, level in zip(rows, rate(lengths), strict=True):
+        row["complexity"] = level
 
 
 def convert_record(item_id: str, record: Any, config: str, roots: tuple[Path, ...]) -> dict[str, Any]:

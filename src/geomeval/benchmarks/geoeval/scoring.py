@@ -15,11 +15,22 @@ from typing import Any
 from ...aggregate import summarize
 from ...judges import Judge
 from ...records import SampleRecord, Score, judged
-from .complexity import question_length_bucket
+from .analyses import CONSTANT_ORDER, DESCRIPTION_LENGTHS, SUBJECTS
+from .complexity import QUESTION_LENGTH_EDGES, question_length_bucket
 from .extraction import extract, is_correct
 from .features import COMPLEXITIES, PROBLEM_TYPES, SOURCES, SUBSETS
 
 METRICS = ("A", "T")
+QUESTION_LENGTHS = (*(f"<={edge}" for edge in QUESTION_LENGTH_EDGES), f">{QUESTION_LENGTH_EDGES[-1]}")
+# The paper's Table 2: its column groups (one per subset) and the metrics each one reports.
+PAPER_SUBSETS = {
+    "geoeval_2000": "GeoEval-2000",
+    "geoeval_backward": "GeoEval-backward",
+    "geoeval_aug": "GeoEval-aug",
+    "geoeval_hard": "GeoEval-hard",
+}
+TABLE2_COLUMNS = (("geoeval_2000", "A"), ("geoeval_2000", "T"), ("geoeval_backward", "A"),
+                  ("geoeval_aug", "A"), ("geoeval_hard", "A"))
 
 
 async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
@@ -64,27 +75,45 @@ def _not_text_only() -> Score:
 
 
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
-    return summarize(
+    """A and T, the paper's breakdowns (the analysis keys are `analyses`'), and the run as a
+    row of the paper's Table 2."""
+    summary = summarize(
         records,
         METRICS,
         groups={
             "subset": lambda r: r.task,
             "source": lambda r: r.meta.get("source"),
             "problem_type": lambda r: r.meta.get("problem_type"),
-            "shape": lambda r: r.meta.get("shapes") or None,
+            "subject": lambda r: r.meta.get("subjects") or None,
+            "external_constant": lambda r: r.meta.get("external_constant"),
             "complexity": lambda r: r.meta.get("complexity"),
             "question_length": lambda r: r.meta.get("length_bucket"),
+            "description_length": lambda r: r.meta.get("description_length"),
             "description": lambda r: "with description" if r.meta.get("description_shown") else "without description",
         },
         group_order={
             "subset": list(SUBSETS),
             "source": list(SOURCES),
             "problem_type": list(PROBLEM_TYPES),
+            "subject": list(SUBJECTS),
+            "external_constant": list(CONSTANT_ORDER),
             "complexity": list(COMPLEXITIES),
-            "question_length": ["<=20", "<=40", "<=60", "<=80", "<=100", ">100"],
+            "question_length": list(QUESTION_LENGTHS),
+            "description_length": list(DESCRIPTION_LENGTHS),
             "description": ["with description", "without description"],
         },
     )
+    summary["tables"] = [paper_table(summary)]
+    return summary
+
+
+def paper_table(summary: dict[str, Any]) -> dict[str, Any]:
+    """The run as one row of the paper's Table 2, to paste beside the published rows: A and
+    T on GeoEval-2000, A on each other subset; a subset the run did not pose stays empty."""
+    subsets = summary["breakdowns"].get("subset", {})
+    cells = [subsets.get(task, {}).get(metric, {}).get("value") for task, metric in TABLE2_COLUMNS]
+    columns = [f"{PAPER_SUBSETS[task]} {metric} (%)" for task, metric in TABLE2_COLUMNS]
+    return {"title": "GeoEval as in the paper's Table 2", "columns": ["model", *columns], "rows": [["this run", *cells]]}
 
 
 def length_bucket(row: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from .features import AUXILIARY_TYPES, TYPES, step_bucket
-from .prompts import build_messages
+from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -32,6 +32,7 @@ class GeoLaux(Benchmark):
     title = "GeoLaux"
     tasks = ("geolaux", "geolaux_aux")
     headline = "ACS"
+    prompt_templates = TEMPLATES
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -61,7 +62,7 @@ class GeoLaux(Benchmark):
         return items
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
-        return build_messages(item.fields, with_auxiliary=task == "geolaux_aux")
+        return build_messages(item.fields, with_auxiliary=task == "geolaux_aux", prompts=self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -76,6 +77,8 @@ class GeoLaux(Benchmark):
                 "unit": row["unit"],
                 "solution": row["solution"],
                 "step_length": row["step_length"],
+                # For the judge, which sees the figure as the paper's does (and for rescoring).
+                "figure": scoring.figure_field(row.get("image")),
             },
             meta={
                 "type": row["type"],

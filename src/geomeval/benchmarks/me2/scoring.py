@@ -31,6 +31,7 @@ from ...judges import Judge
 from ...records import SampleRecord, Score, judged
 from . import prompts
 from .features import (
+    ANCHORED,
     CIRCLED_OPTIONS,
     DOMAINS,
     OPTION_LETTERS,
@@ -305,7 +306,8 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
         units=UNITS,
     )
     summary["headline"] = _headline(task, summary["metrics"])
-    tables = [paper_table(task, summary)]
+    anchored = not any(r.meta.get(ANCHORED) is False for r in records)
+    tables = [paper_table(task, summary, anchored=anchored, bert_note=bert_caveat(records))]
     if task == "me2_keypoints":
         tables.append(chosen_sources_table(records))
     if task == "me2_explain":
@@ -318,22 +320,42 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
 
 PAPER_TABLES = {"me2_solve": "Table 2 (problem solving, accuracy)",
                 "me2_keypoints": "Table 3 (visual keypoint identification, accuracy)",
-                "me2_explain": "Table 5 (explanation: text metrics and judge ratings)"}
+                "me2_explain": "Table 5 (judge ratings) and Table A (text metrics)"}
+WITHOUT_SUMMARY = ("keypoint identification WITHOUT the solution summary (the Appendix C ablation of "
+                   "summary anchoring; the paper's Table 3 shows the summary)")
+# A BERTScore computed with geomeval's offline default model: the label `textmetrics` gives
+# it says so, and its numbers cannot be set beside the paper's.
+DEFAULT_BERT_MARK = "offline default"
+BERT_NOT_COMPARABLE = "default model: not comparable with the paper"
 
 
-def paper_table(task: str, summary: dict[str, Any]) -> dict[str, Any]:
+def paper_table(task: str, summary: dict[str, Any], *, anchored: bool = True,
+                bert_note: str | None = None) -> dict[str, Any]:
     """This run in the layout of the paper's table for the task, to paste beside its rows:
     accuracy by Geometric and Graph and Overall (Tables 2 and 3; Overall is the mean over all
     items, so the domains weigh by their item counts: 763 × 0.430 and 237 × 0.300 give 0.399),
-    or each explanation metric by the same columns (Table 5)."""
+    or each explanation metric by the same columns (Tables 5 and A). A run without the summary
+    (`anchored=False`) says so in the title; `bert_note` goes beside the BERTScore rows."""
     domains = summary["breakdowns"].get("domain", {})
     names = [ACCURACY] if task != "me2_explain" else [n for n in summary["metrics"] if not n.endswith(RESCALED_SUFFIX)]
     rows = []
     for name in names:
         cells = [domains[d][name]["value"] if d in domains and name in domains[d] else None for d in DOMAINS]
-        rows.append([name, *cells, summary["metrics"][name]["value"]])
-    return {"title": f"ME2 as in the paper's {PAPER_TABLES[task]}", "columns": ["metric", "Geometric", "Graph", "Overall"],
-            "rows": rows, "style": "fraction"}
+        label = f"{name} ({bert_note})" if bert_note and name in BERT_METRICS else name
+        rows.append([label, *cells, summary["metrics"][name]["value"]])
+    title = f"ME2 as in the paper's {PAPER_TABLES[task]}"
+    if task == "me2_keypoints" and not anchored:
+        title = f"ME2 {WITHOUT_SUMMARY}, in the layout of Table 3"
+    return {"title": title, "columns": ["metric", "Geometric", "Graph", "Overall"], "rows": rows, "style": "fraction"}
+
+
+def bert_caveat(records: list[SampleRecord]) -> str | None:
+    """The note beside BERTScore when a run scored it with the offline default model."""
+    for record in records:
+        score = record.scores.get("BERTScore-F1")
+        if score is not None and score.scored and DEFAULT_BERT_MARK in score.explanation:
+            return BERT_NOT_COMPARABLE
+    return None
 
 
 def _headline(task: str, metrics: dict[str, Any]) -> str:
@@ -375,5 +397,11 @@ def _variants_table(records: list[SampleRecord]) -> dict[str, Any] | None:
                 seen[name] = score.explanation
     if not seen:
         return None
-    return {"title": "Text metric variants", "columns": ["metric", "computed with"],
-            "rows": [[name, note] for name, note in seen.items()]}
+
+    def comparable(name: str, note: str) -> str:
+        if name == "METEOR":
+            return "yes (nltk's METEOR with WordNet)" if "+wordnet" in note else "no: no WordNet synonyms"
+        return f"no: {BERT_NOT_COMPARABLE}" if DEFAULT_BERT_MARK in note else "only with the model the paper's numbers came from"
+
+    return {"title": "Text metric variants", "columns": ["metric", "computed with", "comparable with the paper"],
+            "rows": [[name, note, comparable(name, note)] for name, note in seen.items()]}

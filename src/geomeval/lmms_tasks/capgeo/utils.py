@@ -6,6 +6,7 @@ this file is not imported as part of the geomeval package).
 
 from geomeval.integrations.lmms_eval import (
     aggregate_scored,
+    capgeo_bench_avg,
     capgeo_bench_doc_to_messages,
     capgeo_bench_doc_to_text,
     capgeo_bench_doc_to_visual,
@@ -27,6 +28,7 @@ from geomeval.integrations.lmms_eval import (
 
 __all__ = [
     "aggregate_scored",
+    "capgeo_bench_avg",
     "capgeo_bench_doc_to_messages",
     "capgeo_bench_doc_to_text",
     "capgeo_bench_doc_to_visual",
