@@ -52,12 +52,12 @@ def code_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def judge(request: dict) -> str:
     """Scripted rubric verdicts; item 5's process question always gets an unreadable reply."""
     text = prompt_text(request)
-    if "drawing process" in text:
+    if "from the long image" in text:
         if "every circle of radius 2" in text:
             return "I cannot grade this."
         return json.dumps({"step_accuracy": 4, "process_consistency": 3, "problem_solution_accuracy": 5,
                            "reason": "fine"})
-    if "final figure" in text:
+    if "the second is the model's final figure" in text:
         return json.dumps({"score": 5, "reason": "matches"})
     return json.dumps({"score": 2, "reason": "plan incomplete"})
 
@@ -100,8 +100,8 @@ def test_judge_on_loopback_server_scores_every_rubric_with_coverage(code_replay:
         # says so and exits 3, with every other score written.
         assert result.returncode == 3, result.stderr
         assert "coverage below --min-coverage: VLM-I-Mid: 14/15" in " ".join(result.stderr.split())
-        process = [r for r in server.requests if "drawing process" in prompt_text(r)]
-        final = [r for r in server.requests if "final figure" in prompt_text(r)]
+        process = [r for r in server.requests if "from the long image" in prompt_text(r)]
+        final = [r for r in server.requests if "the second is the model's final figure" in prompt_text(r)]
         assert process and all(sum(p["type"] == "image_url" for p in r["messages"][-1]["content"]) == 1 for r in process)
         assert final and all(sum(p["type"] == "image_url" for p in r["messages"][-1]["content"]) == 2 for r in final)
     results, samples = load(out)
@@ -110,10 +110,18 @@ def test_judge_on_loopback_server_scores_every_rubric_with_coverage(code_replay:
     assert metrics["VLM-T (0-100)"]["value"] == pytest.approx(1 / 4)
     assert metrics["VLM-I-Res"]["value"] == pytest.approx(1.0)
     # One item's process verdict is unreadable even after the repair retry: unscored, with why.
-    assert metrics["VLM-I-Mid"]["scored"] == 14 and metrics["VLM-I-Mid"]["value"] == pytest.approx(3.5 / 5)
+    # Item 2's answer is one block: a long image of a single figure, so the rubric's mandatory
+    # clause caps its Process Consistency at 1 whatever the judge said (3): mid (4 + 1) / 2.
+    single = next(s for s in samples if s["id"] == "2")
+    assert single["scores"]["Process Consistency"]["value"] == pytest.approx(1 / 5)
+    assert "capped at 1" in single["scores"]["Process Consistency"]["explanation"]
+    capped = [s for s in samples if s["scores"]["Process Consistency"]["value"] == pytest.approx(1 / 5)]
+    assert {s["id"] for s in capped} >= {"2"}
+    mid = (3.5 * (14 - len(capped)) + 2.5 * len(capped)) / 14 / 5
+    assert metrics["VLM-I-Mid"]["scored"] == 14 and metrics["VLM-I-Mid"]["value"] == pytest.approx(mid)
     assert metrics["Problem-Solution Accuracy"]["value"] == pytest.approx(1.0)
     assert metrics["VLM-I"]["scored"] == 14
-    assert metrics["VLM-I"]["value"] == pytest.approx((3.5 / 5 + 1.0) / 2)
+    assert metrics["VLM-I"]["value"] == pytest.approx((mid + 1.0) / 2)
     unscored = [s for s in samples if s["scores"]["VLM-I-Mid"]["value"] is None]
     assert len(unscored) == 1 and "unreadable" in unscored[0]["scores"]["VLM-I-Mid"]["unscored"]
     assert unscored[0]["scores"]["VLM-T"]["value"] == pytest.approx(0.4)  # its other rubrics stand
@@ -134,7 +142,7 @@ def test_rescoring_an_offline_run_with_a_judge(code_replay: Path, tmp_path: Path
 
 def test_image_track_reads_drawn_images_from_replay(tmp_path: Path) -> None:
     """A drawing model's images: the sample's own figures score as identical; a missing final
-    image leaves its pixel metrics unscored, never zero."""
+    image is the model's failure, at each pixel metric's worst value (never left out)."""
     root = sample_path()
     rows = []
     for record in SAMPLE[:4]:
@@ -154,10 +162,10 @@ def test_image_track_reads_drawn_images_from_replay(tmp_path: Path) -> None:
     results, samples = load(out)
     assert "Pass@1" not in results["metrics"] and "BLEU" not in results["metrics"]
     ssim = results["metrics"]["SSIM"]
-    assert ssim["scored"] == 3 and ssim["value"] == pytest.approx(1.0, abs=1e-6)
+    assert ssim["scored"] == 4 and ssim["value"] == pytest.approx(3 / 4, abs=1e-6)
     missing = next(s for s in samples if s["id"] == "4")
-    assert missing["scores"]["SSIM"]["value"] is None
-    assert "no final image" in missing["scores"]["SSIM"]["unscored"]
+    assert missing["scores"]["SSIM"]["value"] == 0.0 and missing["scores"]["PSNR"]["value"] == 0.0
+    assert "no final image" in missing["scores"]["SSIM"]["explanation"]
     assert all(Path(p).is_absolute() for s in samples for p in (s["images"] or {}).get("steps", []))
 
 

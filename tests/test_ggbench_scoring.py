@@ -9,6 +9,7 @@ import base64
 import pytest
 
 from geomeval.benchmarks.ggbench import scoring
+from geomeval.benchmarks.ggbench.benchmark import GGBench
 from geomeval.geogebra import render_png, run_blocks
 from geomeval.judges import Judge
 from geomeval.records import SampleRecord
@@ -85,7 +86,7 @@ def _as_answer(steps: list[str]) -> str:
 
 def _score(response: str, task: str = "ggbench_code") -> dict:
     record = SampleRecord(id="1", benchmark="ggbench", task=task, target=_target(), meta={}, response=response)
-    scores = asyncio.run(scoring.score_record(record, Judge("offline")))
+    scores = asyncio.run(scoring.score_record(record, Judge("offline"), GGBench().prompts))
     return {name: score for name, score in scores.items()}
 
 
@@ -126,7 +127,18 @@ def test_answers_without_fences_run_as_a_script() -> None:
     assert prose["verifier"].value == 0.0
     empty = _score("")
     assert empty["Pass@1"].value == 0.0 and "no GeoGebra code" in empty["Pass@1"].explanation
-    assert not empty["SSIM"].scored and "no GeoGebra code" in empty["SSIM"].unscored
+    # no code is the model's failure: each pixel metric at its worst value, never left out
+    assert (empty["SSIM"].value, empty["PSNR"].value) == (0.0, 0.0) and "no GeoGebra code" in empty["SSIM"].explanation
+
+
+def test_code_that_draws_nothing_is_never_compared_as_a_blank_canvas() -> None:
+    """Every line failing draws a white canvas, which looks much like a white-background
+    reference (SSIM ≈ 0.84): it is scored at the floor, as is code drawing nothing visible."""
+    for answer, why in (("P = ParallelLine(A, B)\nQ = Orthocenter(A, B, C)", "no line of the answer ran"),
+                        ("a = 3\nb = a + 1", "draws nothing visible")):
+        scores = _score(_as_answer(answer.split("\n")))
+        assert scores["SSIM"].value == 0.0 and scores["PSNR"].value == 0.0, answer
+        assert why in scores["SSIM"].explanation
 
 
 def test_offline_judge_leaves_judge_metrics_unscored_not_zero() -> None:
@@ -138,7 +150,7 @@ def test_offline_judge_leaves_judge_metrics_unscored_not_zero() -> None:
 def test_model_failure_is_unscored() -> None:
     record = SampleRecord(id="1", benchmark="ggbench", task="ggbench_code", target=_target(), meta={},
                           generation_error="HTTP 500")
-    scores = asyncio.run(scoring.score_record(record, Judge("offline")))
+    scores = asyncio.run(scoring.score_record(record, Judge("offline"), GGBench().prompts))
     assert all(not s.scored and "HTTP 500" in (s.unscored or "") for s in scores.values())
 
 

@@ -21,7 +21,7 @@ import pytest
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.geolaux import data as geolaux_data
 from geomeval.benchmarks.ggbench import data, scoring
-from geomeval.benchmarks.ggbench.benchmark import named
+from geomeval.benchmarks.ggbench.benchmark import GGBench, named
 from geomeval.benchmarks.ggbench.prompts import task_messages
 from geomeval.benchmarks.ggbench.raw import RELEASE_FILE
 from geomeval.integrations import lmms_eval as integration
@@ -170,7 +170,7 @@ def test_messages_pose_the_item_as_geomeval_run_does(docs: list[dict]) -> None:
     with_figure = next(doc for doc in docs if doc["problem_image"] is not None)
     without = next(doc for doc in docs if doc["problem_image"] is None)
     for doc in (with_figure, without):
-        expected = task_messages(named(doc), track="code")[0]["content"]
+        expected = task_messages(named(doc), track="code", prompts=GGBench().prompts)[0]["content"]
         ours = integration.ggbench_code_doc_to_messages(doc)
         assert [m["role"] for m in ours] == ["user"]
         assert [p["type"] for p in ours[0]["content"]] == [
@@ -250,7 +250,7 @@ def test_aggregation_means_scored_items_and_reports_coverage(docs: list[dict]) -
 def rubric_judge(request: dict) -> str:
     """Scripted rubric verdicts: plan 2/5, process 4, 3 and 5 out of 5, final figure 5/5."""
     text = prompt_text(request)
-    if "drawing process" in text:
+    if "from the long image" in text:
         return json.dumps(
             {
                 "step_accuracy": 4,
@@ -259,7 +259,7 @@ def rubric_judge(request: dict) -> str:
                 "reason": "ok",
             }
         )
-    if "final figure" in text:
+    if "the second is the model's final figure" in text:
         return json.dumps({"score": 5, "reason": "matches"})
     return json.dumps({"score": 2, "reason": "plan incomplete"})
 
@@ -336,7 +336,7 @@ def ggbench_id(prompt: str) -> str | None:
 def responder(request: dict) -> str:
     """GGBench prompts get the release's reference answer; GeoLaux ones their gold answer."""
     text = prompt_text(request)
-    key = ggbench_id(text) if "using GeoGebra" in text else None
+    key = ggbench_id(text) if "in GeoGebra" in text else None
     if key is not None:
         return RELEASE[key]["text_answer"]
     geolaux = [k for k, raw in GEOLAUX_RAW.items() if raw["problem_text"].strip() in text]
@@ -412,14 +412,14 @@ def test_cli_runs_both_benchmarks_on_their_embedded_samples(tmp_path: Path) -> N
     assert "geolaux: ACS 1.0000" in result.stdout
 
     # The model saw what `geomeval run` sends: the task text, then the figure when there is one.
-    ggbench_requests = [r for r in requests if "using GeoGebra" in prompt_text(r)]
+    ggbench_requests = [r for r in requests if "in GeoGebra" in prompt_text(r)]
     assert len(ggbench_requests) == 2 and len(requests) == 4
     by_id = {row["id"]: row for row in data.undecoded(data.load(None))}
     seen = set()
     for request in ggbench_requests:
         key = ggbench_id(prompt_text(request))
         seen.add(key)
-        expected = task_messages(named(by_id[key]), track="code")[0]["content"]
+        expected = task_messages(named(by_id[key]), track="code", prompts=GGBench().prompts)[0]["content"]
         assert prompt_text(request) == expected[0]["text"]
         assert [p["type"] for p in request["messages"][-1]["content"]] == [
             p["type"] for p in expected

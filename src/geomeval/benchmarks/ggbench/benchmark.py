@@ -9,8 +9,10 @@ from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
-from .prompts import task_messages
+from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
+
+PIXEL_REFERENCES = ("rendered", "release")
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -37,6 +39,29 @@ class GGBench(Benchmark):
     title = "GGBench"
     tasks = ("ggbench_code", "ggbench_image")
     headline = "VLM-I"
+    prompt_templates = TEMPLATES
+
+    def __init__(self, pixel_reference: str = "rendered") -> None:
+        if pixel_reference not in PIXEL_REFERENCES:
+            raise ValueError(f"ggbench pixel_reference must be one of {', '.join(PIXEL_REFERENCES)}, "
+                             f"not {pixel_reference!r}")
+        # What PSNR/SSIM/LPIPS compare the answer's figure with: the reference script drawn by
+        # the same engine in the same view ("rendered", like for like), or the release's PNG.
+        self.pixel_reference = pixel_reference
+
+    def configure(self, options: dict[str, Any]) -> GGBench:
+        given = [k for k, v in options.items() if v is not None and k != "pixel_reference"]
+        if given:
+            raise ValueError(f"ggbench takes no {', '.join('--' + k for k in given)} "
+                             "(its option: -T pixel_reference=rendered|release)")
+        return GGBench(options.get("pixel_reference") or "rendered")
+
+    def from_options(self, options: dict[str, Any]) -> GGBench:
+        return GGBench(options.get("pixel_reference") or "rendered")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"pixel_reference": self.pixel_reference}
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -56,7 +81,7 @@ class GGBench(Benchmark):
         return [Item(id=row["id"], fields=named(row)) for row in dataset]
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
-        return task_messages(item.fields, track=TRACKS[task])
+        return task_messages(item.fields, track=TRACKS[task], prompts=self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -79,7 +104,7 @@ class GGBench(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge)
+        return await scoring.score_record(record, judge, self.prompts, self.pixel_reference)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)

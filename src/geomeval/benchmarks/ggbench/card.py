@@ -5,11 +5,14 @@ from __future__ import annotations
 from importlib.resources import files
 
 from ...hfdata import card_header
+from ...prompts import card_section
 from .features import FEATURES
+from .prompts import TEMPLATES
 
 
 def card_body() -> str:
-    return files(__package__).joinpath("card.md").read_text(encoding="utf-8")
+    """`card.md`, then the table of prompt templates (generated: it cannot drift from the code)."""
+    return files(__package__).joinpath("card.md").read_text(encoding="utf-8") + "\n" + card_section(TEMPLATES)
 
 
 def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:

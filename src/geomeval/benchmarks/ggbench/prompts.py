@@ -1,161 +1,226 @@
-"""GGBench prompts, written for geomeval: the construction task and the judge rubrics.
+"""GGBench prompts, written for geomeval: the construction tasks and the judge rubrics.
 
-The code track asks for a plan and then one fenced GeoGebra block per step, so the
-engine can run each step as a block and draw the figure after it (the step images the
-process judge sees). The image track asks a unified model for the same plan with a drawn
-figure after each step. The judge prompts implement GGBench's published rubrics, each a
-1–5 score: VLM-T (the plan against the reference steps), the process criteria on the
-long image (Step Accuracy, Process Consistency, Problem-Solution Accuracy) and VLM-I-Res
-(the final figure against the reference figure).
+Each implements the published prompt clause by clause, in geomeval's words (the authors'
+wording can be supplied with `--prompts`):
+
+* the code track (the paper's Fig. 17): build the construction in GeoGebra, keep every
+  auxiliary trace of a ruler-and-compass construction, give each step's construction, its
+  geometric principle and its code; the code rules (GeoGebra syntax with capitalised
+  commands and no underscores, `Point({x, y})` and `Vector((x, y))` / `Vector(P, Q)`,
+  auxiliary objects kept, one coordinate system, no comments or blank lines, nothing
+  animated). geomeval adds one thing the engine needs: one fenced block per step, so each
+  step's figure can be drawn for the process judge;
+* the image track (Fig. 18): draw what the problem asks, keep ruler-and-compass traces, and
+  write only the drawing steps, each leading to its picture, without code or effects;
+* VLM-T (Fig. 13 and the official text-step prompt): the problem, the reference steps with
+  their code (code only corroborates) and the model's whole answer; completeness of the
+  chain, the key constructions, geometric principles, equivalent methods accepted; 1–5;
+* the process judge (Figs. 15–16 and the official mid-process prompt): the problem and the
+  long image of the step figures (with the model's step texts, which the official long
+  image shows above each figure); Step Accuracy, Process Consistency and Problem-Solution
+  Accuracy, each with its mandatory clauses. It never sees the reference solution;
+* VLM-I-Res (Fig. 14): the reference image and the model's final image only; element
+  completeness, topology and constraints, tolerance of style and similarity transforms,
+  geometry over perceptual similarity; 1–5.
+
+The rubrics' boundary rules that need no judgment are applied in code (scoring.py): a
+missing or unusable image is 1, a long image of a single figure caps Process Consistency
+at 1, an answer with no text is 1 for VLM-T.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...images import image_part
 from ...judges import likert, reply_object
+from ...prompts import PromptSet, Template
 
-_CODE_TASK = """Construct the geometric figure the problem below asks for, using GeoGebra.
+_CODE_TASK = """Carry out the geometric construction the problem below asks for, in GeoGebra.{figure_note}
 
 Problem:
-{problem}{figure_note}
+{problem}
 
-First write a short plan. Then carry it out step by step. For each step, write one or two \
-sentences saying what the step constructs and why, followed by a fenced code block \
-(```geogebra ... ```) holding that step's GeoGebra commands, one per line, with GeoGebra's \
-English command names, for example:
+If the problem asks for a ruler-and-compass construction, keep every auxiliary trace (arcs, \
+helper circles and lines) in the figure. Work step by step; for each step give:
+- Construction: what the step draws;
+- Principle: the geometric reason it is correct;
+- Code: the step's GeoGebra commands in a fenced block (```geogebra ... ```), one command \
+per line. Every block must run after the blocks before it.
 
-Step 1: Draw the given segment AB.
+Rules for the code:
+1. Write GeoGebra syntax exactly: command names capitalised, no underscores in names.
+2. Write points as Point({{x, y}}) and vectors as Vector((x, y)) or Vector(P, Q).
+3. Keep every auxiliary object in the final figure; hide or delete none.
+4. Use one coordinate system; write no comments and no blank lines inside a block.
+5. Draw a static figure only: no animation, sliders that move, or scripting.
+
+For example (abridged):
+Step 1. Construction: the given side AB. Principle: the data of the problem.
 ```geogebra
-A = (0, 0)
-B = (6, 0)
+A = Point({{0, 0}})
+B = Point({{4, 0}})
 s = Segment(A, B)
 ```
+Step 2. Construction: the perpendicular to AB at A, the circle about A through B, and D where \
+they meet. Principle: then AD is perpendicular to AB and as long as it.
+```geogebra
+p = PerpendicularLine(A, s)
+c = Circle(A, B)
+D = Intersect(p, c, 1)
+```"""
 
-Keep the labels the problem uses. Use only commands GeoGebra has (there is no \
-ParallelLine or Orthocenter command, for instance); every block must run after the \
-blocks before it."""
-
-_IMAGE_TASK = """Construct the geometric figure the problem below asks for.
+_IMAGE_TASK = """Draw the figure the problem below asks for.{figure_note}
 
 Problem:
-{problem}{figure_note}
+{problem}
 
-Write a short plan, then carry it out step by step: for each step, one or two sentences \
-saying what it constructs, followed by a drawing of the figure as it stands after that \
-step. End with the finished figure."""
+If the problem asks for a ruler-and-compass construction, keep the traces of the \
+construction (arcs, helper circles and lines) in the drawing. Output only the drawing steps:
+1. Describe each step clearly and follow the order of the construction.
+2. Write no code of any kind.
+3. Each step's description leads to the picture drawn for that step; draw the figure as it \
+stands after each step, ending with the finished figure.
+4. Keep the steps short and clear, with no animation or decorative effects."""
 
-_FIGURE_NOTE = "\n\nThe problem's figure is attached."
+_FIGURE_NOTE = " The problem's figure is attached."
+
+_SYSTEM = "You are a strict, impartial grader of geometric constructions."
+
+_TEXT_PROMPT = """Grade the written construction steps of a model's answer to a geometric \
+construction problem.
+
+## Problem
+{problem}
+
+## Reference answer (standard steps; its code only corroborates them, the steps decide)
+{reference}
+
+## Model's answer (its steps; any code only corroborates them)
+{answer}
+
+## Criteria
+1. Chain of reasoning: the construction order is clear, no step is skipped, and what each \
+step depends on is explicit.
+2. Steps: the answer covers the key constructions the problem needs (perpendiculars, \
+parallels, angle bisectors, circles and auxiliary circles, tangent points and tangents, \
+named intersection points, stated relations, …).
+3. Geometric principles: every step obeys them (collinearity, concyclicity, equality, \
+proportion, perpendicularity, parallelism, tangency, …).
+4. Against the reference: a different, equivalent construction path is as good, provided \
+its final objects satisfy the problem's constraints.
+
+## Scores
+5 = complete, rigorous steps with every key construction, equivalent to the reference, no \
+geometric error.
+4 = correct overall; small differences or omissions that affect neither reproducing the \
+construction nor its conclusion.
+3 = most key points covered, but a critical step is missing or there are clear errors that \
+could be fixed.
+2 = many logical errors, or it strays from what the problem asks; the chain does not hold \
+together.
+1 = seriously wrong, full of errors, or impossible to reproduce.
+
+Reply with one JSON object and nothing else: {{"score": <1-5>, "reason": "<one sentence>"}}"""
+
+_PROCESS_PROMPT = """Grade how a model carried out a geometric construction, from the long \
+image attached: its figure after each step, left to right, each panel titled "Step k". The \
+model's text for each step is given below (the instruction each panel should show).
+
+## Problem
+{problem}
+
+## The model's steps (text)
+{answer}
+
+Score three things separately, each from 1 to 5.
+
+### step_accuracy: does each step's figure match its text exactly?
+Check names of points and lines, that every element the step names is there, positions and \
+segment endpoints, and that nothing extra is drawn.
+5 = figure and text agree completely (names, relations, how many of each), nothing extra or \
+missing.
+4 = mostly agree; only a very slight visual deviation that does not hinder understanding \
+(e.g. a correctly named label a little off its point).
+3 = the main structure is right but there is more than one small error (confused names, \
+auxiliary points in the wrong place).
+2 = text and figure are hard to match one to one: critical naming or connection errors, or \
+missing elements.
+1 = the structure is wrong, the naming chaotic, the figure unrelated to the text, or wrong \
+throughout.
+Mandatory: if wrong or missing names make the target point or line impossible to identify \
+uniquely, give at most 1. If the text joins two particular points but the drawn endpoints \
+match neither in position nor in name, give 1. A label merely not in the best place but \
+still identifiable from context may get 2.
+
+### process_consistency: does each step build on the previous step's figure?
+5 = every step keeps the previous figure whole and adds a correct, complete construction.
+4 = mostly coherent; small lapses in what is carried over, or naming drift.
+3 = the link between steps roughly holds, but key construction marks are missing, steps \
+are skipped, or the order is wrong.
+2 = most constructions are not carried over, or the work continues on a wrong structure; \
+the chain is unclear.
+1 = the steps look like unrelated drawings; no evolution is visible; the chain is broken.
+Mandatory: a long image with a single figure gets at most 1; if intermediate figures are \
+missing or replaced by error messages, give 1.
+
+### problem_solution_accuracy: does the final figure solve the problem?
+Judge only from what is visible and checkable in the figures, never from the text.
+5 = the problem is fully solved; every required property is constructed and visibly \
+confirmed.
+4 = correct in substance; small visual or labelling flaws that do not change the result; the \
+key relations are still visible.
+3 = the core idea holds, but some required relations cannot be seen or checked in the \
+figure.
+2 = only partly solves the problem: major constraints left out, or a visibly wrong relation.
+1 = invalid, incomplete or unrecognisable; no usable geometry (an error message, an empty \
+canvas, a placeholder, text only).
+Mandatory: a figure that fails to show geometry gets 1; if correctness cannot be checked \
+visually (missing marks, centre or labels), give at most 2; any score above 2 needs visual \
+evidence.
+
+Reply with one JSON object and nothing else:
+{{"step_accuracy": <1-5>, "process_consistency": <1-5>, "problem_solution_accuracy": <1-5>, \
+"reason": "<one sentence, in English>"}}"""
+
+_RESULT_PROMPT = """Grade how consistent a model's final figure is with the reference figure \
+of a geometric construction. The first image is the reference answer; the second is the \
+model's final figure.
+
+## Criteria
+1. Elements: the key geometric elements are all there (points, segments, circles and \
+auxiliary circles, tangent points, tangents, labels and marks, …).
+2. Topology and constraints: relative positions and relations (perpendicular, parallel, \
+tangent, concyclic, collinear, angle and length ratios, …) are right.
+3. Tolerance: line width, colour and font do not matter, nor do translation, rotation, \
+uniform scaling or reflection of the whole figure, unless the problem forbids them.
+4. Overall: geometric correctness comes first; looking alike counts for nothing when the \
+geometry disagrees.
+
+## Scores
+5 = elements, topology and constraints agree closely.
+4 = agree in substance; only slight deviations of position or style.
+3 = mostly agree; the elements are complete but there are several small errors.
+2 = agree only in part: key elements missing or obvious constraint errors.
+1 = contradicts the problem's intent, lacks key elements (circles, auxiliary circles, \
+tangent points, tangents, …), or the image is unusable.
+A missing, corrupted or unreadable image, or text without an image, gets 1.
+
+Reply with one JSON object and nothing else: {{"score": <1-5>, "reason": "<one sentence>"}}"""
+
+_NONE = "(not given)"
 
 
-def task_messages(row: dict[str, Any], *, track: str) -> list[dict[str, Any]]:
+def task_messages(row: dict[str, Any], *, track: str, prompts: PromptSet) -> list[dict[str, Any]]:
     """The chat messages that pose an item; `track` is "code" or "image"."""
-    template = _CODE_TASK if track == "code" else _IMAGE_TASK
     image = row.get("problem_image")
-    text = template.format(problem=row["problem"].strip(), figure_note=_FIGURE_NOTE if image else "")
+    text = prompts.render("code_task" if track == "code" else "image_task",
+                          problem=row["problem"].strip(), figure_note=prompts.render("figure_note") if image else "")
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     if image:
         content.append(image_part(image))
     return [{"role": "user", "content": content}]
-
-
-# --------------------------------------------------------------------------------- judge
-
-_SYSTEM = (
-    "You grade geometric constructions against a reference solution, strictly and fairly. "
-    "You reply with JSON only."
-)
-
-_SCALE = """Scores run from 1 to 5:
-5 = fully correct: every required object is constructed correctly and the requirements \
-of the problem are met;
-4 = correct in substance, with a small omission or imprecision that does not change the \
-result;
-3 = the main idea is right, but a step is missing, wrong or unjustified, so the result is \
-only partly right;
-2 = mostly wrong: a few correct elements, but the construction does not achieve the goal;
-1 = wrong, irrelevant or missing."""
-
-_TEXT_PROMPT = """Grade a student's construction plan for a geometry construction problem.
-
-## Problem
-{problem}
-
-## Reference solution steps
-{reference}
-
-## What a correct construction must show
-{inspection}
-
-## Student's plan and steps
-{plan}
-
-## How to grade
-Judge whether the student's steps, followed as written, construct what the problem asks \
-for. A different valid method is as good as the reference's; use the reference to check \
-what must be built, not to demand its steps. Ignore GeoGebra syntax; judge the geometry.
-
-{scale}
-
-Reply with exactly one JSON object and nothing else:
-{{"score": 4, "reason": "<one or two sentences>"}}"""
-
-_PROCESS_PROMPT = """Grade the drawing process of a student's geometric construction. The \
-attached image shows the student's figure after each step, left to right ("Step 1", \
-"Step 2", ...).
-
-## Problem
-{problem}
-
-## Reference solution steps
-{reference}
-
-## What a correct construction must show
-{inspection}
-
-## Student's plan and steps (text)
-{plan}
-
-## How to grade
-Give three scores, each from 1 to 5:
-- step_accuracy: does each drawn step construct correctly what that step sets out to \
-construct (right objects, right positions, right relations such as perpendicular, \
-parallel, equal lengths, tangency)?
-- process_consistency: do the steps build on one another coherently: objects drawn \
-earlier stay the same in later steps, each step uses what exists, and the order makes \
-sense?
-- problem_solution_accuracy: does the process as a whole solve the problem, ending in the \
-required figure?
-
-{scale}
-
-Reply with exactly one JSON object and nothing else:
-{{"step_accuracy": 4, "process_consistency": 4, "problem_solution_accuracy": 3, \
-"reason": "<one or two sentences>"}}"""
-
-_RESULT_PROMPT = """Grade the final figure of a student's geometric construction. The first \
-attached image is the reference figure; the second is the student's final figure.
-
-## Problem
-{problem}
-
-## What a correct construction must show
-{inspection}
-
-## How to grade
-Compare the geometry, not the style: colours, line widths, label placement, the view's \
-position and scale, and an overall rotation or reflection do not matter. What matters is \
-whether the student's figure contains the required objects in the required relations \
-(incidence, perpendicularity, parallelism, equal lengths or angles, tangency), as the \
-reference does.
-
-{scale}
-
-Reply with exactly one JSON object and nothing else:
-{{"score": 4, "reason": "<one or two sentences>"}}"""
-
-_NONE = "(not given)"
 
 
 def _reference_steps(target: dict[str, Any]) -> str:
@@ -168,44 +233,80 @@ def _reference_steps(target: dict[str, Any]) -> str:
     return "\n".join(lines) or _NONE
 
 
-def _common(target: dict[str, Any], plan: str) -> dict[str, str]:
-    return {
-        "problem": (target.get("problem") or _NONE).strip(),
-        "reference": _reference_steps(target),
-        "inspection": (target.get("inspection") or "").strip() or _NONE,
-        "plan": plan.strip() or "(the student wrote no plan)",
-        "scale": _SCALE,
-    }
+TEMPLATES = (
+    Template("code_task", _CODE_TASK, ("problem", "figure_note"), required=("problem",),
+             implements="Fig. 17: the GeoGebra construction with each step's construction, principle and code; "
+                        "ruler-and-compass traces kept; the five code rules; an abridged example (geomeval's own). "
+                        "Added: one fenced block per step (the step figures need it)"),
+    Template("image_task", _IMAGE_TASK, ("problem", "figure_note"), required=("problem",),
+             implements="Fig. 18: the drawing with its traces kept; only the drawing steps, clear, no code, each "
+                        "leading to its picture, no effects"),
+    Template("figure_note", _FIGURE_NOTE, (),
+             implements="the problem's figure, attached when the item has one (Fig. 17: 'the given topic and image')"),
+    Template("judge_system", _SYSTEM, (), implements="the judge's role"),
+    Template("text_judge", _TEXT_PROMPT, ("problem", "reference", "answer"), required=("answer",),
+             implements="VLM-T (Fig. 13, the official text-step prompt): the four criteria and the 1–5 rubric"),
+    Template("process_judge", _PROCESS_PROMPT, ("problem", "answer"), required=("problem",),
+             implements="VLM-I-Mid (Figs. 15–16, the official mid-process prompt): Step Accuracy, Process "
+                        "Consistency and Problem-Solution Accuracy with their rubrics and mandatory clauses; "
+                        "no reference solution"),
+    Template("result_judge", _RESULT_PROMPT, (),
+             implements="VLM-I-Res (Fig. 14): the four criteria, the 1–5 rubric and the boundary rules; "
+                        "the two images only"),
+)
+
+# The model's answer as a judge reads it: long answers are cut (judges have context limits).
+MAX_ANSWER_CHARS = 12_000
 
 
-def _messages(text: str, images: list[Any]) -> list[dict[str, Any]]:
+def _answer(response: str) -> str:
+    text = response.strip()
+    if len(text) > MAX_ANSWER_CHARS:
+        text = text[:MAX_ANSWER_CHARS] + "\n[… the rest of the answer is cut]"
+    return text or "(the model wrote nothing)"
+
+
+def _messages(text: str, images: list[Any], prompts: PromptSet) -> list[dict[str, Any]]:
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     content += [image_part(image) for image in images]
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": content}]
+    return [{"role": "system", "content": prompts.render("judge_system")}, {"role": "user", "content": content}]
 
 
-def text_judge_messages(target: dict[str, Any], plan: str) -> list[dict[str, Any]]:
-    """VLM-T: the student's plan text against the reference steps."""
-    return _messages(_TEXT_PROMPT.format(**_common(target, plan)), [])
+def text_judge_messages(target: dict[str, Any], response: str, prompts: PromptSet) -> list[dict[str, Any]]:
+    """VLM-T: the model's answer against the reference steps and code."""
+    text = prompts.render("text_judge", problem=(target.get("problem") or _NONE).strip(),
+                          reference=_reference_steps(target), answer=_answer(response))
+    return _messages(text, [], prompts)
 
 
-def process_judge_messages(target: dict[str, Any], plan: str, long_image: bytes) -> list[dict[str, Any]]:
-    """VLM-I-Mid: the student's step images, side by side, with the plan and the reference."""
-    return _messages(_PROCESS_PROMPT.format(**_common(target, plan)), [long_image])
+def process_judge_messages(target: dict[str, Any], response: str, long_image: bytes, prompts: PromptSet) -> list[dict[str, Any]]:
+    """VLM-I-Mid and Problem-Solution Accuracy: the problem, the model's steps and its long image."""
+    text = prompts.render("process_judge", problem=(target.get("problem") or _NONE).strip(), answer=_answer(response))
+    return _messages(text, [long_image], prompts)
 
 
-def result_judge_messages(target: dict[str, Any], reference_image: bytes, final_image: bytes) -> list[dict[str, Any]]:
-    """VLM-I-Res: the student's final figure against the reference figure."""
-    return _messages(_RESULT_PROMPT.format(**_common(target, "")), [reference_image, final_image])
+def result_judge_messages(reference_image: bytes, final_image: bytes, prompts: PromptSet) -> list[dict[str, Any]]:
+    """VLM-I-Res: the reference figure and the model's final figure, nothing else."""
+    return _messages(prompts.render("result_judge"), [reference_image, final_image], prompts)
 
 
 # ------------------------------------------------------------------------- reading verdicts
 
 PROCESS_CRITERIA = ("step_accuracy", "process_consistency", "problem_solution_accuracy")
+# The authors' prompts ask for a bare numeral (VLM-T, VLM-I-Res) or "Name: n" lines (the
+# process judge); geomeval's ask for JSON. Both are read, so an authors' prompt file works.
+_BARE_SCORE = re.compile(r"^\W{0,3}([1-5])\W{0,3}$")
+_PROCESS_LINE = re.compile(
+    r"^\W{0,4}(step accuracy|process consistency|problem[- ]solution accuracy|rationale)\W{0,4}\s*[:：]\s*(.{0,500})$",
+    re.I | re.M,
+)
 
 
 def parse_score(text: str) -> dict[str, Any]:
-    """VLM-T and VLM-I-Res verdicts: {"score": 1–5, "reason": ...}."""
+    """VLM-T and VLM-I-Res verdicts: {"score": 1–5, "reason": ...}, or a bare numeral."""
+    bare = _BARE_SCORE.match(text.strip()[:20])
+    if bare:
+        return {"score": int(bare.group(1)), "reason": ""}
     data = reply_object(text)
     if "score" not in data:
         raise ValueError('field "score" is missing')
@@ -213,8 +314,19 @@ def parse_score(text: str) -> dict[str, Any]:
 
 
 def parse_process(text: str) -> dict[str, Any]:
-    """The process verdict: the three 1–5 criteria and a reason."""
-    data = reply_object(text)
+    """The process verdict: the three 1–5 criteria and a reason (JSON, or "Name: n" lines)."""
+    lines = {m.group(1).lower().replace("-", " "): m.group(2).strip() for m in _PROCESS_LINE.finditer(text[:20_000])}
+    if len(lines) >= 3:
+        data: dict[str, Any] = {
+            "step_accuracy": lines.get("step accuracy"),
+            "process_consistency": lines.get("process consistency"),
+            "problem_solution_accuracy": lines.get("problem solution accuracy"),
+            "reason": lines.get("rationale", ""),
+        }
+        if any(data[name] is None for name in PROCESS_CRITERIA):
+            raise ValueError("a criterion line is missing")
+    else:
+        data = reply_object(text)
     verdict: dict[str, Any] = {}
     for name in PROCESS_CRITERIA:
         if name not in data:

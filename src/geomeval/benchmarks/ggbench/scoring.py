@@ -40,10 +40,11 @@ from ...geogebra import (
     verify,
 )
 from ...geogebra.executor import split_blocks
-from ...geogebra.render import fit_window
+from ...geogebra.render import fit_window, long_image_panels
 from ...geogebra.syntax import ParseError
 from ...imagemetrics import image_metrics, lpips_status
 from ...judges import Judge, likert
+from ...prompts import PromptSet
 from ...records import SampleRecord, Score
 from ...sandbox import SandboxLimit, shared_sandbox
 from ..datasource import read_bounded_image
@@ -73,6 +74,8 @@ UNITS = {"PSNR": "dB", "LPIPS": "raw", "edit_distance": "raw"}
 LOWER_IS_BETTER = ("LPIPS", "edit_distance")
 
 RENDER_SIZE = (600, 450)  # the sample's reference figures are drawn at this size
+LONG_IMAGE_STEPS = 12  # render_long_image's default: more blocks are merged into 12 panels
+FINAL_ONLY = "a final image only: the model gave no plan and no steps (Table 4 shows '-')"
 REFERENCE_IMAGE_MAX = 512  # the reference figure kept in each record, for rescoring
 PSNR_CAP = 100.0  # dB; identical images have infinite PSNR, which JSON cannot hold
 PSNR_CAPPED = f"identical at 256×256 (PSNR ∞, shown as {PSNR_CAP:g} dB)"
@@ -124,6 +127,17 @@ class Drawn:
     construction: Construction | None = None
     code: str = ""
     problem: str | None = None  # why figures are missing
+    panels: int = 0  # figures in the long image (0: not known)
+    blank: bool = False  # the final figure shows nothing: every line failed, or nothing visible
+    final_only: bool = False  # a drawing model gave a final image and no steps
+    reference_drawn: bytes | None = None  # the reference script drawn as the answer is (like for like)
+
+
+def is_blank(png: bytes) -> bool:
+    """Whether a figure is one flat colour: code that drew nothing, never a figure to compare."""
+    with PILImage.open(io.BytesIO(png)) as opened:
+        low, high = opened.convert("L").getextrema()
+    return bool(low == high)
 
 
 def plan_text(response: str) -> str:
@@ -183,10 +197,20 @@ def draw_images(record: SampleRecord) -> Drawn:
             drawn.long = _read_image(long_path, "long image")
         elif steps:
             drawn.long = compose_long_image([_read_image(p, f"step image {i}") for i, p in enumerate(steps, 1)])
-    except ValueError as exc:
+    except ValueError as exc:  # missing, oversized or unreadable: the rubric's "unusable image"
         drawn.problem = str(exc)
+        drawn.final = drawn.long = None
     if drawn.final is None and drawn.problem is None:
         drawn.problem = "the model drew no final image"
+    drawn.panels = len(steps)
+    drawn.final_only = bool(final_path) and not steps and not long_path
+    if drawn.final is not None:
+        try:
+            drawn.blank = is_blank(drawn.final)
+        except (OSError, ValueError) as exc:
+            drawn.problem, drawn.final, drawn.long = f"final image unreadable: {exc}", None, None
+        if drawn.blank:
+            drawn.problem = "the final image is blank"
     return drawn
 
 
@@ -266,7 +290,8 @@ def _what(exc: BaseException) -> str:
 
 
 def code_track(
-    response: str, target: dict[str, Any], reference_png: bytes | None, with_lpips: bool
+    response: str, target: dict[str, Any], reference_png: bytes | None, with_lpips: bool,
+    pixel_reference: str = "rendered",
 ) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
     """Everything deterministic about a code-track answer: what it drew (without the engine's
     objects, so the result pickles out of a sandbox worker), its engine, code and pixel
@@ -284,17 +309,29 @@ def code_track(
     scores = engine_scores(drawn, reference, reference_problem)
     scores.update(guarded_similarity_scores(drawn, target))
     pixels = pixel_names(with_lpips)
+    window = None
     if drawn.construction is not None:
         try:
             window = fit_window(reference, size=RENDER_SIZE) if reference is not None else None
             drawn.final = render_png(drawn.construction, size=RENDER_SIZE, window=window)
             drawn.long = render_long_image(drawn.construction, size=RENDER_SIZE)
+            drawn.panels = len(long_image_panels(drawn.construction.blocks, LONG_IMAGE_STEPS))
+            drawn.blank = is_blank(drawn.final)
+            if drawn.blank:
+                drawn.problem = ("no line of the answer ran" if not any(line.ok for line in drawn.construction.lines)
+                                 else "the answer's construction draws nothing visible")
         except Exception as exc:  # a figure the renderer cannot draw: the answer's failure
             drawn.final = drawn.long = None
             drawn.problem = f"the figure could not be drawn: {_what(exc)}"
             scores.update(floor_scores(pixels, drawn.problem))
+    if pixel_reference == "rendered" and reference is not None and reference_problem is None:
+        try:  # the reference drawn by the same engine, in the same window: like for like
+            drawn.reference_drawn = bounded_png(render_png(
+                reference, size=RENDER_SIZE, window=window or fit_window(reference, size=RENDER_SIZE)))
+        except Exception:  # the release's own script: fall back to its published figure
+            drawn.reference_drawn = None
     if not any(name in scores for name in pixels):
-        scores.update(pixel_scores(drawn, reference_png, with_lpips))
+        scores.update(pixel_scores(drawn, drawn.reference_drawn or reference_png, with_lpips))
     failed_lines = [
         {"line": s.line, "source": s.source[:200], "error": (s.error or "")[:300]}
         for s in (drawn.construction.errors if drawn.construction else [])[:20]
@@ -335,12 +372,12 @@ def pixel_scores(drawn: Drawn, reference_png: bytes | None, with_lpips: bool) ->
     names = pixel_names(with_lpips)
     if reference_png is None:
         return {m: Score.missing("the item has no reference image") for m in names}
-    if drawn.final is None:
-        return {m: Score.missing(drawn.problem or "no final image") for m in names}
+    if drawn.final is None or drawn.blank:  # the model's failure: each metric's worst value
+        return floor_scores(names, drawn.problem or "no final figure")
     try:
         final = bounded_png(drawn.final)
     except (ValueError, OSError) as exc:
-        return {m: Score.missing(f"image unreadable: {exc}") for m in names}
+        return floor_scores(names, f"image unreadable: {exc}")
     return image_pair_scores(final, reference_png, with_lpips)
 
 
@@ -366,11 +403,22 @@ def image_pair_scores(candidate: Any, reference: Any, with_lpips: bool) -> dict[
 # --------------------------------------------------------------------------- judge scores
 
 
-def _likert_scores(name: str, value: int, reason: str) -> dict[str, Score]:
-    """A judge's 1–5 rating as the metric (value / 5) and, where published so, rescaled."""
-    out = {name: Score(value / 5, explanation=f"{value}/5: {reason}", judge="decided")}
+def _likert_scores(name: str, value: int, reason: str, *, judged: bool = True) -> dict[str, Score]:
+    """A 1–5 rating as the metric (value / 5) and, where published so, rescaled; `judged`
+    False for a rubric rule applied without asking the judge."""
+    outcome = "decided" if judged else None
+    out = {name: Score(value / 5, explanation=f"{value}/5: {reason}", judge=outcome)}
     if name in RESCALED:
-        out[name + RESCALED_SUFFIX] = Score((value - 1) / 4, explanation=f"{value}/5", judge="decided")
+        out[name + RESCALED_SUFFIX] = Score((value - 1) / 4, explanation=f"{value}/5", judge=outcome)
+    return out
+
+
+def _inapplicable(names: tuple[str, ...], reason: str) -> dict[str, Score]:
+    out: dict[str, Score] = {}
+    for name in names:
+        out[name] = Score.inapplicable(reason)
+        if name in RESCALED:
+            out[name + RESCALED_SUFFIX] = Score.inapplicable(reason)
     return out
 
 
@@ -392,48 +440,82 @@ def _missing(names: tuple[str, ...], reason: str, needs_judge: bool = False) -> 
     return out
 
 
+def _rubric_floor(names: tuple[str, ...], why: str) -> dict[str, Score]:
+    """The rubric's own 1 for what needs no judge to see (no answer, no image, a blank or
+    unusable figure): the model's failure, scored (value 1/5, rescaled 0), never left out."""
+    out: dict[str, Score] = {}
+    for name in names:
+        out.update(_likert_scores(name, 1, f"the rubric's 1: {why}", judged=False))
+    return out
+
+
+def _mid_scores(step: int, consistency: int, solution: int, reason: str, judged: bool = True) -> dict[str, Score]:
+    scores = {
+        **_likert_scores("Step Accuracy", step, reason, judged=judged),
+        **_likert_scores("Process Consistency", consistency, reason, judged=judged),
+        **_likert_scores("Problem-Solution Accuracy", solution, reason, judged=judged),
+    }
+    mid = (step + consistency) / 2
+    outcome = "decided" if judged else None
+    scores["VLM-I-Mid"] = Score(mid / 5, explanation=f"mean of step accuracy and process consistency: {mid:g}/5",
+                                judge=outcome)
+    scores["VLM-I-Mid" + RESCALED_SUFFIX] = Score((mid - 1) / 4, explanation=f"{mid:g}/5", judge=outcome)
+    return scores
+
+
+PROCESS_NAMES = ("Step Accuracy", "Process Consistency", "Problem-Solution Accuracy", "VLM-I-Mid")
+
+
 async def judge_scores(
-    record: SampleRecord, judge: Judge, drawn: Drawn, reference_png: bytes | None
+    record: SampleRecord, judge: Judge, drawn: Drawn, reference_png: bytes | None, prompt_set: PromptSet
 ) -> tuple[dict[str, Score], dict[str, Any]]:
-    """The three rubric questions, asked concurrently; each failure stays local to its metrics."""
+    """The three rubric questions, asked concurrently; each failure stays local to its metrics.
+
+    What the rubrics settle without judgment is applied here, not asked: an answer with no
+    text is 1 for VLM-T; no step figures (or only blank ones) make all three process criteria
+    1; a long image of a single figure caps Process Consistency at 1; no usable final figure
+    makes VLM-I-Res 1. A model that draws only a final image (the image track's Qwen-Image
+    kind) has no plan and no process: VLM-T and VLM-I-Mid do not apply and VLM-I is VLM-I-Res,
+    as in the paper's Table 4."""
     target = record.target
-    process_names = ("Step Accuracy", "Process Consistency", "Problem-Solution Accuracy", "VLM-I-Mid")
+    response = record.response or ""
+    final_only = drawn.final_only
 
     async def text() -> tuple[dict[str, Score], dict[str, Any]]:
-        answer = await judge.ask(prompts.text_judge_messages(target, drawn.plan), prompts.parse_score)
+        if final_only:
+            return _inapplicable(("VLM-T",), FINAL_ONLY), {}
+        if not response.strip():
+            return _rubric_floor(("VLM-T",), "the answer has no text"), {}
+        answer = await judge.ask(prompts.text_judge_messages(target, response, prompt_set), prompts.parse_score)
         if answer.value is None:
             return _judge_failed(("VLM-T",), answer.error or "judge failed"), {"text_error": answer.error}
         return _likert_scores("VLM-T", answer.value["score"], answer.value["reason"]), {"text": answer.value}
 
     async def process() -> tuple[dict[str, Score], dict[str, Any]]:
-        if drawn.long is None:
-            return _missing(process_names, drawn.problem or "no step images"), {}
+        if final_only:
+            return _inapplicable(PROCESS_NAMES, FINAL_ONLY), {}
+        if drawn.long is None or drawn.blank:
+            why = drawn.problem or "no step figures"
+            return _mid_scores(1, 1, 1, f"the rubric's 1: {why}", judged=False), {}
         answer = await judge.ask(
-            prompts.process_judge_messages(target, drawn.plan, drawn.long), prompts.parse_process
+            prompts.process_judge_messages(target, response, drawn.long, prompt_set), prompts.parse_process
         )
         if answer.value is None:
-            return _judge_failed(process_names, answer.error or "judge failed"), {"process_error": answer.error}
-        v = answer.value
-        scores = {
-            **_likert_scores("Step Accuracy", v["step_accuracy"], v["reason"]),
-            **_likert_scores("Process Consistency", v["process_consistency"], v["reason"]),
-            **_likert_scores("Problem-Solution Accuracy", v["problem_solution_accuracy"], v["reason"]),
-        }
-        mid = (v["step_accuracy"] + v["process_consistency"]) / 2
-        scores["VLM-I-Mid"] = Score(
-            mid / 5, explanation=f"mean of step accuracy and process consistency: {mid:g}/5", judge="decided"
-        )
-        scores["VLM-I-Mid" + RESCALED_SUFFIX] = Score((mid - 1) / 4, explanation=f"{mid:g}/5", judge="decided")
-        return scores, {"process": v}
+            return _judge_failed(PROCESS_NAMES, answer.error or "judge failed"), {"process_error": answer.error}
+        v = dict(answer.value)
+        if drawn.panels == 1 and v["process_consistency"] > 1:  # the rubric's mandatory clause
+            v["process_consistency"] = 1
+            v["reason"] = f"{v['reason']} [Process Consistency capped at 1: a single figure]".strip()
+        return _mid_scores(v["step_accuracy"], v["process_consistency"], v["problem_solution_accuracy"],
+                           v["reason"]), {"process": v}
 
     async def result() -> tuple[dict[str, Score], dict[str, Any]]:
         if reference_png is None:
             return _missing(("VLM-I-Res",), "the item has no reference image"), {}
-        if drawn.final is None:
-            return _missing(("VLM-I-Res",), drawn.problem or "no final image"), {}
-        answer = await judge.ask(
-            prompts.result_judge_messages(target, reference_png, drawn.final), prompts.parse_score
-        )
+        if drawn.final is None or drawn.blank:
+            return _rubric_floor(("VLM-I-Res",), drawn.problem or "no final figure"), {}
+        answer = await judge.ask(prompts.result_judge_messages(reference_png, drawn.final, prompt_set),
+                                 prompts.parse_score)
         if answer.value is None:
             return _judge_failed(("VLM-I-Res",), answer.error or "judge failed"), {"result_error": answer.error}
         return _likert_scores("VLM-I-Res", answer.value["score"], answer.value["reason"]), {"result": answer.value}
@@ -443,12 +525,23 @@ async def judge_scores(
     for part_scores, part_judgment in await asyncio.gather(text(), process(), result()):
         scores.update(part_scores)
         judgment.update(part_judgment)
-    mid, res = scores["VLM-I-Mid"], scores["VLM-I-Res"]
+    res = scores["VLM-I-Res"]
+    if final_only:
+        if res.scored:
+            scores["VLM-I"] = Score(res.value, explanation="VLM-I-Res (a final image only: Table 4's rule)",
+                                    judge=res.judge)
+            scores["VLM-I" + RESCALED_SUFFIX] = Score(scores["VLM-I-Res" + RESCALED_SUFFIX].value,
+                                                      explanation="VLM-I-Res rescaled", judge=res.judge)
+        else:
+            scores.update(_missing(("VLM-I",), f"needs VLM-I-Res: {res.unscored}"))
+        return scores, judgment
+    mid = scores["VLM-I-Mid"]
     if mid.scored and res.scored:
         both = (mid.value + res.value) / 2  # type: ignore[operator]
-        scores["VLM-I"] = Score(both, explanation="mean of VLM-I-Mid and VLM-I-Res", judge="decided")
+        outcome = "decided" if mid.judge or res.judge else None
+        scores["VLM-I"] = Score(both, explanation="mean of VLM-I-Mid and VLM-I-Res", judge=outcome)
         rescaled = (scores["VLM-I-Mid" + RESCALED_SUFFIX].value + scores["VLM-I-Res" + RESCALED_SUFFIX].value) / 2  # type: ignore[operator]
-        scores["VLM-I" + RESCALED_SUFFIX] = Score(rescaled, explanation="mean of the rescaled parts", judge="decided")
+        scores["VLM-I" + RESCALED_SUFFIX] = Score(rescaled, explanation="mean of the rescaled parts", judge=outcome)
     else:
         why = mid.unscored if not mid.scored else res.unscored
         scores.update(_missing(("VLM-I",), f"needs VLM-I-Mid and VLM-I-Res: {why}"))
@@ -458,7 +551,9 @@ async def judge_scores(
 # --------------------------------------------------------------------------- one record
 
 
-async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+async def score_record(
+    record: SampleRecord, judge: Judge, prompt_set: PromptSet, pixel_reference: str = "rendered"
+) -> dict[str, Score]:
     track = "image" if record.task == "ggbench_image" else "code"
     names = IMAGE_TRACK_METRICS if track == "image" else CODE_TRACK_METRICS
     record.judgment = None
@@ -474,7 +569,8 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
             return drawn, pixel_scores(drawn, reference_png, with_lpips), []
         response = record.response or ""
         try:  # the answer's code runs in a worker that is killed past its time or memory limit
-            drawn, scores, failed = shared_sandbox().call(code_track, response, record.target, reference_png, with_lpips)
+            drawn, scores, failed = shared_sandbox().call(code_track, response, record.target, reference_png,
+                                                          with_lpips, pixel_reference)
         except SandboxLimit as exc:
             drawn, scores, failed = _engine_limit(response, record.target, str(exc), reference_png, with_lpips)
         return drawn, scores, failed
@@ -488,11 +584,12 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
         "plan": drawn.plan[:4000],
         "problem": drawn.problem,
         "failed_lines": failed_lines,
+        "pixel_reference": ("rendered" if drawn.reference_drawn is not None else "release"),
     }
     if judge.offline:
         scores.update(_missing(JUDGE_METRICS, NO_JUDGE, needs_judge=True))
     else:
-        judged, record.judgment = await judge_scores(record, judge, drawn, reference_png)
+        judged, record.judgment = await judge_scores(record, judge, drawn, reference_png, prompt_set)
         scores.update(judged)
     return {name: scores[name] for name in names if name in scores}
 
