@@ -175,3 +175,54 @@ def test_bad_replay_images_are_clear_errors(tmp_path: Path) -> None:
                  "--out", str(tmp_path / "x"))
     assert result.returncode == 2
     assert "line 1" in result.stderr and "images.steps" in result.stderr
+
+
+def test_image_track_rubric_rules_with_a_judge(tmp_path: Path) -> None:
+    """Table 4's rules for drawing models: a final image and no steps gives VLM-I = VLM-I-Res,
+    with no plan or process to judge ('-'); no image at all is the rubric's 1 for VLM-I-Res
+    and for the process criteria, without asking the judge; the judge sees only the two
+    images for VLM-I-Res."""
+    root = sample_path()
+    first, second = SAMPLE[0], SAMPLE[1]
+    rows = [
+        {"id": first["id"], "response": "", "images": {"final": str(root / first["res_image"].lstrip("/"))}},
+        {"id": second["id"], "response": "I would draw the bisector.", "images": {"steps": []}},
+    ]
+    replay = write_replay(tmp_path / "drawn.jsonl", rows)
+    out = tmp_path / "image"
+    with ChatServer(judge) as server:
+        result = cli("run", "ggbench", "--task", "ggbench_image", "--model", f"replay:{replay}", "--limit", "2",
+                     "--judge", "openai:judge", "--judge-base-url", server.base_url, "--out", str(out),
+                     "--no-cache", "--min-coverage", "0")
+        texts = [prompt_text(r) for r in server.requests]
+    assert result.returncode == 0, result.stderr
+    _, samples = load(out)
+    final_only, nothing = (next(s for s in samples if s["id"] == key) for key in (first["id"], second["id"]))
+    scores = final_only["scores"]
+    assert scores["VLM-I-Res"]["value"] == 1.0 and scores["VLM-I"]["value"] == 1.0
+    assert scores["VLM-I (0-100)"]["value"] == scores["VLM-I-Res (0-100)"]["value"] == 1.0
+    for name in ("VLM-T", "VLM-I-Mid", "Step Accuracy", "Process Consistency"):
+        assert scores[name]["value"] is None and scores[name]["not_applicable"], name
+    scores = nothing["scores"]
+    for name in ("VLM-I-Res", "Step Accuracy", "Process Consistency", "Problem-Solution Accuracy", "VLM-I-Mid"):
+        assert scores[name]["value"] == pytest.approx(1 / 5) and "rubric's 1" in scores[name]["explanation"], name
+    assert scores["VLM-I"]["value"] == pytest.approx(1 / 5) and scores["VLM-T"]["value"] == pytest.approx(2 / 5)
+    assert scores["SSIM"]["value"] == 0.0 and scores["PSNR"]["value"] == 0.0
+    # asked: one final-figure comparison (item 1) and one plan (item 2); never the process
+    assert sum("the second is the model's final figure" in t for t in texts) == 1
+    assert not any("from the long image" in t for t in texts) and len(texts) == 2
+    result_prompt = next(t for t in texts if "the second is the model's final figure" in t)
+    assert first["question"][:40] not in result_prompt  # the two images only, as published
+
+
+def test_empty_baseline_scores_every_deterministic_metric_on_every_item(tmp_path: Path) -> None:
+    """baseline:empty writes nothing: every metric that needs no judge is scored at its floor on
+    every item, so a weak model's means are not made of the items it got right."""
+    out = tmp_path / "empty"
+    result = cli("run", "ggbench", "--model", "baseline:empty", "--out", str(out))
+    assert result.returncode == 0, result.stderr  # passes the default --min-coverage
+    results, samples = load(out)
+    for name in ("Pass@1", "verifier", "BLEU", "ROUGE-L", "chrF", "RUBY", "PSNR", "SSIM"):
+        metric = results["metrics"][name]
+        assert metric["coverage"] == 1.0 and metric["value"] == 0.0, name
+    assert results["metrics"]["edit_distance"]["value"] == 1.0

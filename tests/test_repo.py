@@ -51,7 +51,7 @@ DIFFERENCES = "## Differences from the paper and the official code"
 DIFFERENCES_HEADER = "| what | paper | official code | geomeval | why | switch |"
 
 
-@pytest.mark.parametrize("card", ["capgeo", "capgeo_bench", "geoeval", "geolaux", "me2"])
+@pytest.mark.parametrize("card", ["capgeo", "capgeo_bench", "geoeval", "geolaux", "ggbench", "me2"])
 def test_every_card_has_a_differences_table(card: str) -> None:
     """Each card says, in one table, where a number can differ from the paper's or the
     official code's, and which switch (if any) gives the paper's behaviour."""

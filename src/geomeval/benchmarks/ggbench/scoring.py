@@ -457,7 +457,8 @@ def _mid_scores(step: int, consistency: int, solution: int, reason: str, judged:
     }
     mid = (step + consistency) / 2
     outcome = "decided" if judged else None
-    scores["VLM-I-Mid"] = Score(mid / 5, explanation=f"mean of step accuracy and process consistency: {mid:g}/5",
+    why = "" if judged else f" ({reason})"
+    scores["VLM-I-Mid"] = Score(mid / 5, explanation=f"mean of step accuracy and process consistency: {mid:g}/5{why}",
                                 judge=outcome)
     scores["VLM-I-Mid" + RESCALED_SUFFIX] = Score((mid - 1) / 4, explanation=f"{mid:g}/5", judge=outcome)
     return scores
