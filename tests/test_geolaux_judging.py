@@ -475,3 +475,24 @@ def test_error_types_reply_must_cover_exactly_the_wrong_steps() -> None:
         parse_error_types('{"error_type": "knowledge"}', [2])
     with pytest.raises(ValueError, match="at most"):
         parse_error_types(json.dumps({"errors": [{"step": 1, "error_type": "n/a"}] * 500}), [2])
+
+
+def test_cli_judge_text_only_flag_for_run_and_score(tmp_path: Path) -> None:
+    """`--judge-text-only` is the command-line switch (GEOMEVAL_JUDGE_IMAGES=0's twin), on run and score."""
+    out = tmp_path / "run"
+    with ChatServer(judge_or_model) as model_server, ChatServer(judge_or_model, text_only=True) as judge_server:
+        ran = subprocess.run(
+            [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--model", "openai:m", "--base-url",
+             model_server.base_url, "--judge", "openai:j", "--judge-base-url", judge_server.base_url,
+             "--judge-text-only", "--out", str(out), "--no-cache", "--limit", "3"],
+            capture_output=True, text=True, timeout=600, check=False)
+        assert ran.returncode == 0, ran.stderr
+        rescored = subprocess.run(
+            [sys.executable, "-m", "geomeval.cli", "score", str(out), "--judge", "openai:j", "--judge-base-url",
+             judge_server.base_url, "--judge-text-only", "--no-cache"],
+            capture_output=True, text=True, timeout=600, check=False)
+        assert rescored.returncode == 0, rescored.stderr
+        judged = [r for r in judge_server.requests if _is_judge(r)]
+    assert judged and all(isinstance(r["messages"][-1]["content"], str) for r in judged)
+    results = json.loads((out / "results.json").read_text())
+    assert all(results["metrics"][m]["coverage"] == 1.0 for m in ("ACS", "PCS", "PQS"))

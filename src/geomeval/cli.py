@@ -198,6 +198,12 @@ JudgeStyleOpt = Annotated[
                              help="judge request shape: auto (by model name), chat, or reasoning "
                                   "(max_completion_tokens, no temperature: o-series, gpt-5)")
 ]
+JudgeImagesOpt = Annotated[
+    bool | None, typer.Option("--judge-images/--judge-text-only",
+                              help="send the judge the figures its paper shows it (default; GEOMEVAL_JUDGE_IMAGES=0 "
+                                   "for text only), or judge from text alone for a judge that refuses images "
+                                   "(not comparable with the paper)")
+]
 CacheOpt = Annotated[
     Path | None, typer.Option("--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval)")
 ]
@@ -237,6 +243,7 @@ def run(
     judge_timeout: JudgeTimeoutOpt = None,
     judge_max_tokens: JudgeMaxTokensOpt = None,
     judge_style: JudgeStyleOpt = None,
+    judge_images: JudgeImagesOpt = None,
     max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
     temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (judges always use 0)")] = 0.0,
     tensor_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: GPUs to shard the model over")] = None,
@@ -273,7 +280,7 @@ def run(
     judge_obj = parse_judge_spec(
         judge, base_url=judge_base_url, concurrency=judge_concurrency or concurrency,
         timeout_s=judge_timeout or timeout, cache=response_cache, model_base_url=base_url,
-        max_tokens=judge_max_tokens, style=judge_style,
+        max_tokens=judge_max_tokens, style=judge_style, images=judge_images,
     )
     model_obj = parse_model_spec(
         model,
@@ -338,6 +345,7 @@ def score(
     timeout: TimeoutOpt = 120.0,
     judge_max_tokens: JudgeMaxTokensOpt = None,
     judge_style: JudgeStyleOpt = None,
+    judge_images: JudgeImagesOpt = None,
     min_coverage: MinCoverageOpt = 0.95,
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
@@ -348,7 +356,7 @@ def score(
 
     judge_obj = parse_judge_spec(
         judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache),
-        max_tokens=judge_max_tokens, style=judge_style,
+        max_tokens=judge_max_tokens, style=judge_style, images=judge_images,
     )
     with _progress("rescoring") as update:
         results = rescore(run_dir, judge_obj, progress=update, concurrency=concurrency)
