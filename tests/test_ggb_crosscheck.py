@@ -9,7 +9,9 @@ assert that
 (a) every line succeeds or fails alike,
 (b) Pass@1 (every line ran) agrees,
 (c) every label present on both sides has the same kind and the same values (within 1e-6), and
-    an object is undefined on one side exactly when it is undefined on the other,
+    an object is undefined on one side exactly when it is undefined on the other (conics by
+    their matrix up to scale, functions by their values at fixed abscissas, curves by their
+    points, implicit curves by their terms),
 (d) the set of labels the script leaves behind is the same.
 
 Differences we accept on purpose go into KNOWN_DIFFERENCES with a reason; it is meant to stay
@@ -69,6 +71,10 @@ _GROUPS = {
     "text": "text",
     "boolean": "boolean",
     "list": "list",
+    "function": "function",
+    "function2": "function",
+    "curve": "curve",
+    "implicitpoly": "implicitpoly",
 }
 
 
@@ -161,6 +167,25 @@ def normalised_line(obj: dict[str, Any]) -> tuple[float, float, float]:
     return (sign * a + 0.0, sign * b + 0.0, sign * c + 0.0)
 
 
+def normalised_matrix(matrix: Any) -> tuple[float, ...]:
+    """A conic matrix divided by its largest coefficient in absolute value (sign included),
+    so an equation and any multiple of it compare equal."""
+    m = [float(v) for v in (matrix or [math.nan] * 6)]
+    pivot = max(m, key=abs)
+    if pivot == 0 or not math.isfinite(pivot):
+        return tuple(m)
+    return tuple(v / pivot + 0.0 for v in m)
+
+
+def normalised_terms(terms: Any) -> dict[tuple[int, int], float]:
+    """An implicit polynomial's {(i, j): coefficient}, divided like normalised_matrix."""
+    out = {(int(i), int(j)): float(c) for i, j, c in (terms or []) if float(c) != 0}
+    pivot = max(out.values(), key=abs, default=0.0)
+    if pivot == 0:
+        return out
+    return {k: v / pivot for k, v in out.items() if abs(v / pivot) > 1e-12}
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.10g}"
@@ -216,6 +241,28 @@ def compare_objects(label: str, jar: dict[str, Any], ours: dict[str, Any]) -> li
             diff("line kind", jt, ot)
         if jt == ot == "ray" and not _close_xy(jar.get("start"), ours.get("start")):
             diff("start", jar.get("start"), ours.get("start"))
+    elif group == "conic" and jar.get("conic_type") not in (None, "circle"):
+        # Ellipses, hyperbolas, parabolas and degenerate conics: their equation, up to scale.
+        if jar.get("conic_type") != ours.get("conic_type"):
+            diff("conic type", jar.get("conic_type"), ours.get("conic_type"))
+        jm, om = normalised_matrix(jar.get("matrix")), normalised_matrix(ours.get("matrix"))
+        if not all(_close(p, q) for p, q in zip(jm, om, strict=True)):
+            diff("normalised matrix", jm, om)
+        for key in ("center", "half_axes"):
+            if key in jar and not _close_xy(jar[key], ours.get(key)):
+                diff(key, jar[key], ours.get(key))
+    elif group == "function":
+        js, os_ = jar.get("samples") or [], ours.get("samples") or []
+        if len(js) != len(os_) or not all(_close(p, q) for p, q in zip(js, os_, strict=False)):
+            diff("values at the sample abscissas", js, os_)
+    elif group == "curve":
+        js, os_ = jar.get("samples") or [], ours.get("samples") or []
+        if len(js) != len(os_) or not all(_close_xy(p, q) for p, q in zip(js, os_, strict=False)):
+            diff("points at the sample parameters", js, os_)
+    elif group == "implicitpoly":
+        jt_, ot_ = normalised_terms(jar.get("terms")), normalised_terms(ours.get("terms"))
+        if jt_.keys() != ot_.keys() or not all(_close(jt_[k], ot_[k]) for k in jt_):
+            diff("normalised terms", sorted(jt_.items()), sorted(ot_.items()))
     elif group in ("conic", "conicpart"):
         if jar.get("conic_type", "circle") != ours.get("conic_type", "circle"):
             diff("conic type", jar.get("conic_type"), ours.get("conic_type"))

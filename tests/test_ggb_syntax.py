@@ -15,7 +15,9 @@ from geomeval.geogebra.syntax import (
     Call,
     Const,
     Degrees,
+    Equation,
     Expr,
+    FunctionDef,
     ListLit,
     Name,
     Neg,
@@ -106,24 +108,57 @@ def test_a_braced_list_without_equals_is_a_list() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "col"),
+    ("text", "labels", "left", "right"),
     [
-        ("f: y = 2x + 1", 6),
-        ("c: x^2 + y^2 = 4", 14),
-        ("x^2 + y^2 = 4", 11),
-        ("y = 2x + 1", 3),
-        ("x = 3", 3),
-        ("a = b = 3", 7),
+        ("f: y = 2x + 1", ("f",), Name("y"), BinOp("+", BinOp("*", n(2), Name("x")), n(1))),
+        ("x = 3", (), Name("x"), n(3)),
+        ("y = 3", (), Name("y"), n(3)),
+        ("k: 2 = y", ("k",), n(2), Name("y")),
+        (
+            "c: x^2 + y^2 = 4",
+            ("c",),
+            BinOp("+", BinOp("^", Name("x"), n(2)), BinOp("^", Name("y"), n(2))),
+            n(4),
+        ),
     ],
 )
-def test_equations_are_refused_at_the_equals_sign(text: str, col: int) -> None:
+def test_equations_parse_with_their_label(
+    text: str, labels: tuple[str, ...], left: Expr, right: Expr
+) -> None:
+    statement = parse_line(text)
+    assert statement.labels == labels
+    assert statement.expr == Equation(left, right)
+
+
+@pytest.mark.parametrize(
+    ("text", "col", "message"),
+    [
+        ("c = x^2 + y^2 = 25", 15, "Invalid input: an equation is named with ':'"),
+        ("a = b = 3", 7, "Invalid input: an equation is named with ':'"),
+        ("x^2 = y = 1", 9, "Invalid input: more than one '='"),
+        ("y =", 4, "expected an expression after '='"),
+    ],
+)
+def test_equations_geogebra_4_refuses(text: str, col: int, message: str) -> None:
     err = error(text)
-    assert (err.line, err.col, err.message) == (1, col, "equations are not supported")
+    assert (err.col, err.message) == (col, message)
 
 
-def test_function_definition_is_refused() -> None:
-    err = error("f(x) = x^2")
-    assert err.col == 6 and "function definitions" in err.message
+def test_equation_as_a_command_argument() -> None:
+    statement = parse_line("I = Intersect(e, y = 1)")
+    assert statement.expr == Call("Intersect", (Name("e"), Equation(Name("y"), n(1))))
+    assert to_source(statement, legacy=True) == "I = Intersect[e, y = 1]"
+
+
+def test_function_definitions() -> None:
+    statement = parse_line("f(x) = x^2 - 3")
+    assert statement.labels == ("f",)
+    assert statement.expr == FunctionDef("x", BinOp("-", BinOp("^", Name("x"), n(2)), n(3)))
+    assert to_source(statement) == "f(x) = x^2 - 3"
+    two = parse_line("g(x, y) = x y")
+    assert two.expr == FunctionDef("x,y", BinOp("*", Name("x"), Name("y")))
+    assert to_source(two) == "g(x, y) = x * y"
+    assert to_source(parse_line("f: y = 2x")) == "f: y = 2 * x"
 
 
 @pytest.mark.parametrize(
@@ -231,10 +266,28 @@ def test_implicit_multiplication_after_a_number(text: str, tree: Expr) -> None:
     assert expr(text) == tree
 
 
-def test_no_implicit_multiplication_between_names() -> None:
-    err = error("s = a b")
-    assert (err.col, err.message) == (7, "unexpected name 'b'")
-    assert error("(a + b)(c)").message == "unexpected '('"
+@pytest.mark.parametrize(
+    ("text", "tree"),
+    [
+        ("a b", BinOp("*", Name("a"), Name("b"))),
+        ("(a + b)(c)", BinOp("*", BinOp("+", Name("a"), Name("b")), Name("c"))),
+        ("2pi k", BinOp("*", BinOp("*", n(2), Const("pi")), Name("k"))),
+        ("6 (6 - a)", BinOp("*", n(6), BinOp("-", n(6), Name("a")))),
+        ("2 3", BinOp("*", n(2), n(3))),
+        ("1.2.3", BinOp("*", n(1.2), n(0.3))),  # 0.36 in GeoGebra 4.0.34
+        (
+            "sqrt(Distance(A, B) Distance(B, C))",
+            Call(
+                "sqrt",
+                (BinOp("*", Call("Distance", (A, Name("B"))), Call("Distance", (Name("B"), Name("C")))),),
+            ),
+        ),
+        ("x² y", BinOp("*", BinOp("^", Name("x"), n(2)), Name("y"))),
+    ],
+)
+def test_implicit_multiplication_between_operands(text: str, tree: Expr) -> None:
+    # GeoGebra 4.0.34 (reference harness) reads every juxtaposition as a product.
+    assert expr(text) == tree
 
 
 @pytest.mark.parametrize(
@@ -341,15 +394,21 @@ def test_unicode_operators() -> None:
     assert expr("\ufeffA\u00a0=\t(1,\u200b2)") == PointLit(n(1), n(2))
 
 
-def test_comments_and_semicolons() -> None:
+def test_semicolons_are_dropped_and_comments_fail_the_line() -> None:
     assert parse_line("A = (1, 2);") == parse_line("A = (1, 2)")
     assert parse_line("A = (1, 2);;  ") == parse_line("A = (1, 2)")
-    statement = parse_line('SetColor(p, "#FF8800")  # orange // not a comment end')
-    assert statement.expr == Call("SetColor", (Name("p"), Str("#FF8800")))
-    assert statement.source == 'SetColor(p, "#FF8800")'
-    assert parse_line("c = Circle(A, 2) // radius 2").expr == Call("Circle", (A, n(2)))
-    assert parse_line('t = Text("a // b # c")  // note').expr == Call("Text", (Str("a // b # c"),))
-    assert parse_line("  A = (1, 2); # point").source == "A = (1, 2)"
+    # GeoGebra 4.0.34 has no comments: the reference harness rejects any line holding one.
+    for text, col in [
+        ('SetColor(p, "#FF8800")  # orange', 25),
+        ("c = Circle(A, 2) // radius 2", 18),
+        ("# just a comment", 1),
+        ("  A = (1, 2); # point", 15),
+    ]:
+        err = error(text)
+        assert (err.col, err.message) == (col, "Invalid input: GeoGebra has no comments ('#', '//')")
+    # inside a string, # and // are text
+    assert parse_line('t = Text("a // b # c")').expr == Call("Text", (Str("a // b # c"),))
+    assert parse_line('SetColor(p, "#FF8800")').expr == Call("SetColor", (Name("p"), Str("#FF8800")))
 
 
 def test_script_per_line_status_and_real_line_numbers() -> None:
@@ -368,17 +427,20 @@ def test_script_per_line_status_and_real_line_numbers() -> None:
         ]
     )
     parsed = parse_script(script)
-    assert [item.line for item in parsed] == [3, 4, 6, 7, 8, 9]
+    assert [item.line for item in parsed] == [1, 3, 4, 5, 6, 7, 8, 9]
     ok = [item for item in parsed if isinstance(item, Statement)]
     bad = [item for item in parsed if isinstance(item, ParseError)]
-    assert [s.labels for s in ok] == [("A",), ("B",), ("poly1",), ()]
+    assert [s.labels for s in ok] == [("A",), ("B",), ("c",), ()]
+    no_comments = "Invalid input: GeoGebra has no comments ('#', '//')"
     assert [(e.line, e.col, e.message) for e in bad] == [
+        (1, 1, no_comments),
+        (5, 4, no_comments),
         (6, 21, "missing ')' to close '(' opened at column 11"),
-        (8, 14, "equations are not supported"),
+        (7, 27, no_comments),
     ]
-    assert str(bad[0]) == "line 6, column 21: missing ')' to close '(' opened at column 11"
-    assert bad[0].source == "C = Rotate(B, 60°, A"
-    assert parse_script("") == [] and parse_script("\n\n# nothing\n") == []
+    assert str(bad[2]) == "line 6, column 21: missing ')' to close '(' opened at column 11"
+    assert bad[2].source == "C = Rotate(B, 60°, A"
+    assert parse_script("") == [] and parse_script("\n\n  \n") == []
 
 
 def test_parse_error_survives_pickling() -> None:
@@ -407,8 +469,6 @@ def test_parse_error_survives_pickling() -> None:
         ("Circle(A, 2, )", 14, "empty argument"),
         ("Circle(, 2)", 8, "empty argument"),
         ("L = {1, 2, }", 12, "empty list item"),
-        ("Circle(A 2)", 10, "unexpected number '2' (expected ',' or ')')"),
-        ("Circle(A, r = 2)", 13, "unexpected '=' (expected ',' or ')')"),
         ("a = 2 +", 8, "expected an expression after '+'"),
         ("a = * 2", 5, "unexpected '*'"),
         ("a = 2 */ 3", 8, "unexpected '/'"),
@@ -416,9 +476,7 @@ def test_parse_error_survives_pickling() -> None:
         ("Text('abc')", 6, 'unexpected character "\'"; strings use double quotes'),
         ("a = b < c < d", 11, "chained comparison: put '< …' in parentheses"),
         ("a = b & c", 7, "unexpected character '&' (write &&)"),
-        ("a = 1.2.3", 8, "unexpected number '.3'"),
         ("a = b . c", 7, "unexpected character '.'"),
-        ("A = (1, 2) B", 12, "unexpected name 'B'"),
         ('A = "x" "y"', 9, "unexpected string"),
         ("A, B", 2, "unexpected ','"),
         ("```geogebra", 1, "unexpected character '`'"),
@@ -430,7 +488,7 @@ def test_error_messages_name_the_column(text: str, col: int, message: str) -> No
 
 
 def test_parse_line_refuses_blank_and_multiline_input() -> None:
-    assert "nothing to parse" in error("   # just a comment").message
+    assert "nothing to parse" in error("   ").message
     assert "one line" in error("A = 1\nB = 2").message
 
 
@@ -516,7 +574,7 @@ def test_recursion_limit_is_converted_when_max_depth_is_set_too_high() -> None:
 
 
 def test_a_full_size_script_parses() -> None:
-    script = "\n".join(f"P_{{{i}}} = Rotate(A, {i}°, (0, 0))  # step {i}" for i in range(2_000))
+    script = "\n".join(f"P_{{{i}}} = Rotate(A, {i}°, (0, 0));" for i in range(2_000))
     parsed = parse_script(script)
     assert len(parsed) == 2_000 and all(isinstance(p, Statement) for p in parsed)
     assert parsed[-1].labels == ("P_{1999}",)

@@ -84,6 +84,8 @@ from geomeval.geogebra.syntax import (
     Call,
     Const,
     Degrees,
+    Equation,
+    FunctionDef,
     ListLit,
     Name,
     Neg,
@@ -447,6 +449,10 @@ def _script_parts(node: object) -> tuple[str, Sequence[object]]:
             return "not", (operand,)
         case Degrees(operand=operand):
             return "degrees", (operand,)
+        case Equation(left=left, right=right):
+            return "equation", (left, right)
+        case FunctionDef(var=var, body=body):
+            return f"function:{var}", (body,)
     raise TypeError(f"not a GeoGebra syntax node: {node!r}")
 
 

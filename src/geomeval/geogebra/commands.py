@@ -83,6 +83,8 @@ def _kind(value: Value) -> str:
         return "text"
     if isinstance(value, list):
         return "list"
+    if isinstance(value, Geo) and not isinstance(value, GeoCircle) and value.kind == "conic":
+        return "conic"
     if isinstance(value, Geo):
         return {
             "point": "point",
@@ -943,7 +945,6 @@ COMMANDS: dict[str, Callable[[Context, list[Value]], Value]] = {
     "Dilate": cmd_dilate,
     "Centroid": cmd_centroid,
     "Center": cmd_center,
-    "Centre": cmd_center,
     "Distance": cmd_distance,
     "Length": cmd_length,
     "Area": cmd_area,
@@ -957,3 +958,9 @@ COMMANDS: dict[str, Callable[[Context, list[Value]], Value]] = {
     "Element": cmd_element,
     "If": cmd_if,
 }
+
+
+# Conics, functions and the commands on them (after the table: analytic.py builds on it).
+from geomeval.geogebra.analytic import ANALYTIC_COMMANDS  # noqa: E402
+
+COMMANDS.update(ANALYTIC_COMMANDS)

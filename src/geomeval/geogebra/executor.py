@@ -17,8 +17,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from geomeval.geogebra import algebra as alg
 from geomeval.geogebra import commands as cmds
+from geomeval.geogebra import conics
 from geomeval.geogebra import syntax as sx
+from geomeval.geogebra.algebra import Sym
 from geomeval.geogebra.commands import (
     AngleValue,
     CommandError,
@@ -35,7 +38,11 @@ from geomeval.geogebra.objects import (
     GeoAngle,
     GeoBoolean,
     GeoCircle,
+    GeoConic,
     GeoConicPart,
+    GeoFunction,
+    GeoFunctionNVar,
+    GeoImplicitPoly,
     GeoLine,
     GeoList,
     GeoNumber,
@@ -208,8 +215,7 @@ class Executor:
                 return list(existing)
         value = self.evaluate(stmt.expr)
         if isinstance(value, ViewCommand):
-            if stmt.labels:
-                raise ScriptError(f"{value.name} gives no object to name {stmt.labels[0]}")
+            # `fixed = SetFixed(c, true)`: GeoGebra 4.0 runs the command and names nothing.
             value.apply(self)
             return []
         outputs, naming, names = self._outputs(value, stmt)
@@ -422,6 +428,16 @@ class Executor:
             and stmt.labels[0][:1].islower()
         ):
             return GeoVector(value.x, value.y)  # GeoGebra: `u = (1, 2)` is a vector
+        if isinstance(value, Sym):
+            if value.has("y"):
+                raise ScriptError("Invalid input: an expression in x and y needs '= …'")
+            if stmt.labels and _mentions_xy(stmt.expr):
+                # GeoGebra 4.0 reads `a = 2x + 1` as an equation in a, x and y.
+                raise ScriptError(
+                    "Invalid equation: Please enter a polynomial equation in x and y "
+                    f"(Undefined variable {stmt.labels[0]}; write {stmt.labels[0]}(x) = …)"
+                )
+            return GeoFunction(value)
         if isinstance(value, Geo):
             if value.label is not None:  # `B = A`: a dependent copy, not the same object
                 value = copy.copy(value)
@@ -551,13 +567,89 @@ class Executor:
             return AngleValue(cmds.num(value) * math.pi / 180)
         if isinstance(node, sx.BinOp):
             return _binop(node.op, self.evaluate(node.left), self.evaluate(node.right))
+        if isinstance(node, sx.Equation):
+            return self._equation(node)
+        if isinstance(node, sx.FunctionDef):
+            return self._function(node)
         raise ScriptError(f"unsupported expression {type(node).__name__}")
+
+    def _symbolic(self, node: sx.Expr) -> Sym | float:
+        value = _settle(self.evaluate(node))
+        if isinstance(value, GeoFunction) and value.body is not None:
+            return value.body
+        if isinstance(value, Sym):
+            return value
+        if cmds.is_number(value):
+            return cmds.num(_as_number(value))
+        raise ScriptError(
+            f"Invalid equation: Please enter a polynomial equation in x and y ({cmds._kind(value)})"
+        )
+
+    def _equation(self, node: sx.Equation) -> Geo:
+        """`lhs = rhs`: a line (degree 1), circle or conic (2), implicit curve (else), or, for
+        `y = <expression in x>` that is no line or conic, a function, as GeoGebra 4.0 reads it."""
+        left = self._symbolic(node.left)
+        right = self._symbolic(node.right)
+        if (
+            isinstance(node.left, sx.Name)
+            and node.left.name == "y"
+            and not (isinstance(right, Sym) and right.has("y"))
+        ):
+            explicit = alg.to_poly(alg.lift(right).node)
+            if explicit is None or alg.degree(explicit) > 2:
+                return GeoFunction(alg.lift(right))
+        poly = alg.to_poly(alg.combine("-", left, right).node)
+        if poly is None:
+            raise ScriptError("Invalid equation: Please enter a polynomial equation in x and y")
+        poly = alg.clean(poly)
+        if not all(math.isfinite(v) for v in poly.values()):
+            return GeoImplicitPoly({(0, 0): NAN})
+        degree = alg.degree(poly)
+        if degree == 1:
+            return conics.line_from_abc(
+                poly.get((1, 0), 0.0), poly.get((0, 1), 0.0), poly.get((0, 0), 0.0)
+            )
+        if degree == 2:
+            matrix = conics.from_poly(poly)
+            if conics.classify(matrix) == "circle":
+                cx, cy = conics.center(matrix)
+                a2 = matrix[2] + matrix[4] * cx + matrix[5] * cy
+                return GeoCircle((cx, cy), math.sqrt(-a2 / matrix[0]))
+            return GeoConic(matrix)
+        return GeoImplicitPoly(poly)
+
+    def _function(self, node: sx.FunctionDef) -> GeoFunction:
+        """`f(x) = body` (or `f(x, y) = body`): the body with its variables left symbolic
+        (as x, and y)."""
+        names = node.var.split(",")
+        saved = {name: self._locals.get(name) for name in names}
+        for name, symbol in zip(names, (alg.X, alg.Y), strict=False):
+            self._locals[name] = symbol
+        try:
+            body = self._symbolic(node.body)
+        finally:
+            for name, old in saved.items():
+                if old is None:
+                    self._locals.pop(name, None)
+                else:
+                    self._locals[name] = old
+        if len(names) == 2:
+            return GeoFunctionNVar(alg.lift(body), node.var)
+        if isinstance(body, Sym) and body.has("y"):
+            raise ScriptError("Invalid function: a function of x cannot use y")
+        return GeoFunction(alg.lift(body), node.var)
 
     def _lookup(self, name: str) -> Value:
         if name in self._locals:
             return self._locals[name]
         geo = self.objects.get(name)
         if geo is None:
+            if name == "x":
+                return alg.X
+            if name == "y":
+                return alg.Y
+            if name in _AXES:
+                return _AXES[name]()
             raise ScriptError(f"Undefined variable: {name}")
         self._reads.add(name)
         return geo
@@ -574,9 +666,15 @@ class Executor:
                 if isinstance(arg, (GeoPoint, GeoVector)):
                     return arg.x if name == "x" else arg.y
                 raise ScriptError(f"{name}(): expected a point or a vector")
+            if isinstance(arg, Sym) and name in MATH:
+                return alg.apply(name, arg)
+            if isinstance(arg, GeoFunction) and arg.body is not None and name in MATH:
+                return alg.apply(name, arg.body)
             if not cmds.is_number(arg):
                 raise ScriptError(f"{name}(): expected a number")
             return _safe(MATH[name], cmds.num(arg))
+        if node.name in self.objects or node.name in self._locals:
+            return self._call_label(node)
         if name == "Sequence" and len(node.args) in (4, 5):
             return self._sequence(node)
         if name in STYLE_COMMANDS:
@@ -593,11 +691,35 @@ class Executor:
             raise ScriptError(
                 f"Unknown command: {name}" + (f" (GeoGebra has {hint})" if hint else "")
             )
-        args = [_settle(self.evaluate(a)) for a in node.args]
+        args = [_as_function(_settle(self.evaluate(a))) for a in node.args]
         for arg in args:
             if isinstance(arg, Geo) and not arg.defined and not isinstance(arg, (GeoList, GeoText)):
                 return _undefined_like(command, self, args)
         return command(self, args)
+
+    def _call_label(self, node: sx.Call) -> Value:
+        """`f(2)` evaluates a function, `f(x + 1)` composes it; `a(2)` with a number `a` is
+        GeoGebra's product a·2."""
+        target = self._lookup(node.name)
+        if isinstance(target, GeoFunctionNVar) and len(node.args) == 2:
+            x, y = (_settle(self.evaluate(a)) for a in node.args)
+            if not (cmds.is_number(x) and cmds.is_number(y)):
+                raise ScriptError(f"{node.name}(): expected two numbers")
+            return target(cmds.num(x), cmds.num(y))
+        if len(node.args) != 1 or isinstance(target, GeoFunctionNVar):
+            raise ScriptError(f"Unknown command: {node.name}")
+        arg = _settle(self.evaluate(node.args[0]))
+        if isinstance(target, GeoFunction):
+            if target.body is None:
+                return NAN
+            if isinstance(arg, GeoFunction) and arg.body is not None:
+                arg = arg.body
+            if isinstance(arg, Sym):
+                return alg.substitute(target.body, arg)
+            if cmds.is_number(arg):
+                return target(cmds.num(arg))
+            raise ScriptError(f"{node.name}(): expected a number")
+        return _binop("*", target, arg)
 
     def _sequence(self, node: sx.Call) -> Value:
         expr, var_node, *bounds = node.args
@@ -664,6 +786,35 @@ def _intersection_key(stmt: sx.Statement) -> tuple[str, ...] | None:
     if not all(isinstance(arg, sx.Name) for arg in expr.args):
         return None
     return tuple(sorted(arg.name for arg in expr.args))  # type: ignore[union-attr]
+
+
+# GeoGebra's built-in axes, as lines a x + b y + c = 0 with direction (b, -a) like its own.
+_AXES: dict[str, Callable[[], GeoLine]] = {
+    "xAxis": lambda: GeoLine((0.0, 0.0), (1.0, 0.0)),
+    "yAxis": lambda: GeoLine((0.0, 0.0), (0.0, -1.0)),
+}
+
+
+def _as_function(value: Value) -> Value:
+    """An expression in x passed to a command (Root(f - 1)) is a function there."""
+    if isinstance(value, Sym):
+        if value.has("y"):
+            raise ScriptError("Invalid input: an expression in x and y is no function")
+        return GeoFunction(value)
+    return value
+
+
+def _mentions_xy(node: sx.Expr) -> bool:
+    """Whether x or y appear as variables (not as x(A)) in a line's expression."""
+    if isinstance(node, sx.Name):
+        return node.name in ("x", "y")
+    if isinstance(node, sx.BinOp):
+        return _mentions_xy(node.left) or _mentions_xy(node.right)
+    if isinstance(node, (sx.Neg, sx.Not, sx.Degrees)):
+        return _mentions_xy(node.operand)
+    if isinstance(node, sx.Call):
+        return any(_mentions_xy(a) for a in node.args)
+    return False
 
 
 def _stub(definition: _Definition) -> sx.Statement:
@@ -743,6 +894,10 @@ def _is_angle(value: Value) -> bool:
 
 
 def _negate(value: Value) -> Value:
+    if isinstance(value, GeoFunction) and value.body is not None:
+        value = value.body
+    if isinstance(value, Sym):
+        return alg.negate(value)
     if cmds.is_number(value):
         return AngleValue(-cmds.num(value)) if _is_angle(value) else -cmds.num(value)
     if isinstance(value, GeoPoint):
@@ -800,7 +955,25 @@ def _compare(op: str, left: Value, right: Value) -> bool:
     raise ScriptError(f"cannot compare {cmds._kind(left)} {op} {cmds._kind(right)}")
 
 
+def _symbolic_operand(value: Value) -> Sym | float | None:
+    if isinstance(value, Sym):
+        return value
+    if isinstance(value, GeoFunction):
+        return value.body
+    value = _as_number(value)
+    if cmds.is_number(value):
+        return cmds.num(value)
+    return None
+
+
 def _binop(op: str, left: Value, right: Value) -> Value:
+    if isinstance(left, (Sym, GeoFunction)) or isinstance(right, (Sym, GeoFunction)):
+        a, b = _symbolic_operand(left), _symbolic_operand(right)
+        if a is None or b is None or op not in ("+", "-", "*", "/", "^"):
+            raise ScriptError(
+                f"cannot apply {op} to {cmds._kind(left)} and {cmds._kind(right)}"
+            )
+        return alg.combine(op, a, b)
     if op in _COMPARE:
         return _compare(op, left, right)
     if op == "&&" or op == "||":

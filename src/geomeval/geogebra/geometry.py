@@ -16,7 +16,11 @@ from geomeval.geogebra.objects import (
     GeoAngle,
     GeoBoolean,
     GeoCircle,
+    GeoConic,
     GeoConicPart,
+    GeoCurve,
+    GeoFunction,
+    GeoFunctionNVar,
     GeoLine,
     GeoList,
     GeoNumber,
@@ -252,7 +256,52 @@ class Transform:
             return GeoBoolean(geo.value)
         if isinstance(geo, GeoList):
             return GeoList([self.apply(e) for e in geo.elements])
-        raise TypeError(type(geo).__name__)
+        if isinstance(geo, GeoConic):
+            return self._conic(geo)
+        if isinstance(geo, GeoFunction) and not isinstance(geo, GeoFunctionNVar):
+            return self._function(geo)
+        if isinstance(geo, GeoCurve):
+            inner = geo.point
+            if inner is None:
+                return GeoCurve()
+            return GeoCurve(lambda t: self.point_map(inner(t)), geo.body)
+        raise ValueError(f"cannot transform a {geo.kind} here")
+
+    def _function(self, geo: GeoFunction) -> Geo:
+        """A translated or dilated function stays a function, k f((x - ox)/k) + oy; any other
+        map makes the curve t -> map(t, f(t)), as GeoGebra 4.0 does."""
+        from geomeval.geogebra import algebra as alg
+
+        if geo.body is None:
+            return GeoFunction()
+        ox, oy = self.point_map((0.0, 0.0))
+        kx, zero_y = self.linear((1.0, 0.0))
+        zero_x, ky = self.linear((0.0, 1.0))
+        if zero_y == 0 and zero_x == 0 and kx == ky and kx != 0:
+            # a translation or a dilation: (x, f(x)) -> (o + k x, o + k f(x)), still a function
+            inner = alg.substitute(geo.body, alg.combine("/", alg.combine("-", alg.X, ox), kx))
+            return GeoFunction(alg.combine("+", alg.combine("*", kx, inner), oy))
+        return GeoCurve(lambda t: self.point_map((t, geo(t))), geo.body)
+
+    def _conic(self, geo: GeoConic) -> GeoConic:
+        """The image conic: its matrix Q becomes H^-T Q H^-1 for the map's homogeneous H."""
+        tx, ty = self.point_map((0.0, 0.0))
+        (l00, l10), (l01, l11) = self.linear((1.0, 0.0)), self.linear((0.0, 1.0))
+        det = l00 * l11 - l01 * l10
+        if det == 0 or not geo.defined:
+            return GeoConic()
+        # inverse map p = M p' + u
+        m00, m01, m10, m11 = l11 / det, -l01 / det, -l10 / det, l00 / det
+        ux, uy = -(m00 * tx + m01 * ty), -(m10 * tx + m11 * ty)
+        h = ((m00, m01, ux), (m10, m11, uy), (0.0, 0.0, 1.0))
+        a0, a1, a2, a3, a4, a5 = geo.matrix
+        q = ((a0, a3, a4), (a3, a1, a5), (a4, a5, a2))
+        qh = [[sum(q[i][k] * h[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+        r = [[sum(h[k][i] * qh[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+        image = GeoConic((r[0][0], r[1][1], r[2][2], r[0][1], r[0][2], r[1][2]))
+        if geo.first_axis is not None:
+            image.first_axis = self.linear(geo.first_axis)
+        return image
 
 
 def rotation(angle: float, center: Vec = (0.0, 0.0)) -> Transform:

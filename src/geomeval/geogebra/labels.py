@@ -14,6 +14,9 @@ from geomeval.geogebra.objects import (
     GeoAngle,
     GeoBoolean,
     GeoCircle,
+    GeoConic,
+    GeoFunction,
+    GeoImplicitPoly,
     GeoLine,
     GeoList,
     GeoNumber,
@@ -27,6 +30,7 @@ from geomeval.geogebra.objects import (
 _UPPER = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWZ"]  # X and Y are skipped
 _LOWER = list("abcdefghijklmnpqrst")  # lines, segments, rays, numbers, booleans; no o
 _CONICS = list("cdefghkpqrst")
+_FUNCTIONS = list("fghpqrst")
 _VECTORS = [*"uvwz", *_LOWER]
 _GREEK = list("αβγδεζηθικλμνξορστυϕχψω")  # π is skipped
 MAX_INDEX = 100_000
@@ -49,8 +53,10 @@ def _sequence(geo: Geo) -> Iterator[str]:
         return _indexed(_UPPER)
     if isinstance(geo, GeoVector):
         return _indexed(_VECTORS)
-    if isinstance(geo, GeoCircle):
+    if isinstance(geo, (GeoCircle, GeoConic)):
         return _indexed(_CONICS)
+    if isinstance(geo, GeoFunction):
+        return _indexed(_FUNCTIONS)
     if isinstance(geo, GeoAngle):
         return _indexed(_GREEK)
     if isinstance(geo, GeoPolygon):
@@ -59,7 +65,7 @@ def _sequence(geo: Geo) -> Iterator[str]:
         return _numbered("text")
     if isinstance(geo, GeoList):
         return _numbered("list")
-    if isinstance(geo, (GeoLine, GeoNumber, GeoBoolean)):
+    if isinstance(geo, (GeoLine, GeoNumber, GeoBoolean, GeoImplicitPoly)):
         return _indexed(_LOWER)
     return _numbered("obj")
 

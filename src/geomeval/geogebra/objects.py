@@ -247,6 +247,13 @@ class GeoCircle(Geo):
     def values(self) -> dict[str, Any]:
         return {"conic_type": "circle", "center": list(self.center), "radius": self.radius}
 
+    @property
+    def matrix(self) -> tuple[float, ...]:
+        """The circle's conic matrix (GeoGebra's A0..A5, scaled to A0 = 1)."""
+        cx, cy = self.center
+        r = self.radius
+        return (1.0, 1.0, cx * cx + cy * cy - r * r, 0.0, -cx, -cy)
+
 
 class GeoConicPart(GeoCircle):
     """An arc or sector of a circle, counter-clockwise from `start_angle` to `end_angle`."""
@@ -390,7 +397,129 @@ class GeoList(Geo):
         return {"elements": [e.dump() for e in self.elements]}
 
 
-PATH_KINDS = (GeoLine, GeoCircle, GeoPolygon)
+# The abscissas a function is compared at (the reference harness samples the same ones).
+FUNCTION_SAMPLES = (-2.7, -1.3, -0.45, 0.35, 1.15, 2.6)
+
+
+class GeoConic(Geo):
+    """A conic that is not a circle: A0 x² + A1 y² + A2 + 2 A3 xy + 2 A4 x + 2 A5 y = 0.
+
+    `matrix` is (A0, A1, A2, A3, A4, A5) as GeoGebra stores it; `conic_type` is its class
+    (ellipse, hyperbola, parabola or a degenerate one), as GeoGebra 4.0 classifies it. Circles,
+    also from equations, stay GeoCircle so every circle command applies to them.
+    """
+
+    kind = "conic"
+
+    def __init__(self, matrix: tuple[float, ...] = (NAN,) * 6) -> None:
+        super().__init__()
+        self.matrix = tuple(float(v) for v in matrix)
+        # Set by the command that made it (foci-based conics), else from the matrix.
+        self.first_axis: Vec | None = None
+
+    @property
+    def defined(self) -> bool:
+        return finite(*self.matrix) and any(self.matrix)
+
+    @property
+    def conic_type(self) -> str:
+        from geomeval.geogebra.conics import classify
+
+        return classify(self.matrix)
+
+    def values(self) -> dict[str, Any]:
+        from geomeval.geogebra.conics import center, half_axes
+
+        out: dict[str, Any] = {"conic_type": self.conic_type, "matrix": list(self.matrix)}
+        if out["conic_type"] in ("ellipse", "hyperbola"):
+            out["center"] = list(center(self.matrix))
+            out["half_axes"] = list(half_axes(self))
+        return out
+
+
+class GeoFunction(Geo):
+    """A function of x (`f(x) = x^2`, `y = sin(x)`, `2x + 1`): its expression tree."""
+
+    kind = "function"
+
+    def __init__(self, body: Any = None, var: str = "x") -> None:
+        super().__init__()
+        self.body = body  # algebra.Sym in x, or None when undefined
+        self.var = var
+        self.domain: tuple[float, float] | None = None  # Function(f, a, b): drawn on [a, b]
+
+    @property
+    def defined(self) -> bool:
+        return self.body is not None
+
+    def __call__(self, x: float) -> float:
+        return self.body(x) if self.body is not None else NAN
+
+    def values(self) -> dict[str, Any]:
+        samples = []
+        for x in FUNCTION_SAMPLES:
+            v = self(x)
+            samples.append(v if isfinite(v) else None)
+        return {"samples": samples}
+
+
+class GeoFunctionNVar(GeoFunction):
+    """A function of x and y (`f(x, y) = x^2 + y^2`), sampled on the mirrored grid
+    (FUNCTION_SAMPLES[i], FUNCTION_SAMPLES[-1 - i]) for comparison."""
+
+    kind = "function2"
+
+    def __call__(self, x: float, y: float = 0.0) -> float:  # type: ignore[override]
+        return self.body(x, y) if self.body is not None else NAN
+
+    def values(self) -> dict[str, Any]:
+        samples = []
+        for x, y in zip(FUNCTION_SAMPLES, reversed(FUNCTION_SAMPLES), strict=True):
+            v = self(x, y)
+            samples.append(v if isfinite(v) else None)
+        return {"samples": samples}
+
+
+class GeoCurve(Geo):
+    """A parametric curve t -> (x, y): what a function becomes when rotated, reflected or
+    dilated (GeoGebra 4.0 makes such a curve; only a translation keeps it a function)."""
+
+    kind = "curve"
+
+    def __init__(self, point: Any = None, body: Any = None) -> None:
+        super().__init__()
+        self.point = point  # callable t -> (x, y), or None when undefined
+        self.body = body  # the function's algebra.Sym, to bound how often `point` is sampled
+
+    @property
+    def defined(self) -> bool:
+        return self.point is not None
+
+    def values(self) -> dict[str, Any]:
+        return {"samples": [list(self.point(t)) for t in FUNCTION_SAMPLES]}
+
+
+class GeoImplicitPoly(Geo):
+    """An implicit curve p(x, y) = 0 of degree 3 or more (or a constant equation)."""
+
+    kind = "implicitpoly"
+
+    def __init__(self, terms: dict[tuple[int, int], float] | None = None) -> None:
+        super().__init__()
+        self.terms = dict(terms or {})
+
+    @property
+    def defined(self) -> bool:
+        return all(isfinite(v) for v in self.terms.values())
+
+    def __call__(self, x: float, y: float) -> float:
+        return sum(c * x**i * y**j for (i, j), c in self.terms.items())
+
+    def values(self) -> dict[str, Any]:
+        return {"terms": [[float(i), float(j), c] for (i, j), c in sorted(self.terms.items()) if c]}
+
+
+PATH_KINDS = (GeoLine, GeoCircle, GeoPolygon, GeoConic)
 
 
 @dataclass

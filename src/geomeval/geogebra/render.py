@@ -33,6 +33,7 @@ from matplotlib.patches import Polygon as MplPolygon
 from matplotlib.ticker import MaxNLocator
 from PIL import Image
 
+from geomeval.fonts import font_family
 from geomeval.geogebra.commands import format_number, value_text
 from geomeval.geogebra.construction import Construction
 from geomeval.geogebra.objects import (
@@ -41,7 +42,12 @@ from geomeval.geogebra.objects import (
     GeoAngle,
     GeoBoolean,
     GeoCircle,
+    GeoConic,
     GeoConicPart,
+    GeoCurve,
+    GeoFunction,
+    GeoFunctionNVar,
+    GeoImplicitPoly,
     GeoLine,
     GeoList,
     GeoNumber,
@@ -72,6 +78,11 @@ MAX_LIST_DEPTH = 8
 # labels are unreadable anyway.
 MAX_LABELS = 300
 MAX_LONG_STEPS = 64
+# Function graphs take at most this many samples; conics and implicit curves are traced on a
+# grid of CURVE_GRID² values over the view.
+CURVE_SAMPLES = 4_000
+CURVE_GRID = 400
+CURVE_T = 50.0
 MAX_LONG_WIDTH = 32_768
 MAX_STEP_IMAGE_PIXELS = 50_000_000  # a drawn step image larger than this is refused, not decoded
 STEP_TITLE_HEIGHT = 32
@@ -114,7 +125,7 @@ TEXT_PX = 14.0
 TITLE_PX = 16.0
 FOOTER_PX = 11.0
 FOOTER_MAX_LINES = 6
-FONT = "DejaVu Sans"  # ships with matplotlib: nothing is looked up or downloaded
+FONT = list(font_family())  # DejaVu Sans, then a CJK fallback when the system has one (geomeval.fonts)
 
 # Dash patterns in pixels, per GeoGebra line-style name.
 DASHES: dict[str, tuple[float, ...]] = {
@@ -521,6 +532,32 @@ def _extent_points(geo: Geo) -> Iterator[Vec]:
             yield geo.vertex
     elif isinstance(geo, GeoText) and geo.position is not None:
         yield geo.position
+    elif isinstance(geo, GeoConic):
+        yield from _conic_extent(geo)
+    elif isinstance(geo, GeoFunction) and not isinstance(geo, GeoFunctionNVar):
+        for x in (-4.0, -2.0, 0.0, 2.0, 4.0):
+            y = geo(x)
+            if math.isfinite(y) and abs(y) <= 20:
+                yield (x, y)
+
+
+def _conic_extent(geo: GeoConic) -> Iterator[Vec]:
+    """An ellipse's box; a hyperbola's vertices and foci; a parabola's vertex and focus."""
+    from geomeval.geogebra import conics
+
+    kind = geo.conic_type
+    if kind in ("ellipse", "hyperbola"):
+        e1, e2, a, b = conics.axes(geo)
+        cx, cy = conics.center(geo.matrix)
+        reach = a if kind == "ellipse" else math.hypot(a, b) * 1.5
+        for s1, s2 in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            yield (cx + s1 * reach * e1[0] + s2 * b * e2[0], cy + s1 * reach * e1[1] + s2 * b * e2[1])
+    elif kind == "parabola":
+        vertex, w, p = conics.parabola_frame(geo.matrix)
+        side = (-w[1], w[0])
+        for t in (-4 * p, 4 * p):
+            yield (vertex[0] + t * side[0] + 8 * p * w[0], vertex[1] + t * side[1] + 8 * p * w[1])
+        yield vertex
 
 
 # --- clipping -------------------------------------------------------------------------------
@@ -840,6 +877,90 @@ class _Painter:
             self.angle(geo, style, labelled)
         elif isinstance(geo, GeoText):
             self.text(geo, style)
+        elif isinstance(geo, GeoFunction) and not isinstance(geo, GeoFunctionNVar):
+            self.function_graph(geo, style, labelled)
+        elif isinstance(geo, (GeoConic, GeoImplicitPoly)):
+            self.implicit_curve(geo, style, labelled)
+        elif isinstance(geo, GeoCurve) and geo.point is not None:
+            self.parametric_curve(geo, style)
+
+    def parametric_curve(self, geo: GeoCurve, style: Style) -> None:
+        """A transformed function's curve for t in [-CURVE_T, CURVE_T], cut where it is
+        undefined or far outside the view."""
+        color = _rgb(style.color, LINE_COLOR)
+        xmin, ymin, xmax, ymax = self.rect
+        w, h = xmax - xmin, ymax - ymin
+        runs: list[list[Vec]] = [[]]
+        from geomeval.geogebra.algebra import sample_count
+
+        for t in np.linspace(-CURVE_T, CURVE_T, sample_count(geo.body, CURVE_SAMPLES)):
+            x, y = geo.point(float(t))
+            if finite_point(x, y) and xmin - w <= x <= xmax + w and ymin - h <= y <= ymax + h:
+                runs[-1].append((x, y))
+            elif runs[-1]:
+                runs.append([])
+        for run in runs:
+            if len(run) >= 2:
+                self.add_line([p[0] for p in run], [p[1] for p in run], color, style, Z_CONIC)
+
+    def function_graph(self, geo: GeoFunction, style: Style, labelled: bool) -> None:
+        """y = f(x) across the view, broken where f is undefined or leaves the view far."""
+        color = _rgb(style.color, LINE_COLOR)
+        xmin, ymin, xmax, ymax = self.rect
+        if geo.domain is not None:
+            xmin, xmax = max(xmin, geo.domain[0]), min(xmax, geo.domain[1])
+            if not xmin < xmax:
+                return
+        height = ymax - ymin
+        low, high = ymin - height, ymax + height
+        from geomeval.geogebra.algebra import sample_count
+
+        n = sample_count(geo.body, int(min(max(self.size[0] * 2, 200), CURVE_SAMPLES)))
+        runs: list[list[Vec]] = [[]]
+        for x in np.linspace(xmin, xmax, n):
+            y = geo(float(x))
+            if math.isfinite(y) and low <= y <= high:
+                runs[-1].append((float(x), y))
+            elif runs[-1]:
+                runs.append([])
+        drawn = [run for run in runs if len(run) >= 2]
+        for run in drawn:
+            self.add_line([p[0] for p in run], [p[1] for p in run], color, style, Z_CONIC)
+        if labelled and drawn:
+            visible = [p for run in drawn for p in run if self.inside(*p)]
+            if visible:
+                self.label(visible[len(visible) // 4], _label_text(geo, style), color, 5, 5)
+
+    def implicit_curve(self, geo: Geo, style: Style, labelled: bool) -> None:
+        """A conic or implicit polynomial: its zero set on a grid over the view (marching
+        squares), so every type, degenerate ones included, draws the same way."""
+        import contourpy
+
+        color = _rgb(style.color, LINE_COLOR)
+        xmin, ymin, xmax, ymax = self.rect
+        xs = np.linspace(xmin, xmax, CURVE_GRID)
+        ys = np.linspace(ymin, ymax, CURVE_GRID)
+        gx, gy = np.meshgrid(xs, ys)
+        if isinstance(geo, GeoConic):
+            a0, a1, a2, a3, a4, a5 = geo.matrix
+            z = a0 * gx * gx + a1 * gy * gy + a2 + 2 * a3 * gx * gy + 2 * a4 * gx + 2 * a5 * gy
+        else:
+            assert isinstance(geo, GeoImplicitPoly)
+            z = np.zeros_like(gx)
+            for (i, j), c in geo.terms.items():
+                z = z + c * gx**i * gy**j
+        if not np.all(np.isfinite(z)):
+            return
+        lines = contourpy.contour_generator(xs, ys, z).lines(0.0)
+        anchor: Vec | None = None
+        for line in lines:
+            if len(line) < 2:
+                continue
+            self.add_line(list(line[:, 0]), list(line[:, 1]), color, style, Z_CONIC)
+            if anchor is None:
+                anchor = (float(line[len(line) // 2, 0]), float(line[len(line) // 2, 1]))
+        if labelled and anchor is not None:
+            self.label(anchor, _label_text(geo, style), color, 5, 5)
 
     def point(self, geo: GeoPoint, style: Style, labelled: bool) -> None:
         size = style.point_size if style.point_size is not None else DEFAULT_POINT_SIZE
@@ -1163,9 +1284,9 @@ def _line_equation(a: float, b: float, c: float) -> str:
 def _label_text(geo: Geo, style: Style) -> tuple[str, bool]:
     """(text, whether it holds mathtext) per `style.label_mode`."""
     name_text, is_math = _name(geo.label or "")
-    equation = isinstance(geo, (GeoLine, GeoCircle)) and not isinstance(
-        geo, (GeoSegment, GeoConicPart)
-    )
+    equation = isinstance(
+        geo, (GeoLine, GeoCircle, GeoConic, GeoFunction, GeoImplicitPoly)
+    ) and not isinstance(geo, (GeoSegment, GeoConicPart))
     joiner = ": " if equation else " = "
     mode = style.label_mode
     if isinstance(geo, GeoAngle) and mode == 0:

@@ -256,6 +256,9 @@ public class GeomevalHarness {
 
     // ------------------------------------------------------------------ object description
 
+    /** Where functions are sampled (geomeval.geogebra.objects.FUNCTION_SAMPLES too). */
+    static final double[] FUNCTION_SAMPLES = {-2.7, -1.3, -0.45, 0.35, 1.15, 2.6};
+
     static final String[] CONIC_TYPES = {
         "unknown", "single_point", "intersecting_lines", "ellipse", "circle", "hyperbola",
         "empty", "double_line", "parallel_lines", "parabola", "line"
@@ -322,6 +325,14 @@ public class GeomevalHarness {
             type = "boolean";
         } else if (g instanceof GeoList) {
             type = "list";
+        } else if (g instanceof geogebra.kernel.GeoFunction) {
+            type = "function";
+        } else if (g instanceof geogebra.kernel.GeoCurveCartesian) {
+            type = "curve";
+        } else if (g instanceof geogebra.kernel.GeoFunctionNVar) {
+            type = "function2";
+        } else if (g instanceof geogebra.kernel.implicit.GeoImplicitPoly) {
+            type = "implicitpoly";
         }
         o.put("type", type);
         // GeoGebra calls a point at infinity (parallel lines' Intersect) defined, but shows it
@@ -477,6 +488,59 @@ public class GeomevalHarness {
             case "list":
                 putList(o, (GeoList) g, depth);
                 break;
+            case "function": {
+                // A function is compared by its values at fixed abscissas (null where undefined).
+                geogebra.kernel.GeoFunction f = (geogebra.kernel.GeoFunction) g;
+                List<Object> samples = new ArrayList<Object>();
+                for (double x : FUNCTION_SAMPLES) {
+                    samples.add(f.evaluate(x));
+                }
+                o.put("samples", samples);
+                break;
+            }
+            case "curve": {
+                // A parametric curve (a reflected or rotated function): its points at t = samples.
+                geogebra.kernel.GeoCurveCartesian curve = (geogebra.kernel.GeoCurveCartesian) g;
+                List<Object> samples = new ArrayList<Object>();
+                double[] out = new double[2];
+                for (double t : FUNCTION_SAMPLES) {
+                    curve.evaluateCurve(t, out);
+                    samples.add(xy(out[0], out[1]));
+                }
+                o.put("samples", samples);
+                break;
+            }
+            case "function2": {
+                // f(x, y), sampled at (FUNCTION_SAMPLES[i], FUNCTION_SAMPLES[n - 1 - i]).
+                geogebra.kernel.GeoFunctionNVar f = (geogebra.kernel.GeoFunctionNVar) g;
+                List<Object> samples = new ArrayList<Object>();
+                int n = FUNCTION_SAMPLES.length;
+                for (int i = 0; i < n; i++) {
+                    samples.add(f.evaluate(new double[] {FUNCTION_SAMPLES[i], FUNCTION_SAMPLES[n - 1 - i]}));
+                }
+                o.put("samples", samples);
+                break;
+            }
+            case "implicitpoly": {
+                // coeff[i][j] multiplies x^i y^j; the polynomial equals 0 on the curve.
+                double[][] coeff = ((geogebra.kernel.implicit.GeoImplicitPoly) g).getCoeff();
+                List<Object> terms = new ArrayList<Object>();
+                if (coeff != null) {
+                    for (int i = 0; i < coeff.length; i++) {
+                        for (int j = 0; j < coeff[i].length; j++) {
+                            if (coeff[i][j] != 0) {
+                                List<Object> term = new ArrayList<Object>();
+                                term.add((double) i);
+                                term.add((double) j);
+                                term.add(coeff[i][j]);
+                                terms.add(term);
+                            }
+                        }
+                    }
+                }
+                o.put("terms", terms);
+                break;
+            }
             default:
                 break;
         }
