@@ -5,6 +5,7 @@
 #   geogebra             GeoGebra 4.0.34's jar, the reference the GeoGebra engine is checked against
 #   default-jdk-headless javac and java for the jar harness
 #   chromium             the browser the Space's tests drive through Playwright
+#   fonts-wqy-zenhei     a CJK font: Chinese in the figures geomeval draws and in the browser
 #   build-essential      a C/C++ compiler for llama-cpp-python (below)
 # Python packages (pip, into the active environment; constraints.txt keeps torch on the CPU
 # build and filelock below 4.3 for lmms-eval): the extras test (scikit-image included) and lmms.
@@ -25,6 +26,8 @@ need=()
 [ -f /usr/share/geogebra/geogebra.jar ] || need+=(geogebra)
 command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] \
+  || need+=(fonts-wqy-zenhei)
 command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(build-essential)
 if [ ${#need[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -10,6 +10,7 @@ REQUIRE_SPACE=1, which turns a missing piece into a failure.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import shutil
@@ -105,7 +106,8 @@ def test_served_on_loopback_only(space: str) -> None:
 
 def test_every_registered_benchmark_through_explore(client: Any) -> None:
     for name, bench in REGISTRY.items():
-        task, summary, filters, item, count, text, gallery, meta, keypoints = client.predict(name, api_name="/explore_benchmark")
+        task, summary, filters, item, count, text, gallery, meta, keypoints, prompt, link = client.predict(
+            name, api_name="/explore_benchmark")
         assert [value for _label, value in task["choices"]] == list(bench.tasks)
         assert bench.title in summary
         if "no embedded sample" in summary:
@@ -114,14 +116,17 @@ def test_every_registered_benchmark_through_explore(client: Any) -> None:
     _task, _summary, filters, *_ = client.predict("ggbench", api_name="/explore_benchmark")
     easy = [value for _label, value in filters["choices"] if value == "difficulty: Easy"]
     assert easy
-    item, count, text, gallery, meta, keypoints = client.predict("ggbench", "ggbench_code", easy, api_name="/explore_filter")
+    item, count, text, gallery, meta, keypoints, prompt, link = client.predict("ggbench", "ggbench_code", easy,
+                                                                          api_name="/explore_filter")
     assert "match" in count and item["choices"]
-    text, gallery, meta, keypoints = client.predict("ggbench", "ggbench_code", item["choices"][0][1], api_name="/explore_item")
+    text, gallery, meta, keypoints, prompt, link = client.predict("ggbench", "ggbench_code", item["choices"][0][1],
+                                                                  api_name="/explore_item")
     assert len(gallery) >= 3 and ["breakdown: difficulty", "Easy"] in _rows(meta)
     summary, *_ = client.predict("geolaux", "geolaux_aux", api_name="/explore_task")
     assert "geolaux_aux" in summary
-    text, gallery, meta, keypoints = client.predict("capgeo_bench", "capgeo_bench", "cb_01", api_name="/explore_item")
-    assert _rows(keypoints)
+    text, gallery, meta, keypoints, prompt, link = client.predict("capgeo_bench", "capgeo_bench", "cb_01",
+                                                                  api_name="/explore_item")
+    assert _rows(keypoints) and "```text" in prompt and "item=cb_01" in link
 
 
 def test_explore_refuses_bad_input(client: Any) -> None:
@@ -186,7 +191,7 @@ def test_solution_endpoints(client: Any) -> None:
     steps, marks, final, scores = client.predict(text, api_name="/split_solution")
     assert "3 step(s)" in steps and marks["value"] == ["1", "2", "3"] and final is True
     assert _rows(scores)[0][:2] == ["PCS", "1"]
-    scores = client.predict(text, ["2", "3"], True, api_name="/process_scores")
+    scores = client.predict(["2", "3"], True, api_name="/process_scores")  # marks the split kept in the session
     rows = {row[0]: row[1] for row in _rows(scores)}
     assert rows["PCS"] == "0" and rows["first wrong step"] == "1" and float(rows["PQS"]) < 1
     with pytest.raises(Exception, match="limit"):
@@ -203,19 +208,21 @@ def test_answer_endpoint(client: Any) -> None:
 
 
 def test_leaderboard_endpoints(client: Any) -> None:
-    board, note, table, column, plot, runs_note, runs, picked = client.predict("(all)", api_name="/leaderboard")
-    assert board["choices"] and table["headers"][-1] == "source"
+    board, note, table, _rank_by, _kinds, _column, plot, csv, runs_note, runs, picked = client.predict(
+        "(all)", api_name="/leaderboard")
+    assert board["choices"] and table["headers"][:3] == ["rank", "model", "type"] and table["headers"][-1] == "source"
     assert picked["value"] == ["geolaux-random"] and _rows(runs)[0][0] == "geolaux-random"
     runs_note, runs, picked = client.predict("ggbench", api_name="/runs_table")
     assert "No runs" in runs_note and picked["choices"] == []
     assert _rows(runs) == [] or all(row[1] == "ggbench" for row in _rows(runs))
     for _label, key in board["choices"]:
-        note, table, column, plot = client.predict(key, api_name="/published_table")
-        assert "source" in note and table["headers"][-1] == "source"
-        assert plot is None or column["value"] in table["headers"]
-    group, metric = client.predict(["geolaux-random"], api_name="/breakdown_options")
+        note, table, _rank_by, _kinds, _column, plot, csv = client.predict(key, api_name="/published_table")
+        assert "ranked by" in note and table["headers"][:3] == ["rank", "model", "type"] and table["headers"][-1] == "source"
+        assert all(str(row[-1]).startswith(("published: ", "local run: ")) for row in _rows(table))
+        assert Path(csv).read_text(encoding="utf-8").splitlines()[0].startswith("rank,model,type,")
+    group, metric, _note = client.predict(["geolaux-random"], api_name="/breakdown_options")
     assert "step_bucket" in [v for _l, v in group["choices"]] and metric["value"] == "ACS"
-    plot, table = client.predict(["geolaux-random"], "step_bucket", "ACS", api_name="/breakdown")
+    plot, table, _note = client.predict(["geolaux-random"], "step_bucket", "ACS", api_name="/breakdown")
     assert table["headers"] == ["step_bucket", "geolaux-random"] and plot
     with pytest.raises(Exception, match="has a metric"):  # was a mathtext plot title, failing at savefig
         client.predict(["geolaux-random"], "step_bucket", "$x^{$", api_name="/breakdown")
@@ -318,7 +325,13 @@ class Watched:
             route.abort()
 
     def shot(self, name: str) -> None:
-        self.page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True)
+        """A full-page screenshot in the test's folder, and a copy a person can open after the
+        run in SPACE_SCREENSHOTS (default build/space-screenshots/, ignored by git)."""
+        path = self.shots / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        keep = Path(os.environ.get("SPACE_SCREENSHOTS") or Path(__file__).resolve().parents[1] / "build" / "space-screenshots")
+        keep.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, keep / path.name)
 
     def error_toasts(self) -> list[str]:
         return [t.inner_text() for t in self.page.locator(".toast-body.error").all()]
@@ -349,6 +362,7 @@ def test_browser_clicks_through_every_tab(browser: Any, space: str, tmp_path: Pa
 
     _tab(page, "Try a metric")
     _tab(page, "Caption → keypoints")
+    assert "arxiv.org/abs/2510.09302" in _text(page, "#card-caption")  # each metric card cites its paper
     page.locator("#caption-input textarea").fill("In triangle ABC, AB = AC = 5 and BC = 7. D is the midpoint of BC.")
     page.locator("#caption-score").click()
     page.locator("#caption-summary", has_text="Offline engine").wait_for()
@@ -374,12 +388,15 @@ def test_browser_clicks_through_every_tab(browser: Any, space: str, tmp_path: Pa
     watched.shot("05-solution")
 
     _tab(page, "Answer check")
+    assert "Limits:" in _text(page, "#card-answer")
+    page.get_by_text("The answer is (C)", exact=True).first.click()  # a clickable example loads its inputs
+    page.wait_for_function("document.querySelector('#answer-response textarea').value === 'The answer is (C)'")
     page.locator("#answer-check").click()
-    page.locator("#answer-verdict", has_text="rule").wait_for()
+    page.locator("#answer-verdict", has_text="option-letter").wait_for()
     watched.shot("06-answer")
 
     _tab(page, "Leaderboards")
-    page.get_by_text("Published results").wait_for()
+    page.get_by_text("Leaderboard: published rows and runs, ranked").wait_for()
     page.locator("#breakdown-plot").click()
     page.locator("#breakdown-table", has_text="geolaux-random").wait_for()
     watched.shot("07-leaderboards")
@@ -407,6 +424,146 @@ def test_browser_shows_a_refused_input_as_an_error(browser: Any, space: str, tmp
     watched.shot("refused-caption")
     assert any(f"limit is {MAX_CAPTION_CHARS:,}" in text for text in watched.error_toasts())
     assert watched.outside == []
+
+
+def _open(browser: Any, space: str, tmp_path: Path, query: str = "") -> Watched:
+    watched = Watched(browser, space, tmp_path)
+    watched.page.goto(space + "/" + query)
+    return watched
+
+
+def _text(page: Any, selector: str) -> str:
+    return str(page.locator(selector).first.inner_text())
+
+
+def test_browser_explore_shows_the_whole_item(browser: Any, space: str, tmp_path: Path) -> None:
+    """GeoEval 101 through a deep link: the short problem ("Find A C.") heads the main pane and
+    the item list, figures are fitted whole (not cropped), bare LaTeX is drawn as symbols,
+    the exact prompt is beside the item, tables have their own headers, and Next moves on."""
+    watched = _open(browser, space, tmp_path, "?tab=explore&benchmark=geoeval&task=geoeval_2000&item=101")
+    page = watched.page
+    page.locator("#explore-item-text h3", has_text="101").wait_for()
+    text = _text(page, "#explore-item-text")
+    assert text.index("Find A C.") < text.index("solution")  # the problem, before the solution
+    assert "⊥" in text and "\\perp" not in text
+    assert "Find A C." in page.locator("#explore-item input").input_value()
+    page.locator("#explore-gallery img").first.wait_for()
+    fits = page.eval_on_selector_all("#explore-gallery img", "els => els.map(e => getComputedStyle(e).objectFit)")
+    assert fits and set(fits) == {"contain"}
+    assert "Find A C." in _text(page, "#explore-prompt") and "A B \\perp B C" in _text(page, "#explore-prompt")
+    headers = page.eval_on_selector_all("table thead th", "els => els.map(e => e.innerText.trim())")
+    assert "field" in headers and "1" not in headers
+    assert "?tab=explore&benchmark=geoeval&task=geoeval_2000&item=101" in _text(page, "#explore-link")
+    watched.shot("explore-geoeval-101")
+    page.locator("#explore-next").click()
+    page.locator("#explore-item-text h3", has_text="102").wait_for()
+    page.goto(space + "/?benchmark=geoeval&task=geoeval_2000&item=109")
+    page.locator("#explore-item-text h3", has_text="109").wait_for()
+    page.locator("#explore-item-text .katex").first.wait_for()  # $\frac{…}{…}$ typeset, not raw
+    assert "\\frac" not in _text(page, "#explore-item-text")
+    watched.shot("explore-geoeval-109-latex")
+    page.goto(space + "/?benchmark=geolaux&task=geolaux&item=zh_1")
+    page.locator("#explore-item-text h3", has_text="zh_1").wait_for()
+    assert "如图，在矩形ABCD中" in _text(page, "#explore-item-text")
+    assert "如图" in page.locator("#explore-item input").input_value()
+    watched.shot("explore-geolaux-zh")
+    watched.assert_clean()
+
+
+def test_browser_run_viewer(browser: Any, space: str, tmp_path: Path) -> None:
+    """A run's item through its link: prompt, response, scores with the judge's explanation,
+    and the filter to unscored items."""
+    watched = _open(browser, space, tmp_path, "?tab=runs&run=geolaux-random&item=en_2")
+    page = watched.page
+    page.locator("#run-item-text h3", has_text="en_2").wait_for()
+    text = _text(page, "#run-item-text")
+    assert "response" in text and "gold" in text
+    assert "Problem" in _text(page, "#run-prompt")
+    scores = _text(page, "#run-scores")
+    assert "ACS" in scores and "needs an LLM judge" in scores
+    assert "?tab=runs&run=geolaux-random&item=en_2" in _text(page, "#run-link")
+    watched.shot("runs-item")
+    page.locator("#run-show label", has_text="unscored").click()
+    page.wait_for_function("document.querySelector('#run-item input').value.startsWith('⚠')")
+    assert "unscored" in _text(page, "#run-item-text")
+    watched.shot("runs-unscored")
+    watched.assert_clean()
+
+
+def test_browser_leaderboard_ranks_searches_exports_and_takes_an_upload(
+    browser: Any, space: str, tmp_path: Path
+) -> None:
+    watched = _open(browser, space, tmp_path)
+    page = watched.page
+    _tab(page, "Leaderboards")
+    page.locator("#leaderboard-benchmark input").click()
+    page.get_by_role("option", name="geolaux", exact=True).click()
+    page.locator("#leaderboard-df", has_text="geolaux-random").wait_for()
+    table = _text(page, "#leaderboard-df")
+    assert "o3" in table and "70% (7/10)" in table  # a published row; the run with its coverage
+    assert "ranked by ACS" in _text(page, "#leaderboard-note").replace("*", "")
+    with page.expect_download() as download:
+        page.locator("#leaderboard-csv").click()
+    csv = Path(download.value.path()).read_text(encoding="utf-8")
+    assert csv.startswith("rank,model,type,") and "geolaux-random" in csv
+    page.locator("#leaderboard-search textarea, #leaderboard-search input").first.fill("o4")
+    page.keyboard.press("Enter")
+    page.wait_for_function("!document.querySelector('#leaderboard-df').innerText.includes('geolaux-random')")
+    assert "o4-mini" in _text(page, "#leaderboard-df")
+    page.locator("#leaderboard-search textarea, #leaderboard-search input").first.fill("")
+    page.keyboard.press("Enter")
+    results = {"benchmark": "geolaux", "task": "geolaux", "model": "我的模型", "headline": "ACS",
+               "metrics": {"ACS": {"value": 0.5, "scored": 10, "total": 10, "coverage": 1.0, "stderr": 0.1}}}
+    good = tmp_path / "mine.json"
+    good.write_text(json.dumps(results, ensure_ascii=False), encoding="utf-8")
+    page.locator("#leaderboard-upload input[type=file]").set_input_files(str(good))
+    page.locator("#leaderboard-upload-note", has_text="Added").wait_for()
+    page.locator("#leaderboard-df", has_text="我的模型").wait_for()
+    assert "± 19.60" in _text(page, "#leaderboard-df")  # 1.96 · stderr, ×100
+    watched.shot("leaderboard-upload")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    page.locator("#leaderboard-upload input[type=file]").set_input_files(str(bad))
+    page.locator(".toast-body.error").first.wait_for()
+    assert any("not valid JSON" in t and "0x" not in t for t in watched.error_toasts())
+    assert watched.console_errors == [] and watched.outside == []
+
+
+def test_browser_errors_leave_no_stale_results(browser: Any, space: str, tmp_path: Path) -> None:
+    """A refused input clears what an earlier input showed; errors are written for a person;
+    an edited solution withdraws the marks of the text it replaced."""
+    watched = _open(browser, space, tmp_path)
+    page = watched.page
+    _tab(page, "Try a metric")
+    _tab(page, "GeoGebra script → figure")
+    page.locator("#script-load").click()
+    page.wait_for_function("document.querySelector('#script-input .cm-content').innerText.includes('Segment')")
+    page.locator("#script-run").click()
+    page.locator("#script-summary", has_text="Pass@1: 1").wait_for()
+    page.locator("#script-input .cm-content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.locator("#script-run").click()
+    page.locator(".toast-body.error", has_text="empty").first.wait_for()
+    assert "Pass@1" not in _text(page, "#script-summary")  # the old numbers are gone
+    watched.shot("script-error-cleared")
+    page.locator("#script-input .cm-content").click()
+    page.keyboard.type("g = Curve(cos(t), sin(t), t, 0, 1)\n")
+    page.locator("#script-run").click()
+    page.locator("#script-summary", has_text="does not run").wait_for()
+    assert "Curve" in _text(page, "#script-summary") and "not support" in _text(page, "#script-summary")
+    _tab(page, "Solution → PQS / PCS")
+    page.get_by_role("button", name="Load example").click()
+    page.wait_for_function("document.querySelector('#solution-input textarea').value.length > 0")
+    page.locator("#solution-split").click()
+    page.locator("#solution-marks input[type=checkbox]").first.wait_for()
+    page.locator("#solution-input textarea").press("End")
+    page.locator("#solution-input textarea").type(" edited")
+    page.locator("#solution-steps", has_text="split it again").wait_for()
+    assert page.locator("#solution-marks input[type=checkbox]").count() == 0
+    watched.shot("solution-edited")
+    assert not any("None" in t or "BytesIO" in t for t in watched.error_toasts())
+    assert watched.console_errors == [] and watched.outside == []
 
 
 # --------------------------------------------------------------------------- launchers

@@ -405,7 +405,9 @@ def test_runs_table_and_breakdowns(runs_root: Path) -> None:
     results = json.loads((runs_root / "geolaux-random" / "results.json").read_text())
     assert found.table.rows[0][1] == round(100 * results["breakdowns"]["step_bucket"]["1-4"]["ACS"]["value"], 2)
     figure = boards.breakdown_plot(runs_root, ["geolaux-random", "group/ggbench-random"], "step_bucket", "ACS")
-    assert figure.axes and figure.axes[0].get_title() == "ACS by step_bucket"
+    # The GGBench run has no ACS by step_bucket: it is named as having no data, not drawn.
+    assert figure.axes and figure.axes[0].get_title() == "ACS by step_bucket (no data: group/ggbench-random)"
+    assert figure.axes[0].get_legend() is None
     ggb = boards.breakdown(runs_root, ["group/ggbench-random"], "difficulty", "Pass@1")
     assert [row[0] for row in ggb.table.rows] == ["Easy", "Medium", "Hard"]
 
@@ -542,3 +544,169 @@ def test_published_numbers_as_copied() -> None:
     assert gpt5[ggbench.headers.index("VLM-I")] == 57.08 and gpt5[ggbench.headers.index("Human")] == 83.06
     figure = boards.board_plot("geolaux/0", "PQS")
     assert figure.axes[0].get_title().endswith("PQS")
+
+
+# --------------------------------------------------------------------------- what a researcher sees
+
+
+def _need_cjk_font() -> None:
+    from geomeval.fonts import has_cjk_font
+
+    if not has_cjk_font():
+        if os.environ.get("REQUIRE_SPACE", "").strip() not in ("", "0"):
+            pytest.fail("REQUIRE_SPACE is set but no CJK font is installed (apt-get install fonts-wqy-zenhei)")
+        pytest.skip("no CJK font installed (apt-get install fonts-wqy-zenhei)")
+
+
+def test_short_problems_head_the_item_and_its_label() -> None:
+    """GeoEval's "Find A C." (9 characters) is the problem: first in the main pane and in the
+    item list, never a side-table cell; the solution is not the title."""
+    view = explore.item_view("geoeval", "geoeval_2000", "101")
+    assert view.markdown.startswith("### 101\n\n**problem**\n\nFind A C.")
+    assert ["problem", "Find A C."] not in view.meta_rows
+    assert dict(explore.filter_items("geoeval", "geoeval_2000"))["101 · Find A C."] == "101"
+    zh = explore.item_view("geolaux", "geolaux", "zh_1")
+    assert zh.markdown.split("\n\n")[1:3] == ["**problem_text**", "如图，在矩形ABCD中，AB=6，BC=8，对角线AC与BD相交于点O，则OA的长为"]
+    assert all(label.split(" · ")[1] == str(item.fields["problem_text"]).strip()[:69].strip() or "…" in label
+               for item, (label, _id) in zip(explore.load_task("geolaux", "geolaux").items,
+                                             explore.filter_items("geolaux", "geolaux"), strict=True))
+    assert all(row[0] != "answer" for row in view.meta_rows)  # the gold answer is in the main pane
+
+
+def test_latex_is_rendered_or_turned_into_symbols() -> None:
+    from geomeval.demo import latex
+
+    assert latex.markdown("A B \\perp B C, \\odot O, $\\frac{1}{2}$") == "A B ⊥ B C, ⊙ O, $\\frac{1}{2}$"
+    assert latex.plain("The midpoint is $\\left(\\frac{2+8}{2}, \\frac{5-1}{2}\\right)$, \\angle A = 90^{\\circ}") == (
+        "The midpoint is ((2+8)/(2), (5-1)/(2)), ∠ A = 90^°")
+    assert latex.markdown("\\unknowncommand stays") == "\\unknowncommand stays"
+    view = explore.item_view("geoeval", "geoeval_2000", "101")
+    assert "A B ⊥ B C" in view.markdown and "\\perp" not in view.markdown
+
+
+def test_explore_prompt_links_and_neighbours() -> None:
+    prompt = explore.prompt_markdown("geoeval", "geoeval_2000", "101")
+    messages = REGISTRY["geoeval"].messages(explore._find_item("geoeval", "geoeval_2000", "101")[0], "geoeval_2000")
+    sent = next(p["text"] for p in messages[0]["content"] if p.get("type") == "text")
+    assert f"```text\n{sent}\n```" in prompt  # verbatim
+    assert "[image 1 (image/png" in prompt
+    ids = [i for _l, i in explore.filter_items("geoeval", "geoeval_2000")]
+    assert explore.neighbour("geoeval", "geoeval_2000", [], ids[0], -1) == ids[-1]
+    assert explore.neighbour("geoeval", "geoeval_2000", [], ids[0], 1) == ids[1]
+    link = explore.item_link("geoeval", "geoeval_2000", "101")
+    assert link == "?tab=explore&benchmark=geoeval&task=geoeval_2000&item=101"
+    assert explore.link_target({"benchmark": "geoeval", "task": "geoeval_2000", "item": "101"}) == ("geoeval", "geoeval_2000", "101")
+    with pytest.raises(DemoInputError, match="no item"):
+        explore.link_target({"benchmark": "geoeval", "item": "../../x"})
+
+
+def test_drawn_chinese_is_glyphs_not_boxes() -> None:
+    """GeoGebra's Text("三") and Text("角") draw different pixels: with a Latin-only font
+    both are the same missing-glyph box."""
+    _need_cjk_font()
+    from geomeval.geogebra import render_png, run_script
+
+    drawn = [render_png(run_script(f'A = (0, 0)\nB = (4, 2)\nt = Text("{c}", (1, 1))'), size=(200, 120)) for c in "三角"]
+    assert drawn[0] != drawn[1]
+
+
+def test_plots_use_the_cjk_chain_and_say_what_is_missing(tmp_path: Path) -> None:
+    """A Chinese run name is drawn with a font that has its glyphs; a run with no data is left
+    out of the legend and named; a 0 is labelled "0", a missing bucket "—"; the options are
+    what the runs share."""
+    _need_cjk_font()
+    from matplotlib.font_manager import FontProperties, findfont
+    from matplotlib.ft2font import FT2Font
+
+    root = tmp_path / "runs"
+    _fake_run(root / "中文运行", {"ACS": {"value": 0.5}, "PCS": {"value": 0.1}},
+              {"type": {"a": {"ACS": {"value": 0.0}}, "b": {"ACS": {"value": 0.5}}}, "lang": {"en": {"ACS": {"value": 1}}}})
+    _fake_run(root / "other", {"ACS": {"value": 0.5}}, {"type": {"a": {"ACS": {"value": 1.0}}}})
+    _fake_run(root / "empty", {"ACS": {"value": None}}, {"type": {"a": {}}})
+    assert boards.breakdown_options(root, ["中文运行", "other"]) == (["type"], ["ACS"])
+    found = boards.breakdown(root, ["中文运行", "other", "empty"], "type", "ACS")
+    assert found.no_data == ["empty"] and found.series == {"中文运行": [0.0, 50.0], "other": [100.0, None]}
+    figure = boards.breakdown_plot(root, ["中文运行", "other", "empty"], "type", "ACS")
+    figure.savefig(io.BytesIO(), format="png")
+    axes = figure.axes[0]
+    legend = [t.get_text() for t in axes.get_legend().get_texts()]
+    assert legend == ["中文运行", "other"] and "no data: empty" in axes.get_title()
+    colours = {tuple(p.get_facecolor()) for p in axes.patches}
+    assert len(colours) == 2
+    labels = [t.get_text() for t in axes.texts]
+    assert "0" in labels and "—" in labels
+    family = axes.get_legend().get_texts()[0].get_fontfamily()
+    cjk = [f for f in family if f != "DejaVu Sans"]
+    assert cjk and FT2Font(findfont(FontProperties(family=cjk[0]))).get_char_index(ord("运")) != 0
+
+
+def test_run_viewer_items_filters_and_views(runs_root: Path) -> None:
+    from geomeval.demo import runview
+
+    every = runview.run_items(runs_root, "geolaux-random")
+    unscored = runview.run_items(runs_root, "geolaux-random", "unscored")
+    wrong = runview.run_items(runs_root, "geolaux-random", "wrong")
+    assert len(every) == 10 and unscored and wrong and len(unscored) + len(wrong) <= 10
+    assert all(label.startswith("⚠") for label, _id in unscored)
+    records = {r["id"]: r for r in runview.read_samples(runs_root, "geolaux-random")}
+    assert {i for _l, i in unscored} == {i for i, r in records.items() if r["scores"]["ACS"]["value"] is None}
+    view = runview.run_item_view(runs_root, "geolaux-random", unscored[0][1])
+    assert "**response**" in view.markdown and "unscored" in view.markdown
+    assert any(row[0] == "ACS" and row[1] == "unscored" and row[3] for row in view.score_rows)
+    assert "```text" in view.prompt and view.images
+    assert view.link == f"?tab=runs&run=geolaux-random&item={unscored[0][1]}"
+    with pytest.raises(DemoInputError, match=r"refused|no run"):
+        runview.run_items(runs_root, "../secret")
+    with pytest.raises(DemoInputError, match="no item"):
+        runview.run_item_view(runs_root, "geolaux-random", "nope")
+
+
+def test_ranked_leaderboard_and_uploads(runs_root: Path, tmp_path: Path) -> None:
+    from geomeval.demo import ranking
+
+    table = ranking.leaderboard("geolaux/0", runs_root)
+    assert table.headers[:3] == ["rank", "model", "type"] and table.headers[-1] == "source" and "ACS" in table.headers
+    acs = table.headers.index("ACS")
+    ranked = [r for r in table.rows if isinstance(r[0], int)]
+    assert [r[acs] for r in ranked] == sorted((r[acs] for r in ranked), reverse=True)
+    run = next(r for r in table.rows if r[2] == ranking.LOCAL)
+    results = json.loads((runs_root / "geolaux-random" / "results.json").read_text())
+    assert run[acs] == round(100 * results["metrics"]["ACS"]["value"], 2) and run[-3].startswith("70%")
+    assert {"thinking", "non-thinking", "local run"} <= set(table.kinds)
+    only = ranking.leaderboard("geolaux/0", runs_root, kinds=["local run"])
+    assert [r[2] for r in only.rows] == ["local run"]
+    assert [r[1] for r in ranking.leaderboard("geolaux/0", runs_root, search="O4").rows] == ["o4-mini"]
+    geoeval = ranking.leaderboard("geoeval/0", tmp_path / "none",
+                                  {"mine": {"benchmark": "geoeval", "task": "geoeval_2000", "model": "m",
+                                            "metrics": {"A": {"value": 0.5, "ci": [0.4, 0.6]}}}})
+    mine = next(r for r in geoeval.rows if r[1] == "m")
+    assert mine[geoeval.headers.index("GeoEval-2000 A (%)")] == 50.0 and mine[-2] == "[40.00, 60.00]"
+    assert ranking.to_csv(geoeval).splitlines()[0].startswith("rank,model,type,")
+    upload = tmp_path / "up" / "results.json"
+    upload.parent.mkdir()
+    upload.write_text(json.dumps({"benchmark": "geolaux", "metrics": {"ACS": {"value": 0.3}}}))
+    name, data = ranking.read_uploaded(upload, upload.parent, {})
+    assert name == "results" and ranking.read_uploaded(upload, upload.parent, {"results": data})[0] == "results-2"
+    for text, message in (("{x", "not valid JSON"), ('{"metrics": {}}', "no \"metrics\""),
+                          ('{"benchmark": "nope", "metrics": {"A": {"value": 1}}}', "not one of"),
+                          ('{"benchmark": "geolaux", "metrics": {"A": {"value": "1"}}}', "numeric")):
+        upload.write_text(text)
+        with pytest.raises(DemoInputError, match=message):
+            ranking.read_uploaded(upload, upload.parent, {})
+    with pytest.raises(DemoInputError, match="not an upload"):
+        ranking.read_uploaded(upload, tmp_path / "elsewhere", {})
+
+
+def test_visitor_messages_name_no_python_object_and_say_what_the_engine_cannot_run() -> None:
+    with pytest.raises(DemoInputError, match=r"^Choose a reference construction first\.$"):
+        try_metrics.try_drawing(_png(), None)
+    with pytest.raises(DemoInputError) as refused:
+        try_metrics.read_upload(b"not an image at all")
+    assert "BytesIO" not in str(refused.value) and "0x" not in str(refused.value)
+    result = try_metrics.try_script("A = (0, 0)\ng = Curve(cos(t), sin(t), t, 0, 1)", None)
+    assert "does not run `Curve` (line 2)" in result.summary and "does not support" in result.summary
+    assert "Curve" not in try_metrics.supported_commands() and "Segment" in try_metrics.supported_commands()
+    long = try_metrics.split_solution("\n".join(f"{i}. step {i}" for i in range(1, 80)))
+    assert len(long.steps) == 64 and "at most 64 steps" in long.markdown()
+    short = try_metrics.split_solution("1. a\n2. b")
+    assert "at most 64" not in short.markdown() and short.text == "1. a\n2. b"

@@ -22,6 +22,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from ..benchmarks import REGISTRY
+from ..fonts import font_family
 from .limits import MAX_RESULTS_BYTES, MAX_RUNS, DemoInputError
 
 LEADERBOARD_DIR = Path(__file__).resolve().parent / "leaderboards"
@@ -32,7 +33,8 @@ MAX_DEPTH = 4  # folders below the runs folder searched for results.json
 RAW_UNITS = ("dB", "raw")  # metrics reported as plain values; others are shares shown ×100
 # Text from files (run and bucket names, metrics, published titles) is drawn as written:
 # "$…$" would otherwise be parsed as mathtext (or TeX), and a bad one fails at savefig.
-PLAIN_TEXT: dict[str, Any] = {"parse_math": False, "usetex": False}
+# The font chain has a CJK fallback (geomeval.fonts), so a Chinese run name is not boxes.
+PLAIN_TEXT: dict[str, Any] = {"parse_math": False, "usetex": False, "fontfamily": list(font_family())}
 
 
 # --------------------------------------------------------------------------- published
@@ -295,13 +297,15 @@ def _chosen(root: Path, names: list[str] | str | None) -> dict[str, dict[str, An
 
 
 def breakdown_options(root: Path, names: list[str] | str | None) -> tuple[list[str], list[str]]:
-    """The breakdown groups and metrics the chosen runs have (difficulty, step length, class…)."""
-    groups: list[str] = []
-    metrics: list[str] = []
+    """The breakdown groups and metrics every chosen run has (difficulty, step length,
+    class…): a comparison is only offered on what the runs share."""
+    groups: list[str] | None = None
+    metrics: list[str] | None = None
     for data in _chosen(root, names).values():
-        groups += [g for g, buckets in (data.get("breakdowns") or {}).items() if buckets and g not in groups]
-        metrics += [m for m in data["metrics"] if m not in metrics]
-    return groups, metrics
+        has = [g for g, buckets in (data.get("breakdowns") or {}).items() if buckets]
+        groups = has if groups is None else [g for g in groups if g in has]
+        metrics = list(data["metrics"]) if metrics is None else [m for m in metrics if m in data["metrics"]]
+    return groups or [], metrics or []
 
 
 @dataclass
@@ -309,10 +313,13 @@ class Breakdown:
     table: Table
     series: dict[str, list[float | None]] = field(default_factory=dict)
     keys: list[str] = field(default_factory=list)
+    no_data: list[str] = field(default_factory=list)  # chosen runs with no value in this breakdown
 
 
 def breakdown(root: Path, names: list[str] | str | None, group: str | None, metric: str | None) -> Breakdown:
-    """One metric per bucket of one breakdown, a column per run."""
+    """One metric per bucket of one breakdown, a column per run. A bucket a run lacks is
+    None ("—" in the table and the plot), never 0; a run with no value at all is left out
+    of the series and named in the note."""
     results = _chosen(root, names)
     metrics: list[str] = []
     for data in results.values():
@@ -325,14 +332,22 @@ def breakdown(root: Path, names: list[str] | str | None, group: str | None, metr
     for data in results.values():
         keys += [k for k in ((data.get("breakdowns") or {}).get(group) or {}) if k not in keys]
     if not keys:
-        raise DemoInputError(f"none of the chosen runs has a breakdown {group!r}")
+        raise DemoInputError(f"none of the chosen runs has a breakdown {_short(group)}")
     series: dict[str, list[float | None]] = {}
+    no_data: list[str] = []
     for name, data in results.items():
         unit = (data["metrics"].get(metric) or {}).get("unit")
         buckets = (data.get("breakdowns") or {}).get(group) or {}
-        series[name] = [display_value((buckets.get(k) or {}).get(metric), unit) for k in keys]
-    rows = [[key, *[series[name][i] for name in results]] for i, key in enumerate(keys)]
-    return Breakdown(Table([group or "", *results], rows, f"{metric} by {group}"), series, keys)
+        values = [display_value((buckets.get(k) or {}).get(metric), unit) for k in keys]
+        if all(v is None for v in values):
+            no_data.append(name)
+        else:
+            series[name] = values
+    rows = [[key, *[series[name][i] for name in series]] for i, key in enumerate(keys)]
+    note = f"{metric} by {group}"
+    if no_data:
+        note += f" · no data for {', '.join(no_data)} (left out)"
+    return Breakdown(Table([group or "", *series], rows, note), series, keys, no_data)
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -343,19 +358,29 @@ def _short(value: Any, limit: int = 80) -> str:
 
 def breakdown_plot(root: Path, names: list[str] | str | None, group: str | None, metric: str | None) -> Figure:
     found = breakdown(root, names, group, metric)
-    return _bars(found.keys, found.series, f"{metric} by {group}", metric or "")
+    title = f"{metric} by {group}"
+    if found.no_data:
+        title += f" (no data: {', '.join(found.no_data)})"
+    return _bars(found.keys, found.series, title, metric or "")
 
 
 def _bars(labels: list[str], series: dict[str, list[float | None]], title: str, ylabel: str) -> Figure:
-    """Grouped bars; a missing value leaves a gap (never a zero)."""
+    """Grouped bars, one colour per series, each bar labelled with its value: a 0 is a
+    labelled "0" at the axis, a missing value a grey "—" (never a bar, never a zero)."""
     figure = Figure(figsize=(8, 4), layout="constrained")
     axes = figure.subplots()
     count = max(1, len(series))
     width = 0.8 / count
+    colours = [f"C{i % 10}" for i in range(count)]
     for index, (name, values) in enumerate(series.items()):
         xs = [i + (index - (count - 1) / 2) * width for i in range(len(labels))]
         pairs = [(x, v) for x, v in zip(xs, values, strict=True) if v is not None]
-        axes.bar([x for x, _ in pairs], [v for _, v in pairs], width=width, label=name)
+        bars = axes.bar([x for x, _ in pairs], [v for _, v in pairs], width=width, label=name, color=colours[index],
+                        edgecolor=colours[index], linewidth=1.0)
+        axes.bar_label(bars, labels=[f"{v:g}" for _, v in pairs], fontsize="x-small", padding=1, **PLAIN_TEXT)
+        for x, v in zip(xs, values, strict=True):
+            if v is None:
+                axes.annotate("—", (x, 0), ha="center", va="bottom", color="0.5", fontsize="small", **PLAIN_TEXT)
     axes.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0,
                     ha="right" if len(labels) > 6 else "center", **PLAIN_TEXT)
     axes.set_title(title, **PLAIN_TEXT)

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlencode
 
 from PIL import Image
 
 from ..benchmarks import REGISTRY
 from ..benchmarks.base import Benchmark, Item
 from ..keypoints import parse_caption, to_text
+from . import latex
 from .limits import MAX_FILTERS, DemoInputError
 
 FILTER_SEPARATOR = ": "
@@ -31,6 +34,7 @@ CODE_HINTS = ("script", "code")
 CAPTION_HINTS = ("caption",)
 KEYPOINT_HINTS = ("keypoint", "key_point")
 TITLE_HINTS = ("problem", "question", "caption", "text", "prompt")
+SOLUTION_HINTS = ("solution", "answer", "explanation", "rationale")
 SHORT_TEXT = 40  # one-line strings up to this long are labels (difficulty, type): table rows
 
 
@@ -187,21 +191,31 @@ def filter_items(benchmark: str, task: str | None = None, filters: Iterable[str]
 
 
 def _label(item: Item) -> str:
-    text = _title_text(item)
+    text = latex.plain(_title_text(item))
     if len(text) > TITLE_CHARS:
         text = text[: TITLE_CHARS - 1] + "…"
     return f"{item.id} · {text}" if text else item.id
 
 
-def _title_text(item: Item) -> str:
-    """The item's problem or caption: the first long text field named like one, else the
-    first long text field."""
+def _title_field(item: Item) -> str | None:
+    """The field that poses the item: the first text field named like a problem (problem,
+    question, caption, text, prompt; hints in that order), whatever its length ("Find A C."
+    is a whole GeoEval problem), else the first long text field. Never a solution."""
     texts = [(name, value) for name, value in item.fields.items()
-             if isinstance(value, str) and len(value.strip()) > SHORT_TEXT and not _is_code(name)]
+             if isinstance(value, str) and value.strip() and not _is_code(name)]
+    for hint in TITLE_HINTS:
+        for name, _value in texts:
+            if _named(name, (hint,)) and not _named(name, SOLUTION_HINTS):
+                return name
     for name, value in texts:
-        if _named(name, TITLE_HINTS):
-            return " ".join(value.split())
-    return " ".join(texts[0][1].split()) if texts else ""
+        if len(value.strip()) > SHORT_TEXT and not _named(name, SOLUTION_HINTS):
+            return name
+    return None
+
+
+def _title_text(item: Item) -> str:
+    name = _title_field(item)
+    return " ".join(str(item.fields[name]).split()) if name else ""
 
 
 def _named(name: str, hints: tuple[str, ...]) -> bool:
@@ -210,6 +224,13 @@ def _named(name: str, hints: tuple[str, ...]) -> bool:
     lowered = name.lower().replace("-", "_")
     words = lowered.split("_")
     return any(hint in words or f"{hint}s" in words or ("_" in hint and hint in lowered) for hint in hints)
+
+
+def _is_text_field(name: str) -> bool:
+    """Whether a field holds a statement or solution by its name's last word ("problem_text",
+    "answer", "solution"; not "problem_type"): shown in the main pane however short."""
+    last = name.lower().replace("-", "_").split("_")[-1]
+    return any(last in (hint, f"{hint}s") for hint in TITLE_HINTS + SOLUTION_HINTS)
 
 
 def _is_code(name: str) -> bool:
@@ -265,15 +286,21 @@ def item_view(benchmark: str, task: str | None, item_id: str | None) -> ItemView
     item, record_meta = _find_item(benchmark, task, item_id)
     view = ItemView(id=item.id, markdown="")
     parts: list[str] = [f"### {item.id}"]
+    title = _title_field(item)
+    if title:
+        parts.append(_text_block(title, str(item.fields[title])))
+        if _named(title, CAPTION_HINTS):
+            view.keypoint_rows += _caption_keypoints(title, str(item.fields[title]))
     scalars: list[list[str]] = []
     for name, value in item.fields.items():
-        if name == "id" or value is None or value == [] or value == "":
+        if name in ("id", title) or value is None or value == [] or value == "":
             continue
         if _is_image(value):
             view.images.append((display_image(value), name))
         elif isinstance(value, list) and value and all(_is_image(v) for v in value):
             view.images += [(display_image(v), f"{name} {i}") for i, v in enumerate(value, 1)]
-        elif isinstance(value, str) and len(value) <= SHORT_TEXT and "\n" not in value and not _is_code(name):
+        elif (isinstance(value, str) and len(value) <= SHORT_TEXT and "\n" not in value and not _is_code(name)
+              and not _is_text_field(name)):
             scalars.append([name, value])
         elif isinstance(value, str):
             parts.append(_text_block(name, value))
@@ -287,7 +314,8 @@ def item_view(benchmark: str, task: str | None, item_id: str | None) -> ItemView
             if _named(name, KEYPOINT_HINTS):
                 view.keypoint_rows += [[name, "", str(v)] for v in value]
             if name == "choices" or len(value) > 3:
-                parts.append(f"**{name}**\n\n" + "\n".join(f"{i}. {v}" for i, v in enumerate(value, 1)))
+                listed = "\n".join(f"{i}. {latex.markdown(str(v))}" for i, v in enumerate(value, 1))
+                parts.append(f"**{name}**\n\n{listed}")
             else:
                 scalars.append([name, ", ".join(str(v) for v in value)])
         else:
@@ -300,7 +328,7 @@ def item_view(benchmark: str, task: str | None, item_id: str | None) -> ItemView
 def _text_block(name: str, text: str) -> str:
     if _is_code(name):
         return f"**{name}**\n\n```\n{text.strip()}\n```"
-    return f"**{name}**\n\n{text.strip()}"
+    return f"**{name}**\n\n{latex.markdown(text.strip())}"
 
 
 def _steps_block(name: str, steps: list[dict[str, Any]], view: ItemView) -> str:
@@ -312,7 +340,7 @@ def _steps_block(name: str, steps: list[dict[str, Any]], view: ItemView) -> str:
                 view.images.append((display_image(value), f"{name} {number} {key}"))
             elif isinstance(value, str) and value.strip():
                 (codes if _is_code(key) else texts).append(value.strip())
-        lines.append(f"{number}. " + " ".join(texts))
+        lines.append(f"{number}. " + latex.markdown(" ".join(texts)))
         lines += [f"\n   ```\n{_indent(code)}\n   ```" for code in codes]
     return "\n".join(lines)
 
@@ -325,3 +353,81 @@ def _caption_keypoints(name: str, caption: str) -> list[list[str]]:
     """The keypoints the offline engine reads in a caption: what CapGeo scores against."""
     keypoints = parse_caption(caption)
     return [[name, kp.dimension, to_text(kp)] for kp in keypoints]
+
+
+# --------------------------------------------------------------------------- prompts and links
+
+MAX_PROMPT_MESSAGES = 20
+
+
+def _fence(text: str) -> str:
+    """`text` verbatim in a fenced block longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def messages_markdown(messages: list[dict[str, Any]]) -> str:
+    """Chat messages as the model receives them: each role, its text verbatim (no Markdown or
+    LaTeX rendering, so what is shown is what is sent), and a line per image."""
+    parts: list[str] = []
+    images = 0
+    for message in messages[:MAX_PROMPT_MESSAGES]:
+        parts.append(f"**{message.get('role', '?')}**")
+        content = message.get("content")
+        pieces = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+        for piece in pieces:
+            if piece.get("type") == "text":
+                parts.append(_fence(str(piece.get("text", ""))))
+            elif piece.get("type") == "image_url":
+                images += 1
+                url = str((piece.get("image_url") or {}).get("url", ""))
+                kind = url[5 : url.find(";")] if url.startswith("data:") and ";" in url[:40] else "image"
+                parts.append(f"[image {images} ({kind}, sent inline, {len(url):,} characters)]")
+    if len(messages) > MAX_PROMPT_MESSAGES:
+        parts.append(f"_… {len(messages) - MAX_PROMPT_MESSAGES} more message(s) not shown_")
+    return "\n\n".join(parts)
+
+
+def prompt_markdown(benchmark: str, task: str | None, item_id: str | None) -> str:
+    """The exact prompt a model is sent for this item: the benchmark's own `messages(item, task)`."""
+    bench = _bench(benchmark)
+    task = _task(bench, task)
+    item, _meta = _find_item(benchmark, task, item_id)
+    try:
+        messages = bench.messages(item, task)
+    except Exception as exc:  # a task whose prompt needs a run option (a captioner) says so
+        return f"_The prompt for this task cannot be built without a run's options: {type(exc).__name__}: {exc}_"
+    head = f"The exact messages `geomeval run` sends for item `{item.id}` (task `{task}`, default prompts):"
+    return f"{head}\n\n{messages_markdown(messages)}"
+
+
+def neighbour(benchmark: str, task: str | None, filters: Iterable[str] | None, item_id: str | None, step: int) -> str | None:
+    """The item `step` places after (or before) `item_id` among those the filters keep,
+    wrapping at the ends; the first item when `item_id` is not among them."""
+    ids = [value for _label, value in filter_items(benchmark, task, filters)]
+    if not ids:
+        return None
+    if item_id not in ids:
+        return ids[0]
+    return ids[(ids.index(item_id) + step) % len(ids)]
+
+
+def item_link(benchmark: str, task: str | None, item_id: str | None) -> str:
+    """The query string that opens the Space on this item (Explore tab)."""
+    query = {"tab": "explore", "benchmark": benchmark, "task": task or "", "item": item_id or ""}
+    return "?" + urlencode({k: v for k, v in query.items() if v})
+
+
+def link_target(params: dict[str, str]) -> tuple[str, str, str | None] | None:
+    """(benchmark, task, item) named by a deep link's query parameters, checked against the
+    registry and the sample; None when the link names no benchmark. A bad link is refused."""
+    benchmark = params.get("benchmark")
+    if not benchmark:
+        return None
+    bench = _bench(benchmark)
+    task = _task(bench, params.get("task") or None)
+    item_id = params.get("item") or None
+    if item_id is not None:
+        _find_item(benchmark, task, item_id)
+    return benchmark, task, item_id

@@ -34,3 +34,7 @@ def check_text(value: str | None, limit: int, what: str, *, required: bool = Tru
     if required and not text.strip():
         raise DemoInputError(f"{what} is empty.")
     return text
+MAX_SAMPLES_BYTES = 100 * 1024 * 1024  # one samples.jsonl read by the run viewer
+MAX_SAMPLE_LINES = 20_000
+MAX_UPLOAD_RESULTS_BYTES = 2 * 1024 * 1024  # a results.json a visitor uploads
+MAX_UPLOADED_RUNS = 20  # uploads kept for one session

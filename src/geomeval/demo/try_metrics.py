@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import string
 import struct
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from PIL import Image, UnidentifiedImageError
 
 from ..answers import check_answer, extract_final_answer
 from ..benchmarks.capgeo.bench_scoring import judge_counts
+from ..benchmarks.geolaux.judging import MAX_STEPS as MAX_JUDGED_STEPS
 from ..benchmarks.geolaux.judging import segment_steps
 from ..benchmarks.geolaux.process_metrics import first_error_step, item_scores, weighted_step_score
 from ..benchmarks.ggbench.scoring import (
@@ -32,6 +34,7 @@ from ..benchmarks.ggbench.scoring import (
     reference_construction,
 )
 from ..geogebra import Construction, Limits, render_png, run_script, verify
+from ..geogebra import commands as cmds
 from ..geogebra.render import MAX_OBJECTS as MAX_DRAWN_OBJECTS
 from ..geogebra.render import MAX_POLYGON_VERTICES, _drawables, fit_window
 from ..geogebra.syntax import ParseError
@@ -229,6 +232,8 @@ def script_references() -> list[tuple[str, str]]:
 
 
 def _script_target(reference_id: str | None) -> dict[str, Any]:
+    if not reference_id:
+        raise DemoInputError("Choose a reference construction first.")
     if reference_id not in _script_references():
         raise DemoInputError(f"unknown reference construction {reference_id!r}")
     return _script_references()[reference_id][1]  # type: ignore[index]
@@ -313,6 +318,9 @@ def script_result(text: str, reference_id: str | None) -> ScriptResult:
         parts.append("no commands in the script")
     elif errors:
         parts.append(f"{len(errors)} failing line(s); first: line {errors[0].line}: {errors[0].error}")
+        unsupported = unsupported_lines(construction)
+        if unsupported:
+            parts.append(unsupported)
     check_rows: list[list[str]] = []
     score: float | None = None
     reference_png: bytes | None = None
@@ -332,6 +340,35 @@ def script_result(text: str, reference_id: str | None) -> ScriptResult:
             parts.append(_pixel_line(image_pair_scores(bounded_png(figure), reference_png, False)))
     return ScriptResult(" · ".join(parts), passed, line_rows, _png_image(figure), _png_image(reference_png),
                         check_rows, score)
+
+
+_UNKNOWN = re.compile(r"^Unknown command: ([A-Za-z][A-Za-z0-9]{0,40})")
+
+
+def supported_commands() -> list[str]:
+    """The GeoGebra commands geomeval's engine runs, sorted (its command table, the style
+    commands, and Sequence and Sum, which the executor handles itself)."""
+    from ..geogebra.style import STYLE_COMMANDS
+
+    return sorted({*cmds.COMMANDS, *STYLE_COMMANDS, "Sequence", "Sum"})
+
+
+def unsupported_lines(construction: Construction) -> str:
+    """What the engine could not run, said as such: a command outside the engine's set may be
+    valid GeoGebra (Curve, Slider…), which the engine does not support, rather than a typo."""
+    found: list[str] = []
+    for line in construction.errors:
+        error = str(line.error or "")
+        unknown = _UNKNOWN.match(error)
+        if unknown:
+            found.append(f"`{unknown.group(1)}` (line {line.line})")
+        elif error.startswith("unsupported"):
+            found.append(f"line {line.line} ({error})")
+    if not found:
+        return ""
+    return ("⚠️ geomeval's engine does not run " + ", ".join(found[:8]) + ". If that is valid GeoGebra, it is a "
+            f"command the engine does not support (it runs {len(supported_commands())} commands, listed under "
+            "\"Limits and supported commands\"), not an error in the script.")
 
 
 def _reference_png(target: dict[str, Any]) -> bytes | None:
@@ -417,6 +454,9 @@ def _check_icon_frames(data: bytes) -> None:
             _check_pixels(abs(width), abs(height) // 2)
 
 
+_OBJECT_REPR = re.compile(r"<[^<>]{1,200} at 0x[0-9a-fA-F]{1,16}>|'[^']{0,300}'")  # no Python reprs or paths
+
+
 def _as_png(data: bytes) -> bytes:
     """The image's first frame re-encoded as PNG, within the pixel limit: checked on the size
     the file declares before anything is decoded, and again on what was decoded."""
@@ -436,8 +476,9 @@ def _as_png(data: bytes) -> bytes:
         raise
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error,
             Image.DecompressionBombError) as exc:
+        reason = " ".join(_OBJECT_REPR.sub("", str(exc)).split())[:200] or type(exc).__name__
         raise DemoInputError(
-            f"That file is not a readable image ({', '.join(UPLOAD_FORMATS)}): {exc}"
+            f"That file is not a readable image ({', '.join(UPLOAD_FORMATS)}): {reason}"
         ) from None
     return buffer.getvalue()
 
@@ -454,8 +495,8 @@ def try_drawing(upload: str | Path | bytes | None, reference_id: str | None,
                 upload_root: str | Path | None = None) -> DrawingResult:
     """A drawing (the image track: a model that draws) against a GGBench reference figure:
     PSNR and SSIM at 256×256, as GGBench scores drawings."""
-    data = read_upload(upload, upload_root)
     target = _script_target(reference_id)
+    data = read_upload(upload, upload_root)
     reference_png = _reference_png(target)
     if reference_png is None:
         raise DemoInputError("this reference has no figure to compare with")
@@ -500,6 +541,7 @@ class SolutionSteps:
     steps: list[str]
     answer: str | None
     method: str
+    text: str = ""  # the solution as split: the marks are scored against this text only
 
     def choices(self) -> list[tuple[str, str]]:
         """(label, value) per step for a checklist: value is the step's 1-based number."""
@@ -508,7 +550,12 @@ class SolutionSteps:
     def markdown(self) -> str:
         answer = f"`{self.answer}` (found by: {self.method})" if self.answer else "none found"
         listed = "\n".join(f"{i}. {' '.join(step.split())}" for i, step in enumerate(self.steps, 1))
-        return f"**{len(self.steps)} step(s)**, split as GeoLaux's judge sees them; final answer: {answer}\n\n{listed}"
+        cut = ""
+        if len(self.steps) >= MAX_JUDGED_STEPS:
+            cut = (f"\n\n⚠️ GeoLaux's judge marks at most {MAX_JUDGED_STEPS} steps: this solution reaches that "
+                   "limit, so any step after the last one listed is neither shown nor marked.")
+        return (f"**{len(self.steps)} step(s)**, split as GeoLaux's judge sees them; final answer: {answer}{cut}"
+                f"\n\n{listed}")
 
 
 def split_solution(text: str | None) -> SolutionSteps:
@@ -520,7 +567,7 @@ def split_solution(text: str | None) -> SolutionSteps:
     steps = segment_steps(solution, json_steps)
     if not steps:
         raise DemoInputError("no steps found in the solution")
-    return SolutionSteps(steps, found.answer, found.method)
+    return SolutionSteps(steps, found.answer, found.method, solution)
 
 
 def score_solution(text: str | None, correct_steps: list[str] | list[int] | None, final_correct: bool) -> list[list[Any]]:

@@ -1,0 +1,189 @@
+"""One ranked leaderboard per benchmark: a paper's published rows and this Space's runs.
+
+A published table's columns are the paper's; a run joins it in every column whose name is
+one of its metrics (compared without units and case: "ACS" is "ACS", "VLM-I (%)" is
+"VLM-I"), shown as the reports print it (shares ×100), with its coverage and its interval
+(the metric's "ci" or "stderr", when the run has one) beside the ranking column. Rows are
+ranked on one column, best first; a row with no value there is listed last, unranked.
+
+Runs come from the runs folder (`boards`) and from results.json files a visitor uploads:
+those are validated here (size, JSON, a registered benchmark, numeric metrics) and kept by
+the app in the visitor's session only, never written to the runs folder.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..benchmarks import REGISTRY
+from . import boards
+from .limits import MAX_UPLOAD_RESULTS_BYTES, MAX_UPLOADED_RUNS, DemoInputError
+
+PUBLISHED, LOCAL, UPLOADED = "published", "local run", "uploaded"
+KIND_COLUMNS = ("kind", "type", "model type")
+FIXED = ["rank", "model", "type"]  # then the value columns, coverage, interval, source
+
+
+LOWER_IS_BETTER = ("lpips", "edit distance", "δpcs")  # ranked lowest first
+
+
+def _norm(name: str) -> str:
+    name = re.sub(r"\((?:%|0-100|×10⁻²)\)|×10⁻²", "", str(name).lower())
+    return " ".join(name.replace("_", " ").replace("-", " ").split())
+
+
+def _metric_for(column: str, task: str | None, metrics: dict[str, Any]) -> dict[str, Any] | None:
+    """The run's stats for a published column: the metric of that name, or the metric the
+    column names for the run's task ("GeoEval-2000 A (%)" is metric A of task geoeval_2000)."""
+    wanted = _norm(column)
+    for metric, stats in metrics.items():
+        if isinstance(stats, dict) and wanted in (_norm(metric), f"{_norm(task or '')} {_norm(metric)}"):
+            return stats
+    return None
+
+
+@dataclass
+class Ranked:
+    headers: list[str]
+    rows: list[list[Any]]
+    note: str
+    kinds: list[str]
+    columns: list[str]  # the numeric columns a ranking may use
+
+
+def _interval(stats: dict[str, Any], unit: str | None) -> str:
+    """The metric's interval as shown (×100 for shares): "[lo, hi]" from "ci", "± e" from
+    "stderr" (1.96·stderr), "" when the run has none."""
+    scale = 1.0 if unit in boards.RAW_UNITS else 100.0
+    ci = stats.get("ci")
+    if isinstance(ci, list | tuple) and len(ci) == 2 and all(isinstance(v, int | float) for v in ci):
+        return f"[{scale * ci[0]:.2f}, {scale * ci[1]:.2f}]"
+    if isinstance(ci, dict) and all(isinstance(ci.get(k), int | float) for k in ("low", "high")):
+        return f"[{scale * ci['low']:.2f}, {scale * ci['high']:.2f}]"
+    stderr = stats.get("stderr")
+    if isinstance(stderr, int | float) and math.isfinite(stderr):
+        return f"± {1.96 * scale * stderr:.2f}"
+    return ""
+
+
+def _run_row(columns: list[str], name: str, kind: str, data: dict[str, Any], rank_by: str | None) -> tuple[list[Any], list[Any]]:
+    metrics = data.get("metrics") or {}
+    task = data.get("task")
+    cells = [boards.display_value(_metric_for(column, task, metrics)) for column in columns]
+    coverage, interval = "", ""
+    stats = _metric_for(rank_by, task, metrics) if rank_by else None
+    if stats:
+        if isinstance(stats.get("coverage"), int | float):
+            coverage = f"{100 * stats['coverage']:.0f}% ({stats.get('scored', '?')}/{stats.get('total', '?')})"
+        interval = _interval(stats, stats.get("unit"))
+    model = str(data.get("model") or name)
+    source = f"{kind}: {name}" + (f" · task {data['task']}" if data.get("task") else "")
+    return [model, kind], [*cells, coverage, interval, source]
+
+
+def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]] | None = None,
+                rank_by: str | None = None, search: str | None = None, kinds: list[str] | None = None) -> Ranked:
+    """The published table `key` with the runs of its benchmark, ranked on `rank_by` (default:
+    the first column a run fills, else the table's last numeric column), filtered to rows
+    whose model contains `search` and whose type is in `kinds` (all when empty)."""
+    board = boards._board(key)
+    numeric = boards.numeric_columns(key) if board.rows else []
+    value_columns = [c for c in board.columns[1:] if _norm(c) not in KIND_COLUMNS]
+    kind_index = next((i for i, c in enumerate(board.columns) if _norm(c) in KIND_COLUMNS), None)
+    runs = [(name, LOCAL, data) for name, data in boards._all_results(root, board.benchmark).items()]
+    runs += [(name, UPLOADED, data) for name, data in (uploaded or {}).items() if data.get("benchmark") == board.benchmark]
+    filled = [c for c in value_columns
+              if any(boards.display_value(_metric_for(c, d.get("task"), d.get("metrics") or {})) is not None
+                     for _n, _k, d in runs)]
+    rankable = list(dict.fromkeys([*filled, *numeric]))
+    if rank_by not in rankable:
+        rank_by = filled[0] if filled else (numeric[0] if numeric else None)
+    rows: list[list[Any]] = []
+    for row in board.rows:
+        kind = str(row[kind_index]) if kind_index is not None and row[kind_index] not in (None, "") else PUBLISHED
+        cells = [boards._number(row[board.columns.index(c)]) if c in numeric else row[board.columns.index(c)]
+                 for c in value_columns]
+        rows.append([str(row[0]), kind, *cells, "", "", f"{PUBLISHED}: {board.source}"])
+    for name, kind, data in runs:
+        head, tail = _run_row(value_columns, name, kind, data, rank_by)
+        rows.append([*head, *tail])
+    all_kinds = list(dict.fromkeys(str(r[1]) for r in rows))
+    wanted = [k for k in (kinds or []) if k in all_kinds]
+    text = (search or "").strip().lower()[:200]
+    rows = [r for r in rows if (not wanted or r[1] in wanted) and (not text or text in str(r[0]).lower())]
+    index = 2 + value_columns.index(rank_by) if rank_by in value_columns else None
+    sign = 1.0 if rank_by and any(word in _norm(rank_by) for word in LOWER_IS_BETTER) else -1.0
+
+    def order(row: list[Any]) -> tuple[int, float]:
+        value = row[index] if index is not None else None
+        return (0, sign * float(value)) if isinstance(value, int | float) else (1, 0.0)
+
+    rows.sort(key=order)
+    ranked, last, place = [], None, 0
+    for position, row in enumerate(rows, 1):
+        value = row[index] if index is not None else None
+        if isinstance(value, int | float):
+            place = place if value == last else position
+            last = value
+        ranked.append([place if isinstance(value, int | float) else "—", *row])
+    headers = [*FIXED, *value_columns, f"coverage ({rank_by})" if rank_by else "coverage", "interval (95%)", "source"]
+    note = (f"**{board.title}** · {board.paper} · ranked by **{rank_by or 'nothing (no numbers)'}**, "
+            f"{'lowest' if sign > 0 else 'highest'} first · "
+            f"{sum(1 for r in ranked if str(r[-1]).startswith(PUBLISHED))} published row(s), "
+            f"{sum(1 for r in ranked if r[2] in (LOCAL, UPLOADED))} run(s). Runs fill the columns named like their "
+            "metrics (shares ×100); an empty cell is a number the run or the paper does not have.")
+    if board.note:
+        note += f"\n\n{board.note}"
+    return Ranked(headers, ranked, note, all_kinds, rankable)
+
+
+def to_csv(table: Ranked) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(table.headers)
+    writer.writerows([["" if v is None else v for v in row] for row in table.rows])
+    return buffer.getvalue()
+
+
+def read_uploaded(path: str | Path | None, upload_root: str | Path | None, kept: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """A visitor's results.json, checked: an upload of this Space, within
+    MAX_UPLOAD_RESULTS_BYTES, JSON, a registered benchmark, metrics with numeric values.
+    Returns (name, results); the name is the file's stem, made unique in the session."""
+    if not path:
+        raise DemoInputError("Upload a results.json first.")
+    file = Path(path)
+    if upload_root is not None and not boards._inside(file, Path(upload_root).resolve()):
+        raise DemoInputError("that file is not an upload of this Space")
+    if not file.is_file():
+        raise DemoInputError("the upload is gone; upload the file again")
+    size = file.stat().st_size
+    if size > MAX_UPLOAD_RESULTS_BYTES:
+        raise DemoInputError(f"The file is {size / 2**20:.1f} MiB; the limit is {MAX_UPLOAD_RESULTS_BYTES / 2**20:.0f} MiB.")
+    if len(kept or {}) >= MAX_UPLOADED_RUNS:
+        raise DemoInputError(f"This session already holds {MAX_UPLOADED_RUNS} uploaded runs; reload the page to start over.")
+    try:
+        data = json.loads(file.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise DemoInputError("The file is not UTF-8 text: upload the results.json `geomeval run` wrote.") from None
+    except json.JSONDecodeError as exc:
+        raise DemoInputError(f"The file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
+    if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict) or not data["metrics"]:
+        raise DemoInputError("The file is not a geomeval results.json: it has no \"metrics\" object.")
+    if data.get("benchmark") not in REGISTRY:
+        raise DemoInputError(f"The file's benchmark {str(data.get('benchmark'))[:40]!r} is not one of: {', '.join(REGISTRY)}.")
+    for metric, stats in data["metrics"].items():
+        value = stats.get("value") if isinstance(stats, dict) else "missing"
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)):
+            raise DemoInputError(f"Metric {str(metric)[:40]!r} has no numeric \"value\".")
+    stem = re.sub(r"[^\w.-]", "_", file.stem)[:40] or "upload"
+    name, number = stem, 2
+    while name in (kept or {}):
+        name, number = f"{stem}-{number}", number + 1
+    return name, data

@@ -1,0 +1,228 @@
+"""The run viewer: one run's items as its samples.jsonl holds them, judged and explained.
+
+A researcher checks a score by reading what produced it: for each item, the prompt the
+model was sent, its response, the answer extracted from it, every metric with the judge's
+explanation (or why it is unscored), the judge's own marks, and the figures (the problem's,
+the model's drawn steps). Items filter to the wrong or the unscored ones, and each has a
+link that opens the Space on it.
+
+The run is found as in `boards` (a folder inside the runs folder, never a visitor's path);
+its samples.jsonl is read within MAX_SAMPLES_BYTES and MAX_SAMPLE_LINES. The prompt is not
+stored in a run, so it is rebuilt with the benchmark's own `messages(item, task)` when the
+run used the embedded sample (run.json "data"), and otherwise said to be unavailable.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from PIL import Image
+
+from ..benchmarks import REGISTRY
+from . import boards, explore, latex
+from .limits import MAX_SAMPLE_LINES, MAX_SAMPLES_BYTES, DemoInputError
+
+SAMPLES = "samples.jsonl"
+RUN_JSON = "run.json"
+SHOW = ("all", "wrong", "unscored")
+MAX_IMAGES = 24  # figures shown for one item
+MAX_TEXT = 20_000  # characters of a response shown
+
+
+def _run_folder(root: Path, name: str) -> Path:
+    return boards.resolve_run(root, name).parent
+
+
+def read_samples(root: Path, name: str) -> list[dict[str, Any]]:
+    """The run's records (samples.jsonl), bounded; a line that is not JSON is skipped."""
+    folder = _run_folder(root, name)
+    path = folder / SAMPLES
+    if not path.is_file() or not boards._inside(path, root):
+        raise DemoInputError(f"run {name!r} has no {SAMPLES} (its items were not kept)")
+    size = path.stat().st_size
+    if size > MAX_SAMPLES_BYTES:
+        raise DemoInputError(f"{name}/{SAMPLES} is {size / 2**20:.1f} MiB; the viewer reads at most "
+                             f"{MAX_SAMPLES_BYTES / 2**20:.0f} MiB")
+    records: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines):
+            if number >= MAX_SAMPLE_LINES:
+                break
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and "id" in record:
+                records.append(record)
+    return records
+
+
+def _headline(root: Path, name: str) -> str | None:
+    return boards.load_results(root, name).get("headline")
+
+
+def status(record: dict[str, Any], headline: str | None) -> str:
+    """"unscored" (an infrastructure failure or a missing judge), "wrong" (scored below full
+    marks), "right", or "n/a" by the run's headline metric."""
+    scores = record.get("scores") or {}
+    score = scores.get(headline) if headline else None
+    if not isinstance(score, dict):
+        return "n/a"
+    if score.get("not_applicable"):
+        return "n/a"
+    value = score.get("value")
+    if not isinstance(value, int | float):
+        return "unscored"
+    return "right" if value >= 1 else "wrong"
+
+
+MARKS = {"right": "✓", "wrong": "✗", "unscored": "⚠", "n/a": "·"}  # in DejaVu Sans: no emoji font needed
+
+
+def run_items(root: Path, name: str, show: str = "all") -> list[tuple[str, str]]:
+    """(label, id) of the run's items, all or only the wrong or the unscored ones."""
+    if show not in SHOW:
+        raise DemoInputError(f"show one of {', '.join(SHOW)}")
+    headline = _headline(root, name)
+    out = []
+    for record in read_samples(root, name):
+        state = status(record, headline)
+        if show == "all" or state == show:
+            out.append((f"{MARKS[state]} {record['id']}", str(record["id"])))
+    return out
+
+
+@dataclass
+class RunItemView:
+    markdown: str
+    prompt: str
+    score_rows: list[list[Any]]
+    images: list[tuple[Image.Image, str]] = field(default_factory=list)
+    link: str = ""
+
+
+def _fenced(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1, default=str)
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT] + f"\n… ({len(text) - MAX_TEXT:,} more characters)"
+    return explore._fence(text)
+
+
+def _run_info(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / RUN_JSON).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _prompt(record: dict[str, Any], info: dict[str, Any]) -> str:
+    benchmark, task = record.get("benchmark"), record.get("task")
+    if benchmark not in REGISTRY:
+        return f"_The prompt is not stored in a run, and {benchmark!r} is not a registered benchmark._"
+    if info.get("data") not in (None, "embedded-sample"):
+        return (f"_The prompt is not stored in a run; this run read its data from {info.get('data')!r}, "
+                "which the Space does not hold, so it cannot be rebuilt here._")
+    if info.get("prompts"):
+        return "_This run used its own prompt set (run.json \"prompts\"); the default prompts are not what it sent._"
+    try:
+        return explore.prompt_markdown(str(benchmark), str(task), str(record["id"]))
+    except DemoInputError as exc:
+        return f"_The prompt cannot be rebuilt: {exc}_"
+
+
+def _images(record: dict[str, Any], folder: Path, root: Path) -> list[tuple[Image.Image, str]]:
+    """The problem's figures (from the record's target) and the model's drawn images (paths
+    inside the run folder only)."""
+    found: list[tuple[Image.Image, str]] = []
+    for key, value in (record.get("target") or {}).items():
+        if isinstance(value, str) and len(value) > 100 and value.startswith("iVBOR"):
+            try:
+                found.append((explore.display_image(base64.b64decode(value, validate=False)), f"target: {key}"))
+            except (ValueError, OSError):
+                continue
+    drawn = record.get("images") or {}
+    paths: list[tuple[str, Any]] = []
+    if isinstance(drawn, dict):
+        for role, value in drawn.items():
+            values = value if isinstance(value, list) else [value]
+            paths += [(f"model {role} {i}" if len(values) > 1 else f"model {role}", v) for i, v in enumerate(values, 1)]
+    for caption, value in paths[:MAX_IMAGES]:
+        if not isinstance(value, str):
+            continue
+        path = (folder / value) if not Path(value).is_absolute() else Path(value)
+        if not boards._inside(path, root) or not path.is_file():
+            continue
+        try:
+            found.append((explore.display_image(path.read_bytes()), caption))
+        except (ValueError, OSError):
+            continue
+    return found[:MAX_IMAGES]
+
+
+def score_rows(record: dict[str, Any]) -> list[list[Any]]:
+    """metric, value, judge, and the explanation (or why the item is unscored)."""
+    rows = []
+    for metric, score in (record.get("scores") or {}).items():
+        if not isinstance(score, dict):
+            continue
+        value = score.get("value")
+        shown = "n/a" if score.get("not_applicable") else ("unscored" if value is None else round(float(value), 4))
+        why = score.get("unscored") or score.get("explanation") or ""
+        rows.append([metric, shown, score.get("judge") or "", latex.plain(str(why))[:2000]])
+    return rows
+
+
+def run_item_view(root: Path, name: str, item_id: str | None) -> RunItemView:
+    """What the viewer shows for one item of one run."""
+    if not item_id:
+        raise DemoInputError("choose an item")
+    folder = _run_folder(root, name)
+    record = next((r for r in read_samples(root, name) if str(r["id"]) == item_id), None)
+    if record is None:
+        raise DemoInputError(f"no item {item_id!r} in run {name!r}")
+    headline = _headline(root, name)
+    state = status(record, headline)
+    parts = [f"### {record['id']} · {MARKS[state]} {state} (headline {headline or 'n/a'})"]
+    problem = (record.get("target") or {}).get("problem")
+    if isinstance(problem, str) and problem.strip():
+        parts.append(f"**problem**\n\n{latex.markdown(problem.strip())}")
+    gold = {k: v for k, v in (record.get("target") or {}).items()
+            if k in ("answer", "choices", "unit") and v not in (None, "", [])}
+    if gold:
+        parts.append("**gold**\n\n" + " · ".join(f"{k}: {latex.markdown(str(v))}" for k, v in gold.items()))
+    if record.get("generation_error"):
+        parts.append(f"**generation error** (infrastructure: the item is unscored)\n\n{_fenced(record['generation_error'])}")
+    parts.append("**response**\n\n" + (_fenced(record["response"]) if record.get("response") else "_(empty)_"))
+    info = record.get("generation_info") or {}
+    if info.get("finish_reason") == "length":
+        parts.append("⚠️ the reply was cut at the token limit (scored as given)")
+    if record.get("extracted"):
+        parts.append(f"**extracted**\n\n{_fenced(record['extracted'])}")
+    if record.get("judgment"):
+        parts.append(f"**judge's marks and explanation**\n\n{_fenced(record['judgment'])}")
+    return RunItemView(
+        markdown="\n\n".join(parts),
+        prompt=_prompt(record, _run_info(folder)),
+        score_rows=score_rows(record),
+        images=_images(record, folder, root),
+        link=run_link(name, item_id),
+    )
+
+
+def run_link(name: str, item_id: str | None) -> str:
+    query = {"tab": "runs", "run": name, "item": item_id or ""}
+    return "?" + urlencode({k: v for k, v in query.items() if v})
+
+
+def run_choices(root: Path) -> list[tuple[str, str]]:
+    """(label, name) of every run with its benchmark and model."""
+    out = []
+    for name, data in boards._all_results(root).items():
+        out.append((f"{name} · {data.get('benchmark', '?')} · {data.get('model', '?')}", name))
+    return out
