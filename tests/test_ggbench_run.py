@@ -221,7 +221,7 @@ def test_empty_baseline_scores_every_deterministic_metric_on_every_item(tmp_path
     out = tmp_path / "empty"
     result = cli("run", "ggbench", "--model", "baseline:empty", "--out", str(out))
     assert result.returncode == 0, result.stderr  # passes the default --min-coverage
-    results, samples = load(out)
+    results, _ = load(out)
     for name in ("Pass@1", "verifier", "BLEU", "ROUGE-L", "chrF", "RUBY", "PSNR", "SSIM"):
         metric = results["metrics"][name]
         assert metric["coverage"] == 1.0 and metric["value"] == 0.0, name

@@ -295,6 +295,40 @@ def test_judge_calls_in_process_results_go_through_the_engine(built: Path, tmp_p
     assert all(r["temperature"] == 0.0 for r in judge_requests)
 
 
+def _judged_lmms_run(built: Path, tmp_path: Path, name: str, defer: str) -> tuple[dict, ChatServer, list[dict]]:
+    out = tmp_path / name
+    with ChatServer(judged_responder) as model, ChatServer(judged_responder, latency_s=0.4) as judge:
+        env = {"GEOMEVAL_JUDGE_MODEL": "judge-model", "GEOMEVAL_JUDGE_BASE_URL": judge.base_url,
+               "GEOMEVAL_LMMS_DEFER": defer}
+        result = geomeval_lmms_eval(
+            "--data", str(built), "--",
+            "--model", "openai", "--model_args", MODEL_ARGS.format(url=model.base_url),
+            "--tasks", "geolaux", "--log_samples", "--output_path", str(out),
+            cache=tmp_path / f"cache-{name}", extra_env=env,
+        )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    samples_file = next(out.rglob("*_samples_geolaux.jsonl"))
+    samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
+    return only_results(out)["results"]["geolaux"], judge, samples
+
+
+def test_judging_inside_lmms_eval_runs_at_geomevals_concurrency(built: Path, tmp_path: Path) -> None:
+    """process_results starts each item's scoring and returns; the aggregation waits for all,
+    so the judge calls of different items overlap (lmms-eval alone would judge one document
+    after another). Scores, coverage and the logged samples are those of per-document judging."""
+    together, judge, samples = _judged_lmms_run(built, tmp_path, "deferred", "1")
+    one_by_one, serial_judge, serial_samples = _judged_lmms_run(built, tmp_path, "serial", "0")
+    # lmms-eval's own postprocessing threads (4 at most) bound the per-document judging
+    assert judge.max_in_flight >= 6 and serial_judge.max_in_flight <= 4
+    assert len(judge.requests) == len(serial_judge.requests)
+    for key in ("ACS,none", "PCS,none", "PQS,none", "ACS_coverage,none", "PCS_coverage,none", "PQS_coverage,none"):
+        assert together[key] == pytest.approx(one_by_one[key]), key
+    def logged(rows: list[dict]) -> dict:
+        return {row["ACS"]["id"]: {m: row[m].get("value") for m in ("ACS", "PCS", "PQS")} for row in rows}
+    assert logged(samples) == logged(serial_samples)
+    assert not any("_geomeval_pending" in json.dumps(row) for row in samples)  # every placeholder filled
+
+
 def test_min_coverage_reads_lmms_results_as_geomeval_run_does(tmp_path: Path) -> None:
     path = tmp_path / "results.json"
 

@@ -274,3 +274,98 @@ def test_answers_cut_at_max_tokens_are_flagged_counted_and_kept_through_the_cach
     results = json.loads((tmp_path / "a" / "results.json").read_text())
     acs = results["metrics"]["ACS"]
     assert acs["scored"] == acs["total"] - acs["needs_judge"]  # cut answers are the model's: scored, not dropped
+
+
+def test_provenance_names_code_data_prompts_and_each_sample_prompt(tmp_path: Path) -> None:
+    from geomeval.provenance import folder_sha256, messages_sha256
+
+    bench = get_benchmark("geolaux")
+    with ChatServer(oracle) as server:
+        url = server.base_url
+        model = parse_model_spec("openai:m", ModelOptions(base_url=url, max_tokens=300))
+        results = run(bench, task="geolaux", model=model, judge=parse_judge_spec("offline"), out_dir=tmp_path / "a",
+                      seed=7)
+    config = json.loads((tmp_path / "a" / "run.json").read_text())
+    made = config["provenance"]
+    assert made["started_at"] <= results["provenance"]["finished_at"]
+    assert made["data"]["kind"] == "embedded-sample" and len(made["data"]["sha256"]) == 64
+    assert made["data"]["sha256"] == folder_sha256_of_sample(bench, folder_sha256)
+    assert made["prompt_set_sha256"] and made["seed"] == 7 and made["geomeval"]
+    assert made["model"]["endpoint"]["params"]["max_tokens"] == 300
+    assert made["model"]["endpoint"]["base_url"] == url and "key" not in json.dumps(made).lower()
+    # Each sample's prompt hash is the hash of the messages rebuilt from the data and prompt set.
+    items = {item.id: item for item in bench.load_items(None, "geolaux", None)}
+    _, samples = load(tmp_path / "a")
+    for sample in samples:
+        rebuilt = messages_sha256(bench.messages(items[sample["id"]], "geolaux"))
+        assert sample["generation_info"]["prompt_sha256"] == rebuilt
+    assert "## Provenance" in (tmp_path / "a" / "report.md").read_text()
+
+
+def folder_sha256_of_sample(bench, folder_sha256) -> str:  # type: ignore[no-untyped-def]
+    import hashlib
+
+    digest = hashlib.sha256()
+    digest.update(b"sample\0" + folder_sha256(bench.embedded()).encode("ascii"))
+    return digest.hexdigest()
+
+
+def test_folder_fingerprint_changes_with_any_byte(tmp_path: Path) -> None:
+    from geomeval.provenance import folder_sha256
+
+    (tmp_path / "d" / "sub").mkdir(parents=True)
+    (tmp_path / "d" / "sub" / "x.parquet").write_bytes(b"abc")
+    before = folder_sha256(tmp_path / "d")
+    (tmp_path / "d" / "sub" / "x.parquet").write_bytes(b"abd")
+    assert folder_sha256(tmp_path / "d") != before
+    (tmp_path / "d" / "sub" / "x.parquet").write_bytes(b"abc")
+    assert folder_sha256(tmp_path / "d") == before
+
+
+def test_tokens_and_cost_are_summed_per_model_and_shown(tmp_path: Path) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"m": {"prompt": 2.0, "completion": 8.0}}))
+    with ChatServer(oracle) as server:
+        done = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--no-cache",
+                   "--prices", str(prices), "--out", str(tmp_path / "a"))
+    assert done.returncode == 0, done.stderr
+    results, samples = load(tmp_path / "a")
+    used = results["requests"]["model"]
+    prompt = sum(s["generation_info"]["usage"]["prompt_tokens"] for s in samples)
+    completion = sum(s["generation_info"]["usage"]["completion_tokens"] for s in samples)
+    assert (used["prompt_tokens"], used["completion_tokens"]) == (prompt, completion) and prompt > 0
+    assert used["requests_sent"] == len(samples) and used["cost_usd"] == pytest.approx((2 * prompt + 8 * completion) / 1e6)
+    assert f"{prompt:,} prompt" in done.stderr and "cost $" in done.stdout
+    assert f"cost ${used['cost_usd']:.4f}" in (tmp_path / "a" / "report.md").read_text()
+
+
+def test_request_budget_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> None:
+    env = {"GEOMEVAL_CACHE_DIR": str(tmp_path / "cache")}
+    with ChatServer(oracle) as server:
+        args = ("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--concurrency", "1",
+                "--out", str(tmp_path / "a"))
+        stopped = cli(*args, "--max-requests", "3", env=env)
+        assert stopped.returncode == 5, stopped.stderr
+        assert "request budget is spent" in stopped.stderr and len(server.requests) == 3
+        results, samples = load(tmp_path / "a")
+        assert len(samples) == 3 and results["n_items"] == 3 and results["items_planned"] == 10
+        assert "stopped early" in (tmp_path / "a" / "report.md").read_text()
+        plan = cli(*args, "--dry-run", env=env)
+        assert plan.returncode == 0 and len(server.requests) == 3  # a dry run sends nothing
+        assert "3 already saved, 7 to do" in plan.stdout and "7 request(s) to send" in plan.stdout
+        resumed = cli(*args, env=env)
+        assert resumed.returncode == 0, resumed.stderr
+        assert len(server.requests) == 10  # each item asked once in all
+    results, samples = load(tmp_path / "a")
+    assert len(samples) == 10 and results["metrics"]["ACS"]["value"] == 1.0 and "stopped" not in results
+
+
+def test_dry_run_counts_what_the_cache_answers(tmp_path: Path) -> None:
+    env = {"GEOMEVAL_CACHE_DIR": str(tmp_path / "cache")}
+    with ChatServer(oracle) as server:
+        base = ("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url)
+        assert cli(*base, "--out", str(tmp_path / "a"), env=env).returncode == 0
+        plan = cli(*base, "--out", str(tmp_path / "b"), "--dry-run", "--judge", "openai:j", env=env)
+        assert plan.returncode == 0, plan.stderr
+        assert "0 request(s) to send, 10 answered by the cache" in plan.stdout
+        assert "10 item(s) to judge" in plan.stdout and not (tmp_path / "b").exists()

@@ -7,13 +7,18 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .records import SampleRecord
+from .stats import mean_uncertainty
 
 JUDGE_OUTCOMES = ("decided", "fallback", "failed")
 
 
 def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, Any]:
-    """Mean of the scored values, how many were scored, and why the rest were not."""
-    values = [r.scores[metric].value for r in records if metric in r.scores and r.scores[metric].scored]
+    """Mean of the scored values with its standard error and 95% interval, how many were
+    scored, and why the rest were not. Items sharing `meta["cluster"]` (variants of one
+    source problem) are counted as one cluster in the standard error."""
+    scored = [r for r in records if metric in r.scores and r.scores[metric].scored]
+    values = [float(r.scores[metric].value) for r in scored]  # type: ignore[arg-type]
+    clusters = [r.meta.get("cluster", r.id) for r in scored]
     reasons = Counter(
         (r.scores[metric].unscored if metric in r.scores else None) or "no score"
         for r in records
@@ -24,7 +29,8 @@ def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, An
     total = len(records)
     judge = Counter(r.scores[metric].judge for r in records if metric in r.scores and r.scores[metric].judge)
     return {
-        "value": (sum(values) / len(values)) if values else None,  # type: ignore[arg-type]
+        "value": (sum(values) / len(values)) if values else None,
+        **mean_uncertainty(values, clusters),
         "scored": len(values),
         "total": total,
         "coverage": (len(values) / total) if total else 0.0,

@@ -83,24 +83,35 @@ def _progress(label: str):
 
 
 def _print_results(results: dict[str, Any], out_dir: Path) -> None:
-    from .report import fmt_coverage, fmt_judge, fmt_metric
+    from .report import fmt_coverage, fmt_interval, fmt_judge, fmt_metric, fmt_se, precision_note
 
     judged = any(stats.get("judge") for stats in results["metrics"].values())
     table = Table(title=f"{results['title']} · {results['task']} · {results['model']} · judge {results['judge']}")
     table.add_column("metric")
     table.add_column("score", justify="right")
+    table.add_column("s.e.", justify="right")
+    table.add_column("95% interval", justify="right")
     table.add_column("coverage", justify="right")
     if judged:
         table.add_column("judge", justify="right")
     for name, stats in results["metrics"].items():
-        table.add_row(name, fmt_metric(stats), fmt_coverage(stats), *([fmt_judge(stats)] if judged else []))
+        table.add_row(name, fmt_metric(stats), fmt_se(stats), fmt_interval(stats), fmt_coverage(stats),
+                      *([fmt_judge(stats)] if judged else []))
     out.print(table)
+    note = precision_note(results)
+    if note:
+        out.print(f"[yellow]{escape(note)}[/yellow]", highlight=False)
     truncated = results["generation"].get("truncated")
     if truncated:
         out.print(
             f"[yellow]{truncated} answer(s) were cut at max_tokens[/yellow] (finish_reason 'length'); they "
             "are scored as given. A larger --max-tokens may change the score.", highlight=False,
         )
+    from .report import requests_lines
+
+    costs = [line for line in requests_lines(results) if "cost $" in line]
+    for line in costs:
+        out.print(line.lstrip("- ").replace("**", ""), highlight=False)
     headline = results.get("headline")
     for group, buckets in results["breakdowns"].items():
         if not headline or not buckets:
@@ -108,10 +119,12 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
         sub = Table(title=f"{headline} by {group.replace('_', ' ')}")
         sub.add_column(group)
         sub.add_column(headline, justify="right")
+        sub.add_column("95% interval", justify="right")
         sub.add_column("coverage", justify="right")
         for key, per_metric in buckets.items():
             unit = results["metrics"][headline].get("unit")
-            sub.add_row(key, fmt_metric(per_metric[headline], unit), fmt_coverage(per_metric[headline]))
+            sub.add_row(key, fmt_metric(per_metric[headline], unit), fmt_interval(per_metric[headline], unit),
+                        fmt_coverage(per_metric[headline]))
         out.print(sub)
     from .report import fmt_cell
 
@@ -165,7 +178,13 @@ def _print_requests(**clients: Any) -> None:
     parts = []
     for role, client in clients.items():
         if client is not None and hasattr(client, "requests_sent"):
-            parts.append(f"{role}: {client.requests_sent} requests sent, {client.cache_hits} answered from cache")
+            part = f"{role}: {client.requests_sent} requests sent, {client.cache_hits} answered from cache"
+            tokens = getattr(client, "tokens", None)
+            if tokens and getattr(client, "replies_reporting_usage", 0):
+                part += f", {tokens['prompt_tokens']:,} prompt + {tokens['completion_tokens']:,} completion tokens"
+            if getattr(client, "truncated", 0):
+                part += f", {client.truncated} cut at the token limit"
+            parts.append(part)
     if parts:
         console.print("; ".join(parts), highlight=False)
 
@@ -208,6 +227,84 @@ CacheOpt = Annotated[
     Path | None, typer.Option("--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval)")
 ]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")]
+
+
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="send nothing: say how many items are left and how many model "
+                                         "requests the cache would not answer")
+]
+MaxRequestsOpt = Annotated[
+    int | None, typer.Option(min=1, help="stop cleanly (resumable) once the model and judge have sent this many "
+                                         "requests together")
+]
+MaxCostOpt = Annotated[
+    float | None, typer.Option(min=0.0, help="stop cleanly (resumable) once the tokens spent cost this many "
+                                             "dollars at --prices")
+]
+PricesOpt = Annotated[
+    Path | None, typer.Option(envvar="GEOMEVAL_PRICES",
+                              help='JSON price table, dollars per million tokens: {"MODEL": {"prompt": 2.5, '
+                                   '"completion": 10}}; gives each run its cost')
+]
+BUDGET_EXIT = 5  # the run stopped at --max-requests or --max-cost: rerun with a larger one to go on
+
+
+def _read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
+    """The price table, checked: every entry a model name with numeric prompt/completion prices."""
+    if path is None:
+        return None
+    try:
+        table = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UserError(f"--prices {path}: unreadable ({exc})") from None
+    if not isinstance(table, dict) or not all(
+        isinstance(v, dict) and v and set(v) <= {"prompt", "completion"}
+        and all(isinstance(x, int | float) and x >= 0 for x in v.values())
+        for v in table.values()
+    ):
+        raise UserError(f'--prices {path}: expected {{"MODEL": {{"prompt": $, "completion": $}}}} per million tokens')
+    return table
+
+
+def _budget(max_requests: int | None, max_cost: float | None, prices: dict[str, Any] | None) -> Any:
+    if max_cost is not None and not prices:
+        raise UserError("--max-cost needs --prices (a price table) to count dollars")
+    if max_requests is None and max_cost is None:
+        return None
+    from .client import RequestBudget
+
+    return RequestBudget(max_requests, max_cost, prices)
+
+
+def _run_guarded(label: str, func: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """Run with a progress bar; a spent budget still returns the results written so far."""
+    from .client import BudgetExhausted
+
+    with _progress(label) as update:
+        try:
+            return func(*args, progress=update, **kwargs)
+        except BudgetExhausted as exc:
+            return exc.results  # type: ignore[attr-defined,no-any-return]
+
+
+def _stop_if_over_budget(results: dict[str, Any]) -> None:
+    if results.get("stopped"):
+        console.print(f"[yellow]stopped:[/yellow] {escape(results['stopped'])}. "
+                      f"{results['n_items']} of {results.get('items_planned', '?')} items are saved; rerun the "
+                      "same command with a larger budget to go on.", highlight=False, soft_wrap=True)
+        sys.exit(BUDGET_EXIT)
+
+
+def _print_plan(found: dict[str, Any]) -> None:
+    model_line = ("no HTTP requests (in-process or baseline model)" if found["model_requests"] is None
+                  else f"{found['model_requests']} request(s) to send, {found['model_cached']} answered by the cache")
+    judge_line = ("offline: no requests" if found["judge"] == "offline"
+                  else f"{found['items_to_judge']} item(s) to judge, at least one request each unless cached")
+    out.print(
+        f"{found['benchmark']}/{found['task']}: {found['items']} item(s), {found['already_done']} already saved, "
+        f"{found['to_do']} to do\nmodel {found['model']}: {model_line}\njudge {found['judge']}: {judge_line}",
+        highlight=False,
+    )
 
 
 def _task_options(pairs: list[str]) -> dict[str, str]:
@@ -263,6 +360,10 @@ def run(
                                                       "exact wording); `geomeval prompts BENCHMARK` prints the defaults")] = None,
     sample_seed: Annotated[int | None, typer.Option(help="capgeo geoqa: seed of the paper's random 200 problems (default 0)")] = None,
     all_problems: Annotated[bool, typer.Option(help="capgeo geoqa: every problem, not the paper's random 200")] = False,
+    dry_run: DryRunOpt = False,
+    max_requests: MaxRequestsOpt = None,
+    max_cost: MaxCostOpt = None,
+    prices: PricesOpt = None,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
     from .benchmarks import get_benchmark, with_prompt_file
@@ -305,14 +406,89 @@ def run(
     )
     bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
-    with _progress(f"{bench.name}/{task}") as update:
-        results = run_benchmark(
-            bench, task=task, model=model_obj, judge=judge_obj, out_dir=target, data=data, limit=limit,
-            concurrency=concurrency, seed=seed, overwrite=overwrite, progress=update,
-        )
+    if dry_run:
+        from .runner import plan
+
+        _print_plan(plan(bench, task=task, model=model_obj, judge=judge_obj, out_dir=target, data=data,
+                         limit=limit, overwrite=overwrite))
+        return
+    price_table = _read_prices(prices)
+    results = _run_guarded(
+        f"{bench.name}/{task}", run_benchmark, bench, task=task, model=model_obj, judge=judge_obj, out_dir=target,
+        data=data, limit=limit, concurrency=concurrency, seed=seed, overwrite=overwrite,
+        budget=_budget(max_requests, max_cost, price_table), prices=price_table,
+    )
     _print_results(results, target)
     _print_requests(model=getattr(model_obj, "client", model_obj), judge=judge_obj.client)
+    _stop_if_over_budget(results)
     _check_coverage(results, min_coverage)
+
+
+@app.command()
+def suite(
+    model: Annotated[str, typer.Option(help="openai:<model>, vllm:<model-or-path>, baseline:random, baseline:empty")],
+    part: Annotated[list[str] | None, typer.Option(help="BENCHMARK or BENCHMARK:TASK to run (repeatable); "
+                                                        "default: every benchmark's default task")] = None,
+    data: Annotated[list[str] | None, typer.Option(help="BENCHMARK=PATH: that benchmark's data (repeatable); "
+                                                        "default: each one's embedded sample")] = None,
+    judge: Annotated[str | None, typer.Option(help="offline or openai:<model> (default: GEOMEVAL_JUDGE_MODEL, else offline)")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="score only the first N items of each part")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="suite root: one folder per model, and leaderboard.md")] = Path("runs/suite"),
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for the model (or GEOMEVAL_BASE_URL)")] = None,
+    judge_base_url: Annotated[str | None, typer.Option(help="server for the judge (or GEOMEVAL_JUDGE_BASE_URL)")] = None,
+    concurrency: ConcurrencyOpt = 32,
+    timeout: TimeoutOpt = 120.0,
+    max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
+    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (judges always use 0)")] = 0.0,
+    judge_max_tokens: JudgeMaxTokensOpt = None,
+    seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
+    cache: CacheOpt = None,
+    no_cache: NoCacheOpt = False,
+    max_requests: MaxRequestsOpt = None,
+    max_cost: MaxCostOpt = None,
+    prices: PricesOpt = None,
+) -> None:
+    """Run one model over several benchmarks and tasks (resumably: rerun to go on), then write
+    suite.md for the model and leaderboard.md with one row per model under --out."""
+    from .judges import parse_judge_spec
+    from .models import ModelOptions, parse_model_spec
+    from .report import fmt_interval, fmt_metric
+    from .suites import parse_data, parse_parts, run_suite, slug
+
+    parts = parse_parts(part)
+    data_by_bench = parse_data(data, parts)
+    response_cache = _cache(cache, no_cache)
+    price_table = _read_prices(prices)
+    budget = _budget(max_requests, max_cost, price_table)
+    options = ModelOptions(base_url=base_url, concurrency=concurrency, timeout_s=timeout, max_tokens=max_tokens,
+                           temperature=temperature, seed=seed, cache=response_cache)
+    parse_model_spec(model, options)  # a bad spec fails before any part runs
+    with _progress("suite") as update:
+        result = run_suite(
+            parts, model_spec=model, make_model=lambda: parse_model_spec(model, options),
+            make_judge=lambda: parse_judge_spec(judge, base_url=judge_base_url, concurrency=concurrency,
+                                                timeout_s=timeout, cache=response_cache, model_base_url=base_url,
+                                                max_tokens=judge_max_tokens),
+            out_root=out_dir, data=data_by_bench, limit=limit, concurrency=concurrency, seed=seed,
+            progress=lambda _label: update, run_kwargs={"budget": budget, "prices": price_table},
+        )
+    table = Table(title=f"suite · {model}")
+    for column in ("benchmark", "task", "headline", "score", "95% interval", "scored"):
+        table.add_column(column, justify="right" if column in ("score", "95% interval", "scored") else "left")
+    for row in result["parts"]:
+        if "error" in row:
+            table.add_row(row["benchmark"], row["task"], "—", "failed", escape(row["error"][:80]), "—")
+            continue
+        table.add_row(row["benchmark"], row["task"], row["metric"], fmt_metric(row, row.get("unit")),
+                      fmt_interval(row, row.get("unit")), f"{row['scored']}/{row['total']}")
+    out.print(table)
+    out.print(f"suite: {out_dir / slug(model) / 'suite.md'}\nleaderboard: {out_dir / 'leaderboard.md'}")
+    if any(row.get("stopped") for row in result["parts"]):
+        console.print("[yellow]stopped:[/yellow] the budget is spent; rerun the same command with a larger one "
+                      "to go on.", highlight=False)
+        sys.exit(BUDGET_EXIT)
+    if any("error" in row for row in result["parts"]):
+        sys.exit(1)
 
 
 @app.command("prompts")
@@ -372,7 +548,8 @@ def compare(
     by: Annotated[str | None, typer.Option(help="breakdown key to group by (default: the benchmark's, e.g. auxiliary_type)")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="also write the comparison here")] = None,
 ) -> None:
-    """Per-group change B − A of each metric over the items scored in both runs."""
+    """Per-group change B − A of each metric over the items scored in both runs, with its 95%
+    interval (paired bootstrap) and a paired test (McNemar for 0/1 scores, else permutation)."""
     from .compare import compare_runs
     from .report import fmt_metric
 
@@ -380,20 +557,70 @@ def compare(
     group = result["by"]
     title = f"{result['A']['task']} ({run_a}) → {result['B']['task']} ({run_b})"
     table = Table(title=title)
-    for column in (group or "group", "metric", "paired items", "A", "B", "Δ (B − A)"):
-        table.add_column(column, justify="left" if column in (group or "group", "metric") else "right")
+    columns = (group or "group", "metric", "paired items", "A", "B", "Δ (B − A)", "95% interval", "test", "p")
+    for column in columns:
+        table.add_column(column, justify="left" if column in (group or "group", "metric", "test") else "right")
     for key, row in result["groups"].items():
         for metric in result["metrics"]:
             cell = row[metric]
             if cell["paired"] == 0:
-                table.add_row(key, metric, "0", "not scored", "not scored", "—")
+                table.add_row(key, metric, "0", "not scored", "not scored", "—", "—", "—", "—")
                 continue
-            table.add_row(key, metric, str(cell["paired"]), fmt_metric({"value": cell["A"]}),
-                          fmt_metric({"value": cell["B"]}), f"{100 * cell['delta']:+.1f}")
-    out.print(table)
+            unit = result["units"].get(metric)
+            scale, digits = (1.0, 3) if unit in ("dB", "raw") else (100.0, 1)
+            ci = cell.get("ci")
+            table.add_row(
+                key, metric, str(cell["paired"]), fmt_metric({"value": cell["A"]}, unit),
+                fmt_metric({"value": cell["B"]}, unit), f"{scale * cell['delta']:+.{digits}f}",
+                f"{scale * ci[0]:+.{digits}f} to {scale * ci[1]:+.{digits}f}" if ci else "—",
+                cell.get("test", "—").split()[0], f"{cell['p_value']:.3f}" if "p_value" in cell else "—",
+            )
+    # Nine columns do not fit 80: piped output (not a terminal) gets the width it needs.
+    (out if out.is_terminal else Console(width=160)).print(table)
+    out.print(
+        f"{result['common_items']} item(s) in both runs; each row pairs the items both runs scored. "
+        f"Only in A: {len(result['only_in_A'])}{'+' if len(result['only_in_A']) == 20 else ''}, "
+        f"only in B: {len(result['only_in_B'])}{'+' if len(result['only_in_B']) == 20 else ''}.",
+        highlight=False,
+    )
     if json_out:
         json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         out.print(f"comparison: {json_out}")
+
+
+@app.command()
+def agreement(
+    run_a: Annotated[Path, typer.Argument(help="a run folder (its judge's scores)")],
+    other: Annotated[Path, typer.Argument(help="a second run folder of the same outputs (another judge), or a JSONL "
+                                               "file of human labels: {\"id\": ..., \"METRIC\": value} per line")],
+    metric: Annotated[list[str] | None, typer.Option(help="metric to compare (repeatable; default: every one both scored)")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="also write the agreement here")] = None,
+) -> None:
+    """How far two judges (or a judge and people) agree on the same items: Cohen's kappa
+    (quadratic-weighted for Likert), Spearman, Pearson and Krippendorff's alpha per metric,
+    each with a seeded bootstrap 95% interval."""
+    from .agreement import compare_judgments
+
+    result = compare_judgments(run_a, other, metric)
+    table = Table(title=f"agreement: {result['A']} vs {result['B']}")
+    for column in ("metric", "items", "kappa", "spearman", "pearson", "alpha"):
+        table.add_column(column, justify="left" if column == "metric" else "right")
+
+    def cell(found: dict[str, Any], name: str) -> str:
+        if found[name] is None:
+            return "—"
+        ci = found[f"{name}_ci"]
+        return f"{found[name]:.3f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+
+    for name, found in result["metrics"].items():
+        kappa = cell(found, "kappa") + (" (quadratic)" if found["kappa_weights"] == "quadratic" else "")
+        table.add_row(name, str(found["items"]), kappa, cell(found, "spearman"), cell(found, "pearson"),
+                      cell(found, "alpha"))
+    out.print(table)
+    out.print(f"{result['common_items']} item(s) in both; each metric over the items both scored.", highlight=False)
+    if json_out:
+        json_out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        out.print(f"agreement: {json_out}")
 
 
 @app.command()

@@ -24,6 +24,7 @@ stops within seconds, resumably, with the endpoint and what to check.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import email.utils
 import json
@@ -128,6 +129,49 @@ class Completion:
     def info(self) -> dict[str, Any]:
         """finish_reason and usage, as saved with a sample and in the cache."""
         return {k: v for k, v in (("finish_reason", self.finish_reason), ("usage", self.usage)) if v is not None}
+
+
+class BudgetExhausted(EndpointFailure):
+    """The run's request or cost budget is spent: it stops like an unusable endpoint (nothing
+    counted for unfinished items, what was saved stays saved) and resumes with a larger one."""
+
+
+class RequestBudget:
+    """Requests (and, with prices, dollars) the model and judge clients of one run may spend
+    together; checked before each request is sent, charged as replies arrive."""
+
+    def __init__(self, max_requests: int | None = None, max_cost: float | None = None,
+                 prices: dict[str, dict[str, float]] | None = None):
+        self.max_requests = max_requests
+        self.max_cost = max_cost
+        self.prices = prices or {}
+        self.requests = 0
+        self.cost = 0.0
+        self._lock = threading.Lock()
+
+    def take(self) -> None:
+        with self._lock:
+            if self.max_requests is not None and self.requests >= self.max_requests:
+                raise BudgetExhausted(f"the request budget is spent ({self.requests} of --max-requests "
+                                      f"{self.max_requests} sent)")
+            if self.max_cost is not None and self.cost >= self.max_cost:
+                raise BudgetExhausted(f"the cost budget is spent (${self.cost:.4f} of --max-cost "
+                                      f"${self.max_cost:g})")
+            self.requests += 1
+
+    def charge(self, model: str, usage: dict[str, int] | None) -> None:
+        with self._lock:
+            self.cost += request_cost(self.prices, model, usage) or 0.0
+
+
+def request_cost(prices: dict[str, dict[str, float]], model: str, usage: dict[str, int] | None) -> float | None:
+    """Dollars for one reply's tokens at `prices[model]` ({"prompt": $, "completion": $} per
+    million tokens); None when the model has no price or the server reported no usage."""
+    price = prices.get(model)
+    if price is None or not usage:
+        return None
+    return (usage.get("prompt_tokens", 0) * price.get("prompt", 0.0)
+            + usage.get("completion_tokens", 0) * price.get("completion", 0.0)) / 1e6
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +304,12 @@ class ChatClient:
         self.cache = cache
         self.requests_sent = 0
         self.cache_hits = 0
+        # Tokens the server reported for the replies this client received (not cache hits),
+        # and replies cut at the token limit: what the run cost and what it lost.
+        self.tokens: dict[str, int] = {"prompt_tokens": 0, "completion_tokens": 0}
+        self.replies_reporting_usage = 0
+        self.truncated = 0
+        self.budget: RequestBudget | None = None  # shared with the run's other clients
         self._rng = random.Random(seed)
         self._states: dict[int, _LoopState] = {}
         self._lock = threading.Lock()
@@ -323,6 +373,8 @@ class ChatClient:
             async with state.semaphore:
                 if self.failure is not None:  # another request opened the circuit meanwhile
                     raise self.failure
+                if self.budget is not None:
+                    self.budget.take()
                 self.requests_sent += 1
                 try:
                     status, raw, header = await self._post(state, url, body)
@@ -358,6 +410,7 @@ class ChatClient:
                             self._failed_in_a_row = 0
                             await state.semaphore.succeeded()
                             done = Completion(text, attempts=attempt, **ending)
+                            self._count(done)
                             if key is not None:
                                 self.cache.put(key, text, self.model, done.info)  # type: ignore[union-attr]
                             return done
@@ -429,6 +482,27 @@ class ChatClient:
             self.params = new_shape
             log.warning("%s refused %r for model %r; geomeval now %s", self.base_url, param, self.model, change)
         return {"model": body["model"], "messages": body["messages"], **self.params}
+
+    def _count(self, done: Completion) -> None:
+        if done.finish_reason == "length":
+            self.truncated += 1
+        if done.usage:
+            self.replies_reporting_usage += 1
+            for name in self.tokens:
+                self.tokens[name] += done.usage.get(name, 0)
+            if self.budget is not None:
+                self.budget.charge(self.model, done.usage)
+
+    def usage(self, prices: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
+        """Requests, cache hits, tokens and (with a price for this model) dollars, for results.json."""
+        found: dict[str, Any] = {
+            "model": self.model, "requests_sent": self.requests_sent, "cache_hits": self.cache_hits,
+            **self.tokens, "replies_reporting_usage": self.replies_reporting_usage, "truncated": self.truncated,
+        }
+        cost = request_cost(prices or {}, self.model, self.tokens if self.replies_reporting_usage else None)
+        if cost is not None:
+            found["cost_usd"] = cost
+        return found
 
     async def _post(self, state: _LoopState, url: str, body: dict[str, Any]) -> tuple[int, bytes, str | None]:
         """One request: (status, body, Retry-After). TimeoutError once `timeout_s` passed in
@@ -566,3 +640,7 @@ class BackgroundLoop:
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Start `coro` on the loop and return at once (its result is awaited later)."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)

@@ -1,7 +1,9 @@
 """Compare two runs item by item: the auxiliary-line ablation and any other A/B.
 
 Only items scored in *both* runs enter a metric's comparison, so a judge failure in
-one run cannot pass for a change in the model. Deltas are B − A.
+one run cannot pass for a change in the model. Deltas are B − A, each with a seeded
+paired-bootstrap 95% interval and a paired test: McNemar's exact test for 0/1 scores,
+a sign-flip permutation test otherwise (`stats.paired_difference`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from .benchmarks import REGISTRY
 from .runner import RUN_CONFIG, SAMPLES, read_samples
+from .stats import paired_difference
 
 ALL = "all"
 
@@ -23,6 +26,18 @@ def _load(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     config = json.loads(config_path.read_text(encoding="utf-8"))
     records = {r.id: r for r in read_samples(run_dir / SAMPLES)}
     return config, records
+
+
+def _units(run_dir: Path) -> dict[str, str]:
+    """Metrics that are not shares (dB, raw), from the run's results.json when it has one."""
+    path = run_dir / "results.json"
+    if not path.exists():
+        return {}
+    try:
+        metrics = json.loads(path.read_text(encoding="utf-8")).get("metrics") or {}
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return {name: stats["unit"] for name, stats in metrics.items() if isinstance(stats, dict) and stats.get("unit")}
 
 
 def compare_runs(
@@ -53,6 +68,7 @@ def compare_runs(
                 raise ValueError(f"item {item_id!r}, field {by!r}: not in the run's breakdown keys")
             groups.setdefault(str(key), []).append(item_id)
 
+    units = _units(run_a)
     table: dict[str, dict[str, Any]] = {}
     for group, ids in groups.items():
         row: dict[str, Any] = {"items": len(ids)}
@@ -64,9 +80,12 @@ def compare_runs(
                 and records_a[i].scores[metric].scored and records_b[i].scores[metric].scored
             ]
             if pairs:
-                a = sum(p[0] for p in pairs) / len(pairs)  # type: ignore[misc]
-                b = sum(p[1] for p in pairs) / len(pairs)  # type: ignore[misc]
-                row[metric] = {"A": a, "B": b, "delta": b - a, "paired": len(pairs)}
+                a_values = [float(p[0]) for p in pairs]  # type: ignore[arg-type]
+                b_values = [float(p[1]) for p in pairs]  # type: ignore[arg-type]
+                row[metric] = {
+                    "A": sum(a_values) / len(pairs), "B": sum(b_values) / len(pairs), "paired": len(pairs),
+                    **paired_difference(a_values, b_values),
+                }
             else:
                 row[metric] = {"A": None, "B": None, "delta": None, "paired": 0}
         table[group] = row
@@ -76,6 +95,8 @@ def compare_runs(
         "B": {"dir": str(run_b), "task": config_b["task"], "model": config_b["model"], "judge": config_b["judge"]},
         "by": by,
         "metrics": metrics,
+        "units": {m: units[m] for m in metrics if m in units},
+        "common_items": len(common),
         "only_in_A": sorted(set(records_a) - set(records_b))[:20],
         "only_in_B": sorted(set(records_b) - set(records_a))[:20],
         "groups": table,

@@ -214,9 +214,19 @@ def as_file_text(benchmark: str, templates: Iterable[Template]) -> str:
     for template in templates:
         lines.append(f"  # fills: {', '.join(template.fills) or 'nothing'}"
                      + (f"; required: {', '.join(template.required)}" if template.required else ""))
-        lines.append(f"  {template.name}: |-")
-        lines += [f"    {line}" if line else "" for line in template.text.split("\n")]
+        lines += _scalar(template.name, template.text)
     return "\n".join(lines) + "\n"
+
+
+def _scalar(name: str, text: str) -> list[str]:
+    """`name: text` as YAML lines: a literal block where it reads back exactly, else a quoted
+    string (a block loses a leading space and trailing line breaks: " Its figure …")."""
+    import yaml
+
+    block = [f"{name}: |-"] + [f"  {line}" if line else "" for line in text.split("\n")]
+    if yaml.safe_load("\n".join(block)) == {name: text}:
+        return [f"  {line}" if line else "" for line in block]
+    return [f"  {name}: {json.dumps(text, ensure_ascii=False)}"]
 
 
 def card_section(templates: Iterable[Template]) -> str:

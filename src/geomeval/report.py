@@ -21,6 +21,46 @@ def fmt_metric(stats: dict[str, Any], unit: str | None = None) -> str:
     return f"{100 * stats['value']:.1f}"
 
 
+def fmt_interval(stats: dict[str, Any], unit: str | None = None) -> str:
+    """The 95% interval in the metric's own scale ("52.1–71.4"), or a dash when there is none
+    (an unscored metric, one item, results written before intervals were kept)."""
+    ci = stats.get("ci")
+    if not ci:
+        return "—"
+    unit = unit or stats.get("unit")
+    if unit == "dB":
+        return f"{ci[0]:.2f}–{ci[1]:.2f} dB"
+    if unit == "raw":
+        return f"{ci[0]:.3f}–{ci[1]:.3f}"
+    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}"
+
+
+def fmt_se(stats: dict[str, Any], unit: str | None = None) -> str:
+    se = stats.get("se")
+    if se is None:
+        return "—"
+    unit = unit or stats.get("unit")
+    return f"{se:.3f}" if unit in ("dB", "raw") else f"{100 * se:.1f}"
+
+
+def precision_note(results: dict[str, Any]) -> str | None:
+    """One plain sentence when the headline rests on too few items (or too wide an interval)
+    to tell models apart; None when it does not, or when results carry no interval."""
+    from .stats import too_few
+
+    name = results.get("headline") or next(iter(results["metrics"]), None)
+    stats = results["metrics"].get(name) if name else None
+    if not stats or stats.get("value") is None or "ci" not in stats:
+        return None
+    if not too_few(stats["scored"], stats.get("ci")):
+        return None
+    return (
+        f"{name} rests on {stats['scored']} scored item(s); its 95% interval is "
+        f"{fmt_interval(stats)}. Numbers this uncertain cannot separate models: run more items "
+        "(the full data) before ranking anything."
+    )
+
+
 def fmt_coverage(stats: dict[str, Any]) -> str:
     return f"{stats['scored']}/{stats['total']} ({100 * stats['coverage']:.0f}%)"
 
@@ -50,6 +90,25 @@ def generation_lines(generation: dict[str, Any]) -> list[str]:
     return lines
 
 
+def requests_lines(results: dict[str, Any]) -> list[str]:
+    """Per model and judge: requests sent, cache hits, tokens, replies cut at the token limit,
+    and cost when a price table was given; a stop at the budget is said first."""
+    lines = []
+    if results.get("stopped"):
+        lines.append(f"- **stopped early: {results['stopped']}** ({results['n_items']} of "
+                     f"{results.get('items_planned', '?')} items done; rerun with a larger budget to go on)")
+    for role, used in (results.get("requests") or {}).items():
+        line = (f"- {role} `{used['model']}`: {used['requests_sent']} requests sent, {used['cache_hits']} answered "
+                f"from cache; {used['prompt_tokens']:,} prompt + {used['completion_tokens']:,} completion tokens "
+                f"({used['replies_reporting_usage']} replies reporting usage)")
+        if used.get("truncated"):
+            line += f"; **{used['truncated']} cut at the token limit**"
+        if "cost_usd" in used:
+            line += f"; cost ${used['cost_usd']:.4f}"
+        lines.append(line)
+    return lines
+
+
 def write_report(out_dir: Path) -> Path:
     results = json.loads((out_dir / "results.json").read_text(encoding="utf-8"))
     plots = _plot_breakdowns(results, out_dir / PLOTS_DIR)
@@ -62,20 +121,27 @@ def write_report(out_dir: Path) -> Path:
         f"- items: {results['n_items']}; generations succeeded: "
         f"{results['generation']['succeeded']}, failed: {results['generation']['failed']}",
         *generation_lines(results["generation"]),
+        *requests_lines(results),
         "",
         "## Metrics",
         "",
         "Scores are means over *scored* items, shown as percentages unless a unit is given "
-        "(dB, or a plain value); coverage says how many items were scored; judge says for how "
+        "(dB, or a plain value), with their standard error and 95% interval (Wilson for a share "
+        "of right answers, a seeded bootstrap otherwise, cluster-robust where items share a "
+        "source problem); coverage says how many items were scored; judge says for how "
         "many the LLM judge decided, how many fell back to the rules after it failed, and how "
         "many it failed (unscored).",
         "",
-        "| metric | score | coverage | judge | why some items are not scored |",
-        "|---|---|---|---|---|",
+        "| metric | score | s.e. | 95% interval | coverage | judge | why some items are not scored |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, stats in results["metrics"].items():
         reasons = "; ".join(f"{k} ({v})" for k, v in stats["unscored_reasons"].items()) or "—"
-        lines.append(f"| {name} | {fmt_metric(stats)} | {fmt_coverage(stats)} | {fmt_judge(stats)} | {reasons} |")
+        lines.append(f"| {name} | {fmt_metric(stats)} | {fmt_se(stats)} | {fmt_interval(stats)} | "
+                     f"{fmt_coverage(stats)} | {fmt_judge(stats)} | {reasons} |")
+    note = precision_note(results)
+    if note:
+        lines += ["", f"**{note}**"]
     for name, reason in (results.get("skipped_metrics") or {}).items():
         lines.append(f"\n{name} was not computed: {reason}")
     for group, buckets in results["breakdowns"].items():
@@ -84,11 +150,12 @@ def write_report(out_dir: Path) -> Path:
         # Metrics no item scored (a judge metric in an offline run) would only add empty columns.
         metrics = [m for m, stats in results["metrics"].items() if stats["scored"]] or list(results["metrics"])
         lines += ["", f"## By {group.replace('_', ' ')}", ""]
-        lines.append("| " + group + " | " + " | ".join(f"{m} (coverage)" for m in metrics) + " |")
+        lines.append("| " + group + " | " + " | ".join(f"{m} [95% interval] (coverage)" for m in metrics) + " |")
         lines.append("|---" * (len(metrics) + 1) + "|")
         for key, per_metric in buckets.items():
             cells = [
                 f"{fmt_metric(per_metric[m], results['metrics'][m].get('unit'))} "
+                f"[{fmt_interval(per_metric[m], results['metrics'][m].get('unit'))}] "
                 f"({per_metric[m]['scored']}/{per_metric[m]['total']})"
                 for m in metrics
             ]
@@ -97,10 +164,29 @@ def write_report(out_dir: Path) -> Path:
             lines += ["", f"![{group}]({PLOTS_DIR}/{plots[group]})"]
     lines += table_lines(results.get("tables"))
     lines += _analysis_lines(results.get("analysis"))
-    lines += ["", "## Versions", "", ", ".join(f"{k} {v}" for k, v in results["versions"].items()), ""]
+    lines += ["", "## Versions", "", ", ".join(f"{k} {v}" for k, v in results["versions"].items())]
+    lines += provenance_lines(results.get("provenance"))
+    lines.append("")
     path = out_dir / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def provenance_lines(provenance: dict[str, Any] | None) -> list[str]:
+    """When the run ran, on which code, data and prompts (run.json has every setting)."""
+    if not provenance:
+        return []
+    checkout = provenance.get("checkout") or {}
+    data = provenance.get("data") or {}
+    pinned = data.get("sha256") or data.get("revision") or "revision unknown"
+    lines = ["", "## Provenance", "",
+             f"- ran {provenance.get('started_at', '?')} to {provenance.get('finished_at', '?')}, "
+             f"geomeval {provenance.get('geomeval', '?')}"
+             + (f" at commit {checkout['commit'][:12]}{' (modified)' if checkout.get('modified') else ''}"
+                if checkout.get("commit") else ""),
+             f"- data ({data.get('kind', '?')}): {pinned}",
+             f"- prompt set sha256: {provenance.get('prompt_set_sha256') or '—'}; seed {provenance.get('seed')}"]
+    return lines
 
 
 def fmt_cell(value: Any, style: str = "percent") -> str:

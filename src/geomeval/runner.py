@@ -27,11 +27,12 @@ from typing import Any, TypeVar
 from . import __version__
 from .benchmarks import get_benchmark, with_recorded_prompts
 from .benchmarks.base import Benchmark, Item
-from .client import BackgroundLoop
+from .client import BackgroundLoop, BudgetExhausted, RequestBudget
 from .errors import EndpointFailure
 from .hfdata import current_umask
 from .judges import Judge
 from .models import Generation, Model
+from .provenance import describe, messages_sha256, now
 from .records import SampleRecord, Score
 
 SAMPLES = "samples.jsonl"
@@ -120,9 +121,12 @@ def _finished(record: SampleRecord) -> bool:
     return all(score.scored or score.needs_judge or score.not_applicable for score in record.scores.values())
 
 
-def _failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
+def failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
+    """Every metric unscored, saying why: scoring itself failed (never a wrong answer)."""
     reason = f"scoring error ({type(exc).__name__}: {str(exc)[:300]})"
     return {metric: Score.missing(reason) for metric in bench.metrics}
+
+
 
 
 async def _score(bench: Benchmark, record: SampleRecord, judge: Judge) -> SampleRecord:
@@ -131,7 +135,7 @@ async def _score(bench: Benchmark, record: SampleRecord, judge: Judge) -> Sample
     except EndpointFailure:  # the judge's endpoint is unusable: stop the run, not the item
         raise
     except Exception as exc:  # a scorer bug must not lose the run: the item is unscored, with why
-        record.scores = _failed_scores(bench, exc)
+        record.scores = failed_scores(bench, exc)
     return record
 
 
@@ -147,8 +151,29 @@ async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> Sa
     record.response = generation.text
     record.generation_error = generation.error
     record.images = generation.images
-    record.generation_info = generation.info
+    record.generation_info = _with_prompt_hash(generation.info, messages)
     return record
+
+
+def _with_prompt_hash(info: dict[str, Any] | None, messages: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+    """The reply's info with the hash of the exact messages sent (see provenance.py)."""
+    digest = messages_sha256(messages)
+    if digest is None:
+        return info
+    return {**(info or {}), "prompt_sha256": digest}
+
+
+_scoring_slots: dict[int, asyncio.Semaphore] = {}
+
+
+async def score_bounded(bench: Benchmark, record: SampleRecord, judge: Judge) -> SampleRecord:
+    """`_score`, with at most the judge's concurrency of items being scored at once: a caller
+    that starts every item at once (lmms-eval's process_results) keeps memory and the
+    scorers' CPU work bounded while the judge's requests still overlap."""
+    limit = judge.client.concurrency if judge.client is not None else 1
+    slots = _scoring_slots.setdefault(limit, asyncio.Semaphore(limit))
+    async with slots:
+        return await _score(bench, record, judge)
 
 
 def score_record_sync(bench: Benchmark, record: SampleRecord, judge: Judge) -> dict[str, Score]:
@@ -233,7 +258,8 @@ async def _batched_pipeline(
             if prompt is not None:
                 generation = next(answers)
                 record.response, record.generation_error = generation.text, generation.error
-                record.images, record.generation_info = generation.images, generation.info
+                record.images = generation.images
+                record.generation_info = _with_prompt_hash(generation.info, prompt)
             pending.add(asyncio.create_task(score_and_save(record)))
         for finished in [t for t in pending if t.done()]:
             finished.result()  # surfaces a failed save instead of losing the item silently
@@ -255,7 +281,14 @@ def run(
     seed: int = 0,
     overwrite: bool = False,
     progress: Progress | None = None,
+    budget: RequestBudget | None = None,
+    prices: dict[str, dict[str, float]] | None = None,
 ) -> dict[str, Any]:
+    """Generate and score every item not yet saved in `out_dir`, then write results.
+
+    `budget` caps the requests (or dollars, with `prices`) the model and judge send together:
+    when it is spent the run stops like an unusable endpoint, with results written for what
+    was done and the rest left to a rerun with a larger budget (`BudgetExhausted.results`)."""
     items = bench.load_items(data, task, limit)
     out_dir.mkdir(parents=True, exist_ok=True)
     config = {
@@ -272,6 +305,10 @@ def run(
         config["options"] = bench.options
     if bench.prompts.describe():  # a --prompts file: its replaced texts, so score and resume use them
         config["prompts"] = bench.prompts.describe()
+    config["provenance"] = describe(bench, data, model, judge, seed)  # not a resume key
+    clients = _clients(model, judge)
+    for client in clients.values():
+        client.budget = budget
     samples_path = out_dir / SAMPLES
     config_path = out_dir / RUN_CONFIG
     done: dict[str, SampleRecord] = {}
@@ -311,10 +348,59 @@ def run(
                 await model.aclose()
                 await judge.aclose()
 
-        asyncio.run(main())
+        stopped: BudgetExhausted | None = None
+        try:
+            asyncio.run(main())
+        except BudgetExhausted as exc:
+            stopped = exc
     order = {item.id: i for i, item in enumerate(items)}
     records = sorted((r for r in done.values() if r.id in order), key=lambda r: order[r.id])
-    return finalize(bench, records, config, out_dir)
+    requests = {role: client.usage(prices) for role, client in clients.items()}
+    extra = {"requests": requests, "items_planned": len(items)}
+    if stopped is not None:
+        extra["stopped"] = str(stopped)
+    results = finalize(bench, records, config, out_dir, extra)
+    if stopped is not None:
+        stopped.results = results  # type: ignore[attr-defined]
+        raise stopped
+    return results
+
+
+def _clients(model: Model, judge: Judge) -> dict[str, Any]:
+    """The run's chat clients by role (an in-process or baseline model has none)."""
+    found = {"model": getattr(model, "client", None), "judge": judge.client}
+    return {role: client for role, client in found.items() if client is not None and hasattr(client, "usage")}
+
+
+def plan(bench: Benchmark, *, task: str, model: Model, judge: Judge, out_dir: Path, data: str | None = None,
+         limit: int | None = None, overwrite: bool = False) -> dict[str, Any]:
+    """What `run` would do, sending nothing (`geomeval run --dry-run`): items already saved in
+    `out_dir` (resumed), items left, and of those how many model requests the response cache
+    would not answer. Judge requests depend on the model's answers (and on retries), so the
+    plan gives the items a judge would score, and for a judge with a cache that is a floor on
+    requests only when the model's answers are new."""
+    items = bench.load_items(data, task, limit)
+    samples_path = out_dir / SAMPLES
+    done: set[str] = set()
+    if samples_path.exists() and not overwrite:
+        done = {r.id for r in read_samples(samples_path) if _finished(r)}
+    todo = [item for item in items if item.id not in done]
+    client = getattr(model, "client", None)
+    model_requests: int | None = None
+    if model.needs_messages and client is not None and hasattr(client, "key"):
+        model_requests = 0
+        for item in todo:
+            messages = bench.messages(item, task)
+            cached = client.cache is not None and client.cache.get_entry(client.key(messages, client.params))
+            model_requests += not cached
+    return {
+        "benchmark": bench.name, "task": task, "items": len(items), "already_done": len(items) - len(todo),
+        "to_do": len(todo), "model": model.spec,
+        # None: an in-process or baseline model, which sends no HTTP requests
+        "model_requests": model_requests,
+        "model_cached": (len(todo) - model_requests) if model_requests is not None else None,
+        "judge": judge.spec, "items_to_judge": 0 if judge.offline else len(todo),
+    }
 
 
 def rescore(
@@ -346,8 +432,10 @@ def rescore(
     asyncio.run(main())
     write_samples(out_dir / SAMPLES, records)  # atomic: a killed rescore leaves the old file
     config["judge"] = judge.spec
+    config.setdefault("provenance", {})["rescored"] = {"at": now(), "judge": judge.spec}
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-    return finalize(bench, records, config, out_dir)
+    requests = {"judge": judge.client.usage()} if judge.client is not None and hasattr(judge.client, "usage") else {}
+    return finalize(bench, records, config, out_dir, {"requests": requests})
 
 
 def generation_usage(records: list[SampleRecord]) -> dict[str, Any]:
@@ -370,7 +458,10 @@ def generation_usage(records: list[SampleRecord]) -> dict[str, Any]:
     }
 
 
-def finalize(bench: Benchmark, records: list[SampleRecord], config: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+def finalize(
+    bench: Benchmark, records: list[SampleRecord], config: dict[str, Any], out_dir: Path,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     from .report import write_report
 
     summary = bench.aggregate(records)
@@ -390,6 +481,8 @@ def finalize(bench: Benchmark, records: list[SampleRecord], config: dict[str, An
             **generation_usage(records),
         },
         **summary,
+        **(extra or {}),
+        "provenance": {**(config.get("provenance") or {}), "finished_at": now()},
         "config": config,
         "versions": versions(),
     }

@@ -98,6 +98,7 @@ import base64
 import fnmatch
 import hashlib
 import io
+import itertools
 import json
 import logging
 import os
@@ -110,7 +111,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.resources import as_file, files
 from importlib.util import find_spec
@@ -604,8 +605,16 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
     metric does not apply to the item, so coverage counts only failures against it).
 
     A request lmms-eval gave up on is a generation error (unscored), not a wrong answer.
+
+    With a judge, lmms-eval would wait for each document's judge calls before it hands over
+    the next document, so judging would run one item at a time. Instead the scoring starts
+    in geomeval's engine and this returns at once with placeholder entries; the task's
+    aggregation (which lmms-eval calls after every document) waits for them and fills each
+    placeholder in place, so the logged samples hold the final scores too. The judge calls
+    of all documents thus run at geomeval's judge concurrency, with its cache and its
+    unscored-on-failure rules. Several lmms-eval processes (which gather copies of these
+    entries) or GEOMEVAL_LMMS_DEFER=0 score each document before returning, as before.
     """
-    from ..records import Score
     from ..runner import score_record_sync
 
     spec = for_task(task)
@@ -622,16 +631,133 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
         record.generation_error = response  # unscored, never a wrong answer
     else:
         record.response = response
-    scores = score_record_sync(bench, record, judge)
+    if _defer(judge):
+        with _warm_lock:
+            first = task not in _warm_tasks
+            if first:  # the first item is scored before any other starts: the scorers' lazy
+                # imports (nltk, models) then happen once, never in two threads at a time
+                entries = _entries(spec, task, record.id, score_record_sync(bench, record, judge))
+                _warm_tasks.add(task)
+                return entries
+        return _start_scoring(bench, judge, spec, task, record)
+    return _entries(spec, task, record.id, score_record_sync(bench, record, judge))
+
+
+def _entries(spec: LmmsBenchmark, task: str, item_id: str, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """process_results' output for one item's scores."""
+    from ..records import Score
+
     out: dict[str, Any] = {}
     for metric, key in metric_keys(spec, task).items():
         score = scores.get(metric) or Score.missing("the scorer returned no score")
-        out[key] = {**score.to_dict(), "id": record.id, "task": task, "metric": metric}
-        flag: dict[str, Any] = {"id": record.id, "scored": score.value is not None}
+        out[key] = {**score.to_dict(), "id": item_id, "task": task, "metric": metric}
+        flag: dict[str, Any] = {"id": item_id, "scored": score.value is not None}
         if score.not_applicable:
             flag["not_applicable"] = True
         out[f"{key}_coverage"] = flag
     return out
+
+
+# ---------------------------------------------------------------- judging at geomeval's concurrency
+
+PENDING = "_geomeval_pending"  # a placeholder's key: its job's number
+PENDING_KEY = "_geomeval_key"  # and the entry's key among the item's entries
+
+
+@dataclass
+class _Job:
+    """One item being scored in the background, and the placeholders its scores will fill."""
+
+    future: Any  # concurrent.futures.Future of the scored record
+    fill: Callable[[Any], dict[str, Any]]  # scored record (or exception) -> the final entries
+    placeholders: dict[str, dict[str, Any]]
+    extras: list[Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=list)
+
+
+_jobs: dict[int, _Job] = {}
+_warm_lock = threading.Lock()
+_warm_tasks: set[str] = set()
+_finals: dict[int, dict[str, Any]] = {}  # a finished job's entries, for copies of its placeholders
+_jobs_lock = threading.Lock()
+_job_numbers = itertools.count(1)
+
+
+def _defer(judge: Any) -> bool:
+    """Whether to score in the background: a judge is asked, in a single lmms-eval process."""
+    if getattr(judge, "offline", True) or os.environ.get("GEOMEVAL_LMMS_DEFER", "1").strip() in ("0", "false", "no"):
+        return False
+    return os.environ.get("WORLD_SIZE", "1").strip() in ("", "1")
+
+
+def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, record: Any) -> dict[str, Any]:
+    from ..client import BackgroundLoop
+    from ..runner import score_bounded
+
+    number = next(_job_numbers)
+    keys = list(_entries(spec, task, record.id, {}))  # the keys the final entries will have
+    placeholders = {key: {"id": record.id, "task": task, PENDING: number, PENDING_KEY: key} for key in keys}
+    for key, entry in placeholders.items():
+        if not key.endswith("_coverage"):
+            entry["metric"] = next(m for m, k in metric_keys(spec, task).items() if k == key)
+
+    def fill(outcome: Any) -> dict[str, Any]:
+        from ..runner import failed_scores
+
+        scores = failed_scores(bench, outcome) if isinstance(outcome, BaseException) else outcome.scores
+        return _entries(spec, task, record.id, scores)
+
+    job = _Job(BackgroundLoop.shared().submit(score_bounded(bench, record, judge)), fill, placeholders)
+    with _jobs_lock:
+        _jobs[number] = job
+    return dict(placeholders)
+
+
+def add_entries(out: dict[str, Any], keys: Sequence[str], make: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Entries derived from an item's other entries (CapGeo-Bench's Avg inputs): made now, or,
+    for an item still being scored, as placeholders filled with the rest."""
+    number = next((entry.get(PENDING) for entry in out.values() if isinstance(entry, dict) and PENDING in entry), None)
+    if number is None:
+        out.update(make(out))
+        return
+    with _jobs_lock:
+        job = _jobs[number]
+    some = next(iter(job.placeholders.values()))
+    for key in keys:
+        job.placeholders[key] = {"id": some["id"], "task": some["task"], PENDING: number, PENDING_KEY: key}
+        out[key] = job.placeholders[key]
+    job.extras.append(make)
+
+
+def resolve(items: Sequence[Any]) -> Sequence[Any]:
+    """`items` with every placeholder among them filled in place, once its item is scored (and
+    the item's other placeholders too, which the logged samples hold: lmms-eval may hand an
+    aggregation copies of them)."""
+    numbers = {x[PENDING] for x in items if isinstance(x, dict) and PENDING in x}
+    for number in sorted(numbers):
+        with _jobs_lock:
+            job = _jobs.pop(number, None)
+        if job is None:
+            continue
+        try:
+            outcome: Any = job.future.result()
+        except BaseException as exc:  # an endpoint that stopped serving, a scorer bug: unscored
+            outcome = exc
+        final = job.fill(outcome)
+        for extra in job.extras:
+            final.update(extra(final))
+        for key, entry in job.placeholders.items():
+            entry.clear()
+            entry.update(final[key])
+        with _jobs_lock:
+            _finals[number] = final
+    for item in items:
+        if isinstance(item, dict) and PENDING in item:
+            final = _finals.get(item[PENDING])
+            if final is not None and item.get(PENDING_KEY) in final:
+                key = item[PENDING_KEY]
+                item.clear()
+                item.update(final[key])
+    return items
 
 
 def _scored_values(items: Sequence[Any]) -> list[float]:
@@ -667,6 +793,7 @@ def _log_coverage(metric: str, items: Sequence[Any]) -> None:
 
 def mean_of_scored(items: Sequence[Any], metric: str) -> float | None:
     """Mean over scored items only; None when nothing was scored (lmms-eval shows N/A)."""
+    resolve(items)
     _log_coverage(metric, items)
     values = _scored_values(items)
     return sum(values) / len(values) if values else None
@@ -675,6 +802,7 @@ def mean_of_scored(items: Sequence[Any], metric: str) -> float | None:
 def aggregate_scored(items: Sequence[Any]) -> float | None:
     """`mean_of_scored` for any metric: lmms-eval passes no metric name to an aggregation,
     so it is read from the items (`process_results` puts it in each)."""
+    resolve(items)
     metric = next((str(x["metric"]) for x in items if isinstance(x, Mapping) and x.get("metric")), "metric")
     return mean_of_scored(items, metric)
 
@@ -686,6 +814,7 @@ def coverage(items: Sequence[Any]) -> float | None:
     nothing in, GeoEval's T on an item with a diagram) are no failure, so they leave the
     denominator, as with `--min-coverage`; None (N/A) when the metric applies to none of the
     items."""
+    resolve(items)
     if not items:
         return 0.0
     applicable = [x for x in items if not _not_applicable(x)]
@@ -785,13 +914,15 @@ def capgeo_bench_process_results(doc: Mapping[str, Any], results: Sequence[Any])
     is a mean of three per-dimension means, not a mean of per-item values."""
     from ..benchmarks.capgeo.bench_scoring import AVG_INPUTS
 
+    def avg_inputs(entries: dict[str, Any]) -> dict[str, Any]:
+        some = entries[metric_key(AVG_INPUTS[0])]
+        inputs = {name: {k: entries[metric_key(name)][k] for k in _SCORE_FIELDS if k in entries[metric_key(name)]}
+                  for name in AVG_INPUTS}
+        return {metric_key(CAPGEO_BENCH_AVG): {"id": some["id"], "task": "capgeo_bench", "metric": CAPGEO_BENCH_AVG,
+                                               "scores": inputs}}
+
     out = process_results(doc, results, "capgeo_bench")
-    some = out[metric_key(AVG_INPUTS[0])]
-    inputs = {
-        name: {k: out[metric_key(name)][k] for k in _SCORE_FIELDS if k in out[metric_key(name)]} for name in AVG_INPUTS
-    }
-    out[metric_key(CAPGEO_BENCH_AVG)] = {"id": some["id"], "task": "capgeo_bench", "metric": CAPGEO_BENCH_AVG,
-                                         "scores": inputs}
+    add_entries(out, [metric_key(CAPGEO_BENCH_AVG)], avg_inputs)
     return out
 
 
@@ -802,6 +933,7 @@ def capgeo_bench_avg(items: Sequence[Any]) -> float | None:
     from ..benchmarks.capgeo import bench_scoring
     from ..records import SampleRecord, Score
 
+    resolve(items)
     records = [
         SampleRecord(id=str(x.get("id")), benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
                      scores={name: Score.from_dict(score) for name, score in (x.get("scores") or {}).items()})
