@@ -10,15 +10,28 @@ from text: both captions parsed (no cache) and matched. Prints pairs/s and capti
 the ratio to the target of thousands of captions per second: 2,000 pairs/s over all pairs
 (4,000 captions parsed per second), and 2,000 captions/s on the long model-style captions
 alone (the realistic length of a CapGeo caption). PASS when both hold; exits 1 on FAIL.
+
+    python bench/keypoints_throughput.py --against HEAD
+
+also times the engine as committed at a git revision (its src/geomeval/keypoints, read with
+`git archive` into a temporary folder and imported under another name; the work tree is not
+touched), interleaved with the current engine on the same pairs in the same process, and
+prints the throughput ratio current / that revision for each workload.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import io
 import os
 import re
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from collections.abc import Callable
 from itertools import cycle, islice
 from pathlib import Path
 
@@ -41,9 +54,27 @@ def realistic_pairs(count: int) -> list[tuple[str, str]]:
     return list(islice(cycle(pairs), count))
 
 
-def rate(pairs: list[tuple[str, str]], seconds: float) -> tuple[float, float]:
+def engine_at(revision: str, folder: Path) -> object:
+    """The keypoints package as committed at `revision`, imported as `keypoints_<hash>` from `folder`."""
+    name = "keypoints_" + re.sub(r"\W", "_", revision)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", revision, "src/geomeval/keypoints"],
+                             check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            if member.isfile() and member.name.endswith(".py"):
+                target = folder / name / Path(member.name).name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(tar.extractfile(member).read())  # type: ignore[union-attr]
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(name)
+
+
+def rate(pairs: list[tuple[str, str]], seconds: float, engine: object | None = None) -> tuple[float, float]:
     """Pairs per second, scoring every pair from text (two parses, one match); keypoints per pair."""
-    from geomeval.keypoints import match, parse_caption
+    if engine is None:
+        from geomeval import keypoints as engine
+    match: Callable = engine.match  # type: ignore[attr-defined]
+    parse_caption: Callable = engine.parse_caption  # type: ignore[attr-defined]
 
     done, keypoints, start = 0, 0, time.perf_counter()
     while True:
@@ -59,6 +90,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--against", metavar="REVISION", help="also time the engine at this git revision (e.g. HEAD)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds with --against")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
@@ -83,8 +116,25 @@ def main() -> int:
           f"({len(verbose)} model-style captions, {verbose_chars:.0f} characters, {verbose_kp:.0f} keypoints each)")
     print(f"per pair      : {1e6 / all_rate:7.1f} µs (all), {1e6 / verbose_rate:7.1f} µs (verbose)")
     verdict = all_rate >= TARGET and 2 * verbose_rate >= TARGET
+    if args.against:
+        compare(args.against, pairs, verbose, args.seconds, args.rounds)
     print("PASS" if verdict else "FAIL")
     return 0 if verdict else 1
+
+
+def compare(revision: str, pairs: list[tuple[str, str]], verbose: list[tuple[str, str]], seconds: float, rounds: int) -> None:
+    """Current engine vs the one at `revision`, alternating runs on the same pairs (best of `rounds`)."""
+    from geomeval import keypoints as current
+
+    with tempfile.TemporaryDirectory() as folder:
+        old = engine_at(revision, Path(folder))
+        for name, workload in (("all pairs", pairs), ("verbose only", verbose)):
+            best = {"current": 0.0, revision: 0.0}
+            for _ in range(rounds):
+                for label, engine in (("current", current), (revision, old)):
+                    best[label] = max(best[label], rate(workload, seconds / rounds, engine)[0])
+            print(f"{name:14s}: current {best['current']:7.0f} pairs/s, {revision} {best[revision]:7.0f} pairs/s "
+                  f"-> ratio current/{revision} {best['current'] / best[revision]:.2f}")
 
 
 if __name__ == "__main__":

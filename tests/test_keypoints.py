@@ -449,6 +449,46 @@ def test_no_keypoint_invents_a_point_name(caption: str) -> None:
             assert set(cn.point_tokens(arg.replace("plane ", ""))) <= named, (caption, to_text(kp))
 
 
+# --------------------------------------------------------------------------- phrasing families, derived facts
+
+
+def test_big_and_small_concentric_circles_have_one_notation() -> None:
+    one = kps("Two circles are centred at O. AB is a chord of the larger circle that touches the smaller circle at C.")
+    assert {R("concentric", "⊙⁺", "⊙⁻"), R("chord", "AB", "⊙⁺"), R("tangent", "AB", "⊙⁻", "C")} <= one
+    assert perfect("Two concentric circles share the centre O; chord AB of the big circle is tangent to the small circle at C.",
+                   "Two circles are centred at O. AB is a chord of the larger circle that touches the smaller circle at C.")
+    assert {N("radius", "⊙⁺", value=6), N("radius", "⊙⁻", value=4)} <= kps("Two concentric circles have radii 4 and 6.")
+    assert R("concentric", "⊙⁺", "⊙⁻") in kps("两个同心圆的圆心为O，大圆的弦AB与小圆相切于点C。")
+
+
+def test_a_transversal_meets_each_line_at_its_point() -> None:
+    expected = {R("intersect", "ℓa", "ℓc", "A"), R("intersect", "ℓb", "ℓc", "B")}
+    assert expected <= kps("Lines a and b are parallel, cut by a transversal c at A (on a) and B (on b).")
+    assert expected <= kps("Lines a and b are parallel; line c meets a at A and b at B.")
+    assert expected <= kps("直线a∥直线b，直线c分别与a、b相交于点A、B。")
+    assert expected <= kps("直线a与直线b平行，直线c交直线a于点A，交直线b于点B。")
+
+
+def test_facts_that_follow_are_counted_as_stated() -> None:
+    centroid = score_captions("In triangle ABC the medians AD and BE meet at point G.", "G is the centroid of triangle ABC.")
+    assert centroid.recall["relation"] == 1.0
+    median = score_captions("In triangle ABC, AD is the median to side BC.", "In triangle ABC, D is the midpoint of BC, and AD is drawn.")
+    assert median.recall == {"element": 1.0, "relation": 1.0, "numerical": None}
+    named = score_captions("Triangle ABC with AB = 3.", "Points A, B and C are shown; triangle ABC has sides AB, BC and CA.")
+    assert named.recall["element"] == 1.0
+    assert score_captions("Points A, B and C are shown.", "Triangle ABC.")["element"].precision == 1.0  # vertices not extra
+    # what does not follow is still missed: a chord is not a diameter, a point on BC is not a midpoint
+    assert score_captions("AB is a chord of circle O.", "AB is a diameter of circle O.").recall["relation"] == 0.0
+    assert score_captions("In triangle ABC, D lies on BC; AD is drawn.", "In triangle ABC, AD is a median.").recall["relation"] == 0.0
+
+
+def test_values_stated_in_other_words() -> None:
+    assert {N("angle", "∠1", value=50), N("angle", "∠2", value=50)} <= kps("Angle 1 and angle 2 both measure 50°.")
+    assert N("length", "AD", value=9) in kps("AD is a median of the triangle, and its length is 9.")
+    assert N("length", "OP", value=4) in kps("Point P on OC is 4 units from O.")
+    assert N("length", "AB", value=10) in kps("AB is a diameter with length 10.")
+
+
 # --------------------------------------------------------------------------- hostile input
 
 
@@ -473,6 +513,22 @@ HOSTILE = [
     "在△ABC中，" * 10_000,
     "\\frac{" * 20_000,
     "$" * 100_000,
+    # the phrasing families of the development set (tests/test_keypoints_dev.py)
+    "two circles are centred at " * 5_000,
+    "AB of the larger circle touches the small circle at " * 2_000,
+    "the tangent to circle O at A meets " * 4_000,
+    "their radii are 3 and " * 5_000,
+    "lines a and b are cut by line c at " * 3_000,
+    "AB is a median, and its length is 5 " * 3_000,
+    "AD is drawn, join " * 6_000,
+    "∠1 and ∠2 are both " * 6_000,
+    "AB is a chord of circle O with length " * 3_000,
+    "P on OC is 4 units from " * 4_000,
+    "G lies on AD and on " * 5_000,
+    "a sphere of radius 2 is inscribed in a " * 3_000,
+    "直线c分别与a、b相交于点" * 5_000,
+    "两个同心圆的圆心为O，大圆的弦" * 5_000,
+    "与x轴交于点A、" * 8_000,
 ]
 
 

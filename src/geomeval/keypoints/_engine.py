@@ -32,7 +32,8 @@ SEG = LB + f"(?:{PT}){{2}}" + RB
 POLY = LB + f"(?:{PT}){{3,12}}" + RB
 SOLID_NAME = LB + f"(?:{PT}){{1,8}}(?:-(?:{PT}){{1,8}})?" + RB
 ANG = f"∠(?:(?:{PT}){{3}}|{PT}|\\d{{1,2}}|[α-ωθ])" + RB
-CIRC = f"⊙(?:{PT}{RB})?"
+BIG, SMALL = "⁺", "⁻"  # ⊙⁺ / ⊙⁻: the larger / smaller of two unnamed (concentric) circles
+CIRC = f"⊙(?:{PT}{RB}|[{BIG}{SMALL}])?"
 LINE_NAME = r"ℓ[a-z]\d{0,2}" + RB
 AXIS = r"[xyz]-axis"
 PLANE = f"plane (?:(?:{PT}){{3,8}}{RB}|[α-ω])"
@@ -350,6 +351,10 @@ class TermGrammar:
 
     qty_pattern: str  # must define groups qk (quantity word) and optionally qref (shape)
     resolve_qty: Callable[[re.Match[str], Builder, int], tuple[str, str, float] | None]
+    # compiled from the two above by __post_init__: a term at the end, at the start, alone
+    tail: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    head: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    whole: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         term = (

@@ -12,6 +12,10 @@ Rules (the CapGeo keypoint-recall protocol, made exact and deterministic):
   gives both members the same value (`AB = 5`, `AC = 5`): the equality is stated there by
   implication. Recall counts the reference keypoints matched; precision counts the
   candidate keypoints that are not extra, so this rule can make the two TP counts differ;
+- a keypoint that follows from the other side's keypoints (`derive.closure`: a named
+  figure's vertices and sides, a median from a midpoint, the centroid from two medians, a
+  point on two lines as their intersection...; docs/keypoint_annotation_guide.md) counts
+  as stated there, for recall and for precision alike;
 - recall = matched / reference keypoints; None when the reference has none in that
   dimension (nothing to recall: neither success nor failure, left out of averages);
   precision = (candidate - extra) / candidate, None for an empty candidate; F1 is their
@@ -26,6 +30,7 @@ from dataclasses import dataclass, replace
 
 from . import canonical as cn
 from ._engine import order_args
+from .derive import closure, derivable
 from .model import DIMENSIONS, NUMERICAL, Keypoint, KeypointSet, to_text
 
 EQUALITIES = {"equal_length": "length", "equal_angle": "angle"}
@@ -194,7 +199,27 @@ def _same_value(a: Keypoint, b: Keypoint) -> bool:
     return cn.values_equal(a.value, b.value)
 
 
-def _match_dimension(dimension: str, cand: list[Keypoint], ref: list[Keypoint], cand_values, ref_values) -> DimensionScore:
+class _Follows:
+    """Whether a keypoint follows from one caption's keypoints (`derive.closure`), computed on first use."""
+
+    __slots__ = ("_derived", "_keypoints")
+
+    def __init__(self, keypoints: Sequence[Keypoint]) -> None:
+        self._keypoints = keypoints
+        self._derived: dict[tuple, list[Keypoint]] | None = None
+
+    def __call__(self, kp: Keypoint) -> bool:
+        if not derivable(kp):
+            return False
+        if self._derived is None:
+            self._derived = defaultdict(list)
+            for d in closure(self._keypoints):
+                self._derived[d.key].append(d)
+        return any(_same_value(d, kp) for d in self._derived.get(kp.key, ()))
+
+
+def _match_dimension(dimension: str, cand: list[Keypoint], ref: list[Keypoint], cand_values, ref_values,
+                     cand_follows: _Follows, ref_follows: _Follows) -> DimensionScore:
     pool: dict[tuple, list[Keypoint]] = defaultdict(list)
     for kp in cand:
         pool[kp.key].append(kp)
@@ -206,11 +231,11 @@ def _match_dimension(dimension: str, cand: list[Keypoint], ref: list[Keypoint], 
         if hit is not None:
             bucket.pop(hit)  # type: ignore[union-attr]
             matched.append(r)
-        elif _implied(r, cand_values):
+        elif _implied(r, cand_values) or cand_follows(r):
             matched.append(r)
         else:
             missed.append(r)
-    extra = [c for bucket in pool.values() for c in bucket if not _implied(c, ref_values)]
+    extra = [c for bucket in pool.values() for c in bucket if not (_implied(c, ref_values) or ref_follows(c))]
     order = {id(c): i for i, c in enumerate(cand)}
     extra.sort(key=lambda c: order[id(c)])
     return DimensionScore(dimension, len(ref), len(cand), tuple(matched), tuple(missed), tuple(extra))
@@ -222,11 +247,12 @@ def match(candidate: KeypointSet | Iterable[Keypoint], reference: KeypointSet | 
     ref_all = list(KeypointSet(reference))
     cand_all, ref_all = _rewrite_vertex_angles(cand_all, ref_all), _rewrite_vertex_angles(ref_all, cand_all)
     cand_values, ref_values = _values(cand_all), _values(ref_all)
+    cand_follows, ref_follows = _Follows(cand_all), _Follows(ref_all)
     scores = []
     for dimension in DIMENSIONS:
         cand = [k for k in cand_all if k.dimension == dimension]
         ref = [k for k in ref_all if k.dimension == dimension]
-        scores.append(_match_dimension(dimension, cand, ref, cand_values, ref_values))
+        scores.append(_match_dimension(dimension, cand, ref, cand_values, ref_values, cand_follows, ref_follows))
     return MatchResult(tuple(scores))
 
 

@@ -17,6 +17,12 @@ are read the same way):
 - the figure's own wording is not needed: `the circle`, `its radius`, `the side length`
   refer to the nearest shape of that family mentioned before (else after) in the caption.
 
+- phrasing families are one notation: `touches` is tangent; `two circles centred at O` /
+  `concentric circles` are ⊙⁺ and ⊙⁻ (the larger and the smaller: `big`, `outer` ...),
+  concentric; `cut by a transversal c at A and B` / `c crosses a at A and b at B` are
+  intersections; `AD is drawn` / `join AD` name segment AD; `∠1 and ∠2 are both 50°`,
+  `its length is 9`, `P is 4 units from O`, `their radii are 3 and 2` give values.
+
 How: `normalise` maps phrasing to one notation (`is parallel to` -> `∥`, `circle O` -> `⊙O`,
 `angle ABC` -> `∠ABC`, `the coordinates of A are` -> `A =`, `radius 3` -> `radius = 3`,
 capitalised English words to lower case); then mention, element and relation rules run,
@@ -34,6 +40,7 @@ from ._engine import (
     ANG,
     ARC,
     AXIS,
+    BIG,
     CIRC,
     LINE_NAME,
     NUMC,
@@ -45,6 +52,7 @@ from ._engine import (
     PT,
     RB,
     SEG,
+    SMALL,
     SOLID_NAME,
     Builder,
     Rule,
@@ -167,11 +175,35 @@ def _lines(m: re.Match[str]) -> str:
     return f"{m.group(1)} {names}"
 
 
+def _sized_one(m: re.Match[str]) -> str:
+    """`the larger one` in a caption about a big and a small circle is that circle."""
+    if "⊙" + BIG not in m.string and "⊙" + SMALL not in m.string and "circles" not in m.string:
+        return m.group(0)
+    return "⊙" + (BIG if re.fullmatch(_BIG_WORDS, m.group("w")) else SMALL)
+
+
 IMPLIED = "\u2063"  # marks an angle the caption only implies (`right-angled at B`): a value, not an element
 _SPACES = re.compile(r" {2,}")
 _LOWER_NAME = r"[a-z]\d{0,2}"
+_BIG_WORDS = r"(?:larger|bigger|big|greater|outer)"
+# `two circles centred at O`, `two concentric circles have centre O`, `concentric circles with a common centre O`
+_CONCENTRIC = (
+    r"\b(?:(?:the )?(?:two|2|both) )?(?:concentric circles|circles(?= (?:[a-z]{1,10} ){0,2}?(?:concentric|cent(?:re|er)e?d"
+    r" (?:at|on)|(?:a |the )?(?:common|same|shared) cent|(?:the |a )?cent(?:re|er) )))"
+    r"(?: (?:[a-z]{1,10} ){0,2}?(?:concentric|cent(?:re|er)e?d (?:at|on)|(?:a |the )?(?:common|same|shared) cent(?:re|er)"
+    rf"|(?:the |a )?cent(?:re|er))(?: (?:at |point |is )?{PT}{RB})?)?"
+)
+_SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("concentric", "circles"), _CONCENTRIC, "⊙" + BIG + " and ⊙" + SMALL + " are concentric"),
+    _sub(("er circle", "big circle"), rf"\b(?:the |a |an )?{_BIG_WORDS} circle(?:'s)?\b", "⊙" + BIG),
+    _sub(("er circle", "small circle"), rf"\b(?:the |a |an )?{_SMALL_WORDS} circle(?:'s)?\b", "⊙" + SMALL),
+    _sub(("er radius", "big radius"), rf"\b(?:the )?{_BIG_WORDS} radius\b", "radius of ⊙" + BIG),
+    _sub(("er radius", "small radius"), rf"\b(?:the )?{_SMALL_WORDS} radius\b", "radius of ⊙" + SMALL),
+    _sub(("er one", "big one", "small one"), rf"\b(?:the )?(?P<w>{_BIG_WORDS}|{_SMALL_WORDS}) one\b", _sized_one),
+    _sub(("transversal",), r"\b(?:a |the )?transversal(?: line)?(?= [a-zA-Z]\d{0,2}(?![a-zA-Z0-9']))", "line"),
+    _sub(("(on ", "(of "), r" ?\((?:on|of) (?:line |the line )?[a-z]\d{0,2}\)", ""),
     _sub(("parallel",), r" ?\b(?:is|are|be|being|was) parallel (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) parallel to\b", " ∥"),
     _sub(("//",), r"(?<=[A-Za-z0-9']) ?// ?(?=[A-Zℓ△⊙p])", " ∥ "),
     _sub(("perpendicular",), r" ?\b(?:is|are|be|being|was) perpendicular (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) perpendicular to\b", " ⊥"),
@@ -210,17 +242,36 @@ _EN_SUBS: list[Sub] = [
          rf"indicated)(?: as| to be)?) {NUMSTART}", " = "),
     _sub(("radius", "diameter", "side", "edge", "height", "area", "perimeter", "volume", "circumference"), r"\b(surface area|lateral area|side length|edge length|slant height|circumference|perimeter|diameter"
          rf"|radius|volume|height|area|side|edge)(?: of| is| equal to| =)? {NUMSTART}", r"\1 = "),
+    _sub(("both", "each"), rf"({ANG}|{SEG}) and ({ANG}|{SEG}) (?:are )?(?:both|each)(?: measure| equal to| equal| =| are)? ?(?={NUMSTART})",
+         r"\1 = \2 = "),
+    _sub(("its length",), rf"\bits length(?: is| =)? ?(?={NUMSTART})", lambda m: _last_segment(m) + " = "),
+    _sub(("with length", "of length", "having length", "with a length", "of a length"), rf"({SEG})((?: is| as)? (?:a |an |the )?(?:[a-z]{{1,12}} ){{1,3}}?)(?:with|of|having) (?:a )?length"
+         rf"(?: of| equal to| =)? ?(?={NUMSTART})", lambda m: f"{m.group(1)}{m.group(2).rstrip()}, {m.group(1)} = "),
+    _sub((", =",), r"(?<=[A-Z0-9'°]), = ", " = "),
 ]
+
+
+def _last_segment(m: re.Match[str]) -> str:
+    """`AD is a median, and its length is 9`: `its` is the last segment named before."""
+    found = _SEG_RE.findall(m.string, max(0, m.start() - 80), m.start())
+    return found[-1] if found else m.group(0)
 
 
 def normalise(text: str) -> str:
     text = apply_subs(_EN_SUBS, drop_colours_en(lower_words(common(text))))
     if "  " in text:
         text = _SPACES.sub(" ", text)
-    names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} - {"a"} if "ℓ" in text else set()
+    names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
+    if "a" in names:  # `a` is also the article: only where a line name must stand
+        names.discard("a")
+        text = _BARE_A.sub("ℓa", text)
     for name in sorted(names):
         text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
     return text
+
+
+_BARE_A = re.compile(r"(?:(?<=meets )|(?<=cuts )|(?<=crosses )|(?<=intersects )|(?<=and )|(?<=∥ )|(?<=⊥ )|(?<=^))a"
+                     r"(?= at [A-Z]| ?[∥⊥]| and ℓ)")
 
 
 # --------------------------------------------------------------------------- mention rules
@@ -324,6 +375,18 @@ def _elements(kind: str, pattern: re.Pattern[str], m: re.Match[str], b: Builder,
             b.element(kind, cn.ref(raw), text=m.group(0))
 
 
+def _on_drawn(m: re.Match[str], b: Builder, off: int) -> None:
+    """`AD is drawn`, `join BE`: the segments a construction names."""
+    names = m.groupdict()
+    for raw in _SEG_RE.findall(names.get("names") or names.get("names2") or ""):
+        b.element("segment", cn.segment(raw), text=m.group(0))
+
+
+def _on_joined(m: re.Match[str], b: Builder, off: int) -> None:
+    if m.group("x") != m.group("y"):
+        b.element("segment", cn.segment(m.group("x") + m.group("y")), text=m.group(0))
+
+
 def _on_angle(m: re.Match[str], b: Builder, off: int) -> None:
     b.element("angle", cn.angle(m.group(0)), text=m.group(0))
 
@@ -369,6 +432,15 @@ ELEMENT_RULES = RuleSet([
     Rule(("line",), rx(f"(?i:(?:straight )?lines?) ?:? ?(?P<names>{list_of(f'(?:{SEG}|{LINE_NAME})', SEP, 8)})"),
          partial(_elements, "line", rx(f"{SEG}|{LINE_NAME}"))),
     Rule(("ray",), rx(f"(?i:rays?) ?:? ?(?P<names>{list_of(SEG, SEP, 6)})"), partial(_elements, "ray", _SEG_RE)),
+    Rule(("connect", "join", "draw"),
+         rx(f"(?i:connect|join|draw)(?i:s|ed|ing)? (?i:the )?(?i:line )?(?i:segments? )?(?P<names>{list_of(SEG, SEP, 6)})"),
+         _on_drawn),
+    Rule((" is drawn", " are drawn", " is joined", " are joined", " is connected", " are connected"),
+         rx(f"(?P<names2>{list_of(SEG, SEP, 6)}) (?i:is|are) (?i:drawn|joined|connected)"), _on_drawn),
+    Rule(("join", "connect"), rx(f"(?P<x>{PNAME}) (?i:is |are )?(?i:joined|connected) (?i:to|with) (?i:point )?(?P<y>{PNAME})"),
+         _on_joined),
+    Rule(("vert",), rx(f"(?<![a-z])(?i:vertex|vertices) ?:? (?:(?i:is|at|are) )?(?:(?i:point|points) )?(?P<names>{PLIST})"),
+         partial(_elements, "point", _PNAME_RE)),
     Rule(("point",), rx(f"(?<![a-z])points? ?:? ?(?P<names>{PLIST})"), partial(_elements, "point", _PNAME_RE)),
     Rule(("∠",), rx(f"(?<!{IMPLIED}){ANG}"), _on_angle),
     Rule(("⌒",), rx(ARC), _on_arc),
@@ -450,6 +522,87 @@ def _on_intersect(m: re.Match[str], b: Builder, off: int) -> None:
     for p in trim_list(_PNAME_RE.findall(m.group("pts")), m, "pts"):
         b.point(p)
         b.relation("intersect", x, y, p, text=m.group(0))
+    second = m.groupdict().get("b2")
+    if second:  # `c cuts a at A and b at B`
+        z = canon(second, b, off + m.start())
+        if z != x and not z.startswith("∠"):
+            b.point(m.group("p2"))
+            b.relation("intersect", x, z, m.group("p2"), text=m.group(0))
+
+
+def _on_cut_by(m: re.Match[str], b: Builder, off: int) -> None:
+    """`a and b are cut by c at A and B (respectively)`: the i-th line meets c at the i-th point."""
+    subjects = [canon(r, b, off + m.start()) for r in _names(m.group("subj"))]
+    cutter = canon(m.group("b"), b, off + m.start())
+    pts = _PNAME_RE.findall(m.group("pts"))
+    if len(subjects) != len(pts) and len(pts) != 1:
+        return
+    for i, x in enumerate(subjects):
+        p = pts[i] if len(pts) == len(subjects) else pts[0]
+        if x != cutter and not x.startswith("∠"):
+            b.point(p)
+            b.relation("intersect", x, cutter, p, text=m.group(0))
+
+
+def _on_on_both(m: re.Match[str], b: Builder, off: int) -> None:
+    p = m.group("pts")
+    b.point(p)
+    for group in ("o", "o2"):
+        b.relation("on", p, canon(m.group(group), b, off + m.start()), text=m.group(0))
+
+
+def _on_distance(m: re.Match[str], b: Builder, off: int) -> None:
+    """`P is 4 units from O`, `the distance from P to O is 4`: the length PO."""
+    p, q, v = (m.group("p"), m.group("q"), m.group("v")) if m.group("p") else (m.group("p2"), m.group("q2"), m.group("v2"))
+    if p != q:
+        b.number("length", cn.segment(p + q), value=cn.parse_length(v), text=m.group(0))
+
+
+def _on_tangent_at_meets(m: re.Match[str], b: Builder, off: int) -> None:
+    """`the tangent to ⊙O at A meets BC at P`: the tangent line is AP."""
+    t, p = m.group("t"), m.group("p")
+    circle = m.group("c") or m.group("c2")
+    if t == p or not circle:
+        return
+    b.point(p)
+    b.relation("tangent", cn.segment(t + p), canon(circle, b, off + m.start()), t, text=m.group(0))
+    b.relation("on", p, canon(m.group("o"), b, off + m.start()), text=m.group(0))
+
+
+def _on_radii(m: re.Match[str], b: Builder, off: int) -> None:
+    """`their radii are 3 and 2`: the two circles named before, in order; big/small circles by size."""
+    values = [cn.parse_length(m.group("v1")), cn.parse_length(m.group("v2"))]
+    if any(v is None for v in values):
+        return
+    circles = list(dict.fromkeys(x.ref for x in b.mentions if x.family == "circle" and x.pos < off + m.start()))
+    if {"⊙" + BIG, "⊙" + SMALL} <= set(circles):
+        big, small = max(values), min(values)  # type: ignore[type-var]
+        b.number("radius", "⊙" + BIG, value=big, text=m.group(0))
+        b.number("radius", "⊙" + SMALL, value=small, text=m.group(0))
+    elif len(circles) >= 2:
+        for circle, value in zip(circles[-2:], values, strict=True):
+            b.number("radius", circle, value=value, text=m.group(0))
+
+
+def _on_concentric_pair(m: re.Match[str], b: Builder, off: int) -> None:
+    b.circle(off + m.start(), BIG)
+    b.circle(off + m.start(), SMALL)
+    b.relation("concentric", "⊙" + BIG, "⊙" + SMALL, text=m.group(0))
+
+
+def _solid_ref(word: str | None, name: str | None) -> str | None:
+    kind = solid_kind(word or "")
+    if kind is None:
+        return None
+    return f"{kind} {cn.solid_name(kind, name or '')}".strip()
+
+
+def _on_solid_inscribed(m: re.Match[str], b: Builder, off: int) -> None:
+    """`a sphere is inscribed in a cube`, `the cube contains an inscribed sphere`."""
+    inner = _solid_ref(m.group("a") or m.group("a2"), m.group("an"))
+    outer = _solid_ref(m.group("b") or m.group("b2"), m.group("bn") or m.group("bn2"))
+    if inner and outer and inner != outer:
+        b.relation("inscribed", inner, outer, text=m.group(0))
 
 
 def _tangent(b: Builder, x: str, y: str, p: str, text: str) -> None:
@@ -464,7 +617,7 @@ def _tangent(b: Builder, x: str, y: str, p: str, text: str) -> None:
 def _on_tangent_to(m: re.Match[str], b: Builder, off: int) -> None:
     subjects = [canon(s, b, off + m.start()) for s in _names(m.group("subj"))]
     circle = canon(m.group("c"), b, off + m.start())
-    pts = _PNAME_RE.findall(m.group("pts") or "")
+    pts = trim_list(_PNAME_RE.findall(m.group("pts") or ""), m, "pts") if m.group("pts") else []
     for p in pts:
         b.point(p)
     for i, s in enumerate(subjects):
@@ -667,6 +820,13 @@ def _on_coordinate(m: re.Match[str], b: Builder, off: int) -> None:
     b.number("coordinate", m.group("p"), value=tuple(v for v in values if v is not None), text=m.group(0))
 
 
+def _on_centre_coordinate(m: re.Match[str], b: Builder, off: int) -> None:
+    """`⊙C has centre (2, 3)`: C's coordinates (the centre is part of the circle's name, not a point element)."""
+    values = [cn.parse_number(v) for v in (m.group("x"), m.group("y"), m.group("z")) if v]
+    if all(v is not None for v in values):
+        b.number("coordinate", m.group("p"), value=tuple(v for v in values if v is not None), text=m.group(0))
+
+
 TUPLE = f"\\( ?{NUMC} ?, ?{NUMC}(?: ?, ?{NUMC})? ?\\)"
 _TUPLE_RE = re.compile(f"\\( ?({NUMC}) ?, ?({NUMC})(?: ?, ?({NUMC}))? ?\\)")
 
@@ -695,7 +855,8 @@ def _on_divides(m: re.Match[str], b: Builder, off: int) -> None:
         b.number("ratio", *canon_ratio[0], value=canon_ratio[1], text=m.group(0))
 
 
-AT_PTS = f"(?: (?i:at|in)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME, SEP, 3)}))"
+AT_PTS = f"(?: (?i:at|in)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME + COORDS, SEP, 3)}))"
+AND_AT = f"(?:,? (?i:and) {obj('b2')} (?i:at) (?i:the )?(?i:point )?(?P<p2>{PNAME}))?"  # `... AB at G and CD at H`
 RELATION_RULES = RuleSet([
     Rule(("∥",), rx(f"{OBJ_CORE}(?: ?∥ ?{OBJW}{OBJ_CORE}){{1,4}}"), partial(_pairwise, "parallel")),
     Rule(("parallel", "perpendicular"),
@@ -718,9 +879,20 @@ RELATION_RULES = RuleSet([
     Rule(("midpoint",), rx(f"(?P<pts>{PNAME}), (?i:the |a )?(?i:midpoint) (?i:of) (?P<segs>{OBJW}{OBJ_CORE})"), _on_midpoint),
     Rule((" on", " upon"),
          rx(f"(?P<pts>{list_of(PNAME + COORDS, SEP, 10)}) (?P<v>(?i:lies|lie|is a point|is a moving point|is any point|is located|is|are located"
-                    f"|are points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
+                    f"|are points|are (?:two|three|four|five|six) (?:distinct )?points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
          _on_on),
     Rule(("point",), rx(f"(?i:points?) (?P<pts>{PLIST}) (?i:on) {obj('o')}"), _on_on),
+    Rule(("-axis",), rx(f"(?:has|with|,|and) (?:(?i:vertex|point) )?(?P<pts>{PNAME}) (?i:on) (?i:the )?(?P<o>{AXIS})"),
+         _on_on),
+    Rule(("and on ",), rx(f"(?P<pts>{PNAME}) (?i:lies|is|lie) (?i:on) {obj('o')} (?i:and on) {obj('o2')}"), _on_on_both),
+    Rule(("from",),
+         rx(f"(?P<p>{PNAME})(?: (?i:on|of) {OBJ_CORE})? ?= ?(?P<v>{NUMC})(?: (?i:units?|cm))? (?i:away )?(?i:from) (?i:point )?(?P<q>{PNAME})"
+            f"|(?i:the )?(?i:distance) (?i:from|between) (?i:point )?(?P<p2>{PNAME}) (?i:to|and) (?i:point )?(?P<q2>{PNAME}) ?= ?(?P<v2>{NUMC})"),
+         _on_distance),
+    Rule(("cent",),
+         rx(f"⊙(?P<p>{PT}){RB} (?i:has|with) (?i:its )?(?i:centre|center) (?i:at )?(?i:point )?\\( ?(?P<x>{NUMC}) ?, ?(?P<y>{NUMC})"
+            f"(?: ?, ?(?P<z>{NUMC}))? ?\\)"),
+         _on_centre_coordinate),
     Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:points? )?(?P<pts>{PLIST})"), _on_on),
     Rule(("collinear", "line"),
          rx(f"(?P<pts>{PLIST}) (?i:are collinear|lie on (?:a|the same|one) (?:straight )?line"
@@ -732,7 +904,14 @@ RELATION_RULES = RuleSet([
                     f"|crosses|crossing|intersected|are intersecting))(?i: each other)?{AT_PTS}"),
          _on_intersect),
     Rule(("intersect", "meet", "cut", "cross"),
-         rx(f"{lead('a')} (?i:intersects|meets|cuts|crosses|intersect|meet|intersecting|meeting) {obj('b')}{AT_PTS}"),
+         rx(f"{lead('a')} (?i:intersects|meets|cuts|crosses|intersect|meet|intersecting|meeting) {obj('b')}{AT_PTS}{AND_AT}"),
+         _on_intersect),
+    Rule((" and intersects", " and meets", " and cuts", " and crosses"),
+         rx(f"{lead('a')}[^,.;]{{0,40}}? (?i:and) (?i:intersects|meets|cuts|crosses) {obj('b')}{AT_PTS}{AND_AT}"),
+         _on_intersect),
+    Rule(("that intersect", "which intersect", "that meet", "which meet", "that cross", "which cross"),
+         rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|is) (?:[a-z]{{1,12}} ){{1,3}}?(?i:that|which) (?i:intersect|meet|cross)"
+            f"(?i: each other)?{AT_PTS}"),
          _on_intersect),
     Rule(("intersection", "common point"),
          rx(f"(?P<pts>{PNAME}) (?i:is) (?i:the) (?i:point of intersection|intersection point|intersection|common point)"
@@ -743,14 +922,36 @@ RELATION_RULES = RuleSet([
                     f" (?i:is) (?i:point )?(?P<pts>{PNAME})"),
          _on_intersect),
     Rule(("tangent",),
-         rx(f"(?P<subj>{LEAD_LIST}) (?i:is|are) (?i:a |an |the )?(?i:externally |internally )?(?i:tangents?)(?i: lines?)?"
+         rx(f"(?<!of )(?P<subj>{LEAD_LIST}) (?i:is|are) (?i:a |an |the )?(?i:externally |internally )?(?i:tangents?)(?i: lines?)?"
                     f" (?i:to|of) {obj('c')}{AT_PTS}?"),
          _on_tangent_to),
     Rule(("tangent",),
          rx(f"(?i:tangents?|tangent lines?) (?P<subj>{list_of(SEG, SEP, 3)}) [^.;]{{0,40}}?(?i:to|of) {obj('c')}"
                     f"(?:[^.;]{{0,24}}?(?i: at)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME, SEP, 3)}))?"),
          _on_tangent_to),
-    Rule(("touch",), rx(f"(?P<subj>{OBJ_CORE}) (?i:touches|touch) {obj('c')}{AT_PTS}?"), _on_tangent_to),
+    Rule(("touch",), rx(f"(?<!of )(?P<subj>{OBJ_CORE}) (?i:touches|touch) {obj('c')}{AT_PTS}?"), _on_tangent_to),
+    Rule(("touch", "tangent"),
+         rx(f"(?P<subj>{SEG})(?: (?i:is|as) (?i:a |an |the )?(?i:chord|diameter|secant))? (?i:of|in) {CIRC},? (?i:that |which |and )?(?i:touches|is tangent to|is also tangent to) {obj('c')}{AT_PTS}?"),
+         _on_tangent_to),
+    Rule(("touch",),
+         rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:touch|touch each other|are touching)(?i: externally| internally)?"
+            f"(?: (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME}))?"),
+         _on_tangent_pair),
+    Rule(("tangent",),
+         rx(f"(?i:the |a )?(?i:tangent)(?i: line)? (?:(?i:to) {obj('c')} )?(?i:at) (?i:point )?(?P<t>{PNAME})(?: (?i:to) {obj('c2')})?"
+            f" (?i:meets|intersects|cuts|crosses) {obj('o')} (?i:at) (?i:point )?(?P<p>{PNAME})"),
+         _on_tangent_at_meets),
+    Rule(("radii",), rx(f"(?i:radii)(?: (?i:of|are|=))? ?(?P<v1>{NUMC})(?: (?i:units?))?,? (?i:and )?(?P<v2>{NUMC})"), _on_radii),
+    Rule((" cut by", " intersected by", " crossed by", " met by"),
+         rx(f"(?P<subj>{LEAD_LIST})(?: [^.;]{{0,60}}?)?,? (?i:and )?(?:(?i:are|is|both|each|they are) ){{0,2}}"
+            f"(?i:cut|intersected|crossed|met) (?i:by) {obj('b')}{AT_PTS}"),
+         _on_cut_by),
+    Rule(("concentric",), rx(f"(?P<a>⊙{BIG}) (?i:and) (?P<b>⊙{SMALL}) (?i:are concentric)"), partial(_on_concentric_pair)),
+    Rule(("inscribed",),
+         rx(f"(?P<a>{SOLIDWORD})(?: (?P<an>{SOLID_NAME}))?(?: [^.;,]{{0,30}}?)? (?:(?i:is|are) )?(?i:inscribed) (?i:in|into|within)"
+            f" (?i:a |an |the )?(?P<b>{SOLIDWORD})(?: (?P<bn>{SOLID_NAME}))?"
+            f"|(?P<b2>{SOLIDWORD})(?: (?P<bn2>{SOLID_NAME}))? (?i:contains|has) (?i:an |a )?(?i:inscribed) (?P<a2>{SOLIDWORD})"),
+         _on_solid_inscribed),
     Rule(("tangent",),
          rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|is) (?i:externally |internally |mutually )?(?i:tangent)"
                     f"(?i: to each other)?(?: (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME}))?"),
@@ -811,7 +1012,7 @@ RELATION_RULES = RuleSet([
                     f"(?P<adj>(?:{ADJ}[ ,]{{0,2}}(?i:and )?){{0,3}})(?P<sp>{POLYWORD})?"),
          _on_property),
     Rule(("equal",), rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are) (?i:equal)"), _on_equal_words),
-    Rule(("origin",), rx(f"(?i:the origin)(?: (?i:is))? (?i:point )?(?P<p>{PNAME})|(?P<q>{PNAME}) (?i:is) (?i:the origin)"),
+    Rule(("origin",), rx(f"(?i:the origin)(?: (?i:is))? (?i:point )?(?P<p>{PNAME})|(?P<q>{PNAME}) (?i:is|is at|lies at|at) (?i:the origin)"),
          _on_origin),
     Rule(("meeting", "intersecting", "cutting", "crossing"),
          rx(f"{lead('a')}[^,.;]{{0,40}}?, (?i:meeting|intersecting|cutting|crossing) {obj('b')}{AT_PTS}"), _on_intersect),
@@ -845,7 +1046,7 @@ _QTY_CONTEXT = {"radius": ("circle", "round"), "circumference": ("circle", "roun
 QTY_PATTERN = (
     "(?i:(?:the )?(?:total )?)(?P<qk>(?i:surface area|lateral area|side length|edge length|slant height|circumference"
     "|perimeter|diameter|radius|volume|height|altitude|area|side|edge))"
-    f"(?: (?i:of) (?i:the )?(?:(?P<qword>{POLYWORD}|{SOLIDWORD}|(?i:circle)) ?)?(?P<qname>⊙(?:{PT}{RB})?|△ ?{POLY}|{SOLID_NAME})?)?"
+    f"(?: (?i:of) (?i:the )?(?:(?P<qword>{POLYWORD}|{SOLIDWORD}|(?i:circle)) ?)?(?P<qname>{CIRC}|△ ?{POLY}|{SOLID_NAME})?)?"
 )
 
 

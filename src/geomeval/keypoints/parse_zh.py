@@ -14,7 +14,9 @@ can score an English caption and the other way round):
   PA、PB分别与⊙O相切于点A、B, PA是⊙O的切线, ⊙O1与⊙O2外切于点T, AB是⊙O的直径/弦/半径,
   ⊙O的弦AB, AD是△ABC的中线/高/角平分线, 对角线AC、BD, AD平分∠BAC(交BC于点D),
   O是△ABC的外心/内心/重心/垂心, 点P在△ABC内/外, △ABC内接于⊙O, ⊙O是△ABC的外接圆/内切圆,
-  △ABC≌△DEF / ∽ / 与…全等 / 相似, AB与AC相等;
+  △ABC≌△DEF / ∽ / 与…全等 / 相似, AB与AC相等, 直线a与直线b平行, 直线c分别与a、b相交于点A、B,
+  直线c交直线a于点A，交直线b于点B, 抛物线…与x轴交于A、B两点, 两个同心圆 / 大圆 / 小圆 (⊙⁺, ⊙⁻),
+  ⊙O的直径为AB;
 - numbers: AB=AC=5, ∠BAC=40°, ∠C是直角, ∠BAC的度数为40°, AD:DB=1:2, AB=2CD, AB的长为5,
   ⊙O的半径为3, 半径为3的⊙O, △ABC的面积/周长为12, 体积, 表面积, 母线长, 正方体…的棱长为2,
   边长为4的正方形, 点A的坐标为(1,2), A(1,2), 原点O, y=2x+1.
@@ -33,6 +35,7 @@ from . import canonical as cn
 from ._engine import (
     ANG,
     ARC,
+    BIG,
     CIRC,
     LINE_NAME,
     NUMC,
@@ -43,6 +46,7 @@ from ._engine import (
     PT,
     RB,
     SEG,
+    SMALL,
     SOLID_NAME,
     Builder,
     Rule,
@@ -66,6 +70,7 @@ from .parse_en import (
     _on_circle_of,
     _on_circle_role,
     _on_collinear,
+    _on_concentric_pair,
     _on_congruent,
     _on_coordinate,
     _on_equal_words,
@@ -88,7 +93,7 @@ from .parse_en import (
 )
 
 SEP = "(?:、|,|和|与|及)"
-OBJW = "(?:线段|直线|射线|边|弦|对角线|三角形|四边形|正方形|矩形|长方形|菱形|平行四边形|梯形|圆|弧)?"
+OBJW = "(?:线段|直线|射线|边|棱|弦|对角线|三角形|四边形|正方形|矩形|长方形|菱形|平行四边形|梯形|圆|弧)?"
 
 
 def obj(name: str) -> str:
@@ -132,6 +137,12 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
 
 _ZH_SUBS: list[Sub] = [
     _sub(("▱",), r"▱", "平行四边形"),
+    _sub(("同心圆",), rf"(?:以(?:点)?{PT}为圆心的)?(?:两个|两|2个)?同心圆(?:的圆心(?:为|是)(?:点)?{PT}{RB})?(?:中)?",
+         "⊙" + BIG + "与⊙" + SMALL + "同心,"),
+    _sub(("大圆",), r"(?<![最])大圆(?:的)?", "⊙" + BIG),
+    _sub(("小圆",), r"(?<![最])小圆(?:的)?", "⊙" + SMALL),
+    _sub(("平行",), rf"((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(与|和)((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(?:互相)?平行(?!四边形)",
+         r"\1\2∥\4\5"),
     _sub(("平行",), r"(?<=[A-Za-z0-9'ℓ⊙])(?:互相)?(?:平行于|平行)(?!四边形)", "∥"),
     _sub(("垂直",), r"(?<=[A-Za-z0-9'ℓ⊙])(?:互相)?(?:垂直于|垂直)(?!平分)", "⊥"),
     _sub(("圆心",), rf"以(?:点)?({PT})为圆心(?:的|作)圆", r"⊙\1"),
@@ -236,6 +247,38 @@ def _on_foot_named(m: re.Match[str], b: Builder, off: int) -> None:
     b.relation("foot", m.group("p"), canon(m.group("b"), b, off + m.start()), text=m.group(0))
 
 
+def _on_meets_respectively(m: re.Match[str], b: Builder, off: int) -> None:
+    """`直线c分别与a、b相交于点A、B`: c meets the i-th line at the i-th point."""
+    x = canon(m.group("a"), b, off + m.start())
+    others = [canon(r, b, off + m.start()) for r in re.findall(OBJ_CORE, m.group("subj"))]
+    pts = _PNAME_RE.findall(m.group("pts"))
+    if len(others) != len(pts):
+        return
+    for y, p in zip(others, pts, strict=True):
+        if y != x:
+            b.point(p)
+            b.relation("intersect", x, y, p, text=m.group(0))
+
+
+def _on_intersect_unless_respectively(m: re.Match[str], b: Builder, off: int) -> None:
+    if "分别" not in m.string[max(0, m.start() - 6) : m.start()]:
+        _on_intersect(m, b, off)
+
+
+_NAMED_BEFORE = re.compile(f"{OBJ_CORE}$")
+
+
+def _on_axis_meets_zh(m: re.Match[str], b: Builder, off: int) -> None:
+    """`抛物线…与x轴交于A、B两点，与y轴交于点C`: the points lie on the axis (a named object meeting
+    the axis is the intersect rule's)."""
+    if _NAMED_BEFORE.search(m.string[max(0, m.start() - 24) : m.start()]):
+        return
+    axis = m.group("o") or m.group("o2")
+    for p in _PNAME_RE.findall(m.group("pts")):
+        b.point(p)
+        b.relation("on", p, axis, text=m.group(0))
+
+
 def _on_defined_point(m: re.Match[str], b: Builder, off: int) -> None:
     b.point(m.group("p"))
 
@@ -277,7 +320,7 @@ RELATION_RULES = RuleSet([
     Rule(("过",), re.compile(f"{obj('o')}(?:经过|过)(?:点)?(?P<pts>{PLIST})"), _on_on),
     Rule(("共线",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:[三四五]点)?共线"), _on_collinear),
     Rule(("交",), re.compile(f"{obj('a')}(?:与|和|、){obj('b')}(?:相交于|交于)(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
-         _on_intersect),
+         _on_intersect_unless_respectively),
     Rule(("交",), re.compile(f"{obj('a')}交{obj('b')}于(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"), _on_intersect),
     Rule(("交点",), re.compile(f"(?P<pts>{PNAME})(?:是|为){obj('a')}(?:与|和){obj('b')}的交点"), _on_intersect),
     Rule(("切",), re.compile(f"{obj('a')}(?:与|和){obj('c')}相切{AT}"), _on_tangent_to),
@@ -287,8 +330,15 @@ RELATION_RULES = RuleSet([
     Rule(("切线",), re.compile(f"{obj('a')}(?:是|为){obj('c')}的切线{AT}"), _on_tangent_to),
     Rule(("外切", "内切"), re.compile(f"{obj('a')}(?:与|和){obj('b')}(?:外切|内切){AT}"), _on_tangent_pair),
     Rule(("弦", "直径", "半径"),
-         re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)(?:{obj('c')}的)?(?P<role>弦|直径|半径)"), _on_circle_role),
-    Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?P<segs>{SEG})"), _on_circle_role),
+         re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)(?:{obj('c')}的?)?(?P<role>弦|直径|半径)"), _on_circle_role),
+    Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?:为|是)?(?P<segs>{SEG})"), _on_circle_role),
+    Rule(("弦",), re.compile(f"(?P<c>⊙[{BIG}{SMALL}])(?P<role>弦)(?P<segs>{SEG})"), _on_circle_role),
+    Rule(("同心",), re.compile(f"(?P<a>⊙{BIG})与(?P<b>⊙{SMALL})同心"), _on_concentric_pair),
+    Rule(("分别",), re.compile(f"{obj('a')}分别(?:与|和){OBJW}(?P<subj>{list_of(OBJW + OBJ_CORE, SEP, 3)})(?:相)?交于(?:点)?"
+                               f"(?P<pts>{list_of(PNAME, SEP, 3)})"), _on_meets_respectively),
+    Rule((",交",), re.compile(f"{obj('a')}交{obj('b')}于(?:点)?(?P<pts>{PNAME}),交{obj('b2')}于(?:点)?(?P<p2>{PNAME})"), _on_intersect),
+    Rule(("axis",), re.compile(f"(?:与(?P<o>[xyz]-axis)(?:相)?交于|交(?P<o2>[xyz]-axis)于)(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
+         _on_axis_meets_zh),
     Rule(("中线", "高", "平分线", "对角线"),
          re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)[^,.;=]{{0,16}}?的(?P<role>中线|高线|高|角平分线|平分线|对角线)"),
          _on_segment_role),

@@ -1,0 +1,186 @@
+"""Facts that follow from what a caption states, so matching counts what careful annotators count.
+
+Why: an annotator who reads "D is the midpoint of BC" and "AD" in triangle ABC counts the
+reference's "AD is a median" as stated; "triangle ABC" states its vertices and sides; "the
+medians AD and BE meet at G" states that G is the centroid. The parsers emit only what is
+written (so a caption's keypoint count stays what it says); `closure` adds, for matching
+only, the facts that follow by the rules of docs/keypoint_annotation_guide.md ("Derived
+facts"). A reference keypoint is recalled when the candidate states it or it follows from
+the candidate; a candidate keypoint is not extra when it follows from the reference.
+
+Bounded: at most `MAX_INPUT` keypoints are read, and every rule is a loop over pairs of
+them (a few hundred at most), never a search.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from . import canonical as cn
+from ._engine import POLYGON_RANK, order_args
+from .model import ELEMENT, NUMERICAL, RELATION, Keypoint
+
+MAX_INPUT = 300  # keypoints of one caption looked at
+MAX_PER_POINT = 8  # objects a point lies on that are paired into intersections
+
+PRISM_LIKE = {"cube", "cuboid", "prism", "frustum"}
+# What `closure` can produce: any other keypoint follows from nothing (checked before deriving).
+DERIVABLE = {
+    (ELEMENT, "point"), (ELEMENT, "segment"), (ELEMENT, "line"), (NUMERICAL, "angle"),
+    *((RELATION, k) for k in ("perpendicular", "median", "midpoint", "on", "altitude", "foot", "intersect", "chord",
+                              "centroid")),
+}
+
+
+def derivable(kp: Keypoint) -> bool:
+    """Whether `closure` could ever contain `kp` (a right angle, not any angle)."""
+    return (kp.dimension, kp.kind) in DERIVABLE and (kp.kind != "angle" or kp.value == 90.0)
+
+
+def _rel(kind: str, *args: str) -> Keypoint:
+    return Keypoint(RELATION, kind, order_args(kind, tuple(args)))
+
+
+def _two_point(name: str) -> list[str] | None:
+    """['A', 'D'] for a segment-like name `AD` (not an angle, circle, plane or polygon)."""
+    if not name or not ("A" <= name[0] <= "Z"):
+        return None
+    tokens = cn.point_tokens(name)
+    return tokens if len(tokens) == 2 and "".join(tokens) == name else None
+
+
+def _ring(tokens: Sequence[str]) -> list[str]:
+    n = len(tokens)
+    return [cn.segment((tokens[i], tokens[(i + 1) % n])) for i in range(n)]
+
+
+def _solid_parts(kind: str, name: str) -> tuple[list[str], list[str]]:
+    """Vertices and edges of a named solid: ABCD-A1B1C1D1 (prism-like), P-ABCD (pyramid), ABCD (tetrahedron)."""
+    if "-" in name:
+        left, right = (cn.point_tokens(p) for p in name.split("-", 1))
+        if len(left) == 1 and len(right) >= 3:
+            return left + right, _ring(right) + [cn.segment((left[0], v)) for v in right]
+        if len(left) == len(right) >= 3 and kind in PRISM_LIKE:
+            return left + right, _ring(left) + _ring(right) + [cn.segment(p) for p in zip(left, right, strict=True)]
+        return left + right, []
+    tokens = cn.point_tokens(name)
+    if kind == "tetrahedron" and len(tokens) == 4:
+        return tokens, [cn.segment(p) for p in combinations(tokens, 2)]
+    return tokens, []
+
+
+def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
+    """Keypoints that follow from `keypoints` (they themselves not included)."""
+    kps = list(keypoints)[:MAX_INPUT]
+    out: set[Keypoint] = set()
+    mentioned: set[str] = set()  # two-point names written anywhere
+    triangles: list[list[str]] = []
+    relations: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+    for kp in kps:
+        for a in kp.args:
+            if _two_point(a):
+                mentioned.add(a)
+        if kp.dimension == RELATION:
+            relations[kp.kind].append(kp.args)
+        elif kp.dimension == ELEMENT and kp.args:
+            name = kp.args[0]
+            if kp.kind in POLYGON_RANK:
+                tokens = cn.point_tokens(name)
+                out.update(Keypoint(ELEMENT, "point", (v,)) for v in tokens)
+                mentioned.update(_ring(tokens))
+                if len(tokens) == 3:
+                    triangles.append(tokens)
+            elif " " not in name and not name.startswith(("⊙", "∠", "⌒", "ℓ", "plane")):
+                vertices, edges = _solid_parts(kp.kind, name)
+                out.update(Keypoint(ELEMENT, "point", (v,)) for v in vertices)
+                mentioned.update(edges)
+        elif kp.dimension == NUMERICAL and kp.kind == "angle" and kp.value == 90.0 and len(cn.point_tokens(kp.args[0])) == 3:
+            x, y, z = cn.point_tokens(kp.args[0])
+            out.add(_rel("perpendicular", cn.segment((x, y)), cn.segment((y, z))))
+    ends_of: dict[str, list[str]] = {}
+    by_end: dict[str, list[str]] = defaultdict(list)  # point -> mentioned two-point names ending there
+    for name in mentioned:
+        tokens = cn.point_tokens(name)
+        ends_of[name] = tokens
+        out.add(Keypoint(ELEMENT, "segment", (name,)))
+        out.add(Keypoint(ELEMENT, "line", (name,)))
+        for p in tokens:
+            out.add(Keypoint(ELEMENT, "point", (p,)))
+            by_end[p].append(name)
+
+    on: dict[str, set[str]] = defaultdict(set)
+    for p, target in (r[:2] for r in relations["on"] if len(r) >= 2):
+        on[p].add(target)
+    for p, target in (r[:2] for r in relations["midpoint"] if len(r) >= 2):
+        on[p].add(target)
+    for p, target in (r[:2] for r in relations["foot"] if len(r) >= 2 and r[1]):
+        on[p].add(target)
+    for shape, circle in (r[:2] for r in relations["inscribed"] if len(r) >= 2):
+        if circle.startswith("⊙") and not shape.startswith("⊙"):
+            for v in cn.point_tokens(shape):
+                on[v].add(circle)
+    for args in relations["intersect"]:
+        *objects, p = args
+        for o in objects:
+            on[p].add(o)
+    for x, y in (r[:2] for r in relations["perpendicular"] if len(r) >= 2):
+        pair = (_two_point(x), _two_point(y))
+        if pair[0] and pair[1] and len(set(pair[0]) & set(pair[1])) == 1:
+            vertex = (set(pair[0]) & set(pair[1])).pop()
+            ends = [t for t in pair[0] + pair[1] if t != vertex]
+            out.add(Keypoint(NUMERICAL, "angle", (cn.angle(ends[0] + vertex + ends[1]),), 90.0))
+
+    # triangle lines: medians and altitudes, from a vertex to a point of the opposite side
+    medians: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    stated_medians = {r[0] for r in relations["median"] if r}
+    stated_altitudes = {r[0] for r in relations["altitude"] if r}
+    midpoints = _pairs(relations["midpoint"])
+    perpendicular = {tuple(r[:2]) for r in relations["perpendicular"] if len(r) >= 2}
+    for tri in triangles:
+        for vertex in tri:
+            side = cn.segment([t for t in tri if t != vertex])
+            for name in by_end.get(vertex, ()):
+                ends = ends_of[name]
+                foot = ends[0] if ends[1] == vertex else ends[1]
+                if foot in tri:
+                    continue
+                if name in stated_medians or (foot, side) in midpoints:
+                    medians[tuple(tri)].add(name)
+                    out.update({_rel("median", name), _rel("midpoint", foot, side), _rel("on", foot, side)})
+                if name in stated_altitudes or order_args("perpendicular", (name, side)) in perpendicular:
+                    out.update({_rel("altitude", name), _rel("perpendicular", name, side), _rel("on", foot, side),
+                                _rel("foot", foot, side)})
+                    on[foot].add(side)
+
+    for p, targets in on.items():
+        for t in targets:
+            out.add(_rel("on", p, t))
+        for x, y in combinations(sorted(targets)[:MAX_PER_POINT], 2):
+            out.add(_rel("intersect", x, y, p))
+        for name in by_end.get(p, ()):  # D on BC and segment AD written: AD meets BC at D
+            for t in sorted(targets)[:MAX_PER_POINT]:
+                if t != name:
+                    out.add(_rel("intersect", name, t, p))
+    for name, (x, y) in ends_of.items():  # both ends on a circle: a chord of it
+        for circle in on[x] & on[y]:
+            if circle.startswith("⊙"):
+                out.add(_rel("chord", name, circle))
+
+    centroids = {(r[0], r[1]) for r in relations["centroid"] if len(r) >= 2}
+    for triangle, lines in medians.items():
+        shape = cn.polygon(triangle)
+        for m1, m2 in combinations(sorted(lines), 2):
+            for args in relations["intersect"]:
+                if len(args) == 3 and {args[0], args[1]} == {m1, m2}:
+                    out.add(_rel("centroid", args[2], shape))
+            for g, s in centroids:
+                if s == shape:
+                    out.add(_rel("intersect", m1, m2, g))
+                    out.update({_rel("on", g, m1), _rel("on", g, m2)})
+    return out
+
+
+def _pairs(rows: list[tuple[str, ...]]) -> set[tuple[str, str]]:
+    return {(r[0], r[1]) for r in rows if len(r) >= 2}
