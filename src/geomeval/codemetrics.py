@@ -1,8 +1,9 @@
 """Code-similarity metrics between a candidate GeoGebra script and the reference script.
 
 GGBench scores a model's construction by running it, but papers also report how close the code
-is to the reference. These metrics do that for untrusted answers: pure Python, deterministic,
-no ``eval``, and every one bounded, so a hostile answer cannot hang scoring.
+is to the reference. These metrics do that for untrusted answers: deterministic, with the
+well-kept libraries where one computes the measure (sacrebleu: BLEU, chrF; rapidfuzz: edit
+distance, LCS), no ``eval``, and every one bounded, so a hostile answer cannot hang scoring.
 
 Preparation (every metric, the same way)
     ``\\r\\n`` and ``\\r`` become ``\\n``; a text longer than MAX_CHARS (20,000) characters
@@ -61,21 +62,19 @@ RUBY (``ruby``, ``ruby_detail``)
       MAX_TED_CELLS table cells; ``ruby_detail`` says which level was used and why.
 
 Cost
-    Tokenising, n-gram counting and chrF are linear. Levenshtein and LCS are the usual O(n·m)
-    dynamic programmes computed one row at a time with the row held as bits of one Python
-    integer (Hyyrö 2001, 2004), so they need O(m) memory and about n·m/30 machine operations:
-    about half a second for two MAX_CHARS texts. Zhang–Shasha is bounded by MAX_TED_CELLS
+    Tokenising, n-gram counting and chrF are linear. Levenshtein and LCS are rapidfuzz's
+    bit-parallel O(n·m/64) algorithms in C++: milliseconds for two MAX_CHARS texts.
+    Zhang–Shasha is bounded by MAX_TED_CELLS
     (about half a second at the limit); GGBench reference scripts make trees of 60 to 170
     nodes, a few milliseconds.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from geomeval.geogebra.syntax import (
@@ -173,117 +172,52 @@ def code_tokens(text: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Sequence distances, bit-parallel: the DP row for the whole second sequence is one integer.
-
-
-def _match_masks(pattern: Sequence[Hashable], text: Sequence[Hashable]) -> dict[Hashable, int]:
-    """For each symbol of ``pattern`` that ``text`` also has, the bit set of its positions.
-
-    Symbols missing from ``text`` are never looked up, so they get no len(pattern)-bit mask.
-    """
-    wanted = set(text)
-    positions: dict[Hashable, list[int]] = {}
-    for i, symbol in enumerate(pattern):
-        if symbol in wanted:
-            positions.setdefault(symbol, []).append(i)
-    masks: dict[Hashable, int] = {}
-    for symbol, where in positions.items():
-        mask = 0
-        for i in where:
-            mask |= 1 << i
-        masks[symbol] = mask
-    return masks
+# Sequence distances (rapidfuzz: C++, exact, on strings and on token lists alike).
 
 
 def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Unit-cost edit distance between two sequences (strings or token lists).
+    """Unit-cost edit distance between two sequences (strings or token lists): rapidfuzz's
+    ``Levenshtein.distance`` (Hyyrö's bit-parallel algorithm, in C++)."""
+    from rapidfuzz.distance import Levenshtein
 
-    Myers' bit-vector algorithm in Hyyrö's (2001) form: the DP column differences for all of
-    ``b`` live in two integers, so a row costs a few big-integer operations instead of
-    ``len(b)`` Python steps. Exact; O(len(a)·len(b)/30) work, and memory of one len(b)-bit
-    mask per symbol the sequences share.
-    """
-    if len(a) < len(b):
-        a, b = b, a  # the shorter one becomes the bit vector
-    m = len(b)
-    if m == 0:
-        return len(a)
-    masks = _match_masks(b, a)
-    full = (1 << m) - 1
-    top = 1 << (m - 1)
-    plus, minus, score = full, 0, m
-    for symbol in a:
-        eq = masks.get(symbol, 0)
-        xv = eq | minus
-        xh = (((eq & plus) + plus) ^ plus) | eq
-        h_plus = minus | ~(xh | plus)
-        h_minus = plus & xh
-        if h_plus & top:
-            score += 1
-        elif h_minus & top:
-            score -= 1
-        h_plus = (h_plus << 1) | 1  # row 0 of the DP grows by one per symbol of a
-        h_minus <<= 1
-        plus = (h_minus | ~(xv | h_plus)) & full
-        minus = h_plus & xv & full
-    return score
+    return Levenshtein.distance(a, b)
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Length of the longest common subsequence.
+    """Length of the longest common subsequence: rapidfuzz's ``LCSseq.similarity``."""
+    from rapidfuzz.distance import LCSseq
 
-    The LCS DP row over ``b`` held as one integer (Allison & Dix 1986, Hyyrö 2004): a zero bit
-    marks where the row steps up, so the length is the number of zero bits in the last row.
-    O(len(a)·len(b)/30) work, and memory of one len(b)-bit mask per symbol the sequences share.
-    """
-    if len(a) < len(b):
-        a, b = b, a
-    m = len(b)
-    if m == 0:
-        return 0
-    masks = _match_masks(b, a)
-    full = (1 << m) - 1
-    row = full
-    for symbol in a:
-        eq = masks.get(symbol)
-        if eq is not None:
-            u = row & eq
-            row = ((row + u) | (row - u)) & full
-    return m - row.bit_count()
+    return LCSseq.similarity(a, b)
 
 
 # ---------------------------------------------------------------------------------------------
-# BLEU, ROUGE-L, chrF, edit distance.
+# BLEU, ROUGE-L, chrF (sacrebleu), edit distance.
+
+_WHITESPACE = re.compile(r"\s")
 
 
-def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
+@lru_cache(maxsize=1)
+def _sacrebleu() -> tuple[object, object]:
+    """sacrebleu's sentence BLEU on pre-tokenised text (its defaults: exp smoothing, effective
+    order) and its default chrF; built once (the objects are stateless between calls)."""
+    from sacrebleu.metrics import BLEU, CHRF
+
+    return (BLEU(tokenize="none", effective_order=True, max_ngram_order=BLEU_ORDER),
+            CHRF(char_order=CHRF_ORDER, word_order=0, beta=int(CHRF_BETA)))
+
+
+def _joined(tokens: Sequence[str]) -> str:
+    """Tokens as one space-separated line for sacrebleu's "none" tokenizer, which splits on
+    whitespace: whitespace inside a token (a string literal's) becomes U+2581, the same on both
+    sides, so every code token stays one token."""
+    return " ".join(_WHITESPACE.sub("\u2581", token) for token in tokens)
 
 
 def _bleu_tokens(candidate: Sequence[str], reference: Sequence[str]) -> float:
-    """sacrebleu's sentence BLEU (exp smoothing, effective order) on token lists."""
-    correct: list[int] = []
-    total: list[int] = []
-    for n in range(1, BLEU_ORDER + 1):
-        count = len(candidate) - n + 1
-        if count <= 0:
-            break  # effective order: the candidate has no n-grams this long
-        ref = _ngrams(reference, n)
-        correct.append(sum(min(c, ref[g]) for g, c in _ngrams(candidate, n).items()))
-        total.append(count)
-    if not any(correct):
-        return 0.0
-    log_sum = 0.0
-    penalty = 1.0
-    for matched, count in zip(correct, total, strict=True):
-        if matched:
-            log_sum += math.log(matched / count)
-        else:
-            penalty *= 2
-            log_sum += math.log(1 / (penalty * count))
-    c, r = len(candidate), len(reference)
-    brevity = math.exp(1 - r / c) if c < r else 1.0
-    return brevity * math.exp(log_sum / len(total))
+    """sacrebleu's sentence BLEU (exp smoothing, effective order) on token lists, in [0, 1]."""
+    scorer, _ = _sacrebleu()
+    score = scorer.sentence_score(_joined(candidate), [_joined(reference)]).score  # type: ignore[attr-defined]
+    return min(1.0, score / 100)  # sacrebleu scales by 100: 100/100 may round above 1
 
 
 def _rouge_l_tokens(candidate: Sequence[str], reference: Sequence[str]) -> float:
@@ -291,33 +225,10 @@ def _rouge_l_tokens(candidate: Sequence[str], reference: Sequence[str]) -> float
     return 2 * lcs_length(candidate, reference) / (len(candidate) + len(reference))
 
 
-def _char_ngrams(text: str, n: int) -> Counter[str]:
-    return Counter(text[i : i + n] for i in range(len(text) - n + 1))
-
-
 def _chrf_text(candidate: str, reference: str) -> float:
-    """sacrebleu's default chrF (chrF++.py averaging, no eps smoothing) on prepared text."""
-    hyp = "".join(candidate.split())
-    ref = "".join(reference.split())
-    precision = recall = 0.0
-    orders = 0
-    for n in range(1, CHRF_ORDER + 1):
-        hyp_grams = _char_ngrams(hyp, n)
-        ref_grams = _char_ngrams(ref, n)
-        if not hyp_grams or not ref_grams:
-            continue  # effective order: one text is shorter than n characters
-        matched = sum(min(c, ref_grams[g]) for g, c in hyp_grams.items())
-        precision += matched / hyp_grams.total()
-        recall += matched / ref_grams.total()
-        orders += 1
-    if not orders:
-        return 0.0
-    precision /= orders
-    recall /= orders
-    if precision + recall == 0:
-        return 0.0
-    factor = CHRF_BETA**2
-    return (1 + factor) * precision * recall / (factor * precision + recall)
+    """sacrebleu's default chrF (whitespace removed, effective order, no eps smoothing)."""
+    _, scorer = _sacrebleu()
+    return min(1.0, scorer.sentence_score(candidate, [reference]).score / 100)  # type: ignore[attr-defined]
 
 
 def _empty_score(candidate: str, reference: str) -> float | None:

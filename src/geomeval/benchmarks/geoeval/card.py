@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from ...hfdata import configs_card_header
+from ...hfdata import card_sections, configs_card_header
 from ...prompts import card_section
 from .features import FEATURES, SUBSETS
 from .prompts import TEMPLATES
@@ -21,5 +21,5 @@ def render_card(sizes: dict[str, dict[str, tuple[int, int]]] | None = None) -> s
     declares all four subsets; a build passes {config: {split: (examples, bytes)}} for the
     subsets it wrote, and the card declares those."""
     configs = [name for name in SUBSETS if sizes is None or name in sizes]
-    header = configs_card_header({name: (FEATURES, sizes[name] if sizes else None) for name in configs})
-    return header + "\n" + card_body()
+    header = configs_card_header({name: (FEATURES, sizes[name] if sizes else None) for name in configs}, dataset="geoeval")
+    return header + "\n" + card_sections("geoeval", card_body())

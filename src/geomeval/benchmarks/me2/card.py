@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from ...hfdata import card_header
+from ...hfdata import card_header, card_sections
+from ...prompts import card_section
 from .features import FEATURES
+from .prompts import TEMPLATES
+
+DIFFERENCES = "## Differences from the paper and the official code"
 
 
 def card_body() -> str:
-    return files(__package__).joinpath("card.md").read_text(encoding="utf-8")
+    """`card.md` with the table of prompt templates (generated: it cannot drift from the
+    code) placed just before the differences section."""
+    body = files(__package__).joinpath("card.md").read_text(encoding="utf-8")
+    head, differences, tail = body.partition(DIFFERENCES)
+    if not differences:
+        return body + "\n" + card_section(TEMPLATES)
+    return head + card_section(TEMPLATES) + "\n" + differences + tail
 
 
 def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
     """The full card; `splits` maps split names to (examples, bytes) once a build knows them."""
-    return card_header(FEATURES, splits) + "\n" + card_body()
+    return card_header(FEATURES, splits, dataset="me2") + "\n" + card_sections("me2", card_body())

@@ -1,0 +1,413 @@
+"""`geomeval publish`: write the exact repository folder the Hugging Face Hub would hold for
+one of geomeval's faces, validate it offline, and push it only when given a repo id and a
+token (a dry run is the default).
+
+Faces:
+
+- a dataset (`hub_metadata.METADATA`: geolaux, ggbench, geoeval, me2, capgeo_bench, capgeo):
+  README.md (the card: Hub metadata, configs, features and sizes) and `data/` parquet shards,
+  built from `--data` (a raw release or a built folder) or the embedded sample. Validated:
+  the card through huggingface_hub's `DatasetCard` (license, language, task and size
+  categories, citation, license section), its configs through `datasets`' own parser (every
+  data-file pattern matches shards, every shard is declared), and `load_dataset` on the
+  folder gives, per config and split, the same Features and the same rows as the source.
+- the Space (`space`, spaces/geomeval): README front matter (`SpaceCard`), app.py,
+  requirements.txt, packages.txt, and geomeval's own wheel under `wheels/`, which the
+  requirements install from the Space repository itself (`SPACE_WHEEL_URL`): a Space builds
+  its requirements before the rest of its files are in place, so a wheel *beside* them is
+  invisible, while a URL on huggingface.co is reachable from the build.
+- a metric Space (`metric:<name>` or the metric's folder name, metrics/<name>): README front
+  matter, app.py, requirements.txt, the module, and the same wheel.
+
+What the lmms-eval task YAMLs read (`dataset_path`) is each dataset's `repo_id`, so a push
+with the default id is what those tasks load. A build of a release whose terms do not grant
+redistribution (`HubMetadata.redistributable`) is pushed only with `redistribution_granted`.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from .hfdata import BUILD_MARKER, is_built_dataset, load_built
+from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
+
+REPO = Path(__file__).resolve().parents[2]
+DATA_MODULES = {
+    "geolaux": "geomeval.benchmarks.geolaux.data",
+    "ggbench": "geomeval.benchmarks.ggbench.data",
+    "geoeval": "geomeval.benchmarks.geoeval.data",
+    "me2": "geomeval.benchmarks.me2.data",
+    "capgeo_bench": "geomeval.benchmarks.capgeo.bench_data",
+    "capgeo": "geomeval.benchmarks.capgeo.reasoning_data",
+}
+SPACE_REPO_ID = "geomeval/geomeval"
+SPACE_FILES = ("README.md", "app.py", "requirements.txt", "packages.txt")
+METRIC_FILES = ("README.md", "app.py", "requirements.txt")
+SHORT_DESCRIPTION_MAX = 60  # the Hub refuses a longer short_description
+MAX_CARD_BYTES = 1_000_000
+
+
+def wheel_name(version: str) -> str:
+    return f"geomeval-{version}-py3-none-any.whl"
+
+
+def space_wheel_url(repo_id: str, version: str, repo_type: str = "spaces") -> str:
+    """Where a Space's requirements fetch geomeval: its own repository's copy of the wheel."""
+    return f"https://huggingface.co/{repo_type}/{repo_id}/resolve/main/wheels/{wheel_name(version)}"
+
+
+class PublishError(ValueError):
+    """A staged folder the Hub would refuse, or that would not load back as it was built."""
+
+
+@dataclass
+class Staged:
+    kind: str  # dataset, space, metric
+    name: str
+    folder: Path
+    repo_id: str
+    repo_type: str  # dataset or space
+    from_sample: bool = True
+    checks: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- datasets
+
+
+def _data_module(name: str) -> Any:
+    metadata(name)  # a clear error for an unknown name
+    return import_module(DATA_MODULES[name])
+
+
+def _configs(module: Any, raw: Path) -> list[str | None]:
+    """The configs a release holds (GeoEval's subsets), or [None] for a single-config dataset."""
+    source = module.SOURCE
+    if not getattr(source, "configs", ()):
+        return [None]
+    return list(source.subsets(raw) if source.subsets else source.configs)
+
+
+def expected_datasets(name: str, data: str | Path | None = None) -> dict[str | None, dict[str, Any]]:
+    """{config: {split: Dataset}} that the published folder must load back as: the source
+    read directly (raw release or embedded sample), or a built folder as `datasets` loads it."""
+    module = _data_module(name)
+    where = Path(data) if data is not None else module.sample_path()
+    if is_built_dataset(where):
+        from datasets import get_dataset_config_names, get_dataset_split_names
+
+        configs = get_dataset_config_names(str(where))
+        single = configs == ["default"]
+        return {
+            (None if single else config): {
+                split: load_built(where, split, None if single else config)
+                for split in get_dataset_split_names(str(where), None if single else config)
+            }
+            for config in configs
+        }
+    out: dict[str | None, dict[str, Any]] = {}
+    for config in _configs(module, where):
+        dataset, _ = module.from_raw(where) if config is None else module.from_raw(where, config=config)
+        out[config] = {"test": dataset}
+    return out
+
+
+def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None, overwrite: bool = False) -> Staged:
+    """Write dataset `name`'s Hub folder (card + shards) under `out` and validate it."""
+    module = _data_module(name)
+    out = Path(out)
+    where = Path(data) if data is not None else module.sample_path()
+    if is_built_dataset(where):
+        _copy_built(where, out, overwrite)
+    else:
+        module.build(str(where), str(out), overwrite=overwrite)
+    (out / BUILD_MARKER).unlink(missing_ok=True)  # geomeval's own marker: not part of the repo
+    staged = Staged("dataset", name, out, metadata(name).repo_id, "dataset", from_sample=data is None)
+    staged.checks = validate_dataset(out, name, expected_datasets(name, data))
+    return staged
+
+
+def _copy_built(src: Path, out: Path, overwrite: bool) -> None:
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src / "README.md", out / "README.md")
+    shutil.copytree(src / "data", out / "data")
+
+
+def validate_dataset_card(readme: Path, name: str, rows: int | None = None) -> list[str]:
+    """Check a dataset card as the Hub reads it (huggingface_hub's `DatasetCard`), offline."""
+    from huggingface_hub import DatasetCard
+
+    if readme.stat().st_size > MAX_CARD_BYTES:
+        raise PublishError(f"{readme}: card larger than {MAX_CARD_BYTES} bytes")
+    card = DatasetCard.load(readme)
+    data = card.data.to_dict()
+    meta = metadata(name)
+    problems = []
+    if data.get("license") not in HUB_LICENSES:
+        problems.append(f"license {data.get('license')!r} is not a Hub license id")
+    if data.get("license") == "other" and not (data.get("license_name") and data.get("license_link")):
+        problems.append("license 'other' needs license_name and license_link")
+    if data.get("license") != meta.license:
+        problems.append(f"license {data.get('license')!r} is not the declared {meta.license!r}")
+    for key in ("pretty_name", "language", "task_categories", "size_categories", "tags"):
+        if not data.get(key):
+            problems.append(f"no {key}")
+    unknown_tasks = set(data.get("task_categories") or ()) - HUB_TASK_CATEGORIES
+    if unknown_tasks:
+        problems.append(f"task categories not on the Hub: {sorted(unknown_tasks)}")
+    want_size = size_category(meta.release_rows if rows is None else rows)
+    if data.get("size_categories") != [want_size]:
+        problems.append(f"size_categories {data.get('size_categories')} for {rows} rows (want {want_size})")
+    if "## License" not in card.text or meta.license_reason not in card.text:
+        problems.append("no license section stating the terms and their source")
+    if "```bibtex" not in card.text:
+        problems.append("no BibTeX citation")
+    if problems:
+        raise PublishError(f"{readme}: " + "; ".join(problems))
+    return [f"card: license {meta.license}, {want_size}, citation, license section"]
+
+
+def validate_dataset(folder: Path, name: str, expected: dict[str | None, dict[str, Any]]) -> list[str]:
+    """The staged folder against the Hub's rules and its source: card, configs, shards, and
+    `load_dataset(folder, config)` giving the same Features and rows."""
+    from datasets import load_dataset
+    from datasets.info import DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCard
+
+    rows = sum(len(ds) for splits in expected.values() for ds in splits.values())
+    checks = validate_dataset_card(folder / "README.md", name, rows)
+    extra = sorted(p.relative_to(folder).as_posix() for p in folder.iterdir()
+                   if p.name not in ("README.md", "data"))
+    if extra:
+        raise PublishError(f"{folder}: files that are not part of the dataset repo: {extra}")
+    card_data = DatasetCard.load(folder / "README.md").data
+    configs = MetadataConfigs.from_dataset_card_data(card_data)
+    infos = DatasetInfosDict.from_dataset_card_data(card_data)
+    declared: set[str] = set()
+    for config, entry in configs.items():
+        for data_file in entry["data_files"]:
+            matched = sorted(p.relative_to(folder).as_posix() for p in folder.glob(data_file["path"]))
+            if not matched:
+                raise PublishError(f"config {config} split {data_file['split']}: no file matches {data_file['path']}")
+            declared.update(matched)
+    shards = {p.relative_to(folder).as_posix() for p in folder.glob("data/**/*.parquet")}
+    if shards - declared:
+        raise PublishError(f"shards no config declares: {sorted(shards - declared)}")
+    named = {(None if list(configs) == ["default"] else c) for c in configs}
+    if named != set(expected):
+        raise PublishError(f"card configs {sorted(map(str, named))} != source configs {sorted(map(str, expected))}")
+    for config, splits in expected.items():
+        info = infos[config or "default"]
+        for split, source in splits.items():
+            if info.features != source.features:
+                raise PublishError(f"{config or 'default'}: the card's features differ from the source's")
+            loaded = load_dataset(str(folder), config, split=split)
+            if loaded.features != source.features:
+                raise PublishError(f"{config or 'default'}/{split}: loaded Features differ from the source's")
+            if len(loaded) != len(source) or not loaded.data.table.equals(source.data.table):
+                raise PublishError(f"{config or 'default'}/{split}: loaded rows differ from the source's "
+                                   f"({len(loaded)} vs {len(source)})")
+            checks.append(f"{config or 'default'}/{split}: {len(loaded)} rows, Features and rows load back identical")
+    return checks
+
+
+# --------------------------------------------------------------------------- Spaces
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def build_wheel(dest: Path) -> Path:
+    """geomeval's wheel, built from this checkout (pip wheel, no dependencies)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    name = wheel_name(_version())
+    if not (REPO / "pyproject.toml").is_file():
+        raise PublishError("publishing a Space needs a geomeval checkout (its wheel is built from it)")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                        "-w", tmp, str(REPO)], check=True, timeout=600)
+        built = Path(tmp) / name
+        if not built.is_file():
+            raise PublishError(f"pip wheel did not write {name}")
+        shutil.copy2(built, dest / name)
+    return dest / name
+
+
+def read_front_matter(readme: Path) -> dict[str, Any]:
+    from huggingface_hub import RepoCard
+
+    return RepoCard.load(readme).data.to_dict()
+
+
+REQUIREMENT_LINE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9_,-]+\])?\s*(@\s*https://\S+|[<>=!~][^;#\s]*(,[<>=!~][^;#\s]*)*)?\s*$")
+
+
+def check_requirements(path: Path, wheel_url: str | None = None) -> list[str]:
+    """Every line a requirement pip can fetch from an index or an https URL: no local paths,
+    no --find-links (a Space installs requirements before its other files exist)."""
+    from packaging.requirements import Requirement
+
+    reqs = []
+    for raw in path.read_text(encoding="utf-8").splitlines()[:200]:
+        line = raw.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("-") or not REQUIREMENT_LINE.match(line):
+            raise PublishError(f"{path}: {line!r} is not a requirement a Space build can resolve")
+        reqs.append(Requirement(line))
+    geomeval = [r for r in reqs if r.name == "geomeval"]
+    if wheel_url is not None and (len(geomeval) != 1 or geomeval[0].url != wheel_url):
+        raise PublishError(f"{path}: geomeval must come from {wheel_url}")
+    return [str(r) for r in reqs]
+
+
+def validate_space_card(readme: Path, *, metric: bool = False) -> dict[str, Any]:
+    """The front matter the Hub needs to build a Gradio Space (SpaceCard's fields)."""
+    data = read_front_matter(readme)
+    problems = []
+    if data.get("sdk") != "gradio":
+        problems.append("sdk must be gradio")
+    if not str(data.get("sdk_version", "")).startswith("6."):
+        problems.append("sdk_version must be a Gradio 6 release (the project's)")
+    if data.get("app_file") != "app.py":
+        problems.append("app_file must be app.py")
+    short = data.get("short_description")
+    if short is not None and len(short) > SHORT_DESCRIPTION_MAX:
+        problems.append(f"short_description is {len(short)} characters (the Hub allows {SHORT_DESCRIPTION_MAX})")
+    if data.get("license") not in HUB_LICENSES:
+        problems.append(f"license {data.get('license')!r} is not a Hub license id")
+    if metric and not {"evaluate", "metric"} <= set(data.get("tags") or ()):
+        problems.append("a metric Space is tagged evaluate and metric")
+    for key in ("title", "colorFrom", "colorTo"):
+        if not data.get(key):
+            problems.append(f"no {key}")
+    if problems:
+        raise PublishError(f"{readme}: " + "; ".join(problems))
+    return data
+
+
+def _stage_files(src: Path, out: Path, names: tuple[str, ...], overwrite: bool) -> None:
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        if not (src / name).is_file():
+            raise PublishError(f"{src / name} is missing")
+        shutil.copy2(src / name, out / name)
+
+
+def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None = None,
+                repo_id: str = SPACE_REPO_ID) -> Staged:
+    """The geomeval Space's repository folder (with geomeval's wheel), validated."""
+    src, out = REPO / "spaces" / "geomeval", Path(out)
+    _stage_files(src, out, SPACE_FILES, overwrite)
+    staged = Staged("space", "geomeval", out, repo_id, "space")
+    staged.checks = _finish_space(out, repo_id, wheel, metric=False)
+    packages = [line.strip() for line in (out / "packages.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not any(p.startswith(("fonts-wqy", "fonts-noto-cjk")) for p in packages):
+        raise PublishError("packages.txt must install a CJK font (geomeval.fonts.CJK_FONTS)")
+    staged.checks.append(f"packages.txt: {', '.join(packages)}")
+    return staged
+
+
+def metric_names() -> list[str]:
+    return sorted(p.name for p in (REPO / "metrics").iterdir() if (p / f"{p.name}.py").is_file())
+
+
+def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: Path | None = None,
+                 repo_id: str | None = None) -> Staged:
+    """A metric's Space folder (card, app.py, requirements, the module, the wheel), validated."""
+    if name not in metric_names():
+        raise KeyError(f"no metric {name!r}; metrics: {', '.join(metric_names())}")
+    src, out = REPO / "metrics" / name, Path(out)
+    _stage_files(src, out, (*METRIC_FILES, f"{name}.py"), overwrite)
+    repo_id = repo_id or f"geomeval/{name}"
+    staged = Staged("metric", name, out, repo_id, "space")
+    staged.checks = _finish_space(out, repo_id, wheel, metric=True)
+    return staged
+
+
+def _finish_space(out: Path, repo_id: str, wheel: Path | None, *, metric: bool) -> list[str]:
+    version = _version()
+    wheels = out / "wheels"
+    if wheel is not None:
+        wheels.mkdir(exist_ok=True)
+        shutil.copy2(wheel, wheels / wheel_name(version))
+    else:
+        build_wheel(wheels)
+    data = validate_space_card(out / "README.md", metric=metric)
+    url = space_wheel_url(repo_id, version)
+    requirements = _requirements_for(out / "requirements.txt", repo_id, version)
+    reqs = check_requirements(requirements, url)
+    return [f"front matter: sdk gradio {data['sdk_version']}, app_file app.py",
+            f"requirements: {'; '.join(reqs)}", f"wheels/{wheel_name(version)}"]
+
+
+def _requirements_for(path: Path, repo_id: str, version: str) -> Path:
+    """Point the staged requirements at this repo id's wheel (the checked-in file names the
+    default id) and the current version."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"https://huggingface\.co/spaces/[^/\s]+/[^/\s]+/resolve/main/wheels/geomeval-[^\s]+\.whl",
+                  space_wheel_url(repo_id, version), text)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- push and entry point
+
+
+def push(staged: Staged, repo_id: str, token: str, *, redistribution_granted: bool = False,
+         private: bool = False) -> str:
+    """Create the repo if needed and upload the staged folder in one commit; returns its URL."""
+    from huggingface_hub import HfApi
+
+    if staged.kind == "dataset":
+        meta = metadata(staged.name)
+        if not staged.from_sample and not meta.redistributable and not redistribution_granted:
+            raise PublishError(
+                f"{meta.pretty_name}'s terms ({meta.license}) do not grant redistribution: {meta.license_reason} "
+                "Push only the embedded sample, or pass --redistribution-granted if you hold that right.")
+    api = HfApi(token=token)
+    sdk = "gradio" if staged.repo_type == "space" else None
+    api.create_repo(repo_id, repo_type=staged.repo_type, exist_ok=True, private=private, space_sdk=sdk)
+    info = api.upload_folder(folder_path=str(staged.folder), repo_id=repo_id, repo_type=staged.repo_type,
+                             commit_message=f"geomeval publish {staged.name}")
+    return str(getattr(info, "commit_url", info))
+
+
+def targets() -> list[str]:
+    return [*METADATA, "space", *(f"metric:{name}" for name in metric_names())]
+
+
+def stage(target: str, out: str | Path, *, data: str | Path | None = None, overwrite: bool = False,
+          repo_id: str | None = None) -> Staged:
+    """Stage and validate `target` (a dataset name, `space`, or `metric:<name>`/a metric name)."""
+    if target in METADATA:
+        if repo_id and repo_id != metadata(target).repo_id:
+            print(f"note: the lmms-eval tasks read {metadata(target).repo_id}, not {repo_id}", file=sys.stderr)
+        return stage_dataset(target, out, data=data, overwrite=overwrite)
+    if data is not None:
+        raise ValueError("--data applies to datasets only")
+    if target == "space":
+        return stage_space(out, overwrite=overwrite, repo_id=repo_id or SPACE_REPO_ID)
+    name = target.removeprefix("metric:")
+    if name in metric_names():
+        return stage_metric(name, out, overwrite=overwrite, repo_id=repo_id)
+    raise KeyError(f"nothing to publish named {target!r}; targets: {', '.join(targets())}")
