@@ -4,6 +4,7 @@ judge and a judge on a loopback server, rescoring, and bad replay files."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -226,3 +227,53 @@ def test_empty_baseline_scores_every_deterministic_metric_on_every_item(tmp_path
         metric = results["metrics"][name]
         assert metric["coverage"] == 1.0 and metric["value"] == 0.0, name
     assert results["metrics"]["edit_distance"]["value"] == 1.0
+
+
+def _jar_or_skip() -> None:
+    from geomeval.geogebra.jar_scoring import JarUnavailable, check_available
+
+    try:
+        check_available()
+    except JarUnavailable as exc:
+        if os.environ.get("REQUIRE_GEOGEBRA_JAR", "").strip() not in ("", "0"):
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+
+
+def test_jar_engine_decides_pass_at_1_with_geogebra_itself(tmp_path: Path) -> None:
+    """-T engine=jar: Pass@1 is what GeoGebra 4.0.34 says, recorded in run.json; ShowAxes,
+    which geomeval's engine accepts (the figures' code uses it) and 4.0.34 refuses, tells
+    the two apart."""
+    _jar_or_skip()
+    rows = [{"id": r["id"], "response": r["text_answer"] + "\n```geogebra\nShowAxes(false)\n```"} for r in SAMPLE[:2]]
+    rows.append({"id": SAMPLE[2]["id"], "response": SAMPLE[2]["text_answer"]})
+    replay = write_replay(tmp_path / "answers.jsonl", rows)
+    outs = {}
+    for engine in ("geomeval", "jar"):
+        outs[engine] = tmp_path / engine
+        result = cli("run", "ggbench", "--model", f"replay:{replay}", "--limit", "3", "-T", f"engine={engine}",
+                     "--out", str(outs[engine]), "--min-coverage", "0")
+        assert result.returncode == 0, result.stderr
+    assert json.loads((outs["jar"] / "run.json").read_text())["options"]["engine"] == "jar"
+    by_engine = {engine: {s["id"]: s["scores"]["Pass@1"] for s in load(out)[1]} for engine, out in outs.items()}
+    first, third = SAMPLE[0]["id"], SAMPLE[2]["id"]
+    assert by_engine["geomeval"][first]["value"] == 1.0
+    assert by_engine["jar"][first]["value"] == 0.0 and "GeoGebra 4.0.34" in by_engine["jar"][first]["explanation"]
+    assert by_engine["jar"][third]["value"] == 1.0  # the release's own answer runs in GeoGebra
+    refused = cli("run", "ggbench", "--model", f"replay:{replay}", "-T", "engine=gg", "--out", str(tmp_path / "x"))
+    assert refused.returncode == 2 and "engine must be one of geomeval, jar" in refused.stderr
+
+
+def test_report_lays_the_run_out_as_table_4(code_replay: Path, tmp_path: Path) -> None:
+    with ChatServer(judge) as server:
+        out = tmp_path / "judged"
+        cli("run", "ggbench", "--model", f"replay:{code_replay}", "--judge", "openai:judge",
+            "--judge-base-url", server.base_url, "--out", str(out), "--no-cache", "--limit", "3")
+    results, _ = load(out)
+    table = next(t for t in results["tables"] if "Table 4" in t["title"])
+    assert table["columns"] == ["model", "VLM-T", "VLM-I-Mid", "VLM-I-Res", "LPIPS", "PSNR", "SSIM", "VLM-I"]
+    row = dict(zip(table["columns"], table["rows"][0], strict=True))
+    assert row["VLM-T"] == "40.00"  # the judge gave every plan 2/5: 2/5 × 100, as Table 4 prints it
+    assert row["VLM-I-Res"] == f"{100 * results['metrics']['VLM-I-Res']['value']:.2f}"
+    assert row["PSNR"].endswith(" dB")
+    assert "as in the paper's Table 4" in (out / "report.md").read_text(encoding="utf-8")

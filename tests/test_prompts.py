@@ -43,8 +43,7 @@ def test_default_templates_round_trip_through_a_prompt_file(name: str, tmp_path:
     """`geomeval prompts B` prints a file that, passed back, changes nothing: each text is
     read back exactly, so a user can start from it and edit one template."""
     bench = get_benchmark(name)
-    if not bench.prompt_templates:
-        pytest.skip(f"{name} declares no templates yet")
+    assert bench.prompt_templates, f"{name} declares no prompt templates"
     path = write(tmp_path / "p.yaml", as_file_text(name, bench.prompt_templates))
     loaded = with_prompt_file(bench, path).prompts
     assert {t.name: loaded.text(t.name) for t in bench.prompt_templates} == {
@@ -167,7 +166,7 @@ def test_judge_templates_reach_the_judge_in_run_and_in_rescore(tmp_path: Path) -
     replay = tmp_path / "answers.jsonl"
     replay.write_text("".join(json.dumps({"id": r["id"], "response": r["text_answer"]}) + "\n" for r in sample))
     rubric = write(tmp_path / "rubric.yaml",
-                   "ggbench:\n  text_judge: 'AUTHORS RUBRIC. Plan: {plan} Reply {\"score\": 1-5}'\n")
+                   "ggbench:\n  text_judge: 'AUTHORS RUBRIC. Answer: {answer} Reply {\"score\": 1-5}'\n")
 
     def judge(request: dict) -> str:
         text = prompt_text(request)
@@ -183,6 +182,79 @@ def test_judge_templates_reach_the_judge_in_run_and_in_rescore(tmp_path: Path) -
         scored = cli("score", str(out), "--judge", "openai:judge", "--judge-base-url", server.base_url)
         assert scored.returncode == 0, scored.stderr
         texts = [prompt_text(r) for r in server.requests]
-    assert sum(t.startswith("AUTHORS RUBRIC. Plan: ") for t in texts) == 2
+    assert sum(t.startswith("AUTHORS RUBRIC. Answer: ") for t in texts) == 2
     results = json.loads((out / "results.json").read_text())
     assert results["metrics"]["VLM-T"]["value"] == 1.0 and results["metrics"]["VLM-T"]["scored"] == 2
+
+
+def test_a_replaced_judge_template_is_what_the_geolaux_judge_reads(tmp_path: Path) -> None:
+    """The step judge's rubric from a prompt file, filled with the problem, the reference and
+    the student's steps, is what the judge gets; JSON braces in it stay literal."""
+    from geomeval.judges import parse_judge_spec
+    from geomeval.models import ModelOptions, parse_model_spec
+    from geomeval.runner import run
+
+    rubric = write(tmp_path / "rubric.yaml", (
+        "geolaux:\n  step_judge: |\n    AUTHORS STEP RUBRIC. Question: {problem}\n    Reference: {answer}\n"
+        "    Student:\n    {steps}\n    Final: {final}\n"
+        '    Reply {"steps": [{"step": 1, "correct": 1}], "final_answer_correct": 1}\n'))
+    bench = with_prompt_file(get_benchmark("geolaux"), rubric)
+    items = bench.load_items(None, "geolaux", 2)
+
+    def serve(request: dict) -> str:
+        text = prompt_text(request)
+        if text.startswith("AUTHORS STEP RUBRIC."):  # the replaced rubric: every step right
+            steps = [line for line in text.splitlines() if line.startswith("Step ")]
+            return json.dumps({"steps": [{"step": i, "correct": 1} for i in range(1, len(steps) + 1)],
+                               "final_answer_correct": 1})
+        if "Grade a student's solution" in text:  # geomeval's own rubric: every step wrong
+            return json.dumps({"steps": [], "final_answer_correct": 0})
+        return json.dumps({"steps": ["1. Because it is given, therefore X.", "2. Because X, therefore Y."],
+                           "short_answer": "7"})
+
+    with ChatServer(serve) as server:
+        results = run(bench, task="geolaux", model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
+                      judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path / "run", limit=2)
+        judged = [r for r in server.requests if prompt_text(r).startswith("AUTHORS STEP RUBRIC.")]
+    assert len(judged) == 2 and not any("Grade a student's solution" in prompt_text(r) for r in server.requests)
+    problems = {item.fields["problem_text"].strip() for item in items}
+    for request in judged:
+        text = prompt_text(request)
+        assert text.split("Question: ", 1)[1].split("\nReference: ", 1)[0] in problems
+        assert "Step 1: Because it is given, therefore X.\nStep 2: Because X, therefore Y.\nFinal: 7" in text
+        assert '{"steps": [{"step": 1, "correct": 1}], "final_answer_correct": 1}' in text
+        assert request["messages"][0]["role"] == "system"  # the default judge_system is kept
+    assert results["metrics"]["PCS"]["value"] == 1.0 and results["metrics"]["PCS"]["scored"] == 2
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["prompts"]["templates"].keys() == {"step_judge"}
+
+
+def test_capgeo_caption_and_reasoning_templates_reach_captioner_and_reasoner(tmp_path: Path) -> None:
+    """The captioner (run in `prepare`) gets the file's caption prompt with the question filled
+    in, the reasoner the file's reasoning prompt with that caption; captions asked with other
+    wording go to a store of their own, never mixed with the default prompt's."""
+    prompts = write(tmp_path / "capgeo.yaml", (
+        "capgeo:\n  caption_with_question: 'MY CAPTION PROMPT. Text: {question}'\n"
+        "  reasoning: 'MY REASONING PROMPT.{context} {problem}{options} Answer in <answer></answer>.'\n"))
+
+    def serve(request: dict) -> str:
+        text = prompt_text(request)
+        if text.startswith("MY CAPTION PROMPT."):
+            return "CAPTION OF " + text.split("Text: ", 1)[1].splitlines()[0]
+        return "<think>ok</think><answer>A</answer>"
+
+    captions = tmp_path / "captions"
+    with ChatServer(serve) as server:
+        done = cli("run", "capgeo", "--source", "geoqa", "--mode", "without_image", "--captioner", "openai:cap",
+                   "--model", "openai:m", "--base-url", server.base_url, "--captions", str(captions),
+                   "--out", str(tmp_path / "run"), "--limit", "2", "--no-cache", "--prompts", str(prompts))
+        assert done.returncode == 0, done.stderr
+        texts = [prompt_text(r) for r in server.requests]
+    asked = [t for t in texts if t.startswith("MY CAPTION PROMPT. Text: ")]
+    posed = [t for t in texts if t.startswith("MY REASONING PROMPT.")]
+    assert len(asked) == 2 and len(posed) == 2 and len(texts) == 4
+    assert not any("{question}" in t or "{problem}" in t for t in texts)
+    for text in posed:  # the caption the captioner wrote, in the restatement, before the question
+        assert "The problem restated, with what its figure shows:\nCAPTION OF " in text
+        assert text.endswith(" Answer in <answer></answer>.") and "Problem:\n" in text
+    stores = [p.name for p in captions.iterdir()]
+    assert len(stores) == 1 and stores[0].startswith("openai_cap__geoqa__problem_with_question-prompt-")

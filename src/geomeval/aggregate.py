@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .records import SampleRecord
@@ -68,9 +68,9 @@ def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[st
 def summarize(
     records: Sequence[SampleRecord],
     metrics: Iterable[str],
-    groups: dict[str, Callable[[SampleRecord], str | Sequence[str] | None]],
-    group_order: dict[str, Sequence[str]] | None = None,
-    units: dict[str, str] | None = None,
+    groups: Mapping[str, Callable[[SampleRecord], str | Sequence[str] | None]],
+    group_order: Mapping[str, Sequence[str]] | None = None,
+    units: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Overall metrics and per-group breakdowns; a key function may return several groups
     (an item in two categories counts in both), or None to leave the item out.

@@ -360,6 +360,9 @@ def run(
                                                       "exact wording); `geomeval prompts BENCHMARK` prints the defaults")] = None,
     sample_seed: Annotated[int | None, typer.Option(help="capgeo geoqa: seed of the paper's random 200 problems (default 0)")] = None,
     all_problems: Annotated[bool, typer.Option(help="capgeo geoqa: every problem, not the paper's random 200")] = False,
+    task_option: Annotated[list[str] | None, typer.Option(
+        "--task-option", "-T", help="a benchmark's own option KEY=VALUE (repeatable), e.g. ggbench: "
+                                    "-T pixel_reference=release, -T engine=jar")] = None,
     dry_run: DryRunOpt = False,
     max_requests: MaxRequestsOpt = None,
     max_cost: MaxCostOpt = None,
@@ -402,7 +405,7 @@ def run(
         )
     bench = bench.configure(
         {"source": source, "captioner": captioner_obj, "mode": mode, "captions": captions,
-         "sample_seed": sample_seed, "all_problems": all_problems or None}
+         "sample_seed": sample_seed, "all_problems": all_problems or None, **_task_options(task_option or [])}
     )
     bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
@@ -659,6 +662,28 @@ def build(
     report = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
     (Path(out_dir) / "build_report.json").write_text(report, encoding="utf-8")
     out.print(f"built: {out_dir}")
+
+
+@app.command()
+def publish(
+    target: Annotated[str, typer.Argument(help="a dataset (geolaux, ggbench, geoeval, me2, capgeo_bench, capgeo), space, or metric:<name>")],
+    out_dir: Annotated[Path, typer.Option("--out", help="folder for the repository as the Hub would hold it")],
+    data: Annotated[Path | None, typer.Option(help="datasets: a raw release or built folder (default: the embedded sample)")] = None,
+    repo_id: Annotated[str | None, typer.Option(help="push to this repo (with --token); without it, a dry run")] = None,
+    token: Annotated[str | None, typer.Option(envvar="HF_TOKEN", help="Hub token for the push")] = None,
+    redistribution_granted: Annotated[bool, typer.Option(help="push a release build whose terms do not grant redistribution")] = False,
+    overwrite: Annotated[bool, typer.Option(help="replace a non-empty --out")] = False,
+) -> None:
+    """Write, validate (offline) and, given --repo-id and a token, push a Hub repository."""
+    from .publish import push, stage
+
+    staged = stage(target, out_dir, data=data, overwrite=overwrite, repo_id=repo_id)
+    for check in staged.checks:
+        out.print(f"ok  {check}")
+    if repo_id and token:
+        out.print(f"pushed: {push(staged, repo_id, token, redistribution_granted=redistribution_granted)}")
+    else:
+        out.print(f"dry run: {staged.folder} is what {staged.repo_type} repo {repo_id or staged.repo_id} would hold")
 
 
 @app.command()

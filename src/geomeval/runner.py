@@ -15,11 +15,13 @@ and each model or judge client bounds its own requests in flight.
 from __future__ import annotations
 
 import asyncio
+import copy
+import itertools
 import json
 import os
 import platform
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +29,7 @@ from typing import Any, TypeVar
 from . import __version__
 from .benchmarks import get_benchmark, with_recorded_prompts
 from .benchmarks.base import Benchmark, Item
+from .benchmarks.datasource import LazyItems
 from .client import BackgroundLoop, BudgetExhausted, RequestBudget
 from .errors import EndpointFailure
 from .hfdata import current_umask
@@ -139,10 +142,33 @@ async def _score(bench: Benchmark, record: SampleRecord, judge: Judge) -> Sample
     return record
 
 
-async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> SampleRecord:
+def _pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -> tuple[SampleRecord, Any]:
+    """The item's record and its messages (or the exception building them raised)."""
     record = bench.new_record(item, task)
     try:
-        messages = bench.messages(item, task) if model.needs_messages else None
+        return record, bench.messages(item, task) if needs_messages else None
+    except Exception as exc:  # a bad item fails alone, as a generation error
+        return record, exc
+
+
+_posed_once: set[tuple[type, str]] = set()
+
+
+async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> SampleRecord:
+    # Off the event loop: a record may encode its reference figure and the messages hold the
+    # item's images as base64, CPU work that would otherwise stall every judge reply waiting.
+    # The first item of a benchmark's task is posed on the loop itself: its modules load
+    # lazily (lazy.py), and importlib's LazyLoader must not run in two threads at once.
+    key = (type(bench), task)
+    if key in _posed_once:
+        record, posed = await asyncio.to_thread(_pose, bench, task, item, model.needs_messages)
+    else:
+        record, posed = _pose(bench, task, item, model.needs_messages)
+        _posed_once.add(key)
+    messages = None if isinstance(posed, Exception) else posed
+    try:
+        if isinstance(posed, Exception):
+            raise posed
         generation = await model.generate(item, messages)
     except EndpointFailure:  # the model's endpoint is unusable: stop the run, not the item
         raise
@@ -195,7 +221,7 @@ def score_records_sync(bench: Benchmark, records: list[SampleRecord], judge: Jud
 async def _pipeline(
     bench: Benchmark,
     task: str,
-    todo: list[Item],
+    todo: Sequence[Item],
     model: Model,
     judge: Judge,
     concurrency: int,
@@ -212,7 +238,7 @@ async def _pipeline(
     await for_each(todo, concurrency, one)
 
 
-async def for_each(items: list[T], concurrency: int, handle: Callable[[T], Awaitable[None]]) -> None:
+async def for_each(items: Sequence[T], concurrency: int, handle: Callable[[T], Awaitable[None]]) -> None:
     """`handle` every item, `concurrency` at a time, without one task per item up front."""
     queue = iter(items)
 
@@ -226,7 +252,7 @@ async def for_each(items: list[T], concurrency: int, handle: Callable[[T], Await
 async def _batched_pipeline(
     bench: Benchmark,
     task: str,
-    todo: list[Item],
+    todo: Sequence[Item],
     model: Model,
     judge: Judge,
     save: Callable[[SampleRecord], None],
@@ -239,8 +265,8 @@ async def _batched_pipeline(
         save(await _score(bench, record, judge))
         return record
 
-    for start in range(0, len(todo), size):
-        chunk = todo[start : start + size]
+    remaining = iter(todo)  # chunks taken as they come: a lazy `todo` is read once
+    while chunk := list(itertools.islice(remaining, size)):
         records = [bench.new_record(item, task) for item in chunk]
         prompts: list[list[dict[str, Any]] | None] = []
         for item, record in zip(chunk, records, strict=True):
@@ -327,17 +353,24 @@ def run(
         samples_path.unlink()
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
-    todo = [item for item in items if item.id not in done]
+    ids = item_ids(items)
+    todo = items.without(done) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
+    done = {key: light(record) for key, record in done.items()}
     if progress:
-        progress(len(done), len(items))
+        progress(len(done), len(ids))
+    prefetched: list[bool] = []
     with samples_path.open("a", encoding="utf-8") as sink:
 
         def save(record: SampleRecord) -> None:
             sink.write(record.to_json() + "\n")
             sink.flush()  # the whole line reaches the OS at once: kill -9 cannot lose it
-            done[record.id] = record
+            if not prefetched:  # the first item is done: start-up is over, the run now waits on
+                prefetched.append(True)  # its endpoints, while the report's imports load
+                if bench.name not in SCORES_WITH_MATPLOTLIB:
+                    prefetch_report_modules()
+            done[record.id] = light(record)
             if progress:
-                progress(len(done), len(items))
+                progress(len(done), len(ids))
 
         async def main() -> None:
             try:
@@ -353,10 +386,10 @@ def run(
             asyncio.run(main())
         except BudgetExhausted as exc:
             stopped = exc
-    order = {item.id: i for i, item in enumerate(items)}
+    order = {item_id: i for i, item_id in enumerate(ids)}
     records = sorted((r for r in done.values() if r.id in order), key=lambda r: order[r.id])
     requests = {role: client.usage(prices) for role, client in clients.items()}
-    extra = {"requests": requests, "items_planned": len(items)}
+    extra = {"requests": requests, "items_planned": len(ids)}
     if stopped is not None:
         extra["stopped"] = str(stopped)
     results = finalize(bench, records, config, out_dir, extra)
@@ -364,6 +397,56 @@ def run(
         stopped.results = results  # type: ignore[attr-defined]
         raise stopped
     return results
+
+
+SCORES_WITH_MATPLOTLIB = ("ggbench", "capgeo")
+"""Benchmarks whose scorers import matplotlib on the run's own threads (GeoGebra figures,
+CapGeo grids): no prefetch there, so two threads never import its modules at once (a
+concurrent circular import can hand one of them a half-initialised module)."""
+
+
+def _import_plotting() -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot
+    except Exception:  # the report imports it again and says what is wrong
+        pass
+
+
+def prefetch_report_modules() -> None:
+    """Import the report's plotting library (about a second) on a thread while the run waits
+    on its endpoints, so results are written without that pause after the last reply.
+    Python's import lock makes a report that needs it sooner wait for this import."""
+    import sys
+    import threading
+
+    if "matplotlib.pyplot" not in sys.modules:
+        threading.Thread(target=_import_plotting, name="geomeval-prefetch", daemon=True).start()
+
+
+def item_ids(items: Sequence[Item]) -> list[str]:
+    """The items' ids in order; a lazy sequence reads only its id column."""
+    return items.ids() if isinstance(items, LazyItems) else [item.id for item in items]
+
+
+_IMAGE_PREFIXES = ("iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR")  # base64 of PNG, JPEG, GIF, WebP
+LIGHT_MIN_CHARS = 1024
+
+
+def light(record: SampleRecord) -> SampleRecord:
+    """The record as the run keeps it once saved: the figures its target carries as base64
+    (GeoLaux's problem figure, GGBench's reference) left out. They are for judging and
+    rescoring, which read samples.jsonl; aggregation never reads them, so keeping them for
+    every item would make a run's memory grow with its images for nothing."""
+    heavy = [key for key, value in record.target.items()
+             if isinstance(value, str) and len(value) >= LIGHT_MIN_CHARS and value.startswith(_IMAGE_PREFIXES)]
+    if not heavy:
+        return record
+    kept = copy.copy(record)
+    kept.target = {key: value for key, value in record.target.items() if key not in heavy}
+    return kept
 
 
 def _clients(model: Model, judge: Judge) -> dict[str, Any]:
@@ -384,7 +467,7 @@ def plan(bench: Benchmark, *, task: str, model: Model, judge: Judge, out_dir: Pa
     done: set[str] = set()
     if samples_path.exists() and not overwrite:
         done = {r.id for r in read_samples(samples_path) if _finished(r)}
-    todo = [item for item in items if item.id not in done]
+    todo = items.without(done) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
     client = getattr(model, "client", None)
     model_requests: int | None = None
     if model.needs_messages and client is not None and hasattr(client, "key"):

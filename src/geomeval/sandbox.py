@@ -24,7 +24,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 3 * 1024**3
@@ -34,7 +34,7 @@ class SandboxLimit(RuntimeError):
     """The call ran past its time or memory limit, or its worker died; the message says which."""
 
 
-def _read_frame(stream: BinaryIO) -> Any:
+def _read_frame(stream: IO[bytes]) -> Any:
     header = stream.read(8)
     if len(header) < 8:
         raise EOFError("the other side closed the pipe")
@@ -45,7 +45,7 @@ def _read_frame(stream: BinaryIO) -> Any:
     return pickle.loads(payload)
 
 
-def _write_frame(stream: BinaryIO, value: Any) -> None:
+def _write_frame(stream: IO[bytes], value: Any) -> None:
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(len(payload).to_bytes(8, "big") + payload)
     stream.flush()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -91,7 +92,7 @@ class Benchmark(ABC):
         """The run options that change answers, as plain values for run.json (resume checks)."""
         return {}
 
-    async def prepare(self, items: list[Item], concurrency: int) -> None:  # noqa: B027 - optional hook
+    async def prepare(self, items: Sequence[Item], concurrency: int) -> None:  # noqa: B027 - optional hook
         """Work before generation (CapGeo's caption pass); the default has none."""
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook

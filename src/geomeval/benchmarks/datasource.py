@@ -13,14 +13,22 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from ..hfdata import is_built_dataset, load_built, load_hub, write_configs, write_dataset
-from .base import DataError
+from ..hfdata import (
+    ShardWriter,
+    is_built_dataset,
+    load_built,
+    load_hub,
+    write_configs,
+    write_dataset,
+)
+from .base import DataError, Item
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
@@ -123,6 +131,118 @@ def image_problem(data: bytes, max_pixels: int = MAX_IMAGE_PIXELS) -> str | None
     return None
 
 
+ROW_BATCH = 64
+"""Rows a streamed built folder decodes at a time: the window of items (and their image
+bytes) a run holds, besides those in flight."""
+
+
+class BuiltRows:
+    """A built folder's rows (`data/<split>-*.parquet`), read shard by shard and `ROW_BATCH`
+    rows at a time, so a run holds a window of items, never the whole release. Images come
+    as {bytes, path}, as `undecoded` datasets give them; no arrow cache is written (which
+    `load_dataset` does on first use, and which memory-maps every image as it is read).
+
+    `keep`: the row numbers to yield (None: all), for a resumed run's items still to do."""
+
+    def __init__(self, files: list[Path], limit: int | None = None, keep: list[int] | None = None):
+        import pyarrow.parquet as pq
+
+        self.files = files
+        self.sizes = [pq.ParquetFile(f).metadata.num_rows for f in files]
+        total = sum(self.sizes)
+        self.total = total if limit is None else min(limit, total)
+        self.keep = keep
+
+    @classmethod
+    def find(cls, folder: Path, split: str = "test", config: str | None = None) -> list[Path]:
+        """The shards `hfdata.write_dataset` (or `write_configs`) wrote for `split`."""
+        base = folder / "data" if config is None else folder / "data" / config
+        return sorted(base.glob(f"{split}-*-of-*.parquet"))
+
+    @property
+    def column_names(self) -> list[str]:
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(self.files[0]).names) if self.files else []
+
+    def __len__(self) -> int:
+        return self.total if self.keep is None else len(self.keep)
+
+    def column(self, name: str) -> list[Any]:
+        """One column's values for every row (reading only that column)."""
+        import pyarrow.parquet as pq
+
+        values: list[Any] = []
+        for path in self.files:
+            values += pq.read_table(path, columns=[name]).column(name).to_pylist()
+        values = values[: self.total]
+        return values if self.keep is None else [values[i] for i in self.keep]
+
+    def select(self, keep: list[int]) -> BuiltRows:
+        """The rows at these positions of this selection (yielded in the folder's order)."""
+        chosen = keep if self.keep is None else [self.keep[i] for i in keep]
+        subset = BuiltRows.__new__(BuiltRows)
+        subset.files, subset.sizes, subset.total, subset.keep = self.files, self.sizes, self.total, sorted(chosen)
+        return subset
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        import pyarrow.parquet as pq
+
+        wanted = None if self.keep is None else set(self.keep)
+        number = 0  # the row number of the batch's first row
+        for path in self.files:
+            for batch in pq.ParquetFile(path).iter_batches(batch_size=ROW_BATCH):
+                end = min(number + batch.num_rows, self.total)
+                chosen = [i - number for i in range(number, end) if wanted is None or i in wanted]
+                if chosen:  # only the rows wanted are turned into Python values (images included)
+                    yield from batch.take(chosen).to_pylist()
+                number += batch.num_rows
+                if number >= self.total:
+                    return
+
+
+class LazyItems(Sequence[Item]):
+    """A benchmark's items made from its rows as the run reaches them (`make(row)`), so only
+    a window of them, with their images, is alive at a time. Iterating reads the rows again;
+    `ids()` reads only the id column; `without(ids)` is the items still to do on a resume."""
+
+    def __init__(self, rows: Any, make: Callable[[dict[str, Any]], Item], id_column: str = "id"):
+        self.rows = rows
+        self.make = make
+        self.id_column = id_column
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def ids(self) -> list[str]:
+        values = self.rows.column(self.id_column) if isinstance(self.rows, BuiltRows) else self.rows[self.id_column]
+        return [str(v) for v in values]
+
+    def __iter__(self) -> Iterator[Item]:
+        for row in self.rows:
+            yield self.make(row)
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Item]: ...
+    def __getitem__(self, index: int | slice) -> Item | list[Item]:
+        positions = range(len(self))[index]
+        if isinstance(positions, int):
+            return next(iter(LazyItems(self.rows.select([positions]), self.make, self.id_column)))
+        return list(LazyItems(self.rows.select(list(positions)), self.make, self.id_column))
+
+    def without(self, done: Iterable[str]) -> LazyItems:
+        skip = set(done)
+        keep = [i for i, item_id in enumerate(self.ids()) if item_id not in skip]
+        return LazyItems(self.rows.select(keep), self.make, self.id_column)
+
+
+ROW_SINK: ContextVar[Any] = ContextVar("geomeval_row_sink", default=None)
+"""Where `collect` sends each converted row during a streamed build (a `ShardWriter`),
+instead of keeping it in `RawRelease.rows`."""
+
+
 @dataclass
 class RawRelease:
     rows: list[dict[str, Any]]
@@ -138,11 +258,13 @@ def collect(
     """Typed rows from (item id, raw record) pairs; an id seen twice is an error too."""
     release = RawRelease(rows=[])
     seen: set[str] = set()
+    sink = ROW_SINK.get()
+    keep = release.rows.append if sink is None else sink.write  # a streamed build holds no row
     for item_id, record in records:
         try:
             if item_id in seen:
                 raise DataError(item_id, "id", "appears twice in the release")
-            release.rows.append(convert(item_id, record))
+            keep(convert(item_id, record))
             seen.add(item_id)
         except DataError as exc:
             if not skip_invalid:
@@ -160,6 +282,9 @@ class DataSource:
     render_card: Callable[..., str]
     is_raw: Callable[[Path], bool]
     sample_dir: str = "sample"
+    # `build` streams the release into shards, a row at a time (its `read_release` returns
+    # `collect`'s release as it is, doing nothing more with the rows)
+    streamed: bool = False
 
     def sample_path(self) -> Path:
         with as_file(files(self.package).joinpath(self.sample_dir)) as path:
@@ -173,10 +298,36 @@ class DataSource:
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         """Typed parquet shards and a card from the official raw release."""
+        if self.streamed:
+            return self._build_streamed(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
         dataset, skipped = self.from_raw(raw, skip_invalid=skip_invalid)
         if len(dataset) == 0:
             raise DataError("(release)", "(all)", "no valid items to build")
         summary = write_dataset({"test": dataset}, out, self.render_card, overwrite=overwrite)
+        summary["skipped"] = skipped
+        return summary
+
+    def _build_streamed(self, raw: str, out: str, *, skip_invalid: bool, overwrite: bool) -> dict[str, Any]:
+        """`build` with each row written to its shard as it is read: memory holds one shard's
+        rows, however large the release (the shards and card are those `build` writes)."""
+        skipped: list[dict[str, str]] = []
+
+        def write(folder: Path, split: str, rows_per_shard: int) -> tuple[int, int]:
+            sink = ShardWriter(self.features, folder, split, rows_per_shard)
+            token = ROW_SINK.set(sink)
+            try:
+                release = self.read_release(raw, skip_invalid=skip_invalid)
+            finally:
+                ROW_SINK.reset(token)
+            if release.rows:  # a reader that kept rows itself: write them too
+                for row in release.rows:
+                    sink.write(row)
+            if sink.count == 0:
+                raise DataError("(release)", "(all)", "no valid items to build")
+            skipped.extend(release.skipped)
+            return sink.close()
+
+        summary = write_dataset({"test": write}, out, self.render_card, overwrite=overwrite)
         summary["skipped"] = skipped
         return summary
 
@@ -194,6 +345,21 @@ class DataSource:
         if looks_local(data):
             raise FileNotFoundError(f"--data {data}: no such file or folder")
         return "hub", data
+
+    def rows(self, data: str | None, undecoded: Callable[[Any], Any], limit: int | None = None) -> Any:
+        """The rows for `--data` with images as {bytes, path}, to make items from lazily
+        (`LazyItems`): a built folder streamed shard by shard (`BuiltRows`), anything else
+        the `undecoded(dataset)` that `load` gives, cut at `limit`."""
+        kind, where = self.locate(data)
+        files = BuiltRows.find(Path(where)) if kind == "built" else []
+        if files:
+            rows = BuiltRows(files, limit)
+            missing = [name for name in self.features if name not in rows.column_names]
+            if missing:
+                raise DataError("(dataset)", missing[0], f"column missing from {data}")
+            return rows
+        dataset = undecoded(self.load(data))
+        return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
 
     def load(self, data: str | None) -> Any:
         """The dataset for `--data`: None = embedded sample; a path (built or raw); else a hub id."""

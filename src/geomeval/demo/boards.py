@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -364,7 +365,7 @@ def breakdown_plot(root: Path, names: list[str] | str | None, group: str | None,
     return _bars(found.keys, found.series, title, metric or "")
 
 
-def _bars(labels: list[str], series: dict[str, list[float | None]], title: str, ylabel: str) -> Figure:
+def _bars(labels: list[str], series: Mapping[str, Sequence[float | None]], title: str, ylabel: str) -> Figure:
     """Grouped bars, one colour per series, each bar labelled with its value: a 0 is a
     labelled "0" at the axis, a missing value a grey "—" (never a bar, never a zero)."""
     figure = Figure(figsize=(8, 4), layout="constrained")

@@ -334,7 +334,8 @@ def _text_block(name: str, text: str) -> str:
 def _steps_block(name: str, steps: list[dict[str, Any]], view: ItemView) -> str:
     lines = [f"**{name}**", ""]
     for number, step in enumerate(steps, 1):
-        texts, codes = [], []
+        texts: list[str] = []
+        codes: list[str] = []
         for key, value in step.items():
             if _is_image(value):
                 view.images.append((display_image(value), f"{name} {number} {key}"))
@@ -375,7 +376,9 @@ def messages_markdown(messages: list[dict[str, Any]]) -> str:
     for message in messages[:MAX_PROMPT_MESSAGES]:
         parts.append(f"**{message.get('role', '?')}**")
         content = message.get("content")
-        pieces = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+        pieces: list[dict[str, Any]] = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+        )
         for piece in pieces:
             if piece.get("type") == "text":
                 parts.append(_fence(str(piece.get("text", ""))))

@@ -33,6 +33,7 @@ from geomeval.geogebra.commands import (
 from geomeval.geogebra.objects import (
     NAN,
     NAN_VEC,
+    Geo,
     GeoCircle,
     GeoConic,
     GeoConicPart,
@@ -210,7 +211,7 @@ def cmd_tangent(ctx: Context, args: list[Value]) -> Value:
             line = conics.line_from_abc(a, b, c)
             return GeoLine(p, line.direction)
         touches = conics.intersect_line(conics.line_from_abc(a, b, c), m)
-        lines = [GeoLine(p, gm.sub(t, p)) for t in touches if gm.finite_vec(t)]
+        lines: list[Geo] = [GeoLine(p, gm.sub(t, p)) for t in touches if gm.finite_vec(t)]
         return Outputs(lines) if len(lines) != 1 else lines[0]
     if match(args, is_number, _function) or match(args, is_point, _function):
         f = args[1]

@@ -510,7 +510,7 @@ def cmd_tangent(ctx: Context, args: list[Value]) -> Value:
     if match(args, is_line, is_circle):
         line, circle = args
         n = gm.unit((line.a, line.b))
-        lines = [
+        lines: list[Geo] = [
             GeoLine(gm.add(circle.center, gm.scale(n, s * circle.radius)), line.direction)
             for s in (1, -1)
         ]
@@ -533,7 +533,9 @@ def cmd_polygon(ctx: Context, args: list[Value]) -> Value:
             raise CommandError(f"Polygon: a regular polygon needs 3 to 1000 vertices, got {n:g}")
         labels = [ctx.label_of(args[0]), ctx.label_of(args[1])]
         outputs = _regular_polygon(args[0].xy, args[1].xy, int(n))
-        outputs.geos[0].vertex_labels = labels
+        regular = outputs.geos[0]
+        assert isinstance(regular, GeoPolygon)  # _regular_polygon puts the polygon first
+        regular.vertex_labels = labels
         # Sides are named from their start vertex; the new vertices have no label yet then.
         outputs.names = [None, _lower(labels[0]), _lower(labels[1])]
         for side_index, side in enumerate(outputs.geos[1 : 1 + int(n)]):

@@ -13,9 +13,11 @@ import math
 
 from geomeval.geogebra import geometry as gm
 from geomeval.geogebra.algebra import Poly
-from geomeval.geogebra.objects import NAN, NAN_VEC, Geo, GeoCircle, GeoConic, GeoLine, Vec
+from geomeval.geogebra.objects import NAN, NAN_VEC, GeoCircle, GeoConic, GeoLine, Vec
 
 Matrix = tuple[float, ...]
+# What has a conic matrix: a GeoConic, or a circle (arcs and sectors included).
+AnyConic = GeoConic | GeoCircle
 EPS = 1e-9
 
 
@@ -109,7 +111,7 @@ def _eigen(m: Matrix) -> tuple[float, float, Vec]:
     return lam1, mean - root, e1
 
 
-def axes(conic: Geo) -> tuple[Vec, Vec, float, float]:
+def axes(conic: AnyConic) -> tuple[Vec, Vec, float, float]:
     """(first axis, second axis, first half axis, second half axis) of an ellipse or
     hyperbola; the first is the major (ellipse) or real (hyperbola) axis."""
     m = conic.matrix
@@ -128,7 +130,7 @@ def axes(conic: Geo) -> tuple[Vec, Vec, float, float]:
     return e1, e2, math.sqrt(abs(r1)), math.sqrt(abs(r2))
 
 
-def half_axes(conic: Geo) -> Vec:
+def half_axes(conic: AnyConic) -> Vec:
     _, _, a, b = axes(conic)
     return (a, b)
 
@@ -258,7 +260,7 @@ def intersect_line(line: GeoLine, m: Matrix) -> list[Vec]:
     return pts
 
 
-def parametrisation(conic: Geo) -> list[tuple[float, float, object]]:
+def parametrisation(conic: AnyConic) -> list[tuple[float, float, object]]:
     """Pieces (t0, t1, t -> point) covering a bounded or far-reaching part of the conic."""
     if isinstance(conic, GeoCircle):
         cx, cy = conic.center
@@ -299,9 +301,9 @@ def _pencil_lines(a: Matrix, b: Matrix) -> list[GeoLine] | None:
         return det3(tuple(x + lam * y for x, y in zip(a, b, strict=True)))
 
     samples = [det_at(t) for t in (-1.0, 0.0, 1.0, 2.0)]
-    coeffs = np.polyfit([-1.0, 0.0, 1.0, 2.0], samples, 3)
-    scale = max(abs(c) for c in coeffs) or 1.0
-    coeffs = [c for c in coeffs]
+    fitted = np.polyfit([-1.0, 0.0, 1.0, 2.0], samples, 3)
+    scale = max(abs(c) for c in fitted) or 1.0
+    coeffs = [c for c in fitted]
     while coeffs and abs(coeffs[0]) <= 1e-12 * scale:
         coeffs.pop(0)
     if len(coeffs) < 2:
@@ -342,7 +344,7 @@ def _line_pair(d: Matrix) -> list[GeoLine] | None:
     return [GeoLine(gm.scale(e1, s), e2) for s in s_values]
 
 
-def intersect_conics(first: Geo, second: Geo, steps: int = 2048) -> list[Vec]:
+def intersect_conics(first: AnyConic, second: AnyConic, steps: int = 2048) -> list[Vec]:
     """Intersections of two conics: each line of a degenerate conic of their pencil met with
     the first conic (GeoGebra 4.0's method and order); failing that, sign changes of the
     second's equation along the first, refined by bisection."""
@@ -361,7 +363,7 @@ def intersect_conics(first: Geo, second: Geo, steps: int = 2048) -> list[Vec]:
     return _intersect_by_scan(first, second, steps)
 
 
-def _intersect_by_scan(first: Geo, second: Geo, steps: int) -> list[Vec]:
+def _intersect_by_scan(first: AnyConic, second: AnyConic, steps: int) -> list[Vec]:
     """Intersections of two conics: sign changes of the second's equation along the first,
     refined by bisection (tangential touching points are not found)."""
     pieces = parametrisation(first)

@@ -205,7 +205,8 @@ class Executor:
     _stopped = False
 
     def _run_statement(self, stmt: sx.Statement) -> list[str]:
-        self._reads = deps = set()
+        deps: set[str] = set()
+        self._reads = deps
         key = _intersection_key(stmt)
         if key is not None and not stmt.labels:
             # An unlabelled Intersect(a, b) of a pair already intersected names no new points:
@@ -224,10 +225,10 @@ class Executor:
             if label not in self.objects:
                 continue  # a new label cannot be part of a cycle
             if label in deps or any(label in self._depends_on(d) for d in deps):
-                existing = self.objects.get(label)
+                current = self.objects.get(label)
                 if (
-                    existing is not None and existing.independent and len(outputs) == 1
-                    and isinstance(existing, _VALUE_ASSIGNABLE)
+                    current is not None and current.independent and len(outputs) == 1
+                    and isinstance(current, _VALUE_ASSIGNABLE)
                 ):
                     # GeoGebra sets a free number, angle, point, vector or boolean to the
                     # expression's current value instead (A = B + (1, 0) where B depends on A
@@ -362,7 +363,9 @@ class Executor:
 
     # --- labels ---------------------------------------------------------------------------
 
-    def _outputs(self, value: Value, stmt: sx.Statement) -> tuple[list[Geo], str, list[NameRule]]:
+    def _outputs(
+        self, value: Value, stmt: sx.Statement
+    ) -> tuple[list[Geo], str, Sequence[NameRule]]:
         if isinstance(value, Moved):
             return self._moved_outputs(value)
         if isinstance(value, Outputs):
@@ -823,7 +826,7 @@ def _stub(definition: _Definition) -> sx.Statement:
 
 def _undefined_like(command: Callable[..., Value], ctx: Executor, args: list[Value]) -> Value:
     """An undefined input gives undefined results of the right kinds, not an error."""
-    probe = []
+    probe: list[Value] = []
     for arg in args:
         if isinstance(arg, GeoPoint) and not arg.defined:
             probe.append(GeoPoint(0.0, 0.0))

@@ -237,10 +237,10 @@ class Transform:
                 add(geo.center, (math.cos(geo.start_angle), math.sin(geo.start_angle)))
             )
             b = self.point_map(add(geo.center, (math.cos(geo.end_angle), math.sin(geo.end_angle))))
-            start, end = angle_of(sub(a, center)), angle_of(sub(b, center))
+            start_angle, end_angle = angle_of(sub(a, center)), angle_of(sub(b, center))
             if self.orientation < 0:
-                start, end = end, start
-            return GeoConicPart(center, radius, start, end, geo.sector)
+                start_angle, end_angle = end_angle, start_angle
+            return GeoConicPart(center, radius, start_angle, end_angle, geo.sector)
         if isinstance(geo, GeoCircle):
             return GeoCircle(self.point_map(geo.center), geo.radius * abs(self.ratio))
         if isinstance(geo, GeoPolygon):

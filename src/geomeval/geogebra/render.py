@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, Literal, cast
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -31,6 +32,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Polygon as MplPolygon
 from matplotlib.ticker import MaxNLocator
+from numpy.typing import NDArray
 from PIL import Image
 
 from geomeval.fonts import font_family
@@ -436,7 +438,7 @@ def _line_px(style: Style) -> float:
     return min(max(float(thickness), 0.0), 30.0) * THICKNESS_TO_PX
 
 
-def _dashes(style: Style, line_px: float) -> tuple[float, tuple[float, ...]] | str:
+def _dashes(style: Style, line_px: float) -> tuple[float, tuple[float, ...]] | Literal["solid"]:
     pattern = DASHES.get(LINE_STYLES.get(style.line_style, "full"))
     if pattern is None or line_px <= 0:
         return "solid"
@@ -951,7 +953,8 @@ class _Painter:
                 z = z + c * gx**i * gy**j
         if not np.all(np.isfinite(z)):
             return
-        lines = contourpy.contour_generator(xs, ys, z).lines(0.0)
+        # the default line type (LineType.Separate): one (n, 2) array of points per line
+        lines = cast("list[NDArray[np.float64]]", contourpy.contour_generator(xs, ys, z).lines(0.0))
         anchor: Vec | None = None
         for line in lines:
             if len(line) < 2:
@@ -963,7 +966,7 @@ class _Painter:
             self.label(anchor, _label_text(geo, style), color, 5, 5)
 
     def point(self, geo: GeoPoint, style: Style, labelled: bool) -> None:
-        size = style.point_size if style.point_size is not None else DEFAULT_POINT_SIZE
+        size: float = style.point_size if style.point_size is not None else DEFAULT_POINT_SIZE
         size = min(max(float(size), 1.0), 30.0)
         diameter = 1.5 * size + 1.0
         pad = diameter / min(self.sx, self.sy)
@@ -1334,7 +1337,8 @@ def _render_image(
             construction, list(labels) if labels is not None else None, size=(width, height)
         )
     elif _valid_window(window):
-        view = tuple(float(v) for v in window)
+        # _valid_window checked that it holds exactly four numbers
+        view = cast(Window, tuple(float(v) for v in window))
     else:
         raise ValueError(
             f"window must be finite (xmin, ymin, xmax, ymax) with min < max, got {window!r}"
@@ -1404,7 +1408,7 @@ def _draw_axes(ax: Axes, window: Window, size: Size, axes: bool, grid: bool) -> 
         return
     dark = (0.25, 0.25, 0.25)
     tick = 4.0
-    label_style = {
+    label_style: dict[str, Any] = {
         "color": dark,
         "fontsize": 10.0,
         "fontfamily": FONT,

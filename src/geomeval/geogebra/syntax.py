@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 __all__ = [
     "MATH_FUNCTIONS",
@@ -116,15 +117,15 @@ class ScriptTooLarge(ParseError):
 # AST. Positions (and spellings that do not change meaning) are excluded from equality.
 # Nodes are hashable values that nothing mutates; they are not `frozen` dataclasses only
 # because a frozen dataclass's __init__ is several times slower, and a script builds
-# thousands of nodes.
-_node = dataclass(slots=True, unsafe_hash=True)
+# thousands of nodes. (The decorator is spelled out on each class: mypy reads a dataclass
+# only from the decorator itself.)
 
 
 def _pos() -> Any:
     return field(default=0, compare=False, kw_only=True)
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Num:
     value: float
     text: str = field(default="", compare=False)
@@ -132,35 +133,35 @@ class Num:
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Str:
     value: str
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Bool:
     value: bool
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Name:
     name: str
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Const:
     name: str
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Call:
     name: str
     args: tuple[Expr, ...]
@@ -169,7 +170,7 @@ class Call:
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class PointLit:
     """``(x, y)``, or with ``polar`` GeoGebra's ``(r; θ)``: y is then the angle."""
 
@@ -180,14 +181,14 @@ class PointLit:
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class ListLit:
     items: tuple[Expr, ...]
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class BinOp:
     op: str
     left: Expr
@@ -196,28 +197,28 @@ class BinOp:
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Neg:
     operand: Expr
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Not:
     operand: Expr
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Degrees:
     operand: Expr
     line: int = _pos()
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Equation:
     """``lhs = rhs`` in x and y: a line, conic, implicit curve or function (``y = 2x + 1``)."""
 
@@ -227,7 +228,7 @@ class Equation:
     col: int = _pos()
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class FunctionDef:
     """``f(x) = body``: the statement's label is the function's name, ``var`` its variable
     (two, comma-separated, for ``f(x, y) = …``)."""
@@ -244,7 +245,7 @@ Expr = (
 )
 
 
-@_node
+@dataclass(slots=True, unsafe_hash=True)
 class Statement:
     """One script line; ``source`` is its code without comment or trailing ``;``, for reports."""
 
@@ -399,19 +400,20 @@ _FAST = re.compile(
 def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
     toks: list[_Tok] = []
     append = toks.append
-    fast = _FAST.match
+    # _FAST matches the empty string, so its match() never returns None.
+    fast = cast("Callable[[str, int], re.Match[str]]", _FAST.match)
     i = 0
     n = len(s)
     while i < n:
         m = fast(s, i)
-        kind = m.lastgroup  # type: ignore[union-attr]  # the pattern matches the empty string
+        kind = m.lastgroup
         if kind is not None:
             if len(toks) >= max_tokens:
                 raise ScriptTooLarge(
                     line, m.start(kind) + 1, f"more than {max_tokens} tokens on one line", source
                 )
-            text = m.group(kind)  # type: ignore[union-attr]
-            col = m.start(kind) + 1  # type: ignore[union-attr]
+            text = m.group(kind)
+            col = m.start(kind) + 1
             if kind == "num":
                 value = float(text)
                 if not math.isfinite(value):
@@ -423,9 +425,9 @@ def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
                 append(_Tok("op", text, col, text))
             else:
                 append(_Tok(text, text, col))
-            i = m.end()  # type: ignore[union-attr]
+            i = m.end()
             continue
-        i = m.end()  # type: ignore[union-attr]
+        i = m.end()
         if i >= n:
             break
         c = s[i]
@@ -775,7 +777,8 @@ class _Parser:
                 base = Degrees(base, line=self.line, col=start)
             elif tok.kind == "sup":
                 self.advance()
-                negative, digits = tok.data  # type: ignore[misc]
+                # a 'sup' token carries (negative, digits), see _tokenize
+                negative, digits = cast("tuple[bool, str]", tok.data)
                 exponent: Expr = Num(float(digits), digits, line=self.line, col=tok.col)
                 if negative:
                     exponent = Neg(exponent, line=self.line, col=tok.col)

@@ -1394,41 +1394,41 @@ def _derive_relations(
     zs = [item.shape.pts[0] for item in chosen]
     seen: set[frozenset[int]] = set()
     for i, j in combinations(range(len(zs)), 2):
-        members = [k for k in range(len(zs)) if _line_distance(zs[k], zs[i], zs[j] - zs[i]) <= tol]
-        key = frozenset(members)
-        if len(members) < 3 or key in seen:
+        on_line = [k for k in range(len(zs)) if _line_distance(zs[k], zs[i], zs[j] - zs[i]) <= tol]
+        key = frozenset(on_line)
+        if len(on_line) < 3 or key in seen:
             continue
         seen.add(key)
         if any(
-            all(_line_distance(zs[k], *_carrier(line.shape)) <= tol for k in members)
+            all(_line_distance(zs[k], *_carrier(line.shape)) <= tol for k in on_line)
             for line in linelikes
         ):
             continue
-        a, b = members[0], members[1]
-        for k in members[2:]:
-            labels = (chosen[a].label, chosen[b].label, chosen[k].label)
+        a, b = on_line[0], on_line[1]
+        for k in on_line[2:]:
+            labels: tuple[str, ...] = (chosen[a].label, chosen[b].label, chosen[k].label)
             rel("collinear", labels, f"{', '.join(labels)} collinear")
     seen_cyclic: list[frozenset[int]] = []
     for i, j, k in combinations(range(len(zs)), 3):
         if any({i, j, k} <= s for s in seen_cyclic):
             continue
-        circle = _circumcircle(zs[i], zs[j], zs[k])
-        if circle is None:
+        circum = _circumcircle(zs[i], zs[j], zs[k])
+        if circum is None:
             continue
-        centre, radius = circle
+        centre, radius = circum
         if _collinear_error((zs[i], zs[j], zs[k])) <= tol:
             continue
-        members = [m for m in range(len(zs)) if abs(abs(zs[m] - centre) - radius) <= tol]
-        if len(members) < 4:
+        on_circle = [m for m in range(len(zs)) if abs(abs(zs[m] - centre) - radius) <= tol]
+        if len(on_circle) < 4:
             continue
-        seen_cyclic.append(frozenset(members))
+        seen_cyclic.append(frozenset(on_circle))
         if any(
             abs(c.shape.pts[0] - centre) <= tol and abs(c.shape.r - radius) <= tol for c in circles
         ):
             continue
-        base = members[:3]
-        for m in members[3:]:
-            labels = tuple(chosen[x].label for x in (*base, m))
+        base = on_circle[:3]
+        for m in on_circle[3:]:
+            labels = tuple(chosen[index].label for index in (*base, m))
             rel("concyclic", labels, f"{', '.join(labels)} concyclic")
     return _select_relations(out)
 

@@ -591,7 +591,7 @@ def _benchmark_and_judge(name: str, task: str | None = None) -> tuple[Any, Any]:
         if name not in _state:
             _state[name] = with_prompt_file(get_benchmark(name), prompt_file)
         configure = for_task(task).configure if task is not None else None
-        if configure is None:
+        if configure is None or task is None:
             return _state[name], _state["judge"]
         key = f"task:{task}"
         if key not in _state:
@@ -752,11 +752,11 @@ def resolve(items: Sequence[Any]) -> Sequence[Any]:
             _finals[number] = final
     for item in items:
         if isinstance(item, dict) and PENDING in item:
-            final = _finals.get(item[PENDING])
-            if final is not None and item.get(PENDING_KEY) in final:
+            done = _finals.get(item[PENDING])
+            if done is not None and item.get(PENDING_KEY) in done:
                 key = item[PENDING_KEY]
                 item.clear()
-                item.update(final[key])
+                item.update(done[key])
     return items
 
 

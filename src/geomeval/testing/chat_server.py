@@ -81,7 +81,7 @@ class ChatServer:
         self._port = port
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
-        self._server: asyncio.AbstractServer | None = None
+        self._server: asyncio.Server | None = None
         self._thread = threading.Thread(target=self._serve, daemon=True)
 
     @property

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from .captioning import caption_messages, caption_messages_zh
+from .captioning import FIGURE_TEMPLATES, caption_messages, caption_messages_zh
 from .features import CLASSES
+from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -20,12 +21,16 @@ if TYPE_CHECKING:
 bench_data = lazy_import(f"{__package__}.bench_data")
 bench_scoring = lazy_import(f"{__package__}.bench_scoring")
 
+# CapGeo-Bench's prompt set: the caption requests the model answers and the keypoint judge's.
+TEMPLATES = (*FIGURE_TEMPLATES, *KEYPOINT_TEMPLATES)
+
 
 class CapGeoBench(Benchmark):
     name = "capgeo_bench"
     title = "CapGeo-Bench"
     tasks = ("capgeo_bench", "capgeo_bench_zh")
     headline = "Avg"  # Table 4's; "Avg (judge)" when a judge ran (see bench_scoring.aggregate)
+    prompt_templates = TEMPLATES
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -51,8 +56,8 @@ class CapGeoBench(Benchmark):
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         if task == "capgeo_bench_zh":
-            return caption_messages_zh(item.fields["image"])
-        return caption_messages(item.fields["image"], "figure_only")
+            return caption_messages_zh(item.fields["image"], self.prompts)
+        return caption_messages(item.fields["image"], "figure_only", prompts=self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -66,7 +71,7 @@ class CapGeoBench(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await bench_scoring.score_record(record, judge)
+        return await bench_scoring.score_record(record, judge, self.prompts)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return bench_scoring.aggregate(records)

@@ -23,6 +23,7 @@ from typing import Any
 from ...aggregate import summarize
 from ...judges import Judge
 from ...keypoints import score_captions
+from ...prompts import PromptSet, default_set
 from ...records import SampleRecord, Score, judged
 from . import keypoint_judge
 from .features import CLASSES, DIFFICULTIES
@@ -113,18 +114,22 @@ def offline_counts(candidate: str, reference: str, language: str) -> tuple[dict[
     return counts, report
 
 
-async def judge_counts(judge: Judge, candidate: str, reference: str) -> tuple[dict[str, dict[str, Any]] | None, str | None]:
-    """The judge engine's counts, or why there are none (a failed or unreadable judgment)."""
+async def judge_counts(
+    judge: Judge, candidate: str, reference: str, prompts: PromptSet | None = None
+) -> tuple[dict[str, dict[str, Any]] | None, str | None]:
+    """The judge engine's counts, or why there are none (a failed or unreadable judgment);
+    `prompts` is the run's set (None: geomeval's default templates)."""
+    prompts = prompts or default_set("capgeo_bench", keypoint_judge.TEMPLATES)
     cand, ref = await asyncio.gather(
-        judge.ask(keypoint_judge.extraction_messages(candidate), keypoint_judge.parse_extraction),
-        judge.ask(keypoint_judge.extraction_messages(reference), keypoint_judge.parse_extraction),
+        judge.ask(keypoint_judge.extraction_messages(candidate, prompts), keypoint_judge.parse_extraction),
+        judge.ask(keypoint_judge.extraction_messages(reference, prompts), keypoint_judge.parse_extraction),
     )
     if ref.value is None:
         return None, f"reference keypoints: {ref.error}"
     if cand.value is None:
         return None, f"candidate keypoints: {cand.error}"
     matched = await judge.ask(
-        keypoint_judge.matching_messages(cand.value, ref.value),
+        keypoint_judge.matching_messages(cand.value, ref.value, prompts),  # type: ignore[arg-type]
         lambda text: keypoint_judge.parse_matching(text, cand.value, ref.value),  # type: ignore[arg-type]
     )
     if matched.value is None:
@@ -132,7 +137,8 @@ async def judge_counts(judge: Judge, candidate: str, reference: str) -> tuple[di
     return keypoint_judge.counts(cand.value, ref.value, matched.value), None
 
 
-async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
+    """Both engines' scores of one caption; `prompts` is the run's set (the keypoint judge's)."""
     record.judgment = None
     if record.generation_error is not None or record.response is None:
         reason = f"model failed: {record.generation_error or 'no response'}"
@@ -146,7 +152,7 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     if judge.offline:
         scores.update({name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS})
         return scores
-    counts_judged, error = await judge_counts(judge, caption, reference)
+    counts_judged, error = await judge_counts(judge, caption, reference, prompts)
     if counts_judged is None:
         scores.update({name: Score.judge_failed(error or "judge failed") for name in JUDGE_METRICS})
         record.judgment = {"error": error}

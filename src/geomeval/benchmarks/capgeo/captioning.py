@@ -15,9 +15,11 @@ Two caption tasks, as in the paper (its Figure 6):
   captioner gets no text) and GeoQA and MathVista (`problem_with_question`: a diagram beside
   a full question).
 
-Each prompt is a module-level template (`TEMPLATES`, by variant), formatted only in
-`caption_text`, with `{question}` the problem's text with its options (`question_text`). The
-wording is geomeval's own; every clause of the published prompts is in it.
+Each prompt is a module-level template (`TEMPLATES`, by variant), registered as a named
+template (`PROBLEM_TEMPLATES` with CapGeo's, `FIGURE_TEMPLATES` with CapGeo-Bench's) and
+rendered only in `caption_text` through the run's prompt set, with `{question}` the problem's
+text with its options (`question_text`). The wording is geomeval's own; every clause of the
+published prompts is in it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...images import image_part
+from ...prompts import PromptSet, Template, default_set
 
 FIGURE_ONLY = "figure_only"
 PROBLEM_VISION_INTENSIVE = "problem_vision_intensive"
@@ -104,6 +107,45 @@ TEMPLATES = {
     PROBLEM_WITH_QUESTION: CAPTION_PROBLEM_WITH_QUESTION,
 }
 
+CAPTION_FIGURE_ONLY_ZH = """请把图中的几何图形写成一段规范的题设描述，使看不到图的人也能准确画出它。\
+写出所有的元素（点、线段、直线、圆及其圆心、多边形、角、坐标轴、立体图形）、所有的位置关系\
+（点在线上或圆上、中点、交点、平行、垂直、相切、弦与直径、中线、高、角平分线、内接与外接）\
+以及图中给出的所有数量（长度、角度、比例、面积、坐标）。只写图中所示的内容，不要推测，也不要解题。\
+只回复描述本身。"""
+
+
+# The template name of each variant in its benchmark's prompt set.
+TEMPLATE_NAMES = {
+    FIGURE_ONLY: "caption",
+    PROBLEM_VISION_INTENSIVE: "caption_vision_intensive",
+    PROBLEM_VISION_ONLY: "caption_vision_only",
+    PROBLEM_WITH_QUESTION: "caption_with_question",
+}
+_FIG6 = "Fig. 6's captioning prompt for "
+# CapGeo's: the captioner restates the whole problem (reasoning.TEMPLATES).
+PROBLEM_TEMPLATES = (
+    Template(TEMPLATE_NAMES[PROBLEM_VISION_INTENSIVE], CAPTION_PROBLEM_VISION_INTENSIVE, ("question",),
+             required=("question",),
+             implements=_FIG6 + "MathVerse Vision Intensive: the figure read into explicit conditions and merged "
+                        "with the question text into one clear, structured problem statement"),
+    Template(TEMPLATE_NAMES[PROBLEM_VISION_ONLY], CAPTION_PROBLEM_VISION_ONLY, (),
+             implements=_FIG6 + "MathVerse Vision Only: the problem drawn in the image written out as a math "
+                        "problem, complete, and nothing else"),
+    Template(TEMPLATE_NAMES[PROBLEM_WITH_QUESTION], CAPTION_PROBLEM_WITH_QUESTION, ("question",),
+             required=("question",),
+             implements=_FIG6 + "GeoQA and MathVista: the diagram and the question text as one clear, structured "
+                        "problem statement, without analysis or solution steps"),
+)
+# CapGeo-Bench's: the figure alone, in English and in Chinese (bench.TEMPLATES).
+FIGURE_TEMPLATES = (
+    Template(TEMPLATE_NAMES[FIGURE_ONLY], CAPTION_FIGURE_ONLY, (),
+             implements=_FIG6 + "CapGeo-Bench: the figure described in clear, structured mathematical form, as "
+                        "much visual information as possible, the description only, an example (geomeval's own)"),
+    Template("caption_zh", CAPTION_FIGURE_ONLY_ZH, (),
+             implements="the same request in Chinese (capgeo_bench_zh, scored against the Chinese captions)"),
+)
+_DEFAULTS = default_set("capgeo", (*PROBLEM_TEMPLATES, *FIGURE_TEMPLATES))
+
 
 def question_text(question: str, choices: Sequence[str] = ()) -> str:
     """A problem's text as the captioner reads it: the question with its options lettered
@@ -115,29 +157,26 @@ def question_text(question: str, choices: Sequence[str] = ()) -> str:
     return text or "(none)"
 
 
-def caption_text(variant: str = FIGURE_ONLY, question: str = "", choices: Sequence[str] = ()) -> str:
-    """The captioner's instruction for `variant`: the one place its template is formatted."""
+def caption_text(
+    variant: str = FIGURE_ONLY, question: str = "", choices: Sequence[str] = (), prompts: PromptSet = _DEFAULTS
+) -> str:
+    """The captioner's instruction for `variant`, rendered from `prompts` (the run's set): the
+    one place its template is filled."""
     if variant not in TEMPLATES:
         raise ValueError(f"unknown caption variant {variant!r}; variants: {', '.join(VARIANTS)}")
-    return TEMPLATES[variant].format(question=question_text(question, choices))
+    return prompts.render(TEMPLATE_NAMES[variant], question=question_text(question, choices))
 
 
 def caption_messages(
-    image: Any, variant: str = FIGURE_ONLY, question: str = "", choices: Sequence[str] = ()
+    image: Any, variant: str = FIGURE_ONLY, question: str = "", choices: Sequence[str] = (),
+    prompts: PromptSet = _DEFAULTS,
 ) -> list[dict[str, Any]]:
     """The captioner's request for one figure; `question` and `choices` fill the variants that
     show the problem's text (the figure-only and Vision Only ones show none)."""
-    text = caption_text(variant, question, choices)
+    text = caption_text(variant, question, choices, prompts)
     return [{"role": "user", "content": [{"type": "text", "text": text}, image_part(image)]}]
 
 
-CAPTION_FIGURE_ONLY_ZH = """请把图中的几何图形写成一段规范的题设描述，使看不到图的人也能准确画出它。\
-写出所有的元素（点、线段、直线、圆及其圆心、多边形、角、坐标轴、立体图形）、所有的位置关系\
-（点在线上或圆上、中点、交点、平行、垂直、相切、弦与直径、中线、高、角平分线、内接与外接）\
-以及图中给出的所有数量（长度、角度、比例、面积、坐标）。只写图中所示的内容，不要推测，也不要解题。\
-只回复描述本身。"""
-
-
-def caption_messages_zh(image: Any) -> list[dict[str, Any]]:
+def caption_messages_zh(image: Any, prompts: PromptSet = _DEFAULTS) -> list[dict[str, Any]]:
     """The figure-only request in Chinese, for scoring against Chinese reference captions."""
-    return [{"role": "user", "content": [{"type": "text", "text": CAPTION_FIGURE_ONLY_ZH}, image_part(image)]}]
+    return [{"role": "user", "content": [{"type": "text", "text": prompts.render("caption_zh")}, image_part(image)]}]

@@ -9,7 +9,8 @@ with the same vertex and the same value, a length only with the same segment and
 polygon names are the same up to rotation and reversal (triangle ABC = triangle BCA),
 symmetric relations in either order (AB ∥ CD = CD ∥ AB), colour words are ignored. Recall
 counts the reference keypoints the candidate states; precision the candidate keypoints the
-reference supports, so both engines report the same three numbers.
+reference supports, so both engines report the same three numbers. The prompts are named
+templates (`TEMPLATES`, part of CapGeo-Bench's), rendered from the run's prompt set.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...judges import reply_object
+from ...prompts import PromptSet, Template, default_set
 
 DIMENSIONS = ("element", "relation", "numerical")
 GROUPS = {"element": "elements", "relation": "spatial_relations", "numerical": "numerical_relations"}
@@ -66,12 +68,27 @@ supports ("supported"). Reply with exactly one JSON object and nothing else:
 "supported": []}}, "numerical_relations": {{"matched": [2], "supported": [1, 3]}}}}"""
 
 
-def _user(text: str) -> list[dict[str, Any]]:
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": text}]
+TEMPLATES = (
+    Template("keypoint_system", _SYSTEM, (),
+             implements="Figs. 7–9's role: a strict expert in evaluating geometric descriptions, JSON replies"),
+    Template("keypoint_extract", _EXTRACT, ("caption",), required=("caption",),
+             implements="Figs. 7–8: elements, spatial relations and numerical relations extracted from a "
+                        "description, only what it states explicitly, nothing added; the same request for the "
+                        "reference and the model's caption"),
+    Template("keypoint_match", _MATCH, ("groups",), required=("groups",),
+             implements="Fig. 9: the covered keypoints per dimension; angles match on vertex and value, lengths "
+                        "on segment and value, same-meaning statements match (triangle ABC = BCA; colours ignored)"),
+)
+_DEFAULTS = default_set("capgeo_bench", TEMPLATES)
 
 
-def extraction_messages(caption: str) -> list[dict[str, Any]]:
-    return _user(_EXTRACT.format(caption=caption.strip() or "(empty)"))
+def _user(text: str, prompts: PromptSet) -> list[dict[str, Any]]:
+    return [{"role": "system", "content": prompts.render("keypoint_system")}, {"role": "user", "content": text}]
+
+
+def extraction_messages(caption: str, prompts: PromptSet = _DEFAULTS) -> list[dict[str, Any]]:
+    """The keypoint-extraction request for one caption, from `prompts` (the run's set)."""
+    return _user(prompts.render("keypoint_extract", caption=caption.strip() or "(empty)"), prompts)
 
 
 def parse_extraction(text: str) -> dict[str, list[str]]:
@@ -93,13 +110,15 @@ def parse_extraction(text: str) -> dict[str, list[str]]:
     return out
 
 
-def matching_messages(candidate: dict[str, list[str]], reference: dict[str, list[str]]) -> list[dict[str, Any]]:
+def matching_messages(
+    candidate: dict[str, list[str]], reference: dict[str, list[str]], prompts: PromptSet = _DEFAULTS
+) -> list[dict[str, Any]]:
     blocks = []
     for dimension, key in GROUPS.items():
         ref = "\n".join(f"R{i}. {k}" for i, k in enumerate(reference[dimension], 1)) or "(none)"
         cand = "\n".join(f"C{i}. {k}" for i, k in enumerate(candidate[dimension], 1)) or "(none)"
         blocks.append(f"## {key}\nReference:\n{ref}\nCandidate:\n{cand}")
-    return _user(_MATCH.format(groups="\n\n".join(blocks)))
+    return _user(prompts.render("keypoint_match", groups="\n\n".join(blocks)), prompts)
 
 
 def parse_matching(text: str, candidate: dict[str, list[str]], reference: dict[str, list[str]]) -> dict[str, dict[str, list[int]]]:

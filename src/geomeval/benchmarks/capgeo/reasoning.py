@@ -16,8 +16,10 @@ from typing import Any
 from ...aggregate import summarize
 from ...answers import check_answer, extract_final_answer
 from ...images import image_part
+from ...prompts import PromptSet, Template, default_set
 from ...records import SampleRecord, Score
 from ..base import NotPosable
+from .captioning import PROBLEM_TEMPLATES
 
 MODES = ("direct", "with_image", "without_image")
 METRICS = ("accuracy",)
@@ -47,6 +49,35 @@ HINT_VALUE = " (the value only, without units)"
 IN_FIGURE = "The problem, with its choices if it has any, is written in the figure."
 IN_RESTATEMENT = "The problem is written in its figure, which is not shown: the restatement above gives it."
 
+_FIG6 = "Fig. 6's reasoning prompt"
+# The reasoner's templates: the request and the pieces it is assembled from, each replaceable.
+REASONING_TEMPLATES = (
+    Template("reasoning", REASONING_PROMPT, ("context", "problem", "options", "hint"), required=("problem",),
+             implements=_FIG6 + ": think first, then answer, the reasoning inside `<think></think>` and the "
+                        "answer inside `<answer></answer>`; A = MLLM(Q, I, C): the question with the caption and/or figure"),
+    Template("context_direct", CONTEXT["direct"], (),
+             implements="direct mode (the vision baseline): the question and its figure (I)"),
+    Template("context_with_image", CONTEXT["with_image"], (),
+             implements="with_image mode: the question, its figure and the caption (Q, I, C)"),
+    Template("context_without_image", CONTEXT["without_image"], (),
+             implements="without_image mode: the question and the caption only (Q, C; Table 2's w/o image)"),
+    Template("restated", RESTATED, ("caption",), required=("caption",),
+             implements="the caption C, the problem as the captioner restated it, before the question"),
+    Template("problem", QUESTION, ("question",), required=("question",),
+             implements="the question Q as the source gives it"),
+    Template("options", OPTIONS, ("options",), required=("options",),
+             implements="a multiple-choice question's options, lettered"),
+    Template("hint_choice", HINT_CHOICE, (), implements="what the answer holds for a multiple-choice question"),
+    Template("hint_value", HINT_VALUE, (), implements="what the answer holds for a free-form question"),
+    Template("question_in_figure", IN_FIGURE, (),
+             implements="MathVerse Vision Only's question, which only the figure holds (direct, with_image)"),
+    Template("question_in_restatement", IN_RESTATEMENT, (),
+             implements="the same without the figure (without_image): the restatement holds the question"),
+)
+# CapGeo's prompt set: the captioner's (run in `prepare`) and the reasoner's.
+TEMPLATES = (*PROBLEM_TEMPLATES, *REASONING_TEMPLATES)
+_DEFAULTS = default_set("capgeo", TEMPLATES)
+
 
 class NoCaption(NotPosable):
     """A caption mode's item without a caption: it cannot be posed, and is left unscored."""
@@ -56,22 +87,27 @@ def no_caption_reason(error: str | None) -> str:
     return f"no caption for this item: {error or 'the captioner gave none'}"
 
 
-def reasoning_messages(row: dict[str, Any], mode: str, caption: str | None) -> list[dict[str, Any]]:
+def reasoning_messages(
+    row: dict[str, Any], mode: str, caption: str | None, prompts: PromptSet = _DEFAULTS
+) -> list[dict[str, Any]]:
+    """The reasoner's request in `mode`, rendered from `prompts` (the run's set)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
     if mode != "direct" and not caption:
         raise NoCaption(no_caption_reason(row.get("caption_error")))
-    question = row["question"] or (IN_RESTATEMENT if mode == "without_image" else IN_FIGURE)
-    problem = QUESTION.format(question=question)
+    question = row["question"] or prompts.render(
+        "question_in_restatement" if mode == "without_image" else "question_in_figure")
+    problem = prompts.render("problem", question=question)
     if mode != "direct":
-        problem = RESTATED.format(caption=caption.strip()) + problem  # type: ignore[union-attr]
+        problem = prompts.render("restated", caption=caption.strip()) + problem  # type: ignore[union-attr]
     choices = row.get("choices") or []
     options = ""
     if choices and row["question"]:
         lettered = "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
-        options = OPTIONS.format(options=lettered)
-    hint = HINT_CHOICE if choices else HINT_VALUE
-    text = REASONING_PROMPT.format(context=CONTEXT[mode], problem=problem, options=options, hint=hint)
+        options = prompts.render("options", options=lettered)
+    hint = prompts.render("hint_choice" if choices else "hint_value")
+    text = prompts.render("reasoning", context=prompts.render(f"context_{mode}"), problem=problem,
+                          options=options, hint=hint)
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     if mode != "without_image":
         content.append(image_part(row["image"]))

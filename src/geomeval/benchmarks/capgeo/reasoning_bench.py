@@ -17,6 +17,8 @@ whole source) is refused rather than mixing two subsets.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,9 +27,10 @@ from ...hfdata import is_built_dataset
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from .captioning import caption_messages
+from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
 from .features import QUESTION_TYPES
+from .reasoning import TEMPLATES
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
 if TYPE_CHECKING:
@@ -55,6 +58,7 @@ class CapGeo(Benchmark):
     title = "CapGeo"
     tasks = ("capgeo_reasoning",)
     headline = "accuracy"
+    prompt_templates = TEMPLATES  # the captioner's and the reasoner's
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -91,7 +95,7 @@ class CapGeo(Benchmark):
                 )
             if setup.captioner is not None:
                 raise ValueError("a built --source supplies its own captions: leave out --captioner")
-            return CapGeo(setup)
+            return self._with(setup)
         if setup.mode != "direct" and setup.captioner is None:
             raise ValueError(
                 f"--mode {setup.mode} needs captions: give --captioner <model spec> (a vision model "
@@ -99,7 +103,13 @@ class CapGeo(Benchmark):
                 "build` from captions you already have; then a text-only model reasons with "
                 "--mode without_image and needs no vision model (README, 'Text-only models')"
             )
-        return CapGeo(setup)
+        return self._with(setup)
+
+    def _with(self, setup: Setup) -> CapGeo:
+        """This benchmark with another setup, rendering the same prompt set."""
+        configured = CapGeo(setup)
+        configured._prompt_set = self._prompt_set
+        return configured
 
     @property
     def built_source(self) -> bool:
@@ -110,7 +120,7 @@ class CapGeo(Benchmark):
         (a built reasoning dataset, as lmms-eval's tasks read it): no captioner is needed."""
         if mode not in reasoning.MODES:
             raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(reasoning.MODES)}")
-        return CapGeo(dataclasses.replace(self.setup, mode=mode))
+        return self._with(dataclasses.replace(self.setup, mode=mode))
 
     @property
     def options(self) -> dict[str, Any]:
@@ -129,8 +139,16 @@ class CapGeo(Benchmark):
         return sampling(self.setup.source, self.setup.sample_seed, self.setup.all_problems)
 
     def store(self) -> CaptionStore:
+        """The captioner's store for this source. Captions asked with a replaced caption prompt
+        are another store (the variant named with the prompt's hash): a run never reuses
+        captions written for other wording."""
         source = SOURCES[self.setup.source]
-        return CaptionStore(self.setup.captions, self.setup.captioner.spec, source.name, source.variant)
+        variant = source.variant
+        name = TEMPLATE_NAMES[variant]
+        if name in self.prompts.overrides:
+            digest = hashlib.sha256(self.prompts.overrides[name].encode("utf-8")).hexdigest()[:12]
+            variant = f"{variant}-prompt-{digest}"
+        return CaptionStore(self.setup.captions, self.setup.captioner.spec, source.name, variant)
 
     # --- the benchmark contract ----------------------------------------------------------
 
@@ -149,7 +167,7 @@ class CapGeo(Benchmark):
         rows = rows[:limit] if limit is not None else rows
         return [Item(id=row["id"], fields=row, choices=tuple(row["choices"])) for row in rows]
 
-    async def prepare(self, items: list[Item], concurrency: int) -> None:
+    async def prepare(self, items: Sequence[Item], concurrency: int) -> None:
         """The caption pass: stored captions are reused; missing or failed ones are asked for."""
         if self.setup.mode == "direct" or self.built_source or not items:
             return
@@ -164,7 +182,7 @@ class CapGeo(Benchmark):
             entry = stored.get(item.id)
             if entry is None or entry.get("caption") is None:
                 messages = caption_messages(item.fields["image"], variant, item.fields["question"],
-                                            item.fields["choices"])
+                                            item.fields["choices"], self.prompts)
                 try:
                     generation = await captioner.generate(item, messages)
                     text, error = generation.text, generation.error
@@ -186,7 +204,7 @@ class CapGeo(Benchmark):
             await self.setup.captioner.aclose()
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
-        return reasoning.reasoning_messages(item.fields, self.setup.mode, item.fields.get("caption"))
+        return reasoning.reasoning_messages(item.fields, self.setup.mode, item.fields.get("caption"), self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields

@@ -1803,8 +1803,10 @@ def sample_files() -> dict[str, bytes]:
     geoqa = "sources/geoqa"
     lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in geoqa_records()]
     files[f"{geoqa}/test.jsonl"] = "".join(lines).encode("utf-8")
-    for problem in GEOQA_PROBLEMS:
-        files[f"{geoqa}/images/{problem.id}.png"] = figure_png(problem.drawing, REASONING_SIZE)
+    for geoqa_problem in GEOQA_PROBLEMS:
+        files[f"{geoqa}/images/{geoqa_problem.id}.png"] = figure_png(
+            geoqa_problem.drawing, REASONING_SIZE
+        )
     files.update(caption_files())
     return files
 

@@ -122,7 +122,7 @@ class GeoEval(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge)
+        return await scoring.score_record(record, judge, self.prompts)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)

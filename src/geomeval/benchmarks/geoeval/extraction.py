@@ -47,6 +47,7 @@ from ...answers import (
     read_option_letter,
 )
 from ...judges import Judge, reply_object
+from ...prompts import PromptSet, Template, default_set
 
 MAX_RULE_CHARS = 30_000  # rules read only the response's tail: a final answer is at the end
 WINDOW_CHARS = 800  # GeoEval's extra phrasings count only this close to the end...
@@ -281,11 +282,24 @@ Reply: {{"answer": "none"}}
 
 Reply with exactly one JSON object and nothing else: {{"answer": "<the final answer, or none>"}}"""
 
+# Registered with GeoEval's templates (prompts.TEMPLATES), so `--prompts` can replace them.
+JUDGE_TEMPLATES = (
+    Template("extract_system", _SYSTEM, (),
+             implements="Table 4's task description: a bot that extracts the final answer from a model's output"),
+    Template(
+        "extract_judge", _PROMPT, ("problem", "options", "response"), required=("response",),
+        implements="Table 4's few-shot extraction: the question with its choices and the model's response, "
+                   "worked examples (geomeval's own), the option letter or the value extracted as given",
+    ),
+)
+_DEFAULTS = default_set("geoeval", JUDGE_TEMPLATES)
+
 
 def extraction_messages(
-    problem: str, choices: Sequence[str] | None, response: str
+    problem: str, choices: Sequence[str] | None, response: str, prompts: PromptSet = _DEFAULTS
 ) -> list[dict[str, Any]]:
-    """The judge's few-shot extraction prompt for one response (a long one shown by its end)."""
+    """The judge's few-shot extraction prompt for one response (a long one shown by its end),
+    rendered from `prompts`, the run's set."""
     problem = problem.strip()
     if len(problem) > MAX_PROMPT_PROBLEM_CHARS:
         problem = problem[:MAX_PROMPT_PROBLEM_CHARS] + " […]"
@@ -293,8 +307,8 @@ def extraction_messages(
     if len(shown) > MAX_PROMPT_RESPONSE_CHARS:
         shown = "[… the start of the response is omitted …] " + shown[-MAX_PROMPT_RESPONSE_CHARS:]
     options = _options_block(choices)
-    prompt = _PROMPT.format(problem=problem or "(not given)", options=options, response=shown)
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": prompt}]
+    prompt = prompts.render("extract_judge", problem=problem or "(not given)", options=options, response=shown)
+    return [{"role": "system", "content": prompts.render("extract_system")}, {"role": "user", "content": prompt}]
 
 
 def _options_block(choices: Sequence[str] | None) -> str:
@@ -336,6 +350,7 @@ async def extract(
     problem: str,
     choices: Sequence[str] | None,
     judge: Judge | None,
+    prompts: PromptSet = _DEFAULTS,
 ) -> tuple[str | None, str, str | None]:
     """GeoEval's two-step extraction: `(answer, method, judge_error)`.
 
@@ -350,7 +365,7 @@ async def extract(
         return None, "none", None
     if judge is None or judge.offline:
         return (*rule_extract(response, letters), None)
-    reply = await judge.ask(extraction_messages(problem, choices, response), parse_extraction)
+    reply = await judge.ask(extraction_messages(problem, choices, response, prompts), parse_extraction)
     if reply.error is None and reply.value is not None:
         return reply.value, "judge", None
     answer, method = rule_extract(response, letters)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ...images import image_part
 from ...prompts import PromptSet, Template
+from .extraction import JUDGE_TEMPLATES
 
 MODES = ("text_description_diagram", "text", "text_description", "text_diagram")
 
@@ -31,6 +32,7 @@ TEMPLATES = (
         implements="the paper's single request: diagram description, problem text and choices merged in that "
                    "order, the answer asked for on a line of its own (the letter when there are choices)",
     ),
+    *JUDGE_TEMPLATES,  # the answer-extraction judge's (extraction.py)
 )
 
 

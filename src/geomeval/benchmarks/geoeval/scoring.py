@@ -14,6 +14,7 @@ from typing import Any
 
 from ...aggregate import summarize
 from ...judges import Judge
+from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
 from .analyses import CONSTANT_ORDER, DESCRIPTION_LENGTHS, SUBJECTS
 from .complexity import QUESTION_LENGTH_EDGES, question_length_bucket
@@ -33,14 +34,16 @@ TABLE2_COLUMNS = (("geoeval_2000", "A"), ("geoeval_2000", "T"), ("geoeval_backwa
                   ("geoeval_aug", "A"), ("geoeval_hard", "A"))
 
 
-async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
+    """A and T of one record; `prompts` is the run's set (the extraction judge's among them)."""
     record.judgment = None
     if record.generation_error is not None or record.response is None:
         return failed_scores(record)
     target = record.target
     choices = target.get("choices") or None
     asked = not judge.offline and bool(record.response.strip())
-    answer, method, judge_error = await extract(record.response, target["problem"], choices, None if judge.offline else judge)
+    answer, method, judge_error = await extract(record.response, target["problem"], choices,
+                                                None if judge.offline else judge, prompts)
     scores = answer_scores(record, answer, method, judge_error)
     return judged(scores, "fallback" if judge_error else "decided") if asked else scores
 

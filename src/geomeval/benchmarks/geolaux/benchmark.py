@@ -27,6 +27,12 @@ def shared_data_dir() -> Path:
     return Path(os.environ.get("GEOMEVAL_SHARED_DATA") or Path.cwd().parent / "shared" / "data")
 
 
+def _item(row: dict[str, Any]) -> Item:
+    row["type"] = TYPES[row["type"]]
+    row["auxiliary_type"] = AUXILIARY_TYPES[row["auxiliary_type"]]
+    return Item(id=row["id"], fields=row, choices=tuple(row["choices"]))
+
+
 class GeoLaux(Benchmark):
     name = "geolaux"
     title = "GeoLaux"
@@ -51,15 +57,9 @@ class GeoLaux(Benchmark):
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
             raise ValueError(f"unknown GeoLaux task {task!r}; tasks: {', '.join(self.tasks)}")
-        dataset = data.undecoded(data.load(data_arg))
-        if limit is not None:
-            dataset = dataset.select(range(min(limit, len(dataset))))
-        items = []
-        for row in dataset:
-            row["type"] = TYPES[row["type"]]
-            row["auxiliary_type"] = AUXILIARY_TYPES[row["auxiliary_type"]]
-            items.append(Item(id=row["id"], fields=row, choices=tuple(row["choices"])))
-        return items
+        from ..datasource import LazyItems
+
+        return LazyItems(data.SOURCE.rows(data_arg, data.undecoded, limit), _item)  # type: ignore[return-value]
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return build_messages(item.fields, with_auxiliary=task == "geolaux_aux", prompts=self.prompts)
@@ -89,7 +89,7 @@ class GeoLaux(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge)
+        return await scoring.score_record(record, judge, self.prompts)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)

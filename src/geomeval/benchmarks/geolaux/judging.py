@@ -6,7 +6,9 @@ the final answer gets its own 1/0. For solutions with a wrong step, a second
 question classifies *every* wrong step, as the official script does, as a
 figure-comprehension, knowledge, calculation or logical-reasoning error. As the
 paper's judge, both questions show the problem's figure, unless the judge is
-text-only. Prompts are geomeval's own wording.
+text-only. Prompts are geomeval's own wording, registered as named templates
+(`JUDGE_TEMPLATES`, part of GeoLaux's `TEMPLATES`), so a `--prompts` file can replace them;
+the judging functions render whatever set the run uses.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from ...answers import parse_choices
 from ...images import image_part
 from ...judges import reply_object
+from ...prompts import PromptSet, Template, default_set
 from .process_metrics import ERROR_TYPES
 
 MAX_STEPS = 64
@@ -148,6 +151,31 @@ Reply with exactly one JSON object and nothing else, with one entry for each wro
 {{"errors": [{{"step": <the step number>, "error_type": "<one of: figure_comprehension, \
 knowledge, calculation, logical_reasoning>", "reason": "<the root cause, briefly>"}}]}}"""
 
+JUDGE_TEMPLATES = (
+    Template("judge_system", _SYSTEM, (),
+             implements="the role of the paper's automatic scorer: strict step-by-step grading against the "
+                        "reference, JSON replies"),
+    Template(
+        "step_judge", _STEP_PROMPT,
+        ("problem", "options", "figure_note", "answer", "solution", "count", "steps", "final"),
+        required=("problem", "steps"),
+        implements="the paper's step-by-step scoring with the reference solution: every step 1 or 0 on its own "
+                   "(a correct step built on an earlier wrong result stays 1; a valid other route is correct), "
+                   "and a 1/0 mark for the final answer",
+    ),
+    Template(
+        "error_judge", _ERROR_PROMPT,
+        ("problem", "options", "figure_note", "answer", "solution", "steps", "grades", "wrong"),
+        required=("steps", "grades"),
+        implements="the paper's error analysis: the root cause of every wrong step classified as figure "
+                   "comprehension, knowledge, calculation or logical reasoning (figure misreading told apart "
+                   "from an assumption the problem does not state)",
+    ),
+    Template("judge_figure_note", _FIGURE_NOTE, (),
+             implements="the problem's figure, shown to the judge as the paper's scorer sees it"),
+)
+_DEFAULTS = default_set("geolaux", JUDGE_TEMPLATES)
+
 
 def _numbered(steps: list[str]) -> str:
     return "\n".join(f"Step {i}: {step}" for i, step in enumerate(steps, 1)) or "(no steps given)"
@@ -165,29 +193,32 @@ def _answer(target: dict[str, Any]) -> str:
     return answer + (f" ({unit})" if unit else "")
 
 
-def _with_figure(prompt: str, figure: bytes | None) -> list[dict[str, Any]]:
+def _with_figure(prompt: str, figure: bytes | None, prompts: PromptSet) -> list[dict[str, Any]]:
     """The judge's conversation: the prompt, and the figure after it when there is one (a
     text-only request stays a plain string, which every server takes)."""
     content: str | list[dict[str, Any]] = prompt
     if figure is not None:
         content = [{"type": "text", "text": prompt}, image_part(figure)]
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": content}]
+    return [{"role": "system", "content": prompts.render("judge_system")}, {"role": "user", "content": content}]
 
 
 def step_judge_messages(
-    target: dict[str, Any], problem: str, steps: list[str], final: str | None, figure: bytes | None = None
+    target: dict[str, Any], problem: str, steps: list[str], final: str | None, figure: bytes | None = None,
+    prompts: PromptSet = _DEFAULTS,
 ) -> list[dict[str, Any]]:
-    prompt = _STEP_PROMPT.format(
+    """The question that marks every step and the final answer; `prompts` is the run's set."""
+    prompt = prompts.render(
+        "step_judge",
         problem=problem.strip(),
         options=_options(target),
-        figure_note=_FIGURE_NOTE if figure is not None else "",
+        figure_note=prompts.render("judge_figure_note") if figure is not None else "",
         answer=_answer(target),
         solution=(target.get("solution") or "").strip() or "(none given)",
         count=f"{len(steps)} numbered step{'s' if len(steps) != 1 else ''}" if steps else "no steps",
         steps=_numbered(steps),
         final=final if final else "(none stated)",
     )
-    return _with_figure(prompt, figure)
+    return _with_figure(prompt, figure, prompts)
 
 
 def wrong_steps(marks: list[int]) -> list[int]:
@@ -196,21 +227,23 @@ def wrong_steps(marks: list[int]) -> list[int]:
 
 
 def error_type_messages(
-    target: dict[str, Any], problem: str, steps: list[str], marks: list[int], figure: bytes | None = None
+    target: dict[str, Any], problem: str, steps: list[str], marks: list[int], figure: bytes | None = None,
+    prompts: PromptSet = _DEFAULTS,
 ) -> list[dict[str, Any]]:
     """The question that classifies every wrong step of a graded solution at once."""
     wrong = wrong_steps(marks)
-    prompt = _ERROR_PROMPT.format(
+    prompt = prompts.render(
+        "error_judge",
         problem=problem.strip(),
         options=_options(target),
-        figure_note=_FIGURE_NOTE if figure is not None else "",
+        figure_note=prompts.render("judge_figure_note") if figure is not None else "",
         answer=_answer(target),
         solution=(target.get("solution") or "").strip() or "(none given)",
         steps=_numbered(steps),
         grades="\n".join(f"Step {i}: {m}" for i, m in enumerate(marks, 1)) or "(no steps)",
         wrong=f"step{'s' if len(wrong) != 1 else ''} {', '.join(map(str, wrong))}",
     )
-    return _with_figure(prompt, figure)
+    return _with_figure(prompt, figure, prompts)
 
 
 def _binary(value: Any, where: str) -> int:

@@ -14,6 +14,7 @@ from typing import Any
 from ...answers import parse_choices
 from ...images import image_part
 from ...prompts import PromptSet, Template
+from .judging import JUDGE_TEMPLATES
 
 # An original worked example (not from GeoLaux): the form the answer should take.
 _EXAMPLE = """Example of the expected form (a different problem):
@@ -64,6 +65,7 @@ TEMPLATES = (
         "auxiliary", _AUXILIARY, ("text", "image_note"), required=("text",),
         implements="geolaux_aux: the auxiliary construction given to the solver (the paper's aux-line ablation)",
     ),
+    *JUDGE_TEMPLATES,  # the step-level judge's (judging.py)
 )
 
 

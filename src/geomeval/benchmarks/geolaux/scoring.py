@@ -21,6 +21,7 @@ from ...answers import check_answer, extract_final_answer
 from ...errors import EndpointFailure
 from ...images import image_bytes
 from ...judges import Judge
+from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
 from . import judging
 from .features import STEP_BUCKETS
@@ -45,7 +46,7 @@ JUDGED_BEFORE = "text only (judged before geomeval showed the judge the figure)"
 # Added to a judge error that says the figure was refused (client.IMAGE_REFUSAL_HINT).
 FIGURE_REFUSED = (
     "; GeoLaux's judge is shown the problem's figure, as the paper's is: use a vision judge, or set "
-    "GEOMEVAL_JUDGE_IMAGES=0 to judge from the text alone (not the paper's setting; see the card)"
+    "--judge-text-only (GEOMEVAL_JUDGE_IMAGES=0) to judge from the text alone (not the paper's setting; see the card)"
 )
 
 
@@ -96,7 +97,8 @@ def _checker_acs(record: SampleRecord) -> Score:
     )
 
 
-async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
+    """All metrics of one record; `prompts` is the run's set (the judge's templates among them)."""
     record.judgment = None
     if record.generation_error is not None or record.response is None:
         reason = f"model failed: {record.generation_error or 'no response'}"
@@ -120,7 +122,7 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
     problem = record.target.get("problem") or "(problem text not saved in this run)"
     figure, judge_input = judge_figure(record, judge)
     try:
-        return await _judge_steps(record, judge, problem, steps, figure, judge_input)
+        return await _judge_steps(record, judge, problem, steps, figure, judge_input, prompts)
     except EndpointFailure as failure:  # the run stops; say what to do when it was the figure
         hinted = _refused(str(failure))
         if hinted == str(failure):
@@ -129,9 +131,11 @@ async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
 
 
 async def _judge_steps(
-    record: SampleRecord, judge: Judge, problem: str, steps: list[str], figure: bytes | None, judge_input: str
+    record: SampleRecord, judge: Judge, problem: str, steps: list[str], figure: bytes | None, judge_input: str,
+    prompts: PromptSet,
 ) -> dict[str, Score]:
-    messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"], figure)  # type: ignore[index]
+    messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"], figure,  # type: ignore[index]
+                                           prompts)
     answer = await judge.ask(messages, lambda text: judging.parse_step_judgment(text, len(steps)))
     if answer.value is None:
         return {m: Score.judge_failed(_refused(answer.error or "judge failed")) for m in METRICS}
@@ -141,7 +145,7 @@ async def _judge_steps(
     if first is not None:
         wrong = judging.wrong_steps(judgment["marks"])
         classified = await judge.ask(
-            judging.error_type_messages(record.target, problem, steps, judgment["marks"], figure),
+            judging.error_type_messages(record.target, problem, steps, judgment["marks"], figure, prompts),
             lambda text: judging.parse_error_types(text, wrong),
         )
         if classified.value is not None:

@@ -13,6 +13,7 @@ from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
 
 PIXEL_REFERENCES = ("rendered", "release")
+ENGINES = ("geomeval", "jar")
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -41,27 +42,42 @@ class GGBench(Benchmark):
     headline = "VLM-I"
     prompt_templates = TEMPLATES
 
-    def __init__(self, pixel_reference: str = "rendered") -> None:
+    def __init__(self, pixel_reference: str = "rendered", engine: str = "geomeval") -> None:
         if pixel_reference not in PIXEL_REFERENCES:
             raise ValueError(f"ggbench pixel_reference must be one of {', '.join(PIXEL_REFERENCES)}, "
                              f"not {pixel_reference!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"ggbench engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         # What PSNR/SSIM/LPIPS compare the answer's figure with: the reference script drawn by
         # the same engine in the same view ("rendered", like for like), or the release's PNG.
         self.pixel_reference = pixel_reference
+        # Who decides Pass@1: geomeval's own engine, or GeoGebra 4.0.34 itself ("jar").
+        self.engine = engine
 
     def configure(self, options: dict[str, Any]) -> GGBench:
-        given = [k for k, v in options.items() if v is not None and k != "pixel_reference"]
+        given = [k for k, v in options.items() if v is not None and k not in ("pixel_reference", "engine")]
         if given:
             raise ValueError(f"ggbench takes no {', '.join('--' + k for k in given)} "
-                             "(its option: -T pixel_reference=rendered|release)")
-        return GGBench(options.get("pixel_reference") or "rendered")
+                             "(its options: -T pixel_reference=rendered|release, -T engine=geomeval|jar)")
+        bench = self.from_options(options)
+        if bench.engine == "jar":
+            from ...geogebra.jar_scoring import check_available
+
+            check_available()
+        return bench
 
     def from_options(self, options: dict[str, Any]) -> GGBench:
-        return GGBench(options.get("pixel_reference") or "rendered")
+        return GGBench(options.get("pixel_reference") or "rendered", options.get("engine") or "geomeval")
 
     @property
     def options(self) -> dict[str, Any]:
-        return {"pixel_reference": self.pixel_reference}
+        return {"pixel_reference": self.pixel_reference, "engine": self.engine}
+
+    async def aclose(self) -> None:
+        if self.engine == "jar":
+            from ...geogebra.jar_scoring import close_shared
+
+            close_shared()
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -75,10 +91,11 @@ class GGBench(Benchmark):
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
             raise ValueError(f"unknown GGBench task {task!r}; tasks: {', '.join(self.tasks)}")
-        dataset = data.undecoded(data.load(data_arg))
-        if limit is not None:
-            dataset = dataset.select(range(min(limit, len(dataset))))
-        return [Item(id=row["id"], fields=named(row)) for row in dataset]
+        from ..datasource import LazyItems
+
+        # made as the run reaches them, so only a window of items and figures is held
+        rows = data.SOURCE.rows(data_arg, data.undecoded, limit)
+        return LazyItems(rows, lambda row: Item(id=row["id"], fields=named(row)))  # type: ignore[return-value]
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return task_messages(item.fields, track=TRACKS[task], prompts=self.prompts)
@@ -104,7 +121,7 @@ class GGBench(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge, self.prompts, self.pixel_reference)
+        return await scoring.score_record(record, judge, self.prompts, self.pixel_reference, self.engine)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)

@@ -19,7 +19,7 @@ def _is_raw(path: Path) -> bool:
     ).is_file()
 
 
-SOURCE = DataSource("GGBench", __package__, FEATURES, read_release, render_card, _is_raw)
+SOURCE = DataSource("GGBench", __package__, FEATURES, read_release, render_card, _is_raw, streamed=True)
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw
 build = SOURCE.build

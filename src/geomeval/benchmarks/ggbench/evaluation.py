@@ -39,7 +39,7 @@ def rubric_score(value: Any, index: int, field: str) -> int | None:
         not isinstance(value, bool)
         and isinstance(value, numbers.Real)
         and math.isfinite(value)
-        and value == int(value)
+        and value == int(float(value))
     )
     if not whole or not 1 <= value <= 5:
         raise ValueError(f"item {index}, {field}: a rubric score must be a whole number from 1 to 5 or None, got {value!r}")

@@ -96,7 +96,9 @@ def bounded_png(data: bytes) -> bytes:
     flat.paste(picture, mask=picture.getchannel("A"))
     flat.thumbnail((REFERENCE_IMAGE_MAX, REFERENCE_IMAGE_MAX), PILImage.Resampling.LANCZOS)
     buffer = io.BytesIO()
-    flat.save(buffer, format="PNG", optimize=True)
+    # no optimize=True: it costs twice the encoding time for a file under 2% smaller, and
+    # PNG is lossless, so the pixels every metric and the judge see are the same
+    flat.save(buffer, format="PNG")
     return buffer.getvalue()
 
 
@@ -291,7 +293,7 @@ def _what(exc: BaseException) -> str:
 
 def code_track(
     response: str, target: dict[str, Any], reference_png: bytes | None, with_lpips: bool,
-    pixel_reference: str = "rendered",
+    pixel_reference: str = "rendered", with_long: bool = True,
 ) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
     """Everything deterministic about a code-track answer: what it drew (without the engine's
     objects, so the result pickles out of a sandbox worker), its engine, code and pixel
@@ -314,7 +316,8 @@ def code_track(
         try:
             window = fit_window(reference, size=RENDER_SIZE) if reference is not None else None
             drawn.final = render_png(drawn.construction, size=RENDER_SIZE, window=window)
-            drawn.long = render_long_image(drawn.construction, size=RENDER_SIZE)
+            if with_long:  # only the process judge reads the long image: a run without one skips it
+                drawn.long = render_long_image(drawn.construction, size=RENDER_SIZE)
             drawn.panels = len(long_image_panels(drawn.construction.blocks, LONG_IMAGE_STEPS))
             drawn.blank = is_blank(drawn.final)
             if drawn.blank:
@@ -344,10 +347,11 @@ def _engine_limit(response: str, target: dict[str, Any], reason: str, reference_
                   with_lpips: bool) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
     """An answer whose scoring ran past the sandbox's limits: the engine's and the figure's
     metrics at their floor; the code metrics are text only and still computed."""
-    drawn = Drawn(plan=plan_text(response), code=answer_code(response), problem=f"the answer's script {reason}")
+    problem = f"the answer's script {reason}"
+    drawn = Drawn(plan=plan_text(response), code=answer_code(response), problem=problem)
     pixels = pixel_names(with_lpips)
-    scores = floor_scores(ENGINE_METRICS, drawn.problem)
-    scores.update(floor_scores(pixels, drawn.problem) if reference_png is not None
+    scores = floor_scores(ENGINE_METRICS, problem)
+    scores.update(floor_scores(pixels, problem) if reference_png is not None
                   else {m: Score.missing("the item has no reference image") for m in pixels})
     scores.update(guarded_similarity_scores(drawn, target))
     return drawn, scores, []
@@ -553,7 +557,8 @@ async def judge_scores(
 
 
 async def score_record(
-    record: SampleRecord, judge: Judge, prompt_set: PromptSet, pixel_reference: str = "rendered"
+    record: SampleRecord, judge: Judge, prompt_set: PromptSet, pixel_reference: str = "rendered",
+    engine: str = "geomeval",
 ) -> dict[str, Score]:
     track = "image" if record.task == "ggbench_image" else "code"
     names = IMAGE_TRACK_METRICS if track == "image" else CODE_TRACK_METRICS
@@ -571,7 +576,7 @@ async def score_record(
         response = record.response or ""
         try:  # the answer's code runs in a worker that is killed past its time or memory limit
             drawn, scores, failed = shared_sandbox().call(code_track, response, record.target, reference_png,
-                                                          with_lpips, pixel_reference)
+                                                          with_lpips, pixel_reference, not judge.offline)
         except SandboxLimit as exc:
             drawn, scores, failed = _engine_limit(response, record.target, str(exc), reference_png, with_lpips)
         return drawn, scores, failed
@@ -579,6 +584,8 @@ async def score_record(
     # Running scripts, verifying and rendering are CPU work: off the event loop, so judge
     # requests for other items keep flowing meanwhile.
     drawn, scores, failed_lines = await asyncio.to_thread(deterministic)
+    if engine == "jar" and track == "code" and drawn.code:
+        scores["Pass@1"], failed_lines = await asyncio.to_thread(jar_pass_at_1_score, drawn.code)
     record.extracted = {
         "track": track,
         "code": drawn.code,
@@ -593,6 +600,20 @@ async def score_record(
         judged, record.judgment = await judge_scores(record, judge, drawn, reference_png, prompt_set)
         scores.update(judged)
     return {name: scores[name] for name in names if name in scores}
+
+
+def jar_pass_at_1_score(code: str) -> tuple[Score, list[dict[str, Any]]]:
+    """Pass@1 as GeoGebra 4.0.34 decides it (`-T engine=jar`), and the lines it refused."""
+    from ...geogebra.jar_scoring import jar_pass_at_1
+
+    verdict = jar_pass_at_1(code)
+    if verdict["error"]:
+        return Score(0.0, explanation=f"GeoGebra 4.0.34: {verdict['error']}"), []
+    failed = verdict["failed"]
+    detail = ("GeoGebra 4.0.34 ran every line" if verdict["passed"] else
+              f"GeoGebra 4.0.34: {len(failed)} failing line(s); first: line {failed[0]['line']}: {failed[0]['error']}"
+              if failed else "GeoGebra 4.0.34: no commands")
+    return Score(1.0 if verdict["passed"] else 0.0, explanation=detail), failed
 
 
 # --------------------------------------------------------------------------- aggregation
@@ -621,9 +642,31 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
         units=UNITS,
     )
     summary["headline"] = _headline(summary["metrics"], image_track)
+    summary["tables"] = [paper_table(summary["metrics"])]
     if skipped:
         summary["skipped_metrics"] = skipped
     return summary
+
+
+TABLE4_COLUMNS = ("VLM-T", "VLM-I-Mid", "VLM-I-Res", "LPIPS", "PSNR", "SSIM", "VLM-I")
+
+
+def paper_table(metrics: dict[str, Any]) -> dict[str, Any]:
+    """This run in the layout of the paper's Table 4, to paste beside its rows: every column
+    ×100 as printed there (the rubric metrics as score/5 × 100, SSIM and LPIPS × 100). PSNR is
+    left in dB: the paper's PSNR scale cannot be recovered (see the card), so that cell is not
+    comparable with the published column."""
+    cells: list[Any] = ["this run"]
+    for name in TABLE4_COLUMNS:
+        value = metrics.get(name, {}).get("value")
+        if value is None:
+            cells.append(None)
+        elif name == "PSNR":
+            cells.append(f"{value:.2f} dB")
+        else:
+            cells.append(f"{100 * value:.2f}")
+    return {"title": "GGBench as in the paper's Table 4 (×100 as printed; PSNR in dB, not comparable)",
+            "columns": ["model", *TABLE4_COLUMNS], "rows": [cells]}
 
 
 def _headline(metrics: dict[str, Any], image_track: bool) -> str:

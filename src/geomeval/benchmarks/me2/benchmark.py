@@ -23,7 +23,7 @@ from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
 from .features import ANCHORED, DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
-from .prompts import build_messages
+from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -64,6 +64,7 @@ class ME2(Benchmark):
     title = "ME2"
     tasks = TASKS
     headline = "accuracy"
+    prompt_templates = TEMPLATES
 
     def __init__(self, mode: str = MODES[0]) -> None:
         if mode not in MODES:
@@ -132,7 +133,7 @@ class ME2(Benchmark):
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         if task == "me2_keypoints" and not item.fields.get("keypoint_options"):
             raise NotPosable(NO_OPTIONS)
-        return build_messages(item.fields, task, summary=self.with_summary)
+        return build_messages(item.fields, task, summary=self.with_summary, prompts=self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -164,7 +165,7 @@ class ME2(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge)
+        return await scoring.score_record(record, judge, self.prompts)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)

@@ -226,8 +226,8 @@ def _letter(value: Any, index: int, what: str) -> str:
         and not isinstance(value, bool)
         and float(value).is_integer()
     ):
-        if 0 <= int(value) < len(OPTION_LETTERS):
-            return OPTION_LETTERS[int(value)]
+        if 0 <= int(float(value)) < len(OPTION_LETTERS):
+            return OPTION_LETTERS[int(float(value))]
     elif isinstance(value, str):
         letter = value.strip().strip("().").strip().upper()
         if letter in OPTION_LETTERS:
@@ -422,7 +422,7 @@ def _score(records: list[SampleRecord], engine: Judge) -> None:
 
 
 def _summary(
-    records: list[SampleRecord], metrics: Sequence[str], groups: dict[str, Sequence[str]]
+    records: list[SampleRecord], metrics: Sequence[str], groups: Mapping[str, Sequence[str]]
 ) -> dict[str, Any]:
     means, coverage, _, unscored = face_summary(records, metrics)
     results: dict[str, Any] = dict(means)

@@ -12,6 +12,9 @@ correctness of the reasoning, fidelity to the reference explanation's line of re
 (the paper's "reference alignment"), and referencing of the same key visual elements. The
 short-answer judge (optional in problem solving) decides whether the stated answer equals
 the gold one when units or forms differ.
+
+Every prompt is a named template (`TEMPLATES`), rendered through the run's prompt set, so a
+`--prompts` file can replace any of them (the authors' wording of Figures B–E, say).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from ...images import image_part
 from ...judges import likert, reply_object
+from ...prompts import PromptSet, Template, default_set
 from .features import OPTION_LETTERS
 
 MAX_PROMPT_TEXT = 12_000  # what a judge is shown of a long explanation (its start)
@@ -141,6 +145,38 @@ Student's response:
 Reply with this JSON object only:
 {{"final_answer": "<the student's final answer, or null>", "equivalent": true or false}}"""
 
+_TOPIC = "\nThe problem belongs to the topic {topic}; explain it in that context.\n"
+
+TEMPLATES = (
+    Template("solve", _SOLVE, ("problem",), required=("problem",),
+             implements="Fig. B (solution recognition): the problem with its figure, the final answer on a fixed "
+                        "line (the option letter for a multiple-choice problem)"),
+    Template("keypoints", _KEYPOINTS, ("problem", "answer", "summary", "options"),
+             required=("problem", "summary", "options"),
+             implements="Fig. C (visual keypoint identification): the problem and figure, the correct answer, the "
+                        "solution summary that anchors one solution, five candidate keypoint sets A–E, one letter"),
+    Template("keypoints_without_summary", _KEYPOINTS_WITHOUT_SUMMARY, ("problem", "answer", "options"),
+             required=("problem", "options"),
+             implements="Appendix C: the same task with the solution summary withheld (`--mode without_summary`)"),
+    Template("explain", _EXPLAIN, ("problem", "answer", "keypoints", "context"), required=("problem", "keypoints"),
+             implements="Fig. D (keypoint-based explanation): a teacher's step-by-step explanation of the problem "
+                        "and its answer that refers to the figure and the given visual keypoints"),
+    Template("explain_topic", _TOPIC, ("topic",), required=("topic",),
+             implements="the item's chapter and section, where it has them, as the explanation's context "
+                         "(geomeval's addition; `explain`'s `{context}`)"),
+    Template("judge_system", _JUDGE_SYSTEM, (),
+             implements="the role of the GPT-4o evaluator (Fig. E): a strict, consistent grader replying in JSON"),
+    Template("explain_judge", _EXPLAIN_JUDGE, ("problem", "answer", "keypoints", "reference", "candidate"),
+             required=("reference", "candidate"),
+             implements="Fig. E: Correctness, Fidelity (alignment with the reference's reasoning and intent, "
+                        "whatever its surface form) and Referencing (the same key visual elements), each 1–5"),
+    Template("answer_judge", _ANSWER_JUDGE, ("problem", "gold", "response"), required=("gold", "response"),
+             implements="solution recognition's answer reading (the MathVista protocol; the official code's "
+                        "short-answer judge): whether the stated final answer equals the gold one in another unit "
+                        "or form; asked only where the rules find them unequal"),
+)
+_DEFAULTS = default_set("me2", TEMPLATES)
+
 
 def keypoint_lines(keypoints: Sequence[Mapping[str, Any]]) -> str:
     """The keypoints as a bulleted list, one element a line."""
@@ -163,63 +199,73 @@ def _user(text: str, image: Any) -> list[dict[str, Any]]:
     return [{"role": "user", "content": content}]
 
 
-def solve_text(row: Mapping[str, Any]) -> str:
-    return _SOLVE.format(problem=row["problem"].strip())
+def solve_text(row: Mapping[str, Any], prompts: PromptSet = _DEFAULTS) -> str:
+    return prompts.render("solve", problem=row["problem"].strip())
 
 
-def keypoints_text(row: Mapping[str, Any], *, summary: bool = True) -> str:
+def keypoints_text(row: Mapping[str, Any], prompts: PromptSet = _DEFAULTS, *, summary: bool = True) -> str:
     """The keypoint-identification prompt; `summary=False` withholds the solution summary
     (the paper's Appendix C ablation of summary anchoring)."""
     fields = {"problem": row["problem"].strip(), "answer": row["answer"].strip(),
               "options": options_block(row["keypoint_options"])}
     if not summary:
-        return _KEYPOINTS_WITHOUT_SUMMARY.format(**fields)
-    return _KEYPOINTS.format(summary=row["solution_summary"].strip(), **fields)
+        return prompts.render("keypoints_without_summary", **fields)
+    return prompts.render("keypoints", summary=row["solution_summary"].strip(), **fields)
 
 
-def explain_text(row: Mapping[str, Any]) -> str:
+def explain_text(row: Mapping[str, Any], prompts: PromptSet = _DEFAULTS) -> str:
     chapter, section = (row.get("chapter") or "").strip(), (row.get("section") or "").strip()
     topic = " / ".join(part for part in (chapter, section) if part)
-    context = f"\nThe problem belongs to the topic {topic}; explain it in that context.\n" if topic else ""
-    return _EXPLAIN.format(
+    return prompts.render(
+        "explain",
         problem=row["problem"].strip(),
         answer=row["answer"].strip(),
         keypoints=keypoint_lines(row["visual_keypoints"]),
-        context=context,
+        context=prompts.render("explain_topic", topic=topic) if topic else "",
     )
 
 
 TASK_TEXT = {"me2_solve": solve_text, "me2_keypoints": keypoints_text, "me2_explain": explain_text}
 
 
-def build_messages(row: Mapping[str, Any], task: str, *, summary: bool = True) -> list[dict[str, Any]]:
-    """The chat messages posing `row` for `task`, with the problem figure attached;
-    `summary=False` poses `me2_keypoints` without the solution summary (Appendix C)."""
-    text = keypoints_text(row, summary=False) if task == "me2_keypoints" and not summary else TASK_TEXT[task](row)
+def build_messages(
+    row: Mapping[str, Any], task: str, *, summary: bool = True, prompts: PromptSet = _DEFAULTS
+) -> list[dict[str, Any]]:
+    """The chat messages posing `row` for `task`, with the problem figure attached, rendered
+    from `prompts` (the run's set); `summary=False` poses `me2_keypoints` without the
+    solution summary (Appendix C)."""
+    if task == "me2_keypoints" and not summary:
+        text = keypoints_text(row, prompts, summary=False)
+    else:
+        text = TASK_TEXT[task](row, prompts)
     return _user(text, row.get("problem_image"))
 
 
 # --------------------------------------------------------------------------- judges
 
 
-def explanation_judge_messages(target: Mapping[str, Any], candidate: str) -> list[dict[str, Any]]:
-    text = _EXPLAIN_JUDGE.format(
+def explanation_judge_messages(
+    target: Mapping[str, Any], candidate: str, prompts: PromptSet = _DEFAULTS
+) -> list[dict[str, Any]]:
+    text = prompts.render(
+        "explain_judge",
         problem=target["problem"].strip()[:MAX_PROMPT_TEXT],
         answer=target["answer"].strip(),
         keypoints=keypoint_lines(target["keypoints"]),
         reference=target["reference"].strip()[:MAX_PROMPT_TEXT],
         candidate=candidate.strip()[:MAX_PROMPT_TEXT],
     )
-    return [{"role": "system", "content": _JUDGE_SYSTEM}, {"role": "user", "content": text}]
+    return [{"role": "system", "content": prompts.render("judge_system")}, {"role": "user", "content": text}]
 
 
-def answer_judge_messages(problem: str, gold: str, response: str) -> list[dict[str, Any]]:
-    text = _ANSWER_JUDGE.format(
+def answer_judge_messages(problem: str, gold: str, response: str, prompts: PromptSet = _DEFAULTS) -> list[dict[str, Any]]:
+    text = prompts.render(
+        "answer_judge",
         problem=problem.strip()[:MAX_PROMPT_TEXT],
         gold=gold.strip(),
         response=response.strip()[-MAX_PROMPT_TEXT:],  # a final answer is at the end
     )
-    return [{"role": "system", "content": _JUDGE_SYSTEM}, {"role": "user", "content": text}]
+    return [{"role": "system", "content": prompts.render("judge_system")}, {"role": "user", "content": text}]
 
 
 def parse_explanation_verdict(text: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from typing import Any
 from ...aggregate import summarize
 from ...answers import check_answer, extract_final_answer, parse_json_object, read_option_letter
 from ...judges import Judge
+from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
 from . import prompts
 from .features import (
@@ -115,16 +116,17 @@ def explanation_of(response: str) -> str:
 # --------------------------------------------------------------------------- per task
 
 
-async def score_record(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+async def score_record(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> dict[str, Score]:
+    """One record's metrics; `prompt_set` is the run's (the judges' templates among them)."""
     record.judgment = None
     record.extracted = None
     if record.generation_error is not None or record.response is None:
         return failed_scores(record)
     if record.task == "me2_solve":
-        return await _solve(record, judge)
+        return await _solve(record, judge, prompt_set)
     if record.task == "me2_keypoints":
         return _keypoints(record)
-    return await _explain(record, judge)
+    return await _explain(record, judge, prompt_set)
 
 
 def failed_scores(record: SampleRecord) -> dict[str, Score]:
@@ -135,7 +137,7 @@ def failed_scores(record: SampleRecord) -> dict[str, Score]:
     return scores
 
 
-async def _solve(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+async def _solve(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> dict[str, Score]:
     target = record.target
     gold = target["answer"]
     if target["question_format"] == "multiple-choice":
@@ -152,15 +154,17 @@ async def _solve(record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return {ACCURACY: Score(float(verdict.equal), explanation=rules)}
     # The rules found the answers unequal (or found none): the judge decides, since units and
     # forms the checker does not know ("4000 mm" for "4 m") are its job here.
-    answer = await judge.ask(
-        prompts.answer_judge_messages(target["problem"], gold, record.response), prompts.parse_answer_verdict
+    assert record.response is not None  # score_record scores a missing response as failed
+    judged = await judge.ask(
+        prompts.answer_judge_messages(target["problem"], gold, record.response, prompt_set),
+        prompts.parse_answer_verdict,
     )
-    if answer.value is None:
-        record.judgment = {"judge_error": answer.error}
-        return {ACCURACY: Score.judge_failed(f"answer judge failed: {answer.error}")}
-    record.judgment = {"answer": answer.value}
-    equivalent = answer.value["equivalent"]
-    explanation = f"{rules}; judge: {'equal' if equivalent else 'not equal'} (final answer {answer.value['final_answer']!r})"
+    if judged.value is None:
+        record.judgment = {"judge_error": judged.error}
+        return {ACCURACY: Score.judge_failed(f"answer judge failed: {judged.error}")}
+    record.judgment = {"answer": judged.value}
+    equivalent = judged.value["equivalent"]
+    explanation = f"{rules}; judge: {'equal' if equivalent else 'not equal'} (final answer {judged.value['final_answer']!r})"
     return {ACCURACY: Score(float(equivalent), explanation=explanation, judge="decided")}
 
 
@@ -179,7 +183,7 @@ def _keypoints(record: SampleRecord) -> dict[str, Score]:
     return {ACCURACY: Score(float(letter == gold), explanation=f"chose {letter}{kind} ({method}); gold {gold}")}
 
 
-async def _explain(record: SampleRecord, judge: Judge) -> dict[str, Score]:
+async def _explain(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> dict[str, Score]:
     candidate = explanation_of(record.response or "")
     record.extracted = {"explanation_chars": len(candidate)}
     if not candidate:
@@ -198,7 +202,8 @@ async def _explain(record: SampleRecord, judge: Judge) -> dict[str, Score]:
         scores = {name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS}
         return scores | await text_task
     answer, text = await asyncio.gather(
-        judge.ask(prompts.explanation_judge_messages(record.target, candidate), prompts.parse_explanation_verdict),
+        judge.ask(prompts.explanation_judge_messages(record.target, candidate, prompt_set),
+                  prompts.parse_explanation_verdict),
         text_task,
     )
     if answer.value is None:
@@ -269,9 +274,9 @@ def text_scores(candidate: str, reference: str) -> dict[str, Score]:
     if scorer is not None:
         notes |= {name: f"BERTScore with {scorer.label}" for name in BERT_METRICS}
     scores = {
-        name: Score(float(values[key]), explanation=notes.get(name, ""))
+        name: Score(float(value), explanation=notes.get(name, ""))
         for key, name in _TEXT_KEYS.items()
-        if values.get(key) is not None
+        if (value := values.get(key)) is not None
     }
     return scores if scorer is not None else scores | _bert_not_computed()
 
@@ -307,7 +312,9 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     )
     summary["headline"] = _headline(task, summary["metrics"])
     anchored = not any(r.meta.get(ANCHORED) is False for r in records)
-    tables = [paper_table(task, summary, anchored=anchored, bert_note=bert_caveat(records))]
+    tables: list[dict[str, Any] | None] = [
+        paper_table(task, summary, anchored=anchored, bert_note=bert_caveat(records))
+    ]
     if task == "me2_keypoints":
         tables.append(chosen_sources_table(records))
     if task == "me2_explain":

@@ -1,0 +1,97 @@
+"""Pass@1 from the real GeoGebra 4.0.34 (`ggbench -T engine=jar`): one JVM per run.
+
+geomeval's own engine agrees with the jar on its cross-check corpus, but a user who wants
+GGBench's executability judged by GeoGebra itself gets it here: the answer's code, line by
+line, in GeoGebra 4.0 syntax (a line geomeval's parser reads is re-written with brackets,
+which 4.0 needs for some commands; a line it cannot read goes to the jar as written, so
+GeoGebra judges the original text), through the persistent harness in `reference`. The
+figures are still drawn by geomeval's renderer (the harness has no drawing surface).
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from typing import Any
+
+from . import syntax as sx
+from .reference import ReferenceEngine, ReferenceUnavailable, find_jar, find_java, find_javac
+
+__all__ = ["JarUnavailable", "check_available", "close_shared", "jar_lines", "jar_pass_at_1"]
+
+# A model's script that keeps GeoGebra busy longer than this is stopped and counted as failing.
+SCRIPT_TIMEOUT_S = 60.0
+
+
+class JarUnavailable(ValueError):
+    """The jar engine was asked for where it cannot run; says what is missing."""
+
+
+def check_available() -> None:
+    """Raise JarUnavailable naming what is missing (the jar, java or javac)."""
+    if find_jar() is None:
+        raise JarUnavailable("-T engine=jar needs GeoGebra 4.0.34 (Debian's `geogebra` package, or "
+                             "GEOMEVAL_GEOGEBRA_JAR pointing at geogebra.jar)")
+    if find_java() is None or find_javac() is None:
+        raise JarUnavailable("-T engine=jar needs a JDK (java and javac; Debian's default-jdk-headless)")
+
+
+def jar_lines(code: str) -> tuple[list[int], list[str]]:
+    """The script's lines in GeoGebra 4.0 syntax, with their line numbers in `code`."""
+    raw = code.split("\n")
+    numbers: list[int] = []
+    lines: list[str] = []
+    for entry in sx.parse_script(code):
+        numbers.append(entry.line)
+        if isinstance(entry, sx.ParseError):
+            lines.append(raw[entry.line - 1].strip())
+        else:
+            lines.append(sx.to_source(entry, legacy=True))
+    return numbers, lines
+
+
+_shared: ReferenceEngine | None = None
+_shared_lock = threading.Lock()
+
+
+def _engine() -> ReferenceEngine:
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            try:
+                _shared = ReferenceEngine(timeout=SCRIPT_TIMEOUT_S)
+            except ReferenceUnavailable as exc:
+                raise JarUnavailable(f"-T engine=jar: {exc}") from exc
+            atexit.register(close_shared)
+        return _shared
+
+
+def close_shared() -> None:
+    """Stop the run's JVM (the benchmark's aclose, or at exit)."""
+    global _shared
+    with _shared_lock:
+        if _shared is not None:
+            _shared.close()
+            _shared = None
+
+
+def jar_pass_at_1(code: str) -> dict[str, Any]:
+    """{"passed": bool, "lines": n, "failed": [{"line", "source", "error"}], "error": harness
+    failure or None} for an answer's GeoGebra code, as GeoGebra 4.0.34 runs it."""
+    try:
+        numbers, lines = jar_lines(code)
+    except sx.ParseError as exc:  # over the parser's limits: refused whole, as the engine does
+        return {"passed": False, "lines": 0, "failed": [], "error": f"script refused: {exc}"[:300]}
+    if not lines:
+        return {"passed": False, "lines": 0, "failed": [], "error": None}
+    result = _engine().run(lines, id="answer")
+    if result.get("error"):  # a timeout or a crash on this script: the script's failure
+        return {"passed": False, "lines": len(lines), "failed": [], "error": str(result["error"])[:300]}
+    failed = [
+        {"line": numbers[i] if i < len(numbers) else i + 1, "source": lines[i][:200] if i < len(lines) else "",
+         "error": str(entry.get("error") or "")[:300]}
+        for i, entry in enumerate(result.get("lines") or [])
+        if not entry.get("ok")
+    ]
+    ran = len(result.get("lines") or [])
+    return {"passed": not failed and ran == len(lines), "lines": len(lines), "failed": failed[:20], "error": None}

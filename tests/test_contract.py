@@ -1,0 +1,121 @@
+"""The contract every registered benchmark keeps, checked for each benchmark × task.
+
+A benchmark is covered here the moment it is registered: its embedded sample runs end to end
+(a floor model, the offline judge), a second run resumes without posing anything again and
+changes nothing, `geomeval score` rescores to the same numbers, lmms-eval poses each item
+exactly as `geomeval run` does, the card in the repository is the one its code renders, and
+every prompt it sends is a named template (so `--prompts FILE` can replace it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from geomeval.benchmarks import REGISTRY, get_benchmark
+from geomeval.benchmarks.base import NotPosable
+from geomeval.judges import parse_judge_spec
+from geomeval.models import parse_model_spec
+from geomeval.runner import rescore, run
+
+REPO = Path(__file__).resolve().parents[1]
+CASES = [(name, task) for name, bench in REGISTRY.items() for task in bench.tasks]
+LIMIT = 3
+
+
+def _numbers(results: dict[str, Any]) -> dict[str, Any]:
+    """The metrics a user reads: value and coverage of each (provenance and timings aside)."""
+    return {name: (m.get("value"), m.get("scored"), m.get("total")) for name, m in results["metrics"].items()}
+
+
+class _Counting:
+    """A model that counts what it is asked, around baseline:random."""
+
+    def __init__(self) -> None:
+        self.inner = parse_model_spec("baseline:random")
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def generate(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return await self.inner.generate(*args, **kwargs)
+
+
+@pytest.mark.parametrize(("name", "task"), CASES)
+def test_run_resume_and_rescore(name: str, task: str, tmp_path: Path) -> None:
+    bench = get_benchmark(name)
+    out = tmp_path / "run"
+    first = run(bench, task=task, model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),
+                out_dir=out, limit=LIMIT)
+    assert first["n_items"] == LIMIT and first["metrics"], (name, task)
+    samples = (out / "samples.jsonl").read_text(encoding="utf-8")
+    records = [json.loads(line) for line in samples.splitlines()]
+    assert len(records) == LIMIT
+    for record in records:
+        for metric, score in record["scores"].items():  # a value, or the reason there is none
+            assert score["value"] is not None or score["unscored"], (name, task, record["id"], metric)
+
+    model = _Counting()
+    again = run(bench, task=task, model=model, judge=parse_judge_spec("offline"), out_dir=out, limit=LIMIT)
+    assert model.calls == 0, "a finished run was posed again"
+    assert (out / "samples.jsonl").read_text(encoding="utf-8") == samples
+    assert _numbers(again) == _numbers(first)
+
+    rescored = rescore(out, parse_judge_spec("offline"))
+    assert _numbers(rescored) == _numbers(first)
+
+
+def _lmms_tasks() -> list[tuple[str, str]]:
+    from geomeval.integrations import lmms_eval as integration
+
+    return [(integration.for_task(t).name, t) for t in integration.TASKS]
+
+
+@pytest.mark.parametrize(("name", "task"), _lmms_tasks())
+def test_lmms_eval_poses_items_as_geomeval_run_does(name: str, task: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from geomeval.integrations import lmms_eval as integration
+
+    monkeypatch.setattr(integration, "_state", {})
+    spec = integration.for_task(task)
+    bench = get_benchmark(spec.name)
+    if spec.configure is not None:
+        bench = spec.configure(bench, task)
+    bench_task = task if task in bench.tasks else bench.default_task
+    for item in bench.load_items(None, bench_task, LIMIT):
+        try:
+            expected = bench.messages(item, bench_task)
+        except NotPosable as exc:  # geomeval run records a failed generation; lmms-eval a placeholder
+            expected = [{"role": "user", "content": [{"type": "text", "text": integration.NOT_POSED.format(reason=exc)}]}]
+        assert integration.chat_messages(dict(item.fields), task) == expected, item.id
+
+
+def _cards() -> list[tuple[str, Any]]:
+    from geomeval.benchmarks.capgeo.card import render_bench_card, render_reasoning_card
+    from geomeval.benchmarks.geoeval.card import render_card as geoeval
+    from geomeval.benchmarks.geolaux.card import render_card as geolaux
+    from geomeval.benchmarks.ggbench.card import render_card as ggbench
+    from geomeval.benchmarks.me2.card import render_card as me2
+
+    return [("capgeo", render_reasoning_card), ("capgeo_bench", render_bench_card), ("geoeval", geoeval),
+            ("geolaux", geolaux), ("ggbench", ggbench), ("me2", me2)]
+
+
+def test_every_registered_benchmark_has_a_card_in_sync() -> None:
+    cards = dict(_cards())
+    assert set(cards) == set(REGISTRY), "a registered benchmark without a card (or a card without one)"
+    for name, render in cards.items():
+        assert (REPO / "cards" / name / "README.md").read_text(encoding="utf-8") == render(), name
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_prompt_is_a_named_template(name: str) -> None:
+    bench = get_benchmark(name)
+    assert bench.prompt_templates, f"{name} declares no prompt templates"
+    names = [t.name for t in bench.prompt_templates]
+    assert len(names) == len(set(names)), names
+    assert "## Prompt templates" in (REPO / "cards" / name / "README.md").read_text(encoding="utf-8")

@@ -1,0 +1,144 @@
+"""Scale: records written cheaply and identically, builds streamed, runs holding a window of
+items rather than the whole release (issue #22)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks import get_benchmark
+from geomeval.benchmarks.datasource import BuiltRows, LazyItems
+from geomeval.benchmarks.geolaux import data as geolaux_data
+from geomeval.benchmarks.ggbench import data as ggbench_data
+from geomeval.hfdata import load_built
+from geomeval.judges import parse_judge_spec
+from geomeval.models import ModelOptions, parse_model_spec
+from geomeval.records import SampleRecord, Score
+from geomeval.runner import read_samples, run
+from geomeval.testing.chat_server import ChatServer
+
+
+def reference_json(record: SampleRecord) -> str:
+    """What to_json wrote before it stopped using dataclasses.asdict."""
+    data = dataclasses.asdict(record)
+    data["scores"] = {k: dataclasses.asdict(v) for k, v in record.scores.items()}
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+def test_sample_lines_are_those_asdict_wrote() -> None:
+    record = SampleRecord(
+        id="zh_7", benchmark="geolaux", task="geolaux",
+        target={"answer": "70", "choices": ["A.40°", "B.70°"], "unit": "°", "figure": "iVBORw0KGgo" + "A" * 50,
+                "nested": {"steps": [{"text": "∠B = ∠C", "code": None}], "n": 2}},
+        meta={"type": "calculation", "step_bucket": "1-2"},
+        response="∵ AB = AC ∴ ∠B = 70°", generation_error=None,
+        extracted={"answer": "70", "steps": ["1", "2"]}, judgment={"steps": [1, 0], "final_answer_correct": 1},
+        scores={"ACS": Score(1.0, "matched", judge="decided"), "PCS": Score.judge_failed("timeout"),
+                "PQS": Score.missing("no judge", needs_judge=True), "X": Score.inapplicable("n/a")},
+        images={"steps": ["a.png"], "final": "b.png"},
+        generation_info={"finish_reason": "length", "usage": {"prompt_tokens": 10}},
+    )
+    assert record.to_json() == reference_json(record)
+    assert set(record.to_dict()) == {f.name for f in dataclasses.fields(SampleRecord)}  # no field forgotten
+    assert set(Score(1.0).to_dict()) == {f.name for f in dataclasses.fields(Score)}
+    assert SampleRecord.from_dict(json.loads(record.to_json())).to_json() == record.to_json()
+
+
+@pytest.mark.parametrize("source", [geolaux_data, ggbench_data], ids=["geolaux", "ggbench"])
+def test_streamed_build_gives_the_rows_an_in_memory_build_gives(source, tmp_path: Path) -> None:
+    streamed = source.SOURCE.build(str(source.sample_path()), str(tmp_path / "streamed"), )
+    whole = dataclasses.replace(source.SOURCE, streamed=False).build(str(source.sample_path()), str(tmp_path / "whole"))
+    assert streamed["splits"]["test"]["num_examples"] == whole["splits"]["test"]["num_examples"] > 0
+    expected = list(source.undecoded(load_built(tmp_path / "whole")))
+    assert list(source.undecoded(load_built(tmp_path / "streamed"))) == expected  # load_dataset reads it alike
+    assert list(BuiltRows(BuiltRows.find(tmp_path / "streamed"))) == expected  # and so does the run's reader
+
+
+def replicated(n: int, out: Path) -> Path:
+    """A GeoLaux raw release of `n` real sample items, each with its own figure file."""
+    root = geolaux_data.sample_path()
+    items = json.loads((root / "GeoLaux_sample.json").read_text(encoding="utf-8"))
+    real = [v for v in items.values() if v.get("auxiliary_image_name") in (None, "", "null")]
+    (out / "original_images").mkdir(parents=True)
+    (out / "auxiliary_images").mkdir()
+    release = {}
+    for index in range(n):
+        record = real[index % len(real)]
+        source = next((root / "original_images").glob(f"{record['original_image_name']}.*"))
+        shutil.copyfile(source, out / "original_images" / f"r{index}{source.suffix}")
+        release[f"r{index}"] = {**record, "problem_text": f"{record['problem_text']} (#{index})",
+                                "original_image_name": f"r{index}"}
+    (out / "release.json").write_text(json.dumps(release, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
+def test_items_of_a_built_folder_are_made_lazily_and_alike(tmp_path: Path) -> None:
+    built = tmp_path / "built"
+    geolaux_data.build(str(replicated(150, tmp_path / "raw")), str(built))
+    bench = get_benchmark("geolaux")
+    items = bench.load_items(str(built), "geolaux", None)
+    assert isinstance(items, LazyItems) and isinstance(items.rows, BuiltRows)
+    eager = [bench.load_items(None, "geolaux", None)]  # the Dataset path still works
+    assert len(eager[0]) == 10
+    dataset = geolaux_data.undecoded(load_built(built))
+    assert [(i.id, i.fields, i.choices) for i in items] == [
+        (i.id, i.fields, i.choices) for i in LazyItems(dataset, items.make)]
+    assert items.ids() == [f"r{i}" for i in range(150)]
+    assert len(bench.load_items(str(built), "geolaux", 7)) == 7
+    rest = items.without({"r0", "r5", "r149"})
+    assert len(rest) == 147 and [i.id for i in rest][:5] == ["r1", "r2", "r3", "r4", "r6"]
+    assert items[3].id == "r3" and [i.id for i in items[140:143]] == ["r140", "r141", "r142"]
+
+
+def test_a_run_holds_a_window_of_items_not_the_release(tmp_path: Path) -> None:
+    """What a run's peak Python memory grows by per item is a fraction of the item's figure:
+    each item is read, posed, scored, written and let go (before, every item's image bytes
+    and the base64 figure in its record were held to the end: 2.3x the figure)."""
+    built = tmp_path / "built"
+    geolaux_data.build(str(replicated(400, tmp_path / "raw")), str(built))
+    figure = sum(p.stat().st_size for p in (tmp_path / "raw" / "original_images").iterdir()) / 400
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path / "warm",
+        data=str(built), limit=5)  # imports and caches outside the measurement
+    peaks = {}
+    for n in (100, 400):
+        tracemalloc.start()
+        try:
+            results = run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge,
+                          out_dir=tmp_path / f"out{n}", data=str(built), limit=n, concurrency=8)
+            peaks[n] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert results["n_items"] == n
+    per_item = (peaks[400] - peaks[100]) / 300
+    assert per_item < 0.8 * figure, (peaks, figure)
+    records = read_samples(tmp_path / "out400" / "samples.jsonl")
+    assert all(r.target["figure"] for r in records)  # the saved records keep their figures
+    assert bench.aggregate(records)["metrics"] == results["metrics"]  # kept light, aggregated alike
+
+
+def test_resuming_a_streamed_run_redoes_only_what_is_missing(tmp_path: Path) -> None:
+    built = tmp_path / "built"
+    geolaux_data.build(str(replicated(40, tmp_path / "raw")), str(built))
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    answer = json.dumps({"steps": ["1. by the figure"], "short_answer": "70"})
+    with ChatServer(lambda request: answer) as server:
+        model = parse_model_spec("openai:m", ModelOptions(base_url=server.base_url))
+        full = run(bench, task="geolaux", model=model, judge=judge, out_dir=tmp_path / "full", data=str(built))
+        lines = (tmp_path / "full" / "samples.jsonl").read_text(encoding="utf-8").splitlines()
+        partial = tmp_path / "partial"
+        partial.mkdir()
+        (partial / "run.json").write_text((tmp_path / "full" / "run.json").read_text(encoding="utf-8"))
+        (partial / "samples.jsonl").write_text("\n".join(lines[:25]) + "\n" + lines[25][:30], encoding="utf-8")
+        model = parse_model_spec("openai:m", ModelOptions(base_url=server.base_url))  # no cache: every item asks
+        before = len(server.requests)
+        resumed = run(bench, task="geolaux", model=model, judge=judge, out_dir=partial, data=str(built))
+        assert len(server.requests) - before == 15
+    ids = [json.loads(line)["id"] for line in (partial / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(ids) == sorted(f"r{i}" for i in range(40))
+    assert resumed["metrics"] == full["metrics"] and resumed["n_items"] == 40
