@@ -392,7 +392,12 @@ def crosscheck(stem: str, text: str, jar: dict[str, Any]) -> list[str]:
 def test_engine_matches_geogebra_jar(path: Path, reference: dict[str, dict[str, Any]]) -> None:
     text = path.read_text(encoding="utf-8")
     problems = crosscheck(path.stem, text, reference[path.stem])
-    if problems and "engine" in _RERUN:  # confirm against a fresh jar run before failing
+    # Confirm against fresh jar runs before failing: on a loaded machine GeoGebra 4.0's update
+    # thread now and then leaves a dependent object stale (seen once in a full CI run: a
+    # tangent computed before its function was updated), never the same way twice.
+    for _ in range(3):
+        if not problems or "engine" not in _RERUN:
+            break
         problems = crosscheck(path.stem, text, _RERUN["engine"].run(jar_lines(text)[1], path.stem))
     assert not problems, f"{path.name}: our engine differs from GeoGebra 4.0:\n  " + "\n  ".join(
         problems
