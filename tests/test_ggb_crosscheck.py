@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from geomeval.geogebra import run_script
-from geomeval.geogebra import syntax as sx
+from geomeval.geogebra.jar_scoring import jar_lines as _jar_lines
 
 CORPUS = Path(__file__).parent / "data" / "ggb_corpus"
 SCRIPTS = sorted(CORPUS.glob("*.ggb"))
@@ -92,21 +92,8 @@ def _unavailable(reason: str) -> None:
 
 
 def jar_lines(text: str) -> tuple[list[int], list[str]]:
-    """The script's lines in GeoGebra 4.0 syntax, with their line numbers.
-
-    A line our parser accepts is re-serialised with brackets; a line it rejects goes to the
-    jar as written, so GeoGebra judges the original text.
-    """
-    raw = text.split("\n")
-    numbers: list[int] = []
-    lines: list[str] = []
-    for entry in sx.parse_script(text):
-        numbers.append(entry.line)
-        if isinstance(entry, sx.ParseError):
-            lines.append(raw[entry.line - 1].strip())
-        else:
-            lines.append(sx.to_source(entry, legacy=True))
-    return numbers, lines
+    """The script's lines in GeoGebra 4.0 syntax (as `-T engine=jar` sends them)."""
+    return _jar_lines(text)
 
 
 @pytest.fixture(scope="module")

@@ -36,7 +36,8 @@ def _safe_pow(a: float, b: float) -> float:
     return result if isinstance(result, float) else math.nan
 
 
-_MATH: dict[str, Callable[[float], float]] = {
+# The one-argument functions GeoGebra knows, shared with the executor's numeric evaluation.
+MATH: dict[str, Callable[[float], float]] = {
     "sqrt": math.sqrt,
     "sin": math.sin,
     "cos": math.cos,
@@ -124,7 +125,7 @@ def negate(a: Sym) -> Sym:
 
 
 def apply(name: str, a: Sym) -> Sym:
-    if name not in _MATH:
+    if name not in MATH:
         raise AlgebraError(f"{name}() cannot take x or y")
     return Sym(("f", name, a.node), a.size + 1, a.depth + 1)
 
@@ -165,7 +166,7 @@ def evaluate(node: Node, x: float, y: float = 0.0) -> float:
     if tag == "f":
         inner = evaluate(node[2], x, y)
         try:
-            return float(_MATH[node[1]](inner))
+            return float(MATH[node[1]](inner))
         except (ValueError, OverflowError, ZeroDivisionError):
             return math.nan
     a = evaluate(node[1], x, y)

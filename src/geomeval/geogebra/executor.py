@@ -97,30 +97,7 @@ class _Definition:
     moved: bool = False  # a transformed copy: its vertices are separate objects in GeoGebra
 
 
-MATH: dict[str, Callable[[float], float]] = {
-    "sqrt": math.sqrt,
-    "cbrt": lambda v: math.copysign(abs(v) ** (1 / 3), v),
-    "sin": math.sin,
-    "cos": math.cos,
-    "tan": math.tan,
-    "asin": math.asin,
-    "arcsin": math.asin,
-    "acos": math.acos,
-    "arccos": math.acos,
-    "atan": math.atan,
-    "arctan": math.atan,
-    "abs": abs,
-    "exp": math.exp,
-    "ln": math.log,
-    "log": math.log,
-    "lg": math.log10,
-    "ld": math.log2,
-    "floor": math.floor,
-    "ceil": math.ceil,
-    "round": round,
-    "sgn": lambda v: float((v > 0) - (v < 0)),
-    "sign": lambda v: float((v > 0) - (v < 0)),
-}
+MATH = alg.MATH  # GeoGebra's one-argument functions, as the algebra module evaluates them
 
 
 def _safe(fn: Callable[[float], float], value: float) -> float:
