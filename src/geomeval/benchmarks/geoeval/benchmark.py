@@ -101,6 +101,9 @@ class GeoEval(Benchmark):
                 "mode": self.mode,
             },
             meta={
+                # Backward and aug items keep their main item's id: variants of one source
+                # problem, one cluster for the standard error wherever subsets are pooled.
+                "cluster": row["id"],
                 "source": row["source"],
                 "problem_type": row["problem_type"],
                 "shapes": list(row["geometry_shapes"] or []),
