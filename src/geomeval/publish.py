@@ -36,10 +36,23 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from .faces import metric_path
 from .hfdata import BUILD_MARKER, is_built_dataset, load_built
 from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
 
-REPO = Path(__file__).resolve().parents[2]
+
+def repo_root() -> Path:
+    """The geomeval checkout the Space and the metric Spaces are staged from: the one this
+    module sits in (an editable install), else the working directory or one above it (an
+    installed geomeval run from its checkout, as CI does). Datasets need none."""
+    here = Path(__file__).resolve().parents[2]
+    for candidate in (here, Path.cwd(), *Path.cwd().parents):
+        pyproject = candidate / "pyproject.toml"
+        if (candidate / "spaces" / "geomeval").is_dir() and pyproject.is_file() \
+                and 'name = "geomeval"' in pyproject.read_text(encoding="utf-8"):
+            return candidate
+    raise PublishError("publishing the Space or a metric Space needs a geomeval checkout (its files and "
+                       "wheel come from it): run from the checkout")
 DATA_MODULES = {
     "geolaux": "geomeval.benchmarks.geolaux.data",
     "ggbench": "geomeval.benchmarks.ggbench.data",
@@ -236,11 +249,10 @@ def build_wheel(dest: Path) -> Path:
     """geomeval's wheel, built from this checkout (pip wheel, no dependencies)."""
     dest.mkdir(parents=True, exist_ok=True)
     name = wheel_name(_version())
-    if not (REPO / "pyproject.toml").is_file():
-        raise PublishError("publishing a Space needs a geomeval checkout (its wheel is built from it)")
+    repo = repo_root()
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                        "-w", tmp, str(REPO)], check=True, timeout=600)
+                        "-w", tmp, str(repo)], check=True, timeout=600)
         built = Path(tmp) / name
         if not built.is_file():
             raise PublishError(f"pip wheel did not write {name}")
@@ -316,7 +328,7 @@ def _stage_files(src: Path, out: Path, names: tuple[str, ...], overwrite: bool) 
 def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None = None,
                 repo_id: str = SPACE_REPO_ID) -> Staged:
     """The geomeval Space's repository folder (with geomeval's wheel), validated."""
-    src, out = REPO / "spaces" / "geomeval", Path(out)
+    src, out = repo_root() / "spaces" / "geomeval", Path(out)
     _stage_files(src, out, SPACE_FILES, overwrite)
     staged = Staged("space", "geomeval", out, repo_id, "space")
     staged.checks = _finish_space(out, repo_id, wheel, metric=False)
@@ -327,8 +339,21 @@ def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None 
     return staged
 
 
+def _metric_source(name: str) -> Path:
+    """The metric's folder in the checkout (with its Space files), else the installed module's."""
+    try:
+        folder = repo_root() / "metrics" / name
+    except PublishError:
+        return Path(metric_path(name))
+    return folder if folder.is_dir() else Path(metric_path(name))
+
+
 def metric_names() -> list[str]:
-    return sorted(p.name for p in (REPO / "metrics").iterdir() if (p / f"{p.name}.py").is_file())
+    """The evaluate metric modules geomeval ships (from the checkout or the installed package)."""
+    from .faces import METRIC_ROOTS
+
+    return sorted({p.name for root in METRIC_ROOTS if root.is_dir() for p in root.iterdir()
+                   if (p / f"{p.name}.py").is_file()})
 
 
 def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: Path | None = None,
@@ -336,7 +361,7 @@ def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: 
     """A metric's Space folder (card, app.py, requirements, the module, the wheel), validated."""
     if name not in metric_names():
         raise KeyError(f"no metric {name!r}; metrics: {', '.join(metric_names())}")
-    src, out = REPO / "metrics" / name, Path(out)
+    src, out = _metric_source(name), Path(out)
     _stage_files(src, out, (*METRIC_FILES, f"{name}.py"), overwrite)
     repo_id = repo_id or f"geomeval/{name}"
     staged = Staged("metric", name, out, repo_id, "space")
