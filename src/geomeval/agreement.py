@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .stats import LEVEL, SEED, quantile
+from .stats import LEVEL, SEED, pearson, quantile, spearman
 
 DRAWS = 1000
 MAX_LABEL_LINES = 1_000_000
@@ -51,34 +51,6 @@ def cohen_kappa(a: Sequence[Any], b: Sequence[Any], weights: str | None = None) 
     disagreement = sum(weight(i, j) * observed[i][j] for i in range(k) for j in range(k))
     expected = sum(weight(i, j) * rows[i] * cols[j] / n for i in range(k) for j in range(k))
     return 1 - disagreement / expected if expected else float("nan")
-
-
-def pearson(a: Sequence[float], b: Sequence[float]) -> float:
-    n = len(a)
-    mean_a, mean_b = sum(a) / n, sum(b) / n
-    cov = sum((x - mean_a) * (y - mean_b) for x, y in zip(a, b, strict=True))
-    var_a = sum((x - mean_a) ** 2 for x in a)
-    var_b = sum((y - mean_b) ** 2 for y in b)
-    return cov / math.sqrt(var_a * var_b) if var_a > 0 and var_b > 0 else float("nan")
-
-
-def ranks(values: Sequence[float]) -> list[float]:
-    """Average ranks (ties share the mean of their positions), 1-based."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    found = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
-            end += 1
-        for position in range(start, end + 1):
-            found[order[position]] = (start + end) / 2 + 1
-        start = end + 1
-    return found
-
-
-def spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    return pearson(ranks(a), ranks(b))
 
 
 def krippendorff_alpha(units: Sequence[Sequence[float | None]], level: str = "interval") -> float:
@@ -127,6 +99,11 @@ def _interval(pairs: Pairs, statistic: Callable[[Pairs], float], draws: int = DR
     return [quantile(found, alpha), quantile(found, 1 - alpha)]
 
 
+def _nan_if_none(value: float | None) -> float:
+    """The correlations say "undefined" with None; the coefficients here with NaN."""
+    return float("nan") if value is None else value
+
+
 def agreement(pairs: Pairs) -> dict[str, Any]:
     """Every coefficient, with its interval, for (A, B) pairs of one metric's scores."""
     levels = sorted({v for pair in pairs for v in pair})
@@ -135,8 +112,8 @@ def agreement(pairs: Pairs) -> dict[str, Any]:
     level = "nominal" if binary else "interval"
     statistics: dict[str, Callable[[Pairs], float]] = {
         "kappa": lambda p: cohen_kappa([x for x, _ in p], [y for _, y in p], weights),
-        "spearman": lambda p: spearman([x for x, _ in p], [y for _, y in p]),
-        "pearson": lambda p: pearson([x for x, _ in p], [y for _, y in p]),
+        "spearman": lambda p: _nan_if_none(spearman([x for x, _ in p], [y for _, y in p])),
+        "pearson": lambda p: _nan_if_none(pearson([x for x, _ in p], [y for _, y in p])),
         "alpha": lambda p: krippendorff_alpha([[x, y] for x, y in p], level),
     }
     found: dict[str, Any] = {"items": len(pairs), "levels": len(levels),

@@ -197,3 +197,39 @@ def paired_difference(a: Sequence[float], b: Sequence[float], *, level: float = 
     if n:
         result.update(mcnemar(a, b) if is_binary(a) and is_binary(b) else permutation_test(a, b))
     return result
+
+
+# ------------------------------------------------------------------------- correlation
+
+
+def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Pearson's r; None when it is undefined (fewer than two pairs, or a constant side)."""
+    n = len(xs)
+    if n < 2 or n != len(ys):
+        return None
+    mx, my = sum(xs) / n, sum(ys) / n
+    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
+    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
+    if sx == 0 or sy == 0:
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (sx * sy)
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """Average ranks, 1-based (ties share the mean of their positions), as Spearman's rho needs."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Spearman's rho: Pearson's r of the average ranks; None where that is undefined."""
+    return pearson(ranks(xs), ranks(ys)) if len(xs) == len(ys) else None

@@ -10,7 +10,6 @@ the shared store: one caption pass per captioner, whatever the number of reasone
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 from ...judges import Judge
 from ...models import Model
+from ...stats import pearson, spearman
 from .reasoning_bench import CapGeo
 
 GRID_FILE = "grid.json"
@@ -90,37 +90,6 @@ def grid_markdown(grid: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------------- correlation
-
-
-def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    n = len(xs)
-    if n < 2 or n != len(ys):
-        return None
-    mx, my = sum(xs) / n, sum(ys) / n
-    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
-    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
-    if sx == 0 or sy == 0:
-        return None
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (sx * sy)
-
-
-def _ranks(values: Sequence[float]) -> list[float]:
-    """Average ranks (ties share the mean of their positions), as Spearman's rho needs."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
-def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    return pearson(_ranks(xs), _ranks(ys)) if len(xs) == len(ys) else None
 
 
 def correlate(
