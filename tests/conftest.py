@@ -38,3 +38,15 @@ def geolaux_built(geolaux_raw: Path, tmp_path_factory: pytest.TempPathFactory) -
     out = tmp_path_factory.mktemp("geolaux") / "built"
     build(str(geolaux_raw), str(out))
     return out
+
+
+@pytest.fixture(autouse=True)
+def _fresh_lmms_eval_state() -> object:
+    """Each test's lmms-eval task functions start as a fresh process would: no benchmark,
+    judge or task settings left from another test's environment."""
+    yield
+    import sys
+
+    integration = sys.modules.get("geomeval.integrations.lmms_eval")
+    if integration is not None:
+        integration.reset_state()

@@ -80,7 +80,7 @@ def _lmms_tasks() -> list[tuple[str, str]]:
 def test_lmms_eval_poses_items_as_geomeval_run_does(name: str, task: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from geomeval.integrations import lmms_eval as integration
 
-    monkeypatch.setattr(integration, "_state", {})
+    integration.reset_state()
     spec = integration.for_task(task)
     bench = get_benchmark(spec.name)
     if spec.configure is not None:

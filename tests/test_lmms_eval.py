@@ -224,14 +224,17 @@ def test_messages_match_build_messages_for_lmms_docs(rows: list[dict]) -> None:
 
 def test_process_results_and_aggregation(rows: list[dict]) -> None:
     row = {k: v for k, v in rows[0].items() if k not in ("image", "auxiliary_image")}  # as lmms-eval passes it
-    right = integration.geolaux_process_results(row, ['{"steps": ["1. x"], "short_answer": "70"}'])
+    right = integration.entry_points("geolaux")["geolaux_process_results"](row, ['{"steps": ["1. x"], "short_answer": "70"}'])
     assert right["ACS"] == {**right["ACS"], "value": 1.0, "id": "en_1", "task": "geolaux"}
-    failed = integration.geolaux_process_results(row, ["[LMMS_EVAL_REQUEST_FAILED after 5 retries] boom"])
+    failed = integration.entry_points("geolaux")["geolaux_process_results"](row, ["[LMMS_EVAL_REQUEST_FAILED after 5 retries] boom"])
     assert failed["ACS"]["value"] is None and "model failed" in failed["ACS"]["unscored"]
-    assert integration.aggregate_acs([right["ACS"], failed["ACS"]]) == 1.0
+    assert integration.aggregate_scored([right["ACS"], failed["ACS"]]) == 1.0
     assert integration.coverage([right["ACS_coverage"], failed["ACS_coverage"]]) == 0.5
-    assert integration.aggregate_pcs([right["PCS"], failed["PCS"]]) is None
-    assert integration.aggregate_pqs([]) is None and integration.coverage([]) == 0.0
+    assert integration.aggregate_scored([right["PCS"], failed["PCS"]]) is None
+    assert integration.aggregate_scored([]) is None and integration.coverage([]) == 0.0
+    # lmms-eval's Stderr_CLT reads `score` (the task YAMLs' score_key): the scored entry has
+    # it, the unscored one none, so the standard error is over the items the mean is over.
+    assert right["ACS"]["score"] == 1.0 and "score" not in failed["ACS"]
 
 
 def test_include_dir_rewrites_dataset_path_and_keeps_function_tags(tmp_path: Path) -> None:
@@ -251,7 +254,7 @@ def test_include_dir_rewrites_dataset_path_and_keeps_function_tags(tmp_path: Pat
         assert config["doc_to_messages"].__name__ == f"{task}_doc_to_messages"
         aggregations = {m["metric"]: m["aggregation"].__name__ for m in config["metric_list"]}
         assert aggregations == {
-            "ACS": "aggregate_acs", "PCS": "aggregate_pcs", "PQS": "aggregate_pqs",
+            "ACS": "aggregate_scored", "PCS": "aggregate_scored", "PQS": "aggregate_scored",
             "ACS_coverage": "coverage", "PCS_coverage": "coverage", "PQS_coverage": "coverage",
         }
 
@@ -346,3 +349,58 @@ def test_min_coverage_reads_lmms_results_as_geomeval_run_does(tmp_path: Path) ->
     partial = {"geolaux": {"ACS,none": 1.0, "ACS_coverage,none": 0.5}, "other_task": {"x_coverage,none": 0.0}}
     assert integration.coverage_shortfalls(write(partial), 0.95, judged=False) == ["geolaux ACS: coverage 0.5000"]
     assert integration.coverage_shortfalls(write(partial), 0.5, judged=False) == []
+
+
+def test_task_kwargs_set_prompts_and_judge_and_lmms_eval_reports_stderr(built: Path, tmp_path: Path) -> None:
+    """A task YAML's `lmms_eval_specific_kwargs` carry the prompts and the judge, as upstream
+    lmms-eval tasks carry theirs: plain `python -m lmms_eval --include_path`, no geomeval
+    wrapper and no GEOMEVAL_JUDGE_* variable. The judge's API key is read from the
+    environment only. lmms-eval's Stderr_CLT comes from the scored items."""
+    include = integration.prepare_include_dir(tmp_path / "inc", str(built))
+    template = include / "geomeval" / "geolaux" / integration.TEMPLATE
+    config = integration.load_task_yaml(template.read_text(encoding="utf-8"))
+    out = tmp_path / "out"
+    with ChatServer(judged_responder) as model, ChatServer(judged_responder) as judge:
+        config["lmms_eval_specific_kwargs"] = {"default": {
+            "templates": {"calculation": "YAML WORDING. {problem}{options}", "proving": "YAML PROOF. {problem}"},
+            "judge": {"model": "yaml-judge", "base_url": judge.base_url, "concurrency": 3},
+        }}
+        template.write_text(integration.dump_task_yaml(config), encoding="utf-8")
+        env = {key: value for key, value in integration._child_env().items() if not key.startswith("GEOMEVAL_")}
+        env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", GEOMEVAL_CACHE_DIR=str(tmp_path / "cache"),
+                   GEOMEVAL_JUDGE_API_KEY="sk-judge-secret", NO_PROXY="127.0.0.1,localhost")
+        result = subprocess.run(
+            [sys.executable, "-m", "lmms_eval", "--model", "openai",
+             "--model_args", MODEL_ARGS.format(url=model.base_url), "--include_path", str(include),
+             "--tasks", "geolaux", "--limit", "4", "--output_path", str(out)],
+            capture_output=True, text=True, timeout=240, env=env, check=False,
+        )
+        model_texts = [prompt_text(r) for r in model.requests]
+        judge_requests = list(judge.requests)
+        judge_auth = {h.get("Authorization") or h.get("authorization") for h in judge.headers}
+        model_auth = {h.get("Authorization") or h.get("authorization") for h in model.headers}
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert len(model_texts) == 4 and all(t.startswith(("YAML WORDING. ", "YAML PROOF. ")) for t in model_texts)
+    assert judge_requests and all(r["model"] == "yaml-judge" for r in judge_requests)
+    assert judge_auth == {"Bearer sk-judge-secret"} and "Bearer sk-judge-secret" not in model_auth
+    scores = only_results(out)["results"]["geolaux"]
+    assert scores["ACS,none"] == 3 / 4 and scores["PCS,none"] == 2 / 4
+    # ACS per item 1, 1, 0, 1: the sample standard deviation 0.5 over sqrt(4)
+    assert scores["ACS_stderr_clt,none"] == pytest.approx(0.25)
+    assert "sk-judge-secret" not in result.stdout + result.stderr
+
+
+def test_task_kwargs_are_checked() -> None:
+    settings = integration.TaskSettings.parse("geolaux", {"default": {}, "prompt_file": "", "templates": {},
+                                                          "judge": {"model": "m", "base_url": None}})
+    assert settings.judge == (("model", "m"),)  # empty values fall back to the environment
+    with pytest.raises(ValueError, match=r"task geolaux: lmms_eval_specific_kwargs: unknown key 'pre_prompt'"):
+        integration.TaskSettings.parse("geolaux", {"pre_prompt": "x"})
+    with pytest.raises(ValueError, match=r"judge: unknown key 'api_key'.*GEOMEVAL_JUDGE_API_KEY"):
+        integration.TaskSettings.parse("geolaux", {"judge": {"api_key": "sk-x"}})
+    # another model's section (lmms-eval keeps every section) is not a setting
+    assert integration.TaskSettings.parse("geolaux", {"qwen2_vl": {"templates": {}}}) == integration.TaskSettings()
+    from geomeval.prompts import PromptError
+
+    with pytest.raises(PromptError, match=r"lmms_eval_specific_kwargs.templates: geolaux.calculation.*\{question\}"):
+        integration.chat_messages({"id": "x"}, "geolaux", {"templates": {"calculation": "AUTHORS {question}"}})

@@ -121,19 +121,19 @@ def test_messages_are_the_caption_prompt_with_the_figure(docs: list[dict]) -> No
     from PIL import Image
 
     doc = docs[0]
-    messages = integration.capgeo_bench_doc_to_messages(doc)
+    messages = integration.entry_points("capgeo_bench")["capgeo_bench_doc_to_messages"](doc)
     expected = caption_messages(doc["image"], "figure_only")[0]["content"]
     assert [m["role"] for m in messages] == ["user"]
     assert [p["type"] for p in messages[0]["content"]] == ["text", "image"]
     text = messages[0]["content"][0]["text"]
-    assert text == expected[0]["text"] == integration.capgeo_bench_doc_to_text(doc)
+    assert text == expected[0]["text"] == integration.entry_points("capgeo_bench")["capgeo_bench_doc_to_text"](doc)
     assert text.startswith(
         "Describe the geometric figure in the image as a formal problem statement"
     )
     image = messages[0]["content"][1]["url"]
     assert isinstance(image, Image.Image) and image.size == doc["image"].size
     assert image.tobytes() == doc["image"].convert(image.mode).tobytes()
-    assert len(integration.capgeo_bench_doc_to_visual(doc)) == 1
+    assert len(integration.entry_points("capgeo_bench")["capgeo_bench_doc_to_visual"](doc)) == 1
 
 
 def test_a_reference_caption_scores_one_and_the_judge_metrics_stay_unscored(
@@ -141,7 +141,7 @@ def test_a_reference_caption_scores_one_and_the_judge_metrics_stay_unscored(
 ) -> None:
     keys = integration.metric_keys(SPEC)
     for doc in docs[:3]:
-        out = integration.capgeo_bench_process_results(doc, [doc["caption_en"]])
+        out = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](doc, [doc["caption_en"]])
         assert set(out) == set(keys.values()) | {f"{key}_coverage" for key in keys.values()} | {"Avg"}
         for name in OFFLINE:
             assert out[keys[name]]["value"] == 1.0, name
@@ -160,7 +160,7 @@ def test_a_reference_caption_scores_one_and_the_judge_metrics_stay_unscored(
 
 def test_a_truncated_caption_scores_lower(docs: list[dict]) -> None:
     doc = docs[0]  # cb_01
-    out = integration.capgeo_bench_process_results(doc, [doc["caption_en"].split(". ")[0] + "."])
+    out = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](doc, [doc["caption_en"].split(". ")[0] + "."])
     assert out["keypoint_recall"]["value"] < 1.0 and out["relations_recall"]["value"] == 0.0
     assert (
         out["relations_precision"]["value"] is None and out["relations_precision"]["not_applicable"]
@@ -170,12 +170,12 @@ def test_a_truncated_caption_scores_lower(docs: list[dict]) -> None:
 def test_not_applicable_items_leave_coverage_whole(docs: list[dict]) -> None:
     """A dimension the reference states nothing in is no failure: coverage counts only the
     items a metric applies to."""
-    full = integration.capgeo_bench_process_results(docs[0], [docs[0]["caption_en"]])
+    full = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](docs[0], [docs[0]["caption_en"]])
     plain = {**docs[1], "caption_en": "Triangle ABC has AB = 3, BC = 4 and CA = 5."}  # no relation
-    partial = integration.capgeo_bench_process_results(
+    partial = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](
         plain, ["Triangle ABC has AB = 3 and BC = 4."]
     )
-    failed = integration.capgeo_bench_process_results(
+    failed = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](
         docs[2], ["[LMMS_EVAL_REQUEST_FAILED after 2 retries] x"]
     )
     assert partial["relations_recall_coverage"] == {
@@ -241,9 +241,9 @@ def test_avg_is_table4s_mean_of_three_dimension_means_from_the_judge_engine_when
 
 
 def test_avg_from_process_results_matches_geomeval_run(docs: list[dict]) -> None:
-    full = integration.capgeo_bench_process_results(docs[0], [docs[0]["caption_en"]])
-    half = integration.capgeo_bench_process_results(docs[1], [docs[1]["caption_en"].split(". ")[0] + "."])
-    failed = integration.capgeo_bench_process_results(docs[2], ["[LMMS_EVAL_REQUEST_FAILED after 2 retries] x"])
+    full = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](docs[0], [docs[0]["caption_en"]])
+    half = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](docs[1], [docs[1]["caption_en"].split(". ")[0] + "."])
+    failed = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](docs[2], ["[LMMS_EVAL_REQUEST_FAILED after 2 retries] x"])
     entries = [full["Avg"], half["Avg"], failed["Avg"]]
     assert {e["id"] for e in entries} == {docs[0]["id"], docs[1]["id"], docs[2]["id"]}
     dims = [
@@ -294,8 +294,8 @@ def test_a_judge_from_the_environment_scores_the_judge_metrics(
     with ChatServer(keypoint_judge) as server:
         monkeypatch.setenv("GEOMEVAL_JUDGE_MODEL", "judge-model")
         monkeypatch.setenv("GEOMEVAL_JUDGE_BASE_URL", server.base_url)
-        monkeypatch.setattr(integration, "_state", {})  # a fresh process would read the env
-        out = integration.capgeo_bench_process_results(doc, [" ".join(half[:2])])
+        integration.reset_state()  # a fresh process would read the env
+        out = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](doc, [" ".join(half[:2])])
         integration.resolve(list(out.values()))  # what lmms-eval's aggregation does first
         asked = len(server.requests)
     assert asked == 3  # the two extractions and the matching

@@ -230,7 +230,7 @@ def test_the_gold_answer_scores_A_one_and_T_only_on_text_only_items(tasks: dict)
                 }
     assert seen_text_only
     doc = docs(tasks, "geoeval_2000")[1]  # 102: Find A B (8.0), free response
-    wrong = integration.geoeval_2000_process_results(doc, ["Answer: 12345"])
+    wrong = integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](doc, ["Answer: 12345"])
     assert wrong["A"]["value"] == 0.0 and "gold '8.0'" in wrong["A"]["explanation"]
 
 
@@ -238,12 +238,12 @@ def test_a_failed_request_is_unscored_and_T_coverage_leaves_out_diagram_items(ta
     rows = {doc["id"]: doc for doc in docs(tasks, "geoeval_2000")}
     diagram, text_only, other = rows["101"], rows["105"], rows["109"]
     assert diagram["diagram"] and not text_only["diagram"] and not other["diagram"]
-    failed = integration.geoeval_2000_process_results(text_only, [FAILED])
+    failed = integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](text_only, [FAILED])
     assert failed["A"]["value"] is None and "model failed" in failed["A"]["unscored"]
     assert failed["T"]["value"] is None and not failed["T"]["not_applicable"]
     assert failed["A_coverage"] == failed["T_coverage"] == {"id": "105", "scored": False}
     right = [
-        integration.geoeval_2000_process_results(d, [f"Answer: {d['answer']}"])
+        integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](d, [f"Answer: {d['answer']}"])
         for d in (diagram, other)
     ]
     entries = [*right, failed]
@@ -253,14 +253,14 @@ def test_a_failed_request_is_unscored_and_T_coverage_leaves_out_diagram_items(ta
     # T applies to the two text-only items, one scored: the diagram item is not counted
     assert integration.coverage([e["T_coverage"] for e in entries]) == 0.5
     assert integration.coverage([right[0]["T_coverage"]]) is None  # applies to none: N/A
-    failed_diagram = integration.geoeval_2000_process_results(diagram, [FAILED])
+    failed_diagram = integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](diagram, [FAILED])
     assert failed_diagram["T"]["not_applicable"] is True  # still not applicable, not a failure
 
 
 def test_process_results_needs_the_diagram_column(tasks: dict) -> None:
     doc = {k: v for k, v in docs(tasks, "geoeval_hard")[0].items() if k != "diagram"}
     with pytest.raises(ValueError, match="process_results_use_image: true"):
-        integration.geoeval_hard_process_results(doc, ["Answer: C"])
+        integration.entry_points("geoeval_hard")["geoeval_hard_process_results"](doc, ["Answer: C"])
 
 
 def test_group_aggregation_skips_subsets_without_a_score() -> None:

@@ -172,7 +172,7 @@ def test_messages_pose_the_item_as_geomeval_run_does(docs: list[dict]) -> None:
     without = next(doc for doc in docs if doc["problem_image"] is None)
     for doc in (with_figure, without):
         expected = task_messages(named(doc), track="code", prompts=GGBench().prompts)[0]["content"]
-        ours = integration.ggbench_code_doc_to_messages(doc)
+        ours = integration.entry_points("ggbench_code")["ggbench_code_doc_to_messages"](doc)
         assert [m["role"] for m in ours] == ["user"]
         assert [p["type"] for p in ours[0]["content"]] == [
             "text" if p["type"] == "text" else "image" for p in expected
@@ -180,19 +180,19 @@ def test_messages_pose_the_item_as_geomeval_run_does(docs: list[dict]) -> None:
         assert (
             ours[0]["content"][0]["text"]
             == expected[0]["text"]
-            == integration.ggbench_code_doc_to_text(doc)
+            == integration.entry_points("ggbench_code")["ggbench_code_doc_to_text"](doc)
         )
         assert doc["problem"].strip() in expected[0]["text"]
-    image = integration.ggbench_code_doc_to_messages(with_figure)[0]["content"][1]["url"]
+    image = integration.entry_points("ggbench_code")["ggbench_code_doc_to_messages"](with_figure)[0]["content"][1]["url"]
     assert isinstance(image, Image.Image) and image.size == with_figure["problem_image"].size
-    assert "The problem's figure is attached." in integration.ggbench_code_doc_to_text(with_figure)
-    assert len(integration.ggbench_code_doc_to_visual(with_figure)) == 1
-    assert integration.ggbench_code_doc_to_visual(without) == []
+    assert "The problem's figure is attached." in integration.entry_points("ggbench_code")["ggbench_code_doc_to_text"](with_figure)
+    assert len(integration.entry_points("ggbench_code")["ggbench_code_doc_to_visual"](with_figure)) == 1
+    assert integration.entry_points("ggbench_code")["ggbench_code_doc_to_visual"](without) == []
 
 
 def test_reference_answer_scores_one_and_the_judge_metrics_stay_unscored(docs: list[dict]) -> None:
     doc = docs[0]
-    out = integration.ggbench_code_process_results(doc, [reference_answer(doc)])
+    out = integration.entry_points("ggbench_code")["ggbench_code_process_results"](doc, [reference_answer(doc)])
     assert set(out) == set(KEYS.values()) | {f"{key}_coverage" for key in KEYS.values()}
     for name in ("Pass@1", "verifier", "BLEU", "chrF", "SSIM"):
         assert out[KEYS[name]]["value"] == pytest.approx(1.0), name
@@ -215,28 +215,28 @@ def test_reference_answer_scores_one_and_the_judge_metrics_stay_unscored(docs: l
 
 
 def test_failure_marker_is_a_generation_error_not_a_wrong_answer(docs: list[dict]) -> None:
-    out = integration.ggbench_code_process_results(
+    out = integration.entry_points("ggbench_code")["ggbench_code_process_results"](
         docs[1], ["[LMMS_EVAL_REQUEST_FAILED after 5 retries] boom"]
     )
     for key in KEYS.values():
         assert out[key]["value"] is None and "model failed" in out[key]["unscored"], key
         assert out[f"{key}_coverage"]["scored"] is False
-    budget = integration.ggbench_code_process_results(docs[1], ["[LMMS_EVAL_BUDGET_EXCEEDED]"])
+    budget = integration.entry_points("ggbench_code")["ggbench_code_process_results"](docs[1], ["[LMMS_EVAL_BUDGET_EXCEEDED]"])
     assert budget["Pass_at_1"]["value"] is None
 
 
 def test_a_row_without_the_reference_figure_is_refused_plainly(docs: list[dict]) -> None:
     row = {k: v for k, v in docs[0].items() if k not in data.IMAGE_COLUMNS and k != "step_images"}
     with pytest.raises(ValueError, match="process_results_use_image"):
-        integration.ggbench_code_process_results(row, [reference_answer(docs[0])])
+        integration.entry_points("ggbench_code")["ggbench_code_process_results"](row, [reference_answer(docs[0])])
 
 
 def test_aggregation_means_scored_items_and_reports_coverage(docs: list[dict]) -> None:
-    right = integration.ggbench_code_process_results(docs[0], [reference_answer(docs[0])])
-    broken = integration.ggbench_code_process_results(
+    right = integration.entry_points("ggbench_code")["ggbench_code_process_results"](docs[0], [reference_answer(docs[0])])
+    broken = integration.entry_points("ggbench_code")["ggbench_code_process_results"](
         docs[2], ["Step 1:\n```geogebra\nP = ParallelLine(A, B)\n```"]
     )
-    failed = integration.ggbench_code_process_results(
+    failed = integration.entry_points("ggbench_code")["ggbench_code_process_results"](
         docs[3], ["[LMMS_EVAL_REQUEST_FAILED after 2 retries] x"]
     )
     entries = [right, broken, failed]
@@ -271,8 +271,8 @@ def test_a_judge_from_the_environment_scores_the_rubrics(
     with ChatServer(rubric_judge) as server:
         monkeypatch.setenv("GEOMEVAL_JUDGE_MODEL", "judge-model")
         monkeypatch.setenv("GEOMEVAL_JUDGE_BASE_URL", server.base_url)
-        monkeypatch.setattr(integration, "_state", {})  # a fresh process would read the env
-        out = integration.ggbench_code_process_results(docs[0], [reference_answer(docs[0])])
+        integration.reset_state()  # a fresh process would read the env
+        out = integration.entry_points("ggbench_code")["ggbench_code_process_results"](docs[0], [reference_answer(docs[0])])
         integration.resolve(list(out.values()))  # what lmms-eval's aggregation does first
         asked = len(server.requests)
     assert asked == 3  # the plan, the process (long image) and the final figure

@@ -147,14 +147,14 @@ def test_lmms_eval_tasks_read_the_same_prompt_file(tmp_path: Path, monkeypatch: 
     bench = get_benchmark("geolaux")
     item = bench.load_items(None, "geolaux", 1)[0]
     path = write(tmp_path / "p.yaml", "geolaux:\n  calculation: 'AUTHORS {problem}{options}'\n  proving: 'PROVE {problem}'\n")
-    monkeypatch.setattr(integration, "_state", {})
+    integration.reset_state()
     monkeypatch.setenv("GEOMEVAL_PROMPTS", str(path))
     doc = dict(item.fields)
     via_lmms = integration.chat_messages(doc, "geolaux")
     via_run = with_prompt_file(bench, path).messages(item, "geolaux")
     assert via_lmms[0]["content"][0]["text"] == via_run[0]["content"][0]["text"]
     assert via_run[0]["content"][0]["text"].startswith(("AUTHORS ", "PROVE "))
-    monkeypatch.setattr(integration, "_state", {})
+    integration.reset_state()
 
 
 def test_judge_templates_reach_the_judge_in_run_and_in_rescore(tmp_path: Path) -> None:

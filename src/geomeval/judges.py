@@ -219,17 +219,32 @@ def parse_judge_spec(
     return Judge(spec, client, images=takes_images)
 
 
-def judge_from_env() -> Judge:
-    """The judge GEOMEVAL_JUDGE_MODEL / GEOMEVAL_JUDGE_BASE_URL name (cached), or `offline`."""
+def judge_from_env(
+    model: str | None = None,
+    base_url: str | None = None,
+    concurrency: int | None = None,
+    timeout: float | None = None,
+    max_tokens: int | None = None,
+    style: str | None = None,
+    images: bool | str | None = None,
+) -> Judge:
+    """The judge GEOMEVAL_JUDGE_MODEL / GEOMEVAL_JUDGE_BASE_URL name (cached), or `offline`.
+
+    A setting given here (an lmms-eval task's `judge` kwargs) wins over its variable; the
+    API key always comes from the environment, for the host it was given for."""
     from .cache import ResponseCache, default_cache_path
 
-    if not os.environ.get("GEOMEVAL_JUDGE_MODEL"):
-        return Judge("offline")
     env = os.environ.get
+    model = model or env("GEOMEVAL_JUDGE_MODEL")
+    if not model or model == "offline":
+        return Judge("offline")
     return parse_judge_spec(
-        None,
-        concurrency=int(env("GEOMEVAL_JUDGE_CONCURRENCY") or env("GEOMEVAL_CONCURRENCY") or "32"),
-        timeout_s=float(env("GEOMEVAL_JUDGE_TIMEOUT") or env("GEOMEVAL_TIMEOUT") or "120"),
-        max_tokens=int(env("GEOMEVAL_JUDGE_MAX_TOKENS") or 0) or None,
+        model if model.startswith("openai:") else f"openai:{model}",
+        base_url=base_url or None,
+        concurrency=int(concurrency or env("GEOMEVAL_JUDGE_CONCURRENCY") or env("GEOMEVAL_CONCURRENCY") or "32"),
+        timeout_s=float(timeout or env("GEOMEVAL_JUDGE_TIMEOUT") or env("GEOMEVAL_TIMEOUT") or "120"),
+        max_tokens=int(max_tokens or env("GEOMEVAL_JUDGE_MAX_TOKENS") or 0) or None,
+        style=style or None,
+        images=None if images is None else judge_images(str(images)),
         cache=None if env("GEOMEVAL_NO_CACHE") else ResponseCache(default_cache_path()),
     )

@@ -111,7 +111,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from importlib.resources import as_file, files
 from importlib.util import find_spec
@@ -158,7 +158,6 @@ class LmmsBenchmark:
     metrics: tuple[str, ...]  # geomeval's names, as the scorer returns them
     summary: tuple[str, ...]  # printed after a run
     hub_dataset: str  # the shipped YAML's dataset_path
-    to_row: Callable[[Mapping[str, Any]], dict[str, Any]]  # lmms-eval doc → load_items' row
     scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
     release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
     # Where the code lives when it is not geomeval.benchmarks.<name> with the modules data,
@@ -185,6 +184,10 @@ class LmmsBenchmark:
     groups: tuple[str, ...] = ()
     # (task, its metrics) where tasks differ (ME2's three); a task not named has `metrics`.
     task_metrics: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Entries derived from an item's other entries (CapGeo-Bench's Avg inputs): their metric
+    # names, and (task, the item's entries) -> {key: entry}.
+    derived: tuple[str, ...] = ()
+    derive: Callable[[str, Mapping[str, Any]], dict[str, Any]] | None = None
 
     @property
     def package(self) -> str:
@@ -206,113 +209,23 @@ class LmmsBenchmark:
         """The metrics `task` reports (its YAML's metric_list); None: all of the benchmark's."""
         return dict(self.task_metrics).get(task, self.metrics) if task else self.metrics
 
+    def row(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """An lmms-eval doc as the fields `geomeval run` gives the item (`rows.named_row`, from
+        the Features); images the scorer keeps (GGBench's reference figure) as PNG bytes, since
+        lmms-eval decodes every image to PIL."""
+        from ..benchmarks.rows import named_row
+        from ..images import image_bytes
+
+        row = named_row(doc, self.features())
+        for column in self.scoring_columns:
+            image = row.get(column)
+            if image is not None and not isinstance(image, dict):
+                row[column] = {"bytes": image_bytes(image)}
+        return row
+
     def dataset_name(self, task: str) -> str | None:
         """The config `task` reads (its YAML's `dataset_name`); None: the default one."""
         return dict(self.dataset_names).get(task)
-
-
-def _image_value(image: Any) -> Any:
-    """A {path}-only image dict (an undecoded local dataset) gets its bytes read."""
-    if isinstance(image, dict) and not image.get("bytes"):
-        path = image.get("path")
-        if not path:
-            return None
-        return {"bytes": Path(path).read_bytes(), "path": path}
-    return image
-
-
-def geolaux_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """A GeoLaux doc as `GeoLaux.load_items` makes it: class names, images as bytes or PIL."""
-    from ..benchmarks.geolaux.features import AUXILIARY_TYPES, TYPES
-
-    row = dict(doc)
-    for key, names in (("type", TYPES), ("auxiliary_type", AUXILIARY_TYPES)):
-        value = row.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            row[key] = names[value]
-    row["choices"] = list(row.get("choices") or [])
-    for key in ("image", "auxiliary_image"):
-        if key in row:
-            row[key] = _image_value(row[key])
-    return row
-
-
-def ggbench_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """A GGBench doc as `GGBench.load_items` makes it: class names, the reference figure as bytes.
-
-    `GGBench.new_record` keeps the reference figure from `{bytes}` (lmms-eval decodes it
-    to PIL), and step images are not needed by the code track, so only the figures the
-    prompt and the scorer use are touched.
-    """
-    from ..benchmarks.ggbench.benchmark import named
-    from ..images import image_bytes
-
-    row = named(dict(doc))
-    for key in ("problem_image", "final_image"):
-        if key in row:
-            row[key] = _image_value(row[key])
-    final = row.get("final_image")
-    if final is not None and not isinstance(final, dict):
-        row["final_image"] = {"bytes": image_bytes(final)}
-    return row
-
-
-def capgeo_bench_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """A CapGeo-Bench doc as `CapGeoBench.load_items` makes it: the class name, the figure
-    as bytes or PIL (the prompt needs the figure; scoring needs only captions and labels)."""
-    from ..benchmarks.capgeo.features import CLASSES
-
-    row = dict(doc)
-    value = row.get("geometry_class")
-    if isinstance(value, int) and not isinstance(value, bool):
-        row["geometry_class"] = CLASSES[value]
-    if "image" in row:
-        row["image"] = _image_value(row["image"])
-    return row
-
-
-def capgeo_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """A CapGeo reasoning doc as `sources.load_source` makes its rows, caption included: the
-    question type's name, the options as a list, the figure as bytes or PIL (absent from
-    without_image's process_results rows, whose prompt has no figure)."""
-    from ..benchmarks.capgeo.features import QUESTION_TYPES
-
-    row = dict(doc)
-    value = row.get("question_type")
-    if isinstance(value, int) and not isinstance(value, bool):
-        row["question_type"] = QUESTION_TYPES[value]
-    row["choices"] = list(row.get("choices") or [])
-    row.setdefault("caption", None)
-    if "image" in row:
-        row["image"] = _image_value(row["image"])
-    return row
-
-
-def geoeval_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """A GeoEval doc as `GeoEval.load_items` makes it: class names, the diagram as bytes or
-    PIL (the prompt shows it and T needs to know whether there is one).
-
-    One thing differs: `load_items` rates a missing complexity over the set it loaded, and
-    lmms-eval hands over one row at a time, so the row keeps its own (None for a release
-    build). Complexity only feeds `geomeval run`'s breakdowns, never A or T.
-    """
-    from ..benchmarks.geoeval.features import (
-        ANSWER_TYPES,
-        COMPLEXITIES,
-        PROBLEM_TYPES,
-        SOURCES,
-        SUBSETS,
-    )
-
-    row = dict(doc)
-    for key, names in (("source", SOURCES), ("problem_type", PROBLEM_TYPES), ("answer_type", ANSWER_TYPES),
-                       ("complexity", COMPLEXITIES), ("subset", SUBSETS)):
-        value = row.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            row[key] = names[value]
-    if "diagram" in row:
-        row["diagram"] = _image_value(row["diagram"])
-    return row
 
 
 def geoeval_release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
@@ -331,18 +244,6 @@ def geoeval_release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]
     return jsons, tuple(sorted(images))
 
 
-def me2_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """An ME2 doc as `ME2.load_items` makes it: class names, the problem figure as bytes or
-    PIL (the prompt shows it; scoring reads only text fields)."""
-    from ..benchmarks.me2.benchmark import named
-
-    row = named(dict(doc))
-    for key in ("problem_image", "solution_image"):
-        if key in row:
-            row[key] = _image_value(row[key])
-    return row
-
-
 CAPGEO_REASONING_PREFIX = "capgeo_reasoning_"
 
 
@@ -358,7 +259,6 @@ GEOLAUX = LmmsBenchmark(
     metrics=("ACS", "PCS", "PQS"),
     summary=("ACS", "PCS", "PQS"),
     hub_dataset="geomeval/GeoLaux",
-    to_row=geolaux_row,
     release_folders=("original_images", "auxiliary_images"),
 )
 
@@ -377,7 +277,6 @@ GGBENCH = LmmsBenchmark(
     ),
     summary=("Pass@1", "verifier", "chrF", "SSIM", "VLM-T", "VLM-I"),
     hub_dataset="geomeval/GGBench",
-    to_row=ggbench_row,
     scoring_columns=("final_image",),
     release_folders=("Q&A_image", "long_image"),
 )
@@ -399,12 +298,13 @@ CAPGEO_BENCH = LmmsBenchmark(
     metrics=_KEYPOINT_METRICS + tuple(f"{name} (judge)" for name in _KEYPOINT_METRICS),
     summary=("Avg", "keypoint recall", "keypoint precision", "keypoint F1", "keypoint recall (judge)"),
     hub_dataset="geomeval/CapGeo-Bench",
-    to_row=capgeo_bench_row,
     release_folders=("images",),
     folder="capgeo",
     package_name="geomeval.benchmarks.capgeo",
     module_names=(("data", "bench_data"), ("raw", "bench_raw")),
     features_name="BENCH_FEATURES",
+    derived=("Avg",),
+    derive=lambda task, entries: capgeo_bench_avg_inputs(task, entries),
 )
 
 # `reasoning.METRICS`, spelled out for the same reason (a test checks they agree). Its own
@@ -417,7 +317,6 @@ CAPGEO = LmmsBenchmark(
     metrics=("accuracy",),
     summary=("accuracy",),
     hub_dataset="geomeval/CapGeo-Reasoning",
-    to_row=capgeo_row,
     folder="capgeo",
     package_name="geomeval.benchmarks.capgeo",
     module_names=(("data", "reasoning_data"), ("raw", "reasoning_data")),
@@ -438,7 +337,6 @@ GEOEVAL = LmmsBenchmark(
     metrics=("A", "T"),
     summary=("A", "T"),
     hub_dataset="geomeval/GeoEval",
-    to_row=geoeval_row,
     scoring_columns=("diagram",),  # T applies to text-only items: the scorer must see the diagram
     release_files=geoeval_release_files,
     dataset_names=tuple((task, task) for task in _GEOEVAL_TASKS),
@@ -460,7 +358,6 @@ ME2 = LmmsBenchmark(
     metrics=("accuracy", *_ME2_EXPLAIN),
     summary=("accuracy", "Correctness", "Fidelity", "Referencing", "ROUGE-L", "BERTScore-F1"),
     hub_dataset="geomeval/ME2",
-    to_row=me2_row,
     # Images may sit beside the records file or in problem_image/, solution_image/, images/:
     # the fingerprint stats every file under its folder.
     release_folders=("",),
@@ -495,8 +392,8 @@ def metric_keys(spec: LmmsBenchmark, task: str | None = None) -> dict[str, str]:
 
 
 def doc_to_row(doc: Mapping[str, Any], task: str = "geolaux") -> dict[str, Any]:
-    """An lmms-eval doc as the benchmark's `load_items` makes it."""
-    return for_task(task).to_row(doc)
+    """An lmms-eval doc as the fields `geomeval run` gives the item."""
+    return for_task(task).row(doc)
 
 
 def _item(row: dict[str, Any]) -> Any:
@@ -508,12 +405,12 @@ def _item(row: dict[str, Any]) -> Any:
 NOT_POSED = "This item is not posed ({reason}). Reply with an empty answer."
 
 
-def chat_messages(doc: Mapping[str, Any], task: str) -> list[dict[str, Any]]:
+def chat_messages(doc: Mapping[str, Any], task: str, kwargs: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """The OpenAI-format messages `geomeval run` sends for this item and task; for an item
     the benchmark cannot pose, a one-line text placeholder (its answer is never scored)."""
     from ..benchmarks.base import NotPosable
 
-    bench, _ = _benchmark_and_judge(for_task(task).name, task)
+    bench, _ = _benchmark_and_judge(for_task(task).name, task, kwargs)
     try:
         return bench.messages(_item(doc_to_row(doc, task)), task)
     except NotPosable as exc:
@@ -550,53 +447,147 @@ def to_lmms_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, An
     return converted
 
 
-def doc_to_messages(doc: Mapping[str, Any], task: str) -> list[dict[str, Any]]:
-    return to_lmms_messages(chat_messages(doc, task))
+def doc_to_messages(doc: Mapping[str, Any], task: str, kwargs: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    return to_lmms_messages(chat_messages(doc, task, kwargs))
 
 
-def doc_to_text(doc: Mapping[str, Any], task: str) -> str:
+def doc_to_text(doc: Mapping[str, Any], task: str, kwargs: Mapping[str, Any] | None = None) -> str:
     """The prompt's text, for lmms-eval's simple (non-chat) backends."""
     return "\n".join(
-        part["text"] for m in chat_messages(doc, task) for part in m["content"] if part["type"] == "text"
+        part["text"] for m in chat_messages(doc, task, kwargs) for part in m["content"] if part["type"] == "text"
     )
 
 
-def doc_to_visual(doc: Mapping[str, Any], task: str) -> list[Any]:
+def doc_to_visual(doc: Mapping[str, Any], task: str, kwargs: Mapping[str, Any] | None = None) -> list[Any]:
     """The prompt's images as PIL, in the order the chat messages carry them."""
     return [
         part["url"]
-        for m in doc_to_messages(doc, task)
+        for m in doc_to_messages(doc, task, kwargs)
         for part in m["content"]
         if part["type"] == "image"
     ]
 
 
 _state_lock = threading.Lock()
-_state: dict[str, Any] = {}
+_benchmarks: dict[tuple[str, str], Any] = {}  # (task, prompt set's source and hash) -> benchmark
+_judges: dict[tuple[Any, ...], Any] = {}  # a judge setting -> its judge (one per process)
+_task_settings: dict[str, TaskSettings] = {}  # what each task's doc functions were given
+
+# The keys a task YAML's `lmms_eval_specific_kwargs` may hold (per model name, or `default`).
+SETTING_KEYS = ("prompt_file", "templates", "judge")
+JUDGE_KEYS = ("model", "base_url", "concurrency", "timeout", "max_tokens", "style", "images")
 
 
-def _benchmark_and_judge(name: str, task: str | None = None) -> tuple[Any, Any]:
-    """The registry's benchmark (configured for `task` where its entry says how, rendering the
-    prompt file named by GEOMEVAL_PROMPTS, as `geomeval run --prompts` does) and one judge per
-    process (process_results runs on several threads)."""
-    from ..benchmarks import get_benchmark, with_prompt_file
-    from ..prompts import ENV_VAR
+@dataclass(frozen=True)
+class TaskSettings:
+    """A task's `lmms_eval_specific_kwargs`, checked: the prompts and the judge its YAML sets.
 
-    prompt_file = os.environ.get(ENV_VAR) or None
+    `prompt_file` is a geomeval prompt file (as `--prompts`; GEOMEVAL_PROMPTS when empty),
+    `templates` replaces named templates over it (as one section of such a file), and `judge`
+    names the judge (`model`, `base_url`, `concurrency`, `timeout`, `max_tokens`, `style`,
+    `images`); each judge key left out falls back to its GEOMEVAL_JUDGE_* variable. API keys
+    are never read from a YAML: they stay in the environment (GEOMEVAL_JUDGE_API_KEY).
+    lmms-eval passes these to the doc functions only, so `process_results` uses what the
+    same task's doc functions were given (they run first, in the same process)."""
+
+    prompt_file: str = ""
+    templates: tuple[tuple[str, str], ...] = ()
+    judge: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def parse(cls, task: str, kwargs: Mapping[str, Any] | None) -> TaskSettings:
+        kwargs = dict(kwargs or {})
+        kwargs.pop("default", None)  # lmms-eval leaves the section it merged in
+        where = f"task {task}: lmms_eval_specific_kwargs"
+        unknown = sorted(k for k in kwargs if k not in SETTING_KEYS and not isinstance(kwargs[k], Mapping))
+        if unknown:
+            raise ValueError(f"{where}: unknown key {', '.join(map(repr, unknown))}; keys: {', '.join(SETTING_KEYS)}")
+        prompt_file = kwargs.get("prompt_file") or ""
+        templates = kwargs.get("templates") or {}
+        judge = kwargs.get("judge") or {}
+        if not isinstance(prompt_file, str):
+            raise ValueError(f"{where}.prompt_file: a path, not {type(prompt_file).__name__}")
+        if not isinstance(templates, Mapping):
+            raise ValueError(f"{where}.templates: a mapping of template name to text")
+        if not isinstance(judge, Mapping):
+            raise ValueError(f"{where}.judge: a mapping with keys {', '.join(JUDGE_KEYS)}")
+        bad = sorted(str(k) for k in judge if k not in JUDGE_KEYS)
+        if bad:
+            raise ValueError(f"{where}.judge: unknown key {', '.join(map(repr, bad))}; keys: {', '.join(JUDGE_KEYS)}"
+                             " (API keys stay in the environment: GEOMEVAL_JUDGE_API_KEY)")
+        return cls(prompt_file, tuple(sorted((str(k), v) for k, v in templates.items())),
+                   tuple(sorted((str(k), v) for k, v in judge.items() if v not in (None, ""))))
+
+
+def reset_state() -> None:
+    """Forget the benchmarks, judges and task settings made so far, as a fresh lmms-eval
+    process would (tests that change the environment between runs in one process)."""
     with _state_lock:
-        if "judge" not in _state:
-            from ..judges import judge_from_env
+        _benchmarks.clear()
+        _judges.clear()
+        _task_settings.clear()
 
-            _state["judge"] = judge_from_env()
-        if name not in _state:
-            _state[name] = with_prompt_file(get_benchmark(name), prompt_file)
+
+def settings_for(task: str, kwargs: Mapping[str, Any] | None = None) -> TaskSettings:
+    """The task's settings: from `kwargs` when lmms-eval passes them (remembered for the
+    task's process_results), else what the task was last given, else none."""
+    with _state_lock:
+        if kwargs is None:
+            return _task_settings.get(task) or TaskSettings()
+        settings = _task_settings.get(task)
+    parsed = TaskSettings.parse(task, kwargs)
+    if settings != parsed:
+        with _state_lock:
+            _task_settings[task] = parsed
+    return parsed
+
+
+def _prompt_set(bench: Any, task: str, settings: TaskSettings) -> Any:
+    """The benchmark rendering the prompt file (the YAML's, else GEOMEVAL_PROMPTS) with the
+    YAML's templates over it."""
+    from ..benchmarks import with_prompt_file
+    from ..prompts import ENV_VAR, PromptSet, validated
+
+    bench = with_prompt_file(bench, settings.prompt_file or os.environ.get(ENV_VAR) or None)
+    if not settings.templates:
+        return bench
+    base = bench.prompts
+    extra = validated(bench.name, bench.prompt_templates, dict(settings.templates),
+                      f"task {task}: lmms_eval_specific_kwargs.templates")
+    merged = {**base.overrides, **extra.overrides}
+    source = " + ".join(s for s in (base.source, extra.source) if s)
+    return bench.with_prompts(PromptSet(bench.name, base.defaults, merged, source))
+
+
+def _judge(settings: TaskSettings) -> Any:
+    """One judge per setting per process (process_results runs on several threads)."""
+    from ..judges import judge_from_env
+
+    key = settings.judge
+    with _state_lock:
+        if key not in _judges:
+            _judges[key] = judge_from_env(**dict(key)) if key else judge_from_env()
+        return _judges[key]
+
+
+def _benchmark_and_judge(name: str, task: str | None = None, kwargs: Mapping[str, Any] | None = None) -> tuple[Any, Any]:
+    """The registry's benchmark (configured for `task` where its entry says how, rendering the
+    task's prompts as `geomeval run --prompts` does) and its judge."""
+    from ..benchmarks import get_benchmark
+
+    settings = settings_for(task, kwargs) if task is not None else TaskSettings()
+    key = (task or name, repr((settings.prompt_file, settings.templates, os.environ.get("GEOMEVAL_PROMPTS"))))
+    with _state_lock:
+        bench = _benchmarks.get(key)
+    if bench is None:
+        bench = get_benchmark(name)
         configure = for_task(task).configure if task is not None else None
-        if configure is None or task is None:
-            return _state[name], _state["judge"]
-        key = f"task:{task}"
-        if key not in _state:
-            _state[key] = with_prompt_file(configure(_state[name], task), prompt_file)
-        return _state[key], _state["judge"]
+        if configure is not None and task is not None:
+            bench = configure(bench, task)
+        bench = _prompt_set(bench, task or name, settings)
+        with _state_lock:
+            bench = _benchmarks.setdefault(key, bench)
+    return bench, _judge(settings)
 
 
 def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -> dict[str, Any]:
@@ -636,25 +627,34 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
             first = task not in _warm_tasks
             if first:  # the first item is scored before any other starts: the scorers' lazy
                 # imports (nltk, models) then happen once, never in two threads at a time
-                entries = _entries(spec, task, record.id, score_record_sync(bench, record, judge))
+                entries = _entries(spec, task, record, score_record_sync(bench, record, judge))
                 _warm_tasks.add(task)
                 return entries
         return _start_scoring(bench, judge, spec, task, record)
-    return _entries(spec, task, record.id, score_record_sync(bench, record, judge))
+    return _entries(spec, task, record, score_record_sync(bench, record, judge))
 
 
-def _entries(spec: LmmsBenchmark, task: str, item_id: str, scores: Mapping[str, Any]) -> dict[str, Any]:
-    """process_results' output for one item's scores."""
+def _entries(spec: LmmsBenchmark, task: str, record: Any, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """process_results' output for one item's scores. A scored entry also holds its value as
+    `score` and the item's `cluster` (variants of one problem share it): the task YAMLs'
+    `score_key` and `cluster_key`, from which lmms-eval computes the Stderr_CLT and
+    Stderr_Clustered columns over the scored items."""
     from ..records import Score
 
     out: dict[str, Any] = {}
+    cluster = str(record.meta.get("cluster", record.id)) if record.meta else str(record.id)
     for metric, key in metric_keys(spec, task).items():
         score = scores.get(metric) or Score.missing("the scorer returned no score")
-        out[key] = {**score.to_dict(), "id": item_id, "task": task, "metric": metric}
-        flag: dict[str, Any] = {"id": item_id, "scored": score.value is not None}
+        entry = {**score.to_dict(), "id": record.id, "task": task, "metric": metric}
+        if score.value is not None:
+            entry.update(score=float(score.value), cluster=cluster)
+        out[key] = entry
+        flag: dict[str, Any] = {"id": record.id, "scored": score.value is not None}
         if score.not_applicable:
             flag["not_applicable"] = True
         out[f"{key}_coverage"] = flag
+    if spec.derive is not None:
+        out.update(spec.derive(task, out))
     return out
 
 
@@ -671,7 +671,6 @@ class _Job:
     future: Any  # concurrent.futures.Future of the scored record
     fill: Callable[[Any], dict[str, Any]]  # scored record (or exception) -> the final entries
     placeholders: dict[str, dict[str, Any]]
-    extras: list[Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=list)
 
 
 _jobs: dict[int, _Job] = {}
@@ -694,38 +693,24 @@ def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, recor
     from ..runner import score_bounded
 
     number = next(_job_numbers)
-    keys = list(_entries(spec, task, record.id, {}))  # the keys the final entries will have
+    keys = list(_entries(spec, task, record, {}))  # the keys the final entries will have
     placeholders = {key: {"id": record.id, "task": task, PENDING: number, PENDING_KEY: key} for key in keys}
+    names = {key: name for name, key in metric_keys(spec, task).items()}
+    names.update((metric_key(name), name) for name in spec.derived)
     for key, entry in placeholders.items():
-        if not key.endswith("_coverage"):
-            entry["metric"] = next(m for m, k in metric_keys(spec, task).items() if k == key)
+        if key in names:
+            entry["metric"] = names[key]
 
     def fill(outcome: Any) -> dict[str, Any]:
         from ..runner import failed_scores
 
         scores = failed_scores(bench, outcome) if isinstance(outcome, BaseException) else outcome.scores
-        return _entries(spec, task, record.id, scores)
+        return _entries(spec, task, record, scores)
 
     job = _Job(BackgroundLoop.shared().submit(score_bounded(bench, record, judge)), fill, placeholders)
     with _jobs_lock:
         _jobs[number] = job
     return dict(placeholders)
-
-
-def add_entries(out: dict[str, Any], keys: Sequence[str], make: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-    """Entries derived from an item's other entries (CapGeo-Bench's Avg inputs): made now, or,
-    for an item still being scored, as placeholders filled with the rest."""
-    number = next((entry.get(PENDING) for entry in out.values() if isinstance(entry, dict) and PENDING in entry), None)
-    if number is None:
-        out.update(make(out))
-        return
-    with _jobs_lock:
-        job = _jobs[number]
-    some = next(iter(job.placeholders.values()))
-    for key in keys:
-        job.placeholders[key] = {"id": some["id"], "task": some["task"], PENDING: number, PENDING_KEY: key}
-        out[key] = job.placeholders[key]
-    job.extras.append(make)
 
 
 def resolve(items: Sequence[Any]) -> Sequence[Any]:
@@ -743,8 +728,6 @@ def resolve(items: Sequence[Any]) -> Sequence[Any]:
         except BaseException as exc:  # an endpoint that stopped serving, a scorer bug: unscored
             outcome = exc
         final = job.fill(outcome)
-        for extra in job.extras:
-            final.update(extra(final))
         for key, entry in job.placeholders.items():
             entry.clear()
             entry.update(final[key])
@@ -841,89 +824,65 @@ def mean_over_tasks(metrics: Sequence[Any], sizes: Sequence[int], weight_by_size
     return sum(value * weight for value, weight in pairs) / total if total else None
 
 
-# Per-task entry points for the YAMLs (lmms-eval passes no task name to these).
+# ------------------------------------------------------------------- the YAMLs' entry points
+
+ROLES = ("doc_to_messages", "doc_to_text", "doc_to_visual", "process_results")
 
 
-def geolaux_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "geolaux")
+def entry_points(*tasks: str) -> dict[str, Callable[..., Any]]:
+    """`<task>_doc_to_messages`, `_doc_to_text`, `_doc_to_visual` and `_process_results` for
+    each task, plus the shared aggregations: what a task folder's `utils.py` exposes to its
+    YAMLs' `!function utils.<name>` tags (lmms-eval names no task when it calls them, so each
+    task gets its own functions; their `lmms_eval_specific_kwargs` carry its settings)."""
+    out: dict[str, Callable[..., Any]] = {
+        "aggregate_scored": aggregate_scored,
+        "coverage": coverage,
+        "mean_over_tasks": mean_over_tasks,
+        "capgeo_bench_avg": capgeo_bench_avg,
+    }
+    for task in tasks:
+        for_task(task)  # an unknown task fails here, when lmms-eval loads the YAML
+        out.update(_task_functions(task))
+    return out
 
 
-def geolaux_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "geolaux")
+def _task_functions(task: str) -> dict[str, Callable[..., Any]]:
+    def messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
+        return doc_to_messages(doc, task, lmms_eval_specific_kwargs)
 
+    def text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
+        return doc_to_text(doc, task, lmms_eval_specific_kwargs)
 
-def geolaux_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "geolaux")
+    def visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
+        return doc_to_visual(doc, task, lmms_eval_specific_kwargs)
 
+    def scored(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+        return process_results(doc, results, task)
 
-def geolaux_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "geolaux")
-
-
-def geolaux_aux_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "geolaux_aux")
-
-
-def geolaux_aux_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "geolaux_aux")
-
-
-def geolaux_aux_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "geolaux_aux")
-
-
-def geolaux_aux_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "geolaux_aux")
-
-
-def ggbench_code_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "ggbench_code")
-
-
-def ggbench_code_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "ggbench_code")
-
-
-def ggbench_code_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "ggbench_code")
-
-
-def ggbench_code_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "ggbench_code")
-
-
-def capgeo_bench_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "capgeo_bench")
-
-
-def capgeo_bench_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "capgeo_bench")
-
-
-def capgeo_bench_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "capgeo_bench")
+    made: tuple[Callable[..., Any], ...] = (messages, text, visual, scored)
+    functions: dict[str, Callable[..., Any]] = {}
+    for role, function in zip(ROLES, made, strict=True):
+        name = f"{task}_{role}"
+        function.__name__ = function.__qualname__ = name
+        functions[name] = function
+    return functions
 
 
 CAPGEO_BENCH_AVG = "Avg"  # Table 4's headline; its lmms-eval key is the same
 _SCORE_FIELDS = ("value", "unscored", "needs_judge", "not_applicable", "judge")
 
 
-def capgeo_bench_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    """The keypoint metrics, and under `Avg` the item's scores Table 4's Avg is derived from
-    (`bench_scoring.AVG_INPUTS`): an lmms-eval aggregation sees one key's items only, and Avg
-    is a mean of three per-dimension means, not a mean of per-item values."""
+def capgeo_bench_avg_inputs(task: str, entries: Mapping[str, Any]) -> dict[str, Any]:
+    """Under `Avg`, the item's scores Table 4's Avg is derived from (`AVG_INPUTS`): an
+    lmms-eval aggregation sees one key's items only, and Avg is a mean of three
+    per-dimension means, not a mean of per-item values."""
     from ..benchmarks.capgeo.bench_scoring import AVG_INPUTS
 
-    def avg_inputs(entries: dict[str, Any]) -> dict[str, Any]:
-        some = entries[metric_key(AVG_INPUTS[0])]
-        inputs = {name: {k: entries[metric_key(name)][k] for k in _SCORE_FIELDS if k in entries[metric_key(name)]}
-                  for name in AVG_INPUTS}
-        return {metric_key(CAPGEO_BENCH_AVG): {"id": some["id"], "task": "capgeo_bench", "metric": CAPGEO_BENCH_AVG,
-                                               "scores": inputs}}
-
-    out = process_results(doc, results, "capgeo_bench")
-    add_entries(out, [metric_key(CAPGEO_BENCH_AVG)], avg_inputs)
-    return out
+    some = entries[metric_key(AVG_INPUTS[0])]
+    inputs = {name: {k: entries[metric_key(name)][k] for k in _SCORE_FIELDS if k in entries[metric_key(name)]}
+              for name in AVG_INPUTS}
+    return {metric_key(CAPGEO_BENCH_AVG): {"id": some["id"], "task": task, "metric": CAPGEO_BENCH_AVG,
+                                           "scores": inputs}}
 
 
 def capgeo_bench_avg(items: Sequence[Any]) -> float | None:
@@ -950,192 +909,6 @@ def capgeo_bench_avg(items: Sequence[Any]) -> float | None:
     except ImportError:
         log.info(message)
     return value
-
-
-def capgeo_reasoning_direct_doc_to_messages(
-    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
-) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "capgeo_reasoning_direct")
-
-
-def capgeo_reasoning_direct_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "capgeo_reasoning_direct")
-
-
-def capgeo_reasoning_direct_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "capgeo_reasoning_direct")
-
-
-def capgeo_reasoning_direct_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "capgeo_reasoning_direct")
-
-
-def capgeo_reasoning_with_image_doc_to_messages(
-    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
-) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "capgeo_reasoning_with_image")
-
-
-def capgeo_reasoning_with_image_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "capgeo_reasoning_with_image")
-
-
-def capgeo_reasoning_with_image_doc_to_visual(
-    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
-) -> list[Any]:
-    return doc_to_visual(doc, "capgeo_reasoning_with_image")
-
-
-def capgeo_reasoning_with_image_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "capgeo_reasoning_with_image")
-
-
-def capgeo_reasoning_without_image_doc_to_messages(
-    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
-) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "capgeo_reasoning_without_image")
-
-
-def capgeo_reasoning_without_image_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "capgeo_reasoning_without_image")
-
-
-def capgeo_reasoning_without_image_doc_to_visual(
-    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
-) -> list[Any]:
-    return doc_to_visual(doc, "capgeo_reasoning_without_image")
-
-
-def capgeo_reasoning_without_image_process_results(
-    doc: Mapping[str, Any], results: Sequence[Any]
-) -> dict[str, Any]:
-    return process_results(doc, results, "capgeo_reasoning_without_image")
-
-
-def geoeval_2000_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "geoeval_2000")
-
-
-def geoeval_2000_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "geoeval_2000")
-
-
-def geoeval_2000_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "geoeval_2000")
-
-
-def geoeval_2000_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "geoeval_2000")
-
-
-def geoeval_backward_doc_to_messages(
-    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None
-) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "geoeval_backward")
-
-
-def geoeval_backward_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "geoeval_backward")
-
-
-def geoeval_backward_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "geoeval_backward")
-
-
-def geoeval_backward_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "geoeval_backward")
-
-
-def geoeval_aug_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "geoeval_aug")
-
-
-def geoeval_aug_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "geoeval_aug")
-
-
-def geoeval_aug_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "geoeval_aug")
-
-
-def geoeval_aug_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "geoeval_aug")
-
-
-def geoeval_hard_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "geoeval_hard")
-
-
-def geoeval_hard_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "geoeval_hard")
-
-
-def geoeval_hard_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "geoeval_hard")
-
-
-def geoeval_hard_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "geoeval_hard")
-
-
-def me2_solve_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "me2_solve")
-
-
-def me2_solve_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "me2_solve")
-
-
-def me2_solve_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "me2_solve")
-
-
-def me2_solve_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "me2_solve")
-
-
-def me2_keypoints_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "me2_keypoints")
-
-
-def me2_keypoints_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "me2_keypoints")
-
-
-def me2_keypoints_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "me2_keypoints")
-
-
-def me2_keypoints_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "me2_keypoints")
-
-
-def me2_explain_doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[dict[str, Any]]:
-    return doc_to_messages(doc, "me2_explain")
-
-
-def me2_explain_doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> str:
-    return doc_to_text(doc, "me2_explain")
-
-
-def me2_explain_doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None) -> list[Any]:
-    return doc_to_visual(doc, "me2_explain")
-
-
-def me2_explain_process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
-    return process_results(doc, results, "me2_explain")
-
-
-def aggregate_acs(items: Sequence[Any]) -> float | None:
-    return mean_of_scored(items, "ACS")
-
-
-def aggregate_pcs(items: Sequence[Any]) -> float | None:
-    return mean_of_scored(items, "PCS")
-
-
-def aggregate_pqs(items: Sequence[Any]) -> float | None:
-    return mean_of_scored(items, "PQS")
 
 
 # ------------------------------------------------------------------------------ the wrapper

@@ -1,49 +1,11 @@
-"""lmms-eval loads this file by path for the `!function utils.*` tags: it only re-exports.
+"""lmms-eval loads this file by path for the YAMLs' `!function utils.*` tags.
 
-All logic lives in `geomeval.integrations.lmms_eval` (imported absolutely, because
-this file is not imported as part of the geomeval package).
+Its functions are made by `geomeval.integrations.lmms_eval.entry_points` (imported
+absolutely: this file is not imported as part of the geomeval package): each task's
+`<task>_doc_to_messages`, `_doc_to_text`, `_doc_to_visual` and `_process_results`, and the
+shared aggregations. All logic lives in geomeval.
 """
 
-from geomeval.integrations.lmms_eval import (
-    aggregate_scored,
-    capgeo_bench_avg,
-    capgeo_bench_doc_to_messages,
-    capgeo_bench_doc_to_text,
-    capgeo_bench_doc_to_visual,
-    capgeo_bench_process_results,
-    capgeo_reasoning_direct_doc_to_messages,
-    capgeo_reasoning_direct_doc_to_text,
-    capgeo_reasoning_direct_doc_to_visual,
-    capgeo_reasoning_direct_process_results,
-    capgeo_reasoning_with_image_doc_to_messages,
-    capgeo_reasoning_with_image_doc_to_text,
-    capgeo_reasoning_with_image_doc_to_visual,
-    capgeo_reasoning_with_image_process_results,
-    capgeo_reasoning_without_image_doc_to_messages,
-    capgeo_reasoning_without_image_doc_to_text,
-    capgeo_reasoning_without_image_doc_to_visual,
-    capgeo_reasoning_without_image_process_results,
-    coverage,
-)
+from geomeval.integrations.lmms_eval import entry_points
 
-__all__ = [
-    "aggregate_scored",
-    "capgeo_bench_avg",
-    "capgeo_bench_doc_to_messages",
-    "capgeo_bench_doc_to_text",
-    "capgeo_bench_doc_to_visual",
-    "capgeo_bench_process_results",
-    "capgeo_reasoning_direct_doc_to_messages",
-    "capgeo_reasoning_direct_doc_to_text",
-    "capgeo_reasoning_direct_doc_to_visual",
-    "capgeo_reasoning_direct_process_results",
-    "capgeo_reasoning_with_image_doc_to_messages",
-    "capgeo_reasoning_with_image_doc_to_text",
-    "capgeo_reasoning_with_image_doc_to_visual",
-    "capgeo_reasoning_with_image_process_results",
-    "capgeo_reasoning_without_image_doc_to_messages",
-    "capgeo_reasoning_without_image_doc_to_text",
-    "capgeo_reasoning_without_image_doc_to_visual",
-    "capgeo_reasoning_without_image_process_results",
-    "coverage",
-]
+globals().update(entry_points('capgeo_bench', 'capgeo_reasoning_direct', 'capgeo_reasoning_with_image', 'capgeo_reasoning_without_image'))

@@ -1,49 +1,11 @@
-"""lmms-eval loads this file by path for the `!function utils.*` tags: it only re-exports.
+"""lmms-eval loads this file by path for the YAMLs' `!function utils.*` tags.
 
-All logic lives in `geomeval.integrations.lmms_eval` (imported absolutely, because
-this file is not imported as part of the geomeval package).
+Its functions are made by `geomeval.integrations.lmms_eval.entry_points` (imported
+absolutely: this file is not imported as part of the geomeval package): each task's
+`<task>_doc_to_messages`, `_doc_to_text`, `_doc_to_visual` and `_process_results`, and the
+shared aggregations. All logic lives in geomeval.
 """
 
-from geomeval.integrations.lmms_eval import (
-    aggregate_scored,
-    coverage,
-    geoeval_2000_doc_to_messages,
-    geoeval_2000_doc_to_text,
-    geoeval_2000_doc_to_visual,
-    geoeval_2000_process_results,
-    geoeval_aug_doc_to_messages,
-    geoeval_aug_doc_to_text,
-    geoeval_aug_doc_to_visual,
-    geoeval_aug_process_results,
-    geoeval_backward_doc_to_messages,
-    geoeval_backward_doc_to_text,
-    geoeval_backward_doc_to_visual,
-    geoeval_backward_process_results,
-    geoeval_hard_doc_to_messages,
-    geoeval_hard_doc_to_text,
-    geoeval_hard_doc_to_visual,
-    geoeval_hard_process_results,
-    mean_over_tasks,
-)
+from geomeval.integrations.lmms_eval import entry_points
 
-__all__ = [
-    "aggregate_scored",
-    "coverage",
-    "geoeval_2000_doc_to_messages",
-    "geoeval_2000_doc_to_text",
-    "geoeval_2000_doc_to_visual",
-    "geoeval_2000_process_results",
-    "geoeval_aug_doc_to_messages",
-    "geoeval_aug_doc_to_text",
-    "geoeval_aug_doc_to_visual",
-    "geoeval_aug_process_results",
-    "geoeval_backward_doc_to_messages",
-    "geoeval_backward_doc_to_text",
-    "geoeval_backward_doc_to_visual",
-    "geoeval_backward_process_results",
-    "geoeval_hard_doc_to_messages",
-    "geoeval_hard_doc_to_text",
-    "geoeval_hard_doc_to_visual",
-    "geoeval_hard_process_results",
-    "mean_over_tasks",
-]
+globals().update(entry_points('geoeval_2000', 'geoeval_backward', 'geoeval_aug', 'geoeval_hard'))

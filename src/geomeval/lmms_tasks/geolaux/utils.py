@@ -1,35 +1,11 @@
-"""lmms-eval loads this file by path for the `!function utils.*` tags: it only re-exports.
+"""lmms-eval loads this file by path for the YAMLs' `!function utils.*` tags.
 
-All logic lives in `geomeval.integrations.lmms_eval` (imported absolutely, because
-this file is not imported as part of the geomeval package).
+Its functions are made by `geomeval.integrations.lmms_eval.entry_points` (imported
+absolutely: this file is not imported as part of the geomeval package): each task's
+`<task>_doc_to_messages`, `_doc_to_text`, `_doc_to_visual` and `_process_results`, and the
+shared aggregations. All logic lives in geomeval.
 """
 
-from geomeval.integrations.lmms_eval import (
-    aggregate_acs,
-    aggregate_pcs,
-    aggregate_pqs,
-    coverage,
-    geolaux_aux_doc_to_messages,
-    geolaux_aux_doc_to_text,
-    geolaux_aux_doc_to_visual,
-    geolaux_aux_process_results,
-    geolaux_doc_to_messages,
-    geolaux_doc_to_text,
-    geolaux_doc_to_visual,
-    geolaux_process_results,
-)
+from geomeval.integrations.lmms_eval import entry_points
 
-__all__ = [
-    "aggregate_acs",
-    "aggregate_pcs",
-    "aggregate_pqs",
-    "coverage",
-    "geolaux_aux_doc_to_messages",
-    "geolaux_aux_doc_to_text",
-    "geolaux_aux_doc_to_visual",
-    "geolaux_aux_process_results",
-    "geolaux_doc_to_messages",
-    "geolaux_doc_to_text",
-    "geolaux_doc_to_visual",
-    "geolaux_process_results",
-]
+globals().update(entry_points('geolaux', 'geolaux_aux'))

@@ -1,24 +1,11 @@
-"""lmms-eval loads this file by path for the `!function utils.*` tags: it only re-exports.
+"""lmms-eval loads this file by path for the YAMLs' `!function utils.*` tags.
 
-All logic lives in `geomeval.integrations.lmms_eval` (imported absolutely, because
-this file is not imported as part of the geomeval package). Only the code track has a
-task: lmms-eval 0.7.3's generate_until returns text, and `ggbench_image` scores drawings.
+Its functions are made by `geomeval.integrations.lmms_eval.entry_points` (imported
+absolutely: this file is not imported as part of the geomeval package): each task's
+`<task>_doc_to_messages`, `_doc_to_text`, `_doc_to_visual` and `_process_results`, and the
+shared aggregations. All logic lives in geomeval.
 """
 
-from geomeval.integrations.lmms_eval import (
-    aggregate_scored,
-    coverage,
-    ggbench_code_doc_to_messages,
-    ggbench_code_doc_to_text,
-    ggbench_code_doc_to_visual,
-    ggbench_code_process_results,
-)
+from geomeval.integrations.lmms_eval import entry_points
 
-__all__ = [
-    "aggregate_scored",
-    "coverage",
-    "ggbench_code_doc_to_messages",
-    "ggbench_code_doc_to_text",
-    "ggbench_code_doc_to_visual",
-    "ggbench_code_process_results",
-]
+globals().update(entry_points('ggbench_code'))

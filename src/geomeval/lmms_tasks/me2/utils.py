@@ -1,39 +1,11 @@
-"""lmms-eval loads this file by path for the `!function utils.*` tags: it only re-exports.
+"""lmms-eval loads this file by path for the YAMLs' `!function utils.*` tags.
 
-All logic lives in `geomeval.integrations.lmms_eval` (imported absolutely, because
-this file is not imported as part of the geomeval package).
+Its functions are made by `geomeval.integrations.lmms_eval.entry_points` (imported
+absolutely: this file is not imported as part of the geomeval package): each task's
+`<task>_doc_to_messages`, `_doc_to_text`, `_doc_to_visual` and `_process_results`, and the
+shared aggregations. All logic lives in geomeval.
 """
 
-from geomeval.integrations.lmms_eval import (
-    aggregate_scored,
-    coverage,
-    me2_explain_doc_to_messages,
-    me2_explain_doc_to_text,
-    me2_explain_doc_to_visual,
-    me2_explain_process_results,
-    me2_keypoints_doc_to_messages,
-    me2_keypoints_doc_to_text,
-    me2_keypoints_doc_to_visual,
-    me2_keypoints_process_results,
-    me2_solve_doc_to_messages,
-    me2_solve_doc_to_text,
-    me2_solve_doc_to_visual,
-    me2_solve_process_results,
-)
+from geomeval.integrations.lmms_eval import entry_points
 
-__all__ = [
-    "aggregate_scored",
-    "coverage",
-    "me2_explain_doc_to_messages",
-    "me2_explain_doc_to_text",
-    "me2_explain_doc_to_visual",
-    "me2_explain_process_results",
-    "me2_keypoints_doc_to_messages",
-    "me2_keypoints_doc_to_text",
-    "me2_keypoints_doc_to_visual",
-    "me2_keypoints_process_results",
-    "me2_solve_doc_to_messages",
-    "me2_solve_doc_to_text",
-    "me2_solve_doc_to_visual",
-    "me2_solve_process_results",
-]
+globals().update(entry_points('me2_solve', 'me2_keypoints', 'me2_explain'))
