@@ -21,9 +21,10 @@ import pytest
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.geolaux import data as geolaux_data
 from geomeval.benchmarks.ggbench import data, scoring
-from geomeval.benchmarks.ggbench.benchmark import GGBench, named
+from geomeval.benchmarks.ggbench.benchmark import GGBench
 from geomeval.benchmarks.ggbench.prompts import task_messages
 from geomeval.benchmarks.ggbench.raw import RELEASE_FILE
+from geomeval.benchmarks.rows import image_columns
 from geomeval.integrations import lmms_eval as integration
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
@@ -171,7 +172,7 @@ def test_messages_pose_the_item_as_geomeval_run_does(docs: list[dict]) -> None:
     with_figure = next(doc for doc in docs if doc["problem_image"] is not None)
     without = next(doc for doc in docs if doc["problem_image"] is None)
     for doc in (with_figure, without):
-        expected = task_messages(named(doc), track="code", prompts=GGBench().prompts)[0]["content"]
+        expected = task_messages(data.SOURCE.named(doc), track="code", prompts=GGBench().prompts)[0]["content"]
         ours = integration.entry_points("ggbench_code")["ggbench_code_doc_to_messages"](doc)
         assert [m["role"] for m in ours] == ["user"]
         assert [p["type"] for p in ours[0]["content"]] == [
@@ -226,7 +227,7 @@ def test_failure_marker_is_a_generation_error_not_a_wrong_answer(docs: list[dict
 
 
 def test_a_row_without_the_reference_figure_is_refused_plainly(docs: list[dict]) -> None:
-    row = {k: v for k, v in docs[0].items() if k not in data.IMAGE_COLUMNS and k != "step_images"}
+    row = {k: v for k, v in docs[0].items() if k not in image_columns(data.SOURCE.features)}
     with pytest.raises(ValueError, match="process_results_use_image"):
         integration.entry_points("ggbench_code")["ggbench_code_process_results"](row, [reference_answer(docs[0])])
 
@@ -327,7 +328,7 @@ def test_a_built_folder_of_another_benchmark_is_refused(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- the real CLI
 
-PROBLEMS = {named(row)["problem"].strip(): row["id"] for row in data.load(None)}
+PROBLEMS = {data.SOURCE.named(row)["problem"].strip(): row["id"] for row in data.load(None)}
 
 
 def ggbench_id(prompt: str) -> str | None:
@@ -421,7 +422,7 @@ def test_cli_runs_both_benchmarks_on_their_embedded_samples(tmp_path: Path) -> N
     for request in ggbench_requests:
         key = ggbench_id(prompt_text(request))
         seen.add(key)
-        expected = task_messages(named(by_id[key]), track="code", prompts=GGBench().prompts)[0]["content"]
+        expected = task_messages(data.SOURCE.named(by_id[key]), track="code", prompts=GGBench().prompts)[0]["content"]
         assert prompt_text(request) == expected[0]["text"]
         assert [p["type"] for p in request["messages"][-1]["content"]] == [
             p["type"] for p in expected

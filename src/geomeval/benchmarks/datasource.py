@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib.resources import as_file, files
@@ -346,10 +346,23 @@ class DataSource:
             raise FileNotFoundError(f"--data {data}: no such file or folder")
         return "hub", data
 
-    def rows(self, data: str | None, undecoded: Callable[[Any], Any], limit: int | None = None) -> Any:
+    def undecoded(self, dataset: Any) -> Any:
+        """`dataset` with every image column (found from the Features) as {bytes, path}."""
+        from .rows import undecoded
+
+        return undecoded(dataset, self.features)
+
+    def named(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        """A row as a benchmark's `Item.fields`: class labels as names (`rows.named_row`)."""
+        from .rows import named_row
+
+        return named_row(row, self.features)
+
+    def rows(self, data: str | None, undecoded: Callable[[Any], Any] | None = None, limit: int | None = None) -> Any:
         """The rows for `--data` with images as {bytes, path}, to make items from lazily
         (`LazyItems`): a built folder streamed shard by shard (`BuiltRows`), anything else
         the `undecoded(dataset)` that `load` gives, cut at `limit`."""
+        undecoded = undecoded or self.undecoded
         kind, where = self.locate(data)
         files = BuiltRows.find(Path(where)) if kind == "built" else []
         if files:

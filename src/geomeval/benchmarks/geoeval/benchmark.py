@@ -17,7 +17,7 @@ from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from .analyses import description_length, external_constant, subjects
 from .complexity import measure, rate
-from .features import ANSWER_TYPES, COMPLEXITIES, PROBLEM_TYPES, SOURCES, SUBSETS
+from .features import SUBSETS
 from .prompts import MODES, TEMPLATES, build_messages, problem_text, uses
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class GeoEval(Benchmark):
         dataset = data.undecoded(data.load(data_arg, config=task))
         if limit is not None:
             dataset = dataset.select(range(min(limit, len(dataset))))
-        rows = [self._named(row) for row in dataset]
+        rows = [data.SOURCE.named(row) for row in dataset]
         levels: list[str | None] = [None] * len(rows)
         if any(not r["complexity"] for r in rows):
             levels = list(rate([measure(problem_text(r, task), r["diagram_description"], r["solution"]) for r in rows]))
@@ -73,15 +73,6 @@ class GeoEval(Benchmark):
             row["complexity"] = row["complexity"] or level
             items.append(Item(id=row["id"], fields=row, choices=tuple(row["choices"] or ())))
         return items
-
-    @staticmethod
-    def _named(row: dict[str, Any]) -> dict[str, Any]:
-        row = dict(row)
-        for key, names in (("source", SOURCES), ("problem_type", PROBLEM_TYPES), ("answer_type", ANSWER_TYPES),
-                           ("complexity", COMPLEXITIES), ("subset", SUBSETS)):
-            if isinstance(row.get(key), int):
-                row[key] = names[row[key]]
-        return row
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return build_messages(item.fields, task, self.mode, self.prompts)

@@ -8,8 +8,6 @@ folder; `load(data, config)` reads one of them.
 
 from __future__ import annotations
 
-from datasets import Dataset, Image
-
 from ..datasource import SubsetDataSource
 from .card import render_card
 from .features import FEATURES, SUBSETS
@@ -23,8 +21,4 @@ from_raw = SOURCE.from_raw
 build = SOURCE.build
 locate = SOURCE.locate
 load = SOURCE.load
-
-
-def undecoded(dataset: Dataset) -> Dataset:
-    """The same rows with the diagram as {bytes, path}, ready to send without re-encoding."""
-    return dataset.cast_column("diagram", Image(decode=False))
+undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from FEATURES

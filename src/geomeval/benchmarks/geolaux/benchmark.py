@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from .features import AUXILIARY_TYPES, TYPES, step_bucket
+from .features import step_bucket
 from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
@@ -28,9 +28,8 @@ def shared_data_dir() -> Path:
 
 
 def _item(row: dict[str, Any]) -> Item:
-    row["type"] = TYPES[row["type"]]
-    row["auxiliary_type"] = AUXILIARY_TYPES[row["auxiliary_type"]]
-    return Item(id=row["id"], fields=row, choices=tuple(row["choices"]))
+    fields = data.SOURCE.named(row)
+    return Item(id=fields["id"], fields=fields, choices=tuple(fields["choices"] or ()))
 
 
 class GeoLaux(Benchmark):
@@ -59,7 +58,7 @@ class GeoLaux(Benchmark):
             raise ValueError(f"unknown GeoLaux task {task!r}; tasks: {', '.join(self.tasks)}")
         from ..datasource import LazyItems
 
-        return LazyItems(data.SOURCE.rows(data_arg, data.undecoded, limit), _item)  # type: ignore[return-value]
+        return LazyItems(data.SOURCE.rows(data_arg, limit=limit), _item)  # type: ignore[return-value]
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return build_messages(item.fields, with_auxiliary=task == "geolaux_aux", prompts=self.prompts)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
 
@@ -23,16 +22,6 @@ scoring = lazy_import(f"{__package__}.scoring")
 
 
 TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
-
-
-def named(row: dict[str, Any]) -> dict[str, Any]:
-    """A row with class labels as names, however it was loaded (ints from the typed dataset)."""
-    row = dict(row)
-    for key, names in (("difficulty", DIFFICULTIES), ("problem_type", PROBLEM_TYPES)):
-        if isinstance(row.get(key), int):
-            row[key] = names[row[key]]
-    row["categories"] = [CATEGORIES[c] if isinstance(c, int) else c for c in row.get("categories") or []]
-    return row
 
 
 class GGBench(Benchmark):
@@ -94,8 +83,8 @@ class GGBench(Benchmark):
         from ..datasource import LazyItems
 
         # made as the run reaches them, so only a window of items and figures is held
-        rows = data.SOURCE.rows(data_arg, data.undecoded, limit)
-        return LazyItems(rows, lambda row: Item(id=row["id"], fields=named(row)))  # type: ignore[return-value]
+        rows = data.SOURCE.rows(data_arg, limit=limit)
+        return LazyItems(rows, lambda row: Item(id=row["id"], fields=data.SOURCE.named(row)))  # type: ignore[return-value]
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return task_messages(item.fields, track=TRACKS[task], prompts=self.prompts)

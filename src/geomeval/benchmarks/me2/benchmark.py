@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
-from .features import ANCHORED, DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
+from .features import ANCHORED, OPTION_LETTERS
 from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
@@ -44,14 +44,8 @@ NO_OPTIONS = (
 
 
 def named(row: dict[str, Any]) -> dict[str, Any]:
-    """A dataset row with its class labels as names."""
-    row = dict(row)
-    for key, names in (("domain", DOMAINS), ("question_format", QUESTION_FORMATS), ("keypoint_answer", OPTION_LETTERS)):
-        if isinstance(row.get(key), int):
-            row[key] = names[row[key]]
-    if row.get("option_sources"):
-        row["option_sources"] = [OPTION_SOURCES[v] if isinstance(v, int) else v for v in row["option_sources"]]
-    return row
+    """A dataset row with its class labels as names (`rows.named_row`)."""
+    return data.SOURCE.named(row)
 
 
 def question_answer_type(row: dict[str, Any]) -> str:
