@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from samples.capgeo import generate as sample_source
 
 from geomeval.benchmarks.capgeo import data as reasoning_data
-from geomeval.benchmarks.capgeo import sample_source
 from geomeval.benchmarks.capgeo.captions_store import REFERENCE_CAPTIONER, CaptionStore
 from geomeval.benchmarks.capgeo.card import render_card
 from geomeval.benchmarks.capgeo.data import CaptionFileError, read_caption_file
@@ -187,12 +187,12 @@ def test_cli_builds_and_reports_captions(tmp_path: Path) -> None:
 
 
 def test_reference_captions_regenerate_from_the_sample_source() -> None:
-    """sample_source.py is the captions' source of truth (as for the figures)."""
+    """samples/capgeo/generate.py is the captions' source of truth (as for the figures)."""
     root = sample_source.CAPGEO_DIR
     committed = {p.relative_to(root).as_posix(): p.read_bytes() for p in (root / "sources" / "captions").iterdir()}
     assert committed == sample_source.caption_files(), (
-        "committed reference captions differ from sample_source.py; run "
-        "`python -m geomeval.benchmarks.capgeo.sample_source`"
+        "committed reference captions differ from samples/capgeo/generate.py; run "
+        "`python -m samples.capgeo.generate`"
     )
     for name, source in SOURCES.items():
         store = CaptionStore(root / "sources" / "captions", REFERENCE_CAPTIONER, name, source.variant)
