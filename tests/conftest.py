@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -21,6 +22,8 @@ for _key in [k for k in os.environ if k.startswith("GEOMEVAL_")]:
 os.environ["GEOMEVAL_CACHE_DIR"] = tempfile.mkdtemp(prefix="geomeval-test-cache-")
 
 REPO = Path(__file__).resolve().parents[1]
+# The sample generators (samples/<name>/generate.py) live in the checkout, outside the package.
+sys.path.insert(0, str(REPO))
 SHARED_GEOLAUX = REPO.parent / "shared" / "data" / "geolaux_mini_sample"
 
 

@@ -14,9 +14,9 @@ import pytest
 from datasets import load_dataset
 
 from geomeval.benchmarks.base import DataError
-from geomeval.benchmarks.capgeo.bench_data import build, from_raw, sample_path
-from geomeval.benchmarks.capgeo.card import render_bench_card
-from geomeval.benchmarks.capgeo.features import BENCH_FEATURES
+from geomeval.benchmarks.capgeo_bench.card import render_card
+from geomeval.benchmarks.capgeo_bench.data import build, from_raw, sample_path
+from geomeval.benchmarks.capgeo_bench.features import FEATURES
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,11 +38,11 @@ def test_sample_builds_and_loads_typed(tmp_path: Path) -> None:
     out = tmp_path / "built"
     build(str(sample_path()), str(out))
     ds = load_dataset(str(out), split="test")
-    assert len(ds) == 12 and ds.features == BENCH_FEATURES
+    assert len(ds) == 12 and ds.features == FEATURES
     classes = ds.features["geometry_class"].int2str(ds["geometry_class"])
     assert set(classes) == {"plane", "analytic", "solid"} and set(ds["difficulty"]) == {1, 2, 3, 4}
     assert any(ds["caption_zh"]) and not all(ds["caption_zh"])
-    assert (REPO / "cards" / "capgeo_bench" / "README.md").read_text(encoding="utf-8") == render_bench_card()
+    assert (REPO / "cards" / "capgeo_bench" / "README.md").read_text(encoding="utf-8") == render_card()
 
 
 @pytest.mark.parametrize(
@@ -177,7 +177,7 @@ def test_judge_engine_on_loopback_server_beside_the_offline_engine(tmp_path: Pat
 
 def test_avg_is_table_4s_mean_of_the_three_dimension_scores() -> None:
     """GPT-o3 in the paper's Table 4: Element 63.4, Relation 56.1, Numerical 26.0, Avg 48.5."""
-    from geomeval.benchmarks.capgeo.bench_scoring import avg
+    from geomeval.benchmarks.capgeo_bench.scoring import avg
 
     assert round(avg(63.4, 56.1, 26.0), 1) == 48.5
     assert round(avg(54.1, 30.3, 13.3), 1) == 32.6  # GPT-4o's row

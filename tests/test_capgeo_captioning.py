@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from geomeval.benchmarks.capgeo import captioning, reasoning
-from geomeval.benchmarks.capgeo.bench import CapGeoBench
-from geomeval.benchmarks.capgeo.reasoning_bench import CapGeo
+from geomeval.benchmarks.capgeo.benchmark import CapGeo
+from geomeval.benchmarks.capgeo_bench.benchmark import CapGeoBench
 from geomeval.models import Generation
 
 PROMPT_OF_SOURCE = {

@@ -26,8 +26,8 @@ import pytest
 from test_keypoints import FRESH, GOLD, HELDOUT
 from test_keypoints_dev import dev_pairs
 
-from geomeval.benchmarks.capgeo import bench_scoring
 from geomeval.benchmarks.capgeo.grid import pearson
+from geomeval.benchmarks.capgeo_bench import scoring as bench_scoring
 from geomeval.judges import parse_judge_spec
 from geomeval.keypoints import to_text
 from geomeval.keypoints.derive import closure
@@ -199,7 +199,7 @@ def card_row(dimension: str, s: dict[str, float]) -> str:
 
 def test_offline_engine_agrees_with_the_judge_engine_on_the_development_set() -> None:
     stats = dev_agreement()
-    card = (Path(__file__).parents[1] / "src/geomeval/benchmarks/capgeo/bench_card.md").read_text(encoding="utf-8")
+    card = (Path(__file__).parents[1] / "src/geomeval/benchmarks/capgeo_bench/card.md").read_text(encoding="utf-8")
     for dimension, s in stats.items():
         print(card_row(dimension, s))
         assert s["mae"] <= 0.05 and s["agree"] >= 0.9, (dimension, s)

@@ -12,12 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from samples.capgeo import generate as sample_source
 
-from geomeval.benchmarks.capgeo import reasoning_data, sample_source
+from geomeval.benchmarks.capgeo import data as reasoning_data
 from geomeval.benchmarks.capgeo.captions_store import REFERENCE_CAPTIONER, CaptionStore
-from geomeval.benchmarks.capgeo.card import render_reasoning_card
-from geomeval.benchmarks.capgeo.features import QUESTION_TYPES, REASONING_FEATURES
-from geomeval.benchmarks.capgeo.reasoning_data import CaptionFileError, read_caption_file
+from geomeval.benchmarks.capgeo.card import render_card
+from geomeval.benchmarks.capgeo.data import CaptionFileError, read_caption_file
+from geomeval.benchmarks.capgeo.features import FEATURES, QUESTION_TYPES
 from geomeval.benchmarks.capgeo.sources import SOURCES, load_source, sample_captions, sample_file
 from geomeval.hfdata import load_built
 
@@ -50,7 +51,7 @@ def test_each_source_builds_with_its_reference_captions(name: str, built: dict[s
     assert not summary["failed_captions"] and not summary["never_captioned"] and not summary["unused_captions"]
 
     dataset = load_built(out)
-    assert dataset.features == REASONING_FEATURES
+    assert dataset.features == FEATURES
     assert "num_examples: 4" in (out / "README.md").read_text(encoding="utf-8")
     for row, loaded in zip(rows, dataset, strict=True):
         assert loaded["id"] == row["id"] and loaded["source"] == name
@@ -146,11 +147,11 @@ def test_caption_files_of_another_source_are_refused(tmp_path: Path) -> None:
 
 
 def test_card_in_repo_matches_the_library(built: dict[str, tuple[Path, dict]]) -> None:
-    card = render_reasoning_card()
+    card = render_card()
     assert (REPO / "cards" / "capgeo" / "README.md").read_text(encoding="utf-8") == card
     for heading in ("## Fields", "## Sources", "## Building the dataset", "## Modes and scoring", "## lmms-eval tasks"):
         assert heading in card
-    for name in REASONING_FEATURES:  # every column is in the fields table
+    for name in FEATURES:  # every column is in the fields table
         assert f"| `{name}` |" in card
     out, _ = built["geoqa"]
     assert (out / "README.md").read_text(encoding="utf-8").split("---\n", 2)[2] == card.split("---\n", 2)[2]
@@ -186,12 +187,12 @@ def test_cli_builds_and_reports_captions(tmp_path: Path) -> None:
 
 
 def test_reference_captions_regenerate_from_the_sample_source() -> None:
-    """sample_source.py is the captions' source of truth (as for the figures)."""
+    """samples/capgeo/generate.py is the captions' source of truth (as for the figures)."""
     root = sample_source.CAPGEO_DIR
     committed = {p.relative_to(root).as_posix(): p.read_bytes() for p in (root / "sources" / "captions").iterdir()}
     assert committed == sample_source.caption_files(), (
-        "committed reference captions differ from sample_source.py; run "
-        "`python -m geomeval.benchmarks.capgeo.sample_source`"
+        "committed reference captions differ from samples/capgeo/generate.py; run "
+        "`python -m samples.capgeo.generate`"
     )
     for name, source in SOURCES.items():
         store = CaptionStore(root / "sources" / "captions", REFERENCE_CAPTIONER, name, source.variant)

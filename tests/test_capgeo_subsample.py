@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.benchmarks.capgeo.reasoning_bench import CapGeo
+from geomeval.benchmarks.capgeo.benchmark import CapGeo
 from geomeval.benchmarks.capgeo.sources import SOURCES, load_source, sample_file, subsample
 
 PROBLEMS = 250
@@ -68,7 +68,7 @@ def test_geoqa_defaults_to_200_problems_recorded_in_the_options(geoqa_file: Path
 
 
 def test_sampling_switches_are_refused_where_they_change_nothing(tmp_path: Path) -> None:
-    from geomeval.benchmarks.capgeo import reasoning_data
+    from geomeval.benchmarks.capgeo import data as reasoning_data
 
     reasoning_data.build_source("geoqa", tmp_path / "built")
     with pytest.raises(ValueError, match="a built --source holds the problems it was built with"):
@@ -95,7 +95,7 @@ def test_resuming_with_another_seed_or_all_problems_is_refused(geoqa_file: Path,
 
 
 def test_the_build_for_lmms_eval_draws_the_same_problems(geoqa_file: Path, tmp_path: Path) -> None:
-    from geomeval.benchmarks.capgeo import reasoning_data
+    from geomeval.benchmarks.capgeo import data as reasoning_data
     from geomeval.hfdata import load_built
 
     summary = reasoning_data.build_source("geoqa", tmp_path / "b", data=geoqa_file, sample_seed=3)

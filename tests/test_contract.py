@@ -95,13 +95,14 @@ def test_lmms_eval_poses_items_as_geomeval_run_does(name: str, task: str, monkey
 
 
 def _cards() -> list[tuple[str, Any]]:
-    from geomeval.benchmarks.capgeo.card import render_bench_card, render_reasoning_card
+    from geomeval.benchmarks.capgeo.card import render_card as capgeo
+    from geomeval.benchmarks.capgeo_bench.card import render_card as capgeo_bench
     from geomeval.benchmarks.geoeval.card import render_card as geoeval
     from geomeval.benchmarks.geolaux.card import render_card as geolaux
     from geomeval.benchmarks.ggbench.card import render_card as ggbench
     from geomeval.benchmarks.me2.card import render_card as me2
 
-    return [("capgeo", render_reasoning_card), ("capgeo_bench", render_bench_card), ("geoeval", geoeval),
+    return [("capgeo", capgeo), ("capgeo_bench", capgeo_bench), ("geoeval", geoeval),
             ("geolaux", geolaux), ("ggbench", ggbench), ("me2", me2)]
 
 

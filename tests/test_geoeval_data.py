@@ -17,9 +17,9 @@ import matplotlib
 import pytest
 from datasets import load_dataset
 from PIL import Image
+from samples.geoeval import generate as src
 
 from geomeval.benchmarks.base import DataError
-from geomeval.benchmarks.geoeval import sample_source as src
 from geomeval.benchmarks.geoeval.card import render_card
 from geomeval.benchmarks.geoeval.data import build, from_raw, load, locate, sample_path
 from geomeval.benchmarks.geoeval.features import (
@@ -338,7 +338,7 @@ def test_committed_sample_equals_a_fresh_rendering(tmp_path: Path) -> None:
     stale = [str(path) for path in sorted(committed) if committed[path] != regenerated[path]]
     assert not stale, (
         f"committed sample differs from its source in {stale}; run "
-        "`python -m geomeval.benchmarks.geoeval.sample_source` (PNG bytes also depend on the "
+        "`python -m samples.geoeval.generate` (PNG bytes also depend on the "
         f"matplotlib version, here {matplotlib.__version__})"
     )
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from geomeval.benchmarks.capgeo import bench_scoring, grid
+from geomeval.benchmarks.capgeo import grid
 from geomeval.benchmarks.capgeo.sources import SOURCES
+from geomeval.benchmarks.capgeo_bench import scoring as bench_scoring
 from geomeval.benchmarks.me2 import joint
 from geomeval.benchmarks.me2 import scoring as me2_scoring
 from geomeval.demo import boards

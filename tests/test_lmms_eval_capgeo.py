@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.benchmarks.capgeo import bench_data, bench_scoring
 from geomeval.benchmarks.capgeo.captioning import caption_messages
+from geomeval.benchmarks.capgeo_bench import data as bench_data
+from geomeval.benchmarks.capgeo_bench import scoring as bench_scoring
 from geomeval.integrations import lmms_eval as integration
 from geomeval.testing.chat_server import ChatServer, prompt_text
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.benchmarks.capgeo import reasoning, reasoning_data
+from geomeval.benchmarks.capgeo import data as reasoning_data
+from geomeval.benchmarks.capgeo import reasoning
 from geomeval.benchmarks.capgeo.sources import SOURCES, sample_file
 from geomeval.integrations import lmms_eval as integration
 from geomeval.testing.chat_server import ChatServer, prompt_text
@@ -212,7 +213,7 @@ def test_a_failed_request_is_unscored(tasks: dict) -> None:
 
 def test_data_rules(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from geomeval.benchmarks.base import DataError
-    from geomeval.benchmarks.capgeo import bench_data
+    from geomeval.benchmarks.capgeo_bench import data as bench_data
 
     assert integration.named_benchmarks(["--tasks", "capgeo_reasoning_*"]) == [SPEC]
     assert integration.dataset_paths_for([SPEC], str(built)) == {"capgeo": str(built.resolve())}

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from samples.me2 import generate as src
 from typer.testing import CliRunner
 
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.me2 import options as opt
 from geomeval.benchmarks.me2 import raw as me2_raw
-from geomeval.benchmarks.me2 import sample_source as src
 from geomeval.benchmarks.me2.data import from_raw, sample_path
 from geomeval.benchmarks.me2.features import OPTION_LETTERS, OPTION_SOURCES
 from geomeval.cli_me2 import me2_app

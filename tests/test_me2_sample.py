@@ -1,7 +1,7 @@
 """The embedded ME2 sample: official record layout, clean scripts, figures that differ only by
 the keypoints, and no drift from its source.
 
-`sample_source.py` is the source of truth: regenerating the figures here must reproduce the
+`samples/me2/generate.py` is the source of truth: regenerating the figures here must reproduce the
 committed PNGs byte for byte, and (where the MiniLM wheel is installed) the records file too,
 options included. The solution figure must be the problem figure plus new elements only, so
 the keypoint commands may create and style objects but never touch the problem's own.
@@ -20,9 +20,9 @@ import matplotlib
 import numpy as np
 import pytest
 from PIL import Image
+from samples.me2 import generate as src
 
 from geomeval.benchmarks.me2 import options as opt
-from geomeval.benchmarks.me2 import sample_source as src
 from geomeval.benchmarks.me2.features import OPTION_LETTERS, QUESTION_ANSWER_TYPES
 from geomeval.geogebra import run_script
 
@@ -46,7 +46,7 @@ OFFICIAL_KEYS = [
 ]
 DRIFT = (
     "committed sample differs from its source; run `python -m "
-    "geomeval.benchmarks.me2.sample_source` (PNG bytes also depend on the matplotlib version, "
+    "samples.me2.generate` (PNG bytes also depend on the matplotlib version, "
     f"here {matplotlib.__version__})"
 )
 

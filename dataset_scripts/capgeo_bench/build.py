@@ -3,7 +3,7 @@
     python dataset_scripts/capgeo_bench/build.py --raw path/to/capgeo_bench --out built/capgeo_bench
 
 Same as `geomeval build capgeo_bench --raw PATH --out DIR`; the logic lives in
-`geomeval.benchmarks.capgeo`.
+`geomeval.benchmarks.capgeo_bench`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """CapGeo-Bench keypoint scores of figure captions (recall, precision, F1) as an `evaluate` module.
 
-A thin face: `_compute` calls `geomeval.benchmarks.capgeo.evaluation.evaluate_captions`, which
+A thin face: `_compute` calls `geomeval.benchmarks.capgeo_bench.evaluation.evaluate_captions`, which
 scores each caption with the scorer geomeval's runner uses and summarizes with the runner's
 `metric_summary`, so this module, `geomeval run capgeo_bench` and the lmms-eval task
 `capgeo_bench` report the same numbers.
@@ -9,7 +9,7 @@ scores each caption with the scorer geomeval's runner uses and summarizes with t
 import datasets
 import evaluate
 
-from geomeval.benchmarks.capgeo import evaluation
+from geomeval.benchmarks.capgeo_bench import evaluation
 
 _CITATION = """\
 @misc{li2025capgeo,

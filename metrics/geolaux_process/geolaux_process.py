@@ -1,13 +1,13 @@
 """GeoLaux process metrics (ACS, PCS, PQS and the paper's breakdowns) as an `evaluate` module.
 
-A thin face over `geomeval.benchmarks.geolaux.process_metrics`: every number comes from
-`summarize_process`, so this module, geomeval's runner and its lmms-eval task agree.
+A thin face over `geomeval.benchmarks.geolaux.evaluation`: every number comes from
+`process_metrics.summarize_process`, so this module, geomeval's runner and its lmms-eval task agree.
 """
 
 import datasets
 import evaluate
 
-from geomeval.benchmarks.geolaux import process_metrics
+from geomeval.benchmarks.geolaux import evaluation
 
 _CITATION = """\
 @inproceedings{fu-etal-2026-geolaux,
@@ -94,9 +94,6 @@ class GeolauxProcess(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, step_buckets=None, types=None, error_types=None):
-        process_metrics.check_inputs(
+        return evaluation.evaluate_judgments(
             predictions, references, step_buckets=step_buckets, types=types, error_types=error_types
-        )
-        return process_metrics.summarize_process(
-            predictions, references, buckets=step_buckets, types=types, error_types=error_types
         )

@@ -134,7 +134,7 @@ def build(
     all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Build the typed reasoning dataset: a source's problems with one captioner's captions."""
-    from .benchmarks.capgeo import reasoning_data
+    from .benchmarks.capgeo import data as reasoning_data
 
     if source == reasoning_data.ALL_SOURCES:
         if data is not None or captions is not None or sample_seed is not None or all_problems:

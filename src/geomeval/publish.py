@@ -58,8 +58,8 @@ DATA_MODULES = {
     "ggbench": "geomeval.benchmarks.ggbench.data",
     "geoeval": "geomeval.benchmarks.geoeval.data",
     "me2": "geomeval.benchmarks.me2.data",
-    "capgeo_bench": "geomeval.benchmarks.capgeo.bench_data",
-    "capgeo": "geomeval.benchmarks.capgeo.reasoning_data",
+    "capgeo_bench": "geomeval.benchmarks.capgeo_bench.data",
+    "capgeo": "geomeval.benchmarks.capgeo.data",
 }
 SPACE_REPO_ID = "geomeval/geomeval"
 SPACE_FILES = ("README.md", "app.py", "requirements.txt", "packages.txt")

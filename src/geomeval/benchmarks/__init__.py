@@ -7,8 +7,8 @@ from typing import Any
 
 from ..prompts import from_config, load_for
 from .base import Benchmark
-from .capgeo.bench import CapGeoBench
-from .capgeo.reasoning_bench import CapGeo
+from .capgeo.benchmark import CapGeo
+from .capgeo_bench.benchmark import CapGeoBench
 from .geoeval.benchmark import GeoEval
 from .geolaux.benchmark import GeoLaux
 from .ggbench.benchmark import GGBench

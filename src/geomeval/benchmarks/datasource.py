@@ -459,22 +459,3 @@ class SubsetDataSource(DataSource):
         if missing:
             raise DataError("(dataset)", missing[0], f"column missing from {data} ({name})")
         return dataset
-
-
-def write_files(files: dict[str, bytes], out_dir: str | Path, owned: Iterable[str]) -> list[Path]:
-    """Write an embedded sample's files (relative path → bytes) under `out_dir`; returns the
-    written paths. The `owned` folders are emptied first, so a dropped item leaves no stale
-    file behind for a builder to pick up; nothing else in `out_dir` is touched."""
-    import shutil
-
-    out = Path(out_dir)
-    for folder in owned:
-        if (out / folder).exists():
-            shutil.rmtree(out / folder)
-    written = []
-    for relative, payload in sorted(files.items()):
-        path = out / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(payload)
-        written.append(path)
-    return written

@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image, UnidentifiedImageError
 
 from ..answers import check_answer, extract_final_answer
-from ..benchmarks.capgeo.bench_scoring import judge_counts
+from ..benchmarks.capgeo_bench.scoring import judge_counts
 from ..benchmarks.geolaux.judging import MAX_STEPS as MAX_JUDGED_STEPS
 from ..benchmarks.geolaux.judging import segment_steps
 from ..benchmarks.geolaux.process_metrics import first_error_step, item_scores, weighted_step_score

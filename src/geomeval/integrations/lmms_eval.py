@@ -161,8 +161,7 @@ class LmmsBenchmark:
     scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
     release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
     # Where the code lives when it is not geomeval.benchmarks.<name> with the modules data,
-    # raw and features: CapGeo-Bench shares the capgeo package with CapGeo, as bench_data,
-    # bench_raw and BENCH_FEATURES.
+    # raw and features: CapGeo's data module also reads its raw sources.
     folder: str = ""  # the task folder under lmms_tasks/; "" = name
     package_name: str = ""  # "" = geomeval.benchmarks.<name>
     module_names: tuple[tuple[str, str], ...] = ()  # (role, module) where not data/raw/features
@@ -300,9 +299,6 @@ CAPGEO_BENCH = LmmsBenchmark(
     hub_dataset="geomeval/CapGeo-Bench",
     release_folders=("images",),
     folder="capgeo",
-    package_name="geomeval.benchmarks.capgeo",
-    module_names=(("data", "bench_data"), ("raw", "bench_raw")),
-    features_name="BENCH_FEATURES",
     derived=("Avg",),
     derive=lambda task, entries: capgeo_bench_avg_inputs(task, entries),
 )
@@ -318,9 +314,7 @@ CAPGEO = LmmsBenchmark(
     summary=("accuracy",),
     hub_dataset="geomeval/CapGeo-Reasoning",
     folder="capgeo",
-    package_name="geomeval.benchmarks.capgeo",
-    module_names=(("data", "reasoning_data"), ("raw", "reasoning_data")),
-    features_name="REASONING_FEATURES",
+    module_names=(("raw", "data"),),
     template="_reasoning_template_yaml",
     configure=capgeo_for_task,
     hash_whole_release=True,
@@ -876,7 +870,7 @@ def capgeo_bench_avg_inputs(task: str, entries: Mapping[str, Any]) -> dict[str, 
     """Under `Avg`, the item's scores Table 4's Avg is derived from (`AVG_INPUTS`): an
     lmms-eval aggregation sees one key's items only, and Avg is a mean of three
     per-dimension means, not a mean of per-item values."""
-    from ..benchmarks.capgeo.bench_scoring import AVG_INPUTS
+    from ..benchmarks.capgeo_bench.scoring import AVG_INPUTS
 
     some = entries[metric_key(AVG_INPUTS[0])]
     inputs = {name: {k: entries[metric_key(name)][k] for k in _SCORE_FIELDS if k in entries[metric_key(name)]}
@@ -889,7 +883,7 @@ def capgeo_bench_avg(items: Sequence[Any]) -> float | None:
     """Table 4's Avg over the task, computed as `geomeval run capgeo_bench` computes it
     (`bench_scoring.headline_avg`): the judge engine's when a judge ran, else the offline
     engine's; None (N/A) when a dimension has no scored item. The engine is logged."""
-    from ..benchmarks.capgeo import bench_scoring
+    from ..benchmarks.capgeo_bench import scoring as bench_scoring
     from ..records import SampleRecord, Score
 
     resolve(items)

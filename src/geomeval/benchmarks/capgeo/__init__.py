@@ -1,2 +1,2 @@
-"""CapGeo (caption-assisted reasoning: `reasoning_bench`) and CapGeo-Bench (caption keypoint
-scoring: `bench`)."""
+"""CapGeo: caption-assisted geometric reasoning (a caption of the figure, written by a model or
+given, then the problem solved). CapGeo-Bench, which scores such captions, is `capgeo_bench`."""

@@ -18,7 +18,7 @@ from typing import Any
 from ...judges import Judge
 from ...models import Model
 from ...stats import pearson, spearman
-from .reasoning_bench import CapGeo
+from .benchmark import CapGeo
 
 GRID_FILE = "grid.json"
 

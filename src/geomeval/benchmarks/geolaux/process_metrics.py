@@ -1,7 +1,7 @@
 """GeoLaux's process metrics from step judgments: ACS, PCS, PQS and their breakdowns.
 
-Pure functions over plain values, so the runner, the `evaluate` module and the
-lmms-eval task compute the published numbers with one implementation:
+Pure functions over plain values, so the runner, the `evaluate` module (through
+`evaluation`) and the lmms-eval task compute the published numbers with one implementation:
 
 - ACS per item: the final-answer judgment (1/0).
 - PCS per item: 1 when every step and the final answer are judged correct.
@@ -17,13 +17,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .features import STEP_BUCKETS, TYPES
+from .features import STEP_BUCKETS
 
 ERROR_TYPES = ("figure_comprehension", "knowledge", "calculation", "logical_reasoning")
 BUCKET_NAMES = tuple(f"{low}-{high}" for low, high in STEP_BUCKETS)
 
 
-def _check_marks(marks: Sequence[int]) -> list[int]:
+def check_marks(marks: Sequence[int]) -> list[int]:
     checked = []
     for index, mark in enumerate(marks, 1):
         if isinstance(mark, bool) or mark not in (0, 1):
@@ -34,7 +34,7 @@ def _check_marks(marks: Sequence[int]) -> list[int]:
 
 def weighted_step_score(marks: Sequence[int]) -> float:
     """S: the step marks averaged with weights e^(−i/n), i = 1..n."""
-    marks = _check_marks(marks)
+    marks = check_marks(marks)
     n = len(marks)
     if n == 0:
         return 0.0
@@ -46,7 +46,7 @@ def pqs(marks: Sequence[int]) -> float:
     """Process quality score of one solution: tanh(3.5·(S − 1)) + 1, in [0, 1]. As in the
     official script, a solution of one step scores its mark (0 or 1) and one with no steps 0
     (the formula alone would give tanh(−3.5) + 1 ≈ 0.0018 to both)."""
-    marks = _check_marks(marks)
+    marks = check_marks(marks)
     if len(marks) <= 1:
         return float(marks[0]) if marks else 0.0
     return math.tanh(3.5 * (weighted_step_score(marks) - 1.0)) + 1.0
@@ -54,14 +54,14 @@ def pqs(marks: Sequence[int]) -> float:
 
 def pcs(marks: Sequence[int], final_correct: int) -> float:
     """1.0 when the solution has steps, all judged correct, and a correct final answer."""
-    marks = _check_marks(marks)
-    final = _check_marks([final_correct])[0]
+    marks = check_marks(marks)
+    final = check_marks([final_correct])[0]
     return 1.0 if marks and all(marks) and final else 0.0
 
 
 def first_error_step(marks: Sequence[int]) -> int | None:
     """The 1-based index of the first step judged wrong, or None when all are right."""
-    for index, mark in enumerate(_check_marks(marks), 1):
+    for index, mark in enumerate(check_marks(marks), 1):
         if not mark:
             return index
     return None
@@ -69,48 +69,10 @@ def first_error_step(marks: Sequence[int]) -> int | None:
 
 def item_scores(marks: Sequence[int], final_correct: int) -> dict[str, float]:
     return {
-        "ACS": float(_check_marks([final_correct])[0]),
+        "ACS": float(check_marks([final_correct])[0]),
         "PCS": pcs(marks, final_correct),
         "PQS": pqs(marks),
     }
-
-
-def check_inputs(
-    predictions: Sequence[Sequence[int] | None],
-    references: Sequence[int],
-    *,
-    step_buckets: Sequence[str | None] | None = None,
-    types: Sequence[str | None] | None = None,
-    error_types: Sequence[str | None] | None = None,
-) -> None:
-    """Reject bad judgments with the item index and the field (in the `evaluate` module's names:
-    `predictions` are step marks, `references` final-answer judgments)."""
-    if len(predictions) != len(references):
-        raise ValueError(f"predictions has {len(predictions)} items but references has {len(references)}")
-    for index, (marks, final) in enumerate(zip(predictions, references, strict=True)):
-        if isinstance(final, bool) or final not in (0, 1):
-            raise ValueError(f"item {index}, references: final-answer judgment must be 0 or 1, got {final!r}")
-        if marks is None or isinstance(marks, str):
-            raise ValueError(f"item {index}, predictions: expected a list of 0/1 step marks, got {marks!r}")
-        try:
-            _check_marks(marks)
-        except ValueError as error:
-            raise ValueError(f"item {index}, predictions: {error}") from None
-    allowed_values: dict[str, tuple[str, ...] | None] = {
-        "step_buckets": None, "types": TYPES, "error_types": ERROR_TYPES,
-    }
-    columns = {"step_buckets": step_buckets, "types": types, "error_types": error_types}
-    for name, column in columns.items():
-        if column is None:
-            continue
-        if isinstance(column, str) or len(column) != len(predictions):
-            got = "a string" if isinstance(column, str) else f"a list of {len(column)}"
-            raise ValueError(f"{name}: expected one entry per item ({len(predictions)} items), got {got}")
-        allowed = allowed_values[name]
-        for index, value in enumerate(column):
-            if value is not None and (not isinstance(value, str) or not value or (allowed and value not in allowed)):
-                expected = f"one of {', '.join(allowed)}" if allowed else "a bucket label"
-                raise ValueError(f"item {index}, {name}: expected {expected} or None, got {value!r}")
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -228,7 +190,7 @@ def wrong_step_error_distribution(
     classes: list[str | None] = []
     needed = 0
     for index, (marks, types) in enumerate(zip(step_marks, step_error_types, strict=True)):
-        wrong = sum(1 for mark in _check_marks(marks) if not mark)
+        wrong = sum(1 for mark in check_marks(marks) if not mark)
         needed += wrong
         if types is None:
             classes += [None] * wrong

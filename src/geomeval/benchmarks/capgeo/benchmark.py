@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ...judges import Judge
 
 reasoning = lazy_import(f"{__package__}.reasoning")
-reasoning_data = lazy_import(f"{__package__}.reasoning_data")
+data = lazy_import(f"{__package__}.data")
 
 
 DEFAULT_SOURCE = "mathvista_geometry"
@@ -161,7 +161,7 @@ class CapGeo(Benchmark):
         if self.built_source:
             if data_arg is not None:
                 raise ValueError("a built --source is the data: leave out --data")
-            rows = [_built_row(row) for row in reasoning_data.load(self.setup.source)]
+            rows = [_built_row(row) for row in data.load(self.setup.source)]
         else:
             rows = apply_sampling(load_source(self.setup.source, data_arg), self.sampling())
         rows = rows[:limit] if limit is not None else rows

@@ -1,7 +1,7 @@
 """Draw the embedded GeoLaux sample's figures (run once; the PNGs are committed).
 
-`python -m geomeval.benchmarks.geolaux.sample_figures` rewrites
-`sample/original_images/` and `sample/auxiliary_images/`. Each figure lists its
+`python -m samples.geolaux.generate` rewrites `src/geomeval/benchmarks/geolaux/sample/`'s
+`original_images/` and `auxiliary_images/`. Each figure lists its
 points, segments, circles and which segments are auxiliary (dashed, drawn only in
 the auxiliary image). The project's GeoGebra engine will replace this once built.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+
+from samples.kit import report, sample_dir
 
 S3 = math.sqrt(3)
 
@@ -98,13 +100,18 @@ def draw(spec: dict, path: Path, *, auxiliary: bool) -> None:
 
 
 def main() -> None:
-    root = Path(__file__).with_name("sample")
+    """Redraw the committed figures and say how large they are."""
+    root = sample_dir("geolaux")
     (root / "original_images").mkdir(parents=True, exist_ok=True)
     (root / "auxiliary_images").mkdir(parents=True, exist_ok=True)
+    written = []
     for name, spec in FIGURES.items():
-        draw(spec, root / "original_images" / f"{name}.png", auxiliary=False)
+        written.append(root / "original_images" / f"{name}.png")
+        draw(spec, written[-1], auxiliary=False)
         if spec.get("aux_seg"):
-            draw(spec, root / "auxiliary_images" / f"{name}_aux.png", auxiliary=True)
+            written.append(root / "auxiliary_images" / f"{name}_aux.png")
+            draw(spec, written[-1], auxiliary=True)
+    report(written, root)
 
 
 if __name__ == "__main__":

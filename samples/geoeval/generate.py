@@ -8,7 +8,7 @@ without the download. The problems are written for geomeval, in the style of eac
 dataset; only the release *layout* is GeoEval's, so the builder reads this folder exactly as
 it reads the official files.
 
-`python -m geomeval.benchmarks.geoeval.sample_source` (re)writes `sample/`:
+`python -m samples.geoeval.generate` (re)writes `src/geomeval/benchmarks/geoeval/sample/`:
 
 - `select.json` (geoeval_2000), `backward_reasoning_select.json` (geoeval_backward),
   `solid.json` (geoeval_hard): the official file names; `geoeval_aug.json` (geoeval_aug),
@@ -26,16 +26,13 @@ correct answer is …" appended) or the rephrased text added.
 from __future__ import annotations
 
 import copy
-import json
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from geomeval.geogebra import render_png, run_script
-
-from ..datasource import write_files
+from samples.kit import dedented, json_bytes, report, sample_dir, write_files
 
 __all__ = [
     "BACKWARD",
@@ -54,7 +51,7 @@ __all__ = [
     "write_sample",
 ]
 
-SAMPLE_DIR = Path(__file__).with_name("sample")
+SAMPLE_DIR = sample_dir("geoeval")
 IMAGE_DIR = "images"
 FILES = {
     "geoeval_2000": "select.json",
@@ -66,10 +63,6 @@ FILES = {
 IMAGE_SIZE: tuple[int, int] = (480, 360)
 BACKWARD_QUESTION = " The correct answer is {answer}. Now please answer what is the value of x?"
 
-
-def _script(text: str) -> str:
-    """A GeoGebra script from an indented triple-quoted string (no blank edges)."""
-    return textwrap.dedent(text).strip("\n")
 
 
 @dataclass(frozen=True)
@@ -117,7 +110,7 @@ class Rephrased:
     text: str
 
 
-RIGHT_TRIANGLE = _script("""
+RIGHT_TRIANGLE = dedented("""
     B = (0, 0)
     A = (0, 6)
     C = (8, 0)
@@ -134,7 +127,7 @@ RIGHT_TRIANGLE = _script("""
     ShowLabel(b, true)
 """)
 
-CHORD = _script("""
+CHORD = dedented("""
     O = (0, 0)
     k = Circle(O, 5)
     A = (-4, -3)
@@ -147,7 +140,7 @@ CHORD = _script("""
     ShowLabel(r, false)
 """)
 
-PARALLELS = _script("""
+PARALLELS = dedented("""
     A = (-1, 3)
     B = (8, 3)
     C = (-1, 0)
@@ -169,7 +162,7 @@ PARALLELS = _script("""
     SetLabelMode(a2, 3)
 """)
 
-CONE = _script("""
+CONE = dedented("""
     O = (0, 0)
     A = (-3, 0)
     B = (3, 0)
@@ -193,7 +186,7 @@ CONE = _script("""
     ShowLabel(ob, true)
 """)
 
-PARALLELOGRAM = _script("""
+PARALLELOGRAM = dedented("""
     A = (0, 0)
     B = (10, 0)
     C = (13, 4)
@@ -215,7 +208,7 @@ PARALLELOGRAM = _script("""
     ShowLabel(de, true)
 """)
 
-MIDLINE = _script("""
+MIDLINE = dedented("""
     A = (2, 5)
     B = (0, 0)
     C = (7, 0)
@@ -227,7 +220,7 @@ MIDLINE = _script("""
     de = Segment(D, E)
 """)
 
-CUBE = _script("""
+CUBE = dedented("""
     A = (0, 0)
     B = (4, 0)
     C = (6.4, 1)
@@ -259,7 +252,7 @@ CUBE = _script("""
     ShowLabel(ab, true)
 """)
 
-CYLINDER = _script("""
+CYLINDER = dedented("""
     O = (0, 0)
     Q = (0, 5)
     B = (2, 0)
@@ -287,7 +280,7 @@ CYLINDER = _script("""
     ShowLabel(axis, true)
 """)
 
-TANGENT = _script("""
+TANGENT = dedented("""
     ShowAxes(true)
     ShowGrid(true)
     M = (2, 1)
@@ -604,7 +597,7 @@ def sample_files(
 ) -> dict[str, bytes]:
     """Every file of the sample folder (subset JSON files and diagrams) by relative path."""
     files = {
-        FILES[config]: (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        FILES[config]: json_bytes(data, indent=2)
         for config, data in records().items()
     }
     for problem in problems:
@@ -621,9 +614,7 @@ def write_sample(out_dir: Path | str = SAMPLE_DIR, *, size: tuple[int, int] = IM
 
 def main() -> None:
     """Rewrite the committed sample and say how large it is."""
-    written = write_sample()
-    total = sum(path.stat().st_size for path in written)
-    print(f"wrote {len(written)} files, {total / 1e3:.0f} kB, to {SAMPLE_DIR}")
+    report(write_sample(), SAMPLE_DIR)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ offline and in CI without downloading the benchmark. The problems here are writt
 geomeval, not taken from GGBench; only the release *layout* is GGBench's, so the lead's
 builder reads this folder exactly as it reads the official download.
 
-`python -m geomeval.benchmarks.ggbench.sample_source` (re)writes `sample/`:
+`python -m samples.ggbench.generate` (re)writes `src/geomeval/benchmarks/ggbench/sample/`:
 
 - `GGBench_dataset.json`: one record per problem, with the official field names;
 - `Q&A_image/{id}_1.png`: the problem figure (the givens only), for problems that have one;
@@ -26,15 +26,12 @@ same view can be compared with them pixel for pixel.
 
 from __future__ import annotations
 
-import json
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from geomeval.geogebra import Construction, render_long_image, render_png, render_steps, run_blocks
-
-from ..datasource import write_files
+from samples.kit import dedented, json_bytes, report, sample_dir, write_files
 
 __all__ = [
     "CATEGORIES",
@@ -54,7 +51,7 @@ __all__ = [
     "write_sample",
 ]
 
-SAMPLE_DIR = Path(__file__).with_name("sample")
+SAMPLE_DIR = sample_dir("ggbench")
 DATASET_FILE = "GGBench_dataset.json"
 QA_DIR = "Q&A_image"
 LONG_DIR = "long_image"
@@ -80,10 +77,6 @@ CATEGORIES: dict[str, str] = {
 }
 BASIC, CIRCLE, TRANSFORMS, TRIANGLE, THEOREMS, POLYGON, MEASURE, LOCUS = CATEGORIES
 
-
-def _code(text: str) -> str:
-    """A step's GeoGebra block from an indented triple-quoted string (no blank edges)."""
-    return textwrap.dedent(text).strip("\n")
 
 
 @dataclass(frozen=True)
@@ -138,7 +131,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the given segment",
                 "Place the endpoints A and B and join them; this is the segment to be bisected.",
-                _code("""
+                dedented("""
                     A = (0, 0)
                     B = (6, 2)
                     s = Segment(A, B)
@@ -148,7 +141,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw two circles with radius AB",
                 "With the compass set to the length AB, draw one circle about A and one about "
                 "B. Any point on both circles is equally far from A and from B.",
-                _code("""
+                dedented("""
                     c_A = Circle(A, B)
                     c_B = Circle(B, A)
                     SetColor(c_A, "gray")
@@ -161,7 +154,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Join the two crossing points",
                 "The circles cross at P and Q, both equidistant from A and B. The set of such "
                 "points is a line, so the line PQ is the perpendicular bisector.",
-                _code("""
+                dedented("""
                     P = Intersect(c_A, c_B, 1)
                     Q = Intersect(c_A, c_B, 2)
                     m = Line(P, Q)
@@ -174,7 +167,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Mark the midpoint",
                 "The bisector meets AB at its midpoint M, since M lies on AB and is as far "
                 "from A as from B.",
-                _code("""
+                dedented("""
                     M = Intersect(m, s)
                     SetColor(M, "red")
                 """),
@@ -196,7 +189,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the given side",
                 "Fix the two endpoints A and B of the given side.",
-                _code("""
+                dedented("""
                     A = (1, 1)
                     B = (5, 1)
                     s = Segment(A, B)
@@ -206,7 +199,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw a circle about each endpoint",
                 "A circle about A through B holds every point at distance AB from A; the "
                 "circle about B through A does the same for B.",
-                _code("""
+                dedented("""
                     k_A = Circle(A, B)
                     k_B = Circle(B, A)
                     SetColor(k_A, "gray")
@@ -219,7 +212,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Take a crossing point as the third vertex",
                 "A point C on both circles has CA = AB and CB = AB, so all three sides of ABC "
                 "are equal.",
-                _code("""
+                dedented("""
                     C = Intersect(k_A, k_B, 1)
                     tri = Polygon(A, B, C)
                     SetColor(tri, "blue")
@@ -244,7 +237,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the segment and an auxiliary ray",
                 "Besides AB, draw a ray from A in any other direction; equal lengths will be "
                 "laid off along it.",
-                _code("""
+                dedented("""
                     A = (0, 0)
                     B = (7, 1)
                     s = Segment(A, B)
@@ -257,7 +250,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Lay off five equal lengths on the ray",
                 "Keeping one compass opening, step from A along the ray five times to get "
                 "U_1, …, U_5 with equal gaps (2 + 3 = 5 parts).",
-                _code("""
+                dedented("""
                     e_1 = Circle(A, 1)
                     U_1 = Intersect(e_1, r, 1)
                     e_2 = Circle(U_1, 1)
@@ -285,7 +278,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Join U_5 to B, then draw the line through U_2 parallel to U_5B. By the "
                 "intercept (Thales) theorem the parallels cut AB in the same ratio as the "
                 "ray, 2 : 3.",
-                _code("""
+                dedented("""
                     j = Segment(U_5, B)
                     p = Line(U_2, j)
                     SetLineStyle(j, 1)
@@ -295,7 +288,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Mark the dividing point",
                 "The parallel meets AB at the required point P; the quotient AP/PB shows 2/3.",
-                _code("""
+                dedented("""
                     P = Intersect(p, s)
                     ratio = Distance(A, P) / Distance(P, B)
                     SetColor(P, "red")
@@ -321,7 +314,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the given circle and point",
                 "Draw circle c about O and the outside point P.",
-                _code("""
+                dedented("""
                     O = (0, 0)
                     c = Circle(O, 2)
                     P = (6, 1)
@@ -332,7 +325,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Find the midpoint of OP",
                 "The contact points will lie on the circle with diameter OP, so first find "
                 "the midpoint M of OP.",
-                _code("""
+                dedented("""
                     h = Segment(O, P)
                     M = Midpoint(O, P)
                     SetLineStyle(h, 1)
@@ -343,7 +336,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "By Thales' theorem every point T of this circle sees OP at a right angle; "
                 "where it meets c, the radius OT is perpendicular to PT, which is exactly "
                 "the tangency condition.",
-                _code("""
+                dedented("""
                     d = Circle(M, O)
                     SetColor(d, "gray")
                     SetLineStyle(d, 1)
@@ -355,7 +348,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the tangent lines",
                 "Join P to each contact point; the radii OT_1 and OT_2 are drawn to show the "
                 "right angles.",
-                _code("""
+                dedented("""
                     t_1 = Line(P, T_1)
                     t_2 = Line(P, T_2)
                     SetColor(t_1, "red")
@@ -385,7 +378,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the given line and point",
                 "Line l runs through A and B; P lies 3 units above it.",
-                _code("""
+                dedented("""
                     A = (0, 0)
                     B = (8, 0)
                     l = Line(A, B)
@@ -398,7 +391,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "A circle of radius 2 touches l exactly when its centre is 2 away from l. On "
                 "P's side these centres fill the parallel to l at distance 2: erect a "
                 "perpendicular at A, mark N with AN = 2 and draw the parallel through N.",
-                _code("""
+                dedented("""
                     n = PerpendicularLine(A, l)
                     k = Circle(A, 2)
                     N = Intersect(k, n, 2)
@@ -413,7 +406,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Second locus: centres at distance 2 from P",
                 "A circle of radius 2 passes through P exactly when its centre is 2 away from "
                 "P, that is, on the circle of radius 2 about P.",
-                _code("""
+                dedented("""
                     k_P = Circle(P, 2)
                     SetColor(k_P, "orange")
                     SetLineStyle(k_P, 1)
@@ -423,7 +416,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Intersect the two loci",
                 "The centres satisfy both conditions, so they are the two crossing points of "
                 "the loci.",
-                _code("""
+                dedented("""
                     O_1 = Intersect(g, k_P, 1)
                     O_2 = Intersect(g, k_P, 2)
                 """),
@@ -432,7 +425,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the circles",
                 "Draw the circle of radius 2 about each centre; each passes through P and "
                 "touches l at the foot of the perpendicular from its centre.",
-                _code("""
+                dedented("""
                     s_1 = Circle(O_1, 2)
                     s_2 = Circle(O_2, 2)
                     SetColor(s_1, "red")
@@ -460,7 +453,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the triangle and the mirror line",
                 "Draw triangle ABC and the mirror line m through E and F.",
-                _code("""
+                dedented("""
                     A = (0, 1)
                     B = (3, 0)
                     C = (1, 4)
@@ -476,7 +469,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Drop perpendiculars to the mirror",
                 "Each vertex and its image lie on one perpendicular to m, at equal distances "
                 "on either side.",
-                _code("""
+                dedented("""
                     p_A = PerpendicularLine(A, m)
                     p_B = PerpendicularLine(B, m)
                     p_C = PerpendicularLine(C, m)
@@ -491,7 +484,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Reflect the vertices",
                 "Reflect each vertex in m to get A', B' and C' on the perpendiculars.",
-                _code("""
+                dedented("""
                     A' = Reflect(A, m)
                     B' = Reflect(B, m)
                     C' = Reflect(C, m)
@@ -501,7 +494,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Join the image triangle",
                 "A reflection preserves lengths, so A'B'C' is congruent to ABC with the "
                 "opposite orientation.",
-                _code("""
+                dedented("""
                     img = Polygon(A', B', C')
                     SetColor(img, "red")
                     SetFilling(img, 0.2)
@@ -524,7 +517,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the quadrilateral and the vector",
                 "Draw ABCD and the translation vector u from P to Q.",
-                _code("""
+                dedented("""
                     A = (0, 0)
                     B = (3, 0)
                     C = (4, 2)
@@ -540,7 +533,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Translate every vertex",
                 "Move each vertex by u; the segments from a vertex to its image are all "
                 "parallel to u and as long as u.",
-                _code("""
+                dedented("""
                     A' = Translate(A, u)
                     B' = Translate(B, u)
                     C' = Translate(C, u)
@@ -555,7 +548,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Join the image quadrilateral",
                 "Join the images in order; a translation keeps lengths, angles and "
                 "direction, so A'B'C'D' is a shifted copy of ABCD.",
-                _code("""
+                dedented("""
                     img = Polygon(A', B', C', D')
                     SetColor(img, "red")
                     SetFilling(img, 0.2)
@@ -583,7 +576,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the circle and the first vertex",
                 "Draw circle c about O through A.",
-                _code("""
+                dedented("""
                     O = (0, 0)
                     A = (3, 0)
                     c = Circle(O, A)
@@ -593,7 +586,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Rotate the vertex five times by 60°",
                 "A regular hexagon's vertices are spaced 360°/6 = 60° apart around the "
                 "centre, so each vertex is the previous one rotated by 60° about O.",
-                _code("""
+                dedented("""
                     B = Rotate(A, 60°, O)
                     C = Rotate(B, 60°, O)
                     D = Rotate(C, 60°, O)
@@ -604,7 +597,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Join the vertices",
                 "Join A to F in order to close the hexagon.",
-                _code("""
+                dedented("""
                     hex = Polygon(A, B, C, D, E, F)
                     SetColor(hex, "red")
                     SetFilling(hex, 0.15)
@@ -614,7 +607,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Check a side against the radius",
                 "Triangle OAB is isosceles with a 60° apex, hence equilateral: every side "
                 "equals the radius of c.",
-                _code("""
+                dedented("""
                     r_O = Segment(O, A)
                     r_B = Segment(O, B)
                     SetLineStyle(r_O, 1)
@@ -642,7 +635,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the triangle",
                 "Draw triangle ABC with base BC. GeoGebra names each side after the opposite "
                 "vertex: a = BC, b = CA, c = AB.",
-                _code("""
+                dedented("""
                     B = (0, 0)
                     C = (8, 0)
                     A = (3, 5)
@@ -654,7 +647,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Take a point P on AB, drop the perpendicular to BC at Q and build the square "
                 "PQRS on QP towards C. It has a side on BC and a vertex on AB but S is not "
                 "yet on AC.",
-                _code("""
+                dedented("""
                     P = Dilate(A, 0.4, B)
                     n = PerpendicularLine(P, a)
                     Q = Intersect(n, a)
@@ -670,7 +663,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Any enlargement centred at B keeps a side on BC and a vertex on AB, so "
                 "enlarge until S reaches AC: the ray BS meets AC at S', which fixes the scale "
                 "factor k = BS'/BS.",
-                _code("""
+                dedented("""
                     h = Ray(B, S)
                     S' = Intersect(h, b)
                     k = Distance(B, S') / Distance(B, S)
@@ -682,7 +675,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Enlarge the square from B",
                 "Dilate the other vertices by k about B and join the four images: this "
                 "square has its side on BC, S' on AC and P' on AB.",
-                _code("""
+                dedented("""
                     P' = Dilate(P, k, B)
                     Q' = Dilate(Q, k, B)
                     R' = Dilate(R, k, B)
@@ -709,7 +702,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the givens",
                 "Draw circle c about O, line l through E and F, and the point M.",
-                _code("""
+                dedented("""
                     O = (0, 0)
                     c = Circle(O, 2)
                     E = (4, -3)
@@ -725,7 +718,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "If M is the midpoint of XY then Y is the image of X under the half-turn "
                 "about M. As X runs over c, its image runs over the reflected circle c', so "
                 "c' is the locus of possible endpoints Y.",
-                _code("""
+                dedented("""
                     c' = Reflect(c, M)
                     SetColor(c', "orange")
                     SetLineStyle(c', 1)
@@ -734,7 +727,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Intersect the locus with l",
                 "Y must also lie on l, so the possible Y are where c' meets l.",
-                _code("""
+                dedented("""
                     Y_1 = Intersect(c', l, 1)
                     Y_2 = Intersect(c', l, 2)
                 """),
@@ -743,7 +736,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Reflect back and draw the segments",
                 "Reflecting each Y in M gives its partner X on c; both segments XY have "
                 "midpoint M.",
-                _code("""
+                dedented("""
                     X_1 = Reflect(Y_1, M)
                     X_2 = Reflect(Y_2, M)
                     s_1 = Segment(X_1, Y_1)
@@ -773,7 +766,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Plot the triangle",
                 "Enter the three vertices and join them.",
-                _code("""
+                dedented("""
                     A = (-2, 0)
                     B = (6, 0)
                     C = (2, 6)
@@ -785,7 +778,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Midpoints of the opposite sides",
                 "The median from a vertex ends at the midpoint of the opposite side: "
                 "M_a = (4, 3) on BC and M_b = (0, 3) on CA.",
-                _code("""
+                dedented("""
                     M_a = Midpoint(B, C)
                     M_b = Midpoint(C, A)
                 """),
@@ -793,7 +786,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the two medians",
                 "Join each vertex to the midpoint opposite it.",
-                _code("""
+                dedented("""
                     m_a = Segment(A, M_a)
                     m_b = Segment(B, M_b)
                     SetColor(m_a, "blue")
@@ -804,7 +797,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Intersect and measure",
                 "The medians meet at the centroid G = (2, 2), the average of the vertices; "
                 "AG/GM_a comes out as 2.",
-                _code("""
+                dedented("""
                     G = Intersect(m_a, m_b)
                     SetColor(G, "red")
                     SetPointSize(G, 6)
@@ -828,7 +821,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Plot the three points",
                 "Enter A, B and C.",
-                _code("""
+                dedented("""
                     A = (2, 1)
                     B = (8, 1)
                     C = (6, 5)
@@ -838,7 +831,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Bisect two of the chords",
                 "The centre is equally far from A and B, and from B and C, so it lies on the "
                 "perpendicular bisectors of AB (the line x = 5) and BC.",
-                _code("""
+                dedented("""
                     p_1 = PerpendicularBisector(A, B)
                     p_2 = PerpendicularBisector(B, C)
                     SetLineStyle(p_1, 1)
@@ -848,7 +841,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Intersect the bisectors",
                 "They meet at the centre O = (5, 2).",
-                _code("""
+                dedented("""
                     O = Intersect(p_1, p_2)
                     SetColor(O, "red")
                 """),
@@ -857,7 +850,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the circle",
                 "The circle about O through A also passes through B and C; its radius is "
                 "OA = √(3² + 1²) = √10 ≈ 3.16.",
-                _code("""
+                dedented("""
                     k = Circle(O, A)
                     SetColor(k, "red")
                     SetLineThickness(k, 5)
@@ -882,7 +875,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the line and the point",
                 "Two points of y = 2x - 1, for example (0, -1) and (2, 3), fix l; then plot P.",
-                _code("""
+                dedented("""
                     A = (0, -1)
                     B = (2, 3)
                     l = Line(A, B)
@@ -892,7 +885,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Draw the perpendicular through P",
                 "l has slope 2, so the perpendicular through P has slope -1/2.",
-                _code("""
+                dedented("""
                     p = PerpendicularLine(P, l)
                     SetColor(p, "blue")
                 """),
@@ -901,7 +894,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Find the foot and the distance",
                 "The perpendicular meets l at H = (2.2, 3.4); PH = |2·1 - 4 - 1|/√5 = 3/√5 ≈ "
                 "1.34 is the distance from P to l.",
-                _code("""
+                dedented("""
                     H = Intersect(p, l)
                     h = Segment(P, H)
                     SetColor(h, "red")
@@ -913,7 +906,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the touching circle",
                 "The circle about P with radius PH touches l at H, because its radius PH is "
                 "perpendicular to l there.",
-                _code("""
+                dedented("""
                     k = Circle(P, H)
                     SetColor(k, "red")
                 """),
@@ -940,7 +933,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Plot the two fixed points",
                 "Enter A and B and join them.",
-                _code("""
+                dedented("""
                     A = (0, 0)
                     B = (3, 0)
                     s = Segment(A, B)
@@ -950,7 +943,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Divide AB internally in the ratio 2 : 1",
                 "The point D two thirds of the way from A to B has DA = 2 and DB = 1, so it "
                 "belongs to the locus.",
-                _code("""
+                dedented("""
                     D = Dilate(B, 2/3, A)
                     SetColor(D, "blue")
                 """),
@@ -959,7 +952,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Divide AB externally in the ratio 2 : 1",
                 "Beyond B, the point E with AE = 2·AB = 6 has EA = 6 = 2·EB; it is on the "
                 "locus too.",
-                _code("""
+                dedented("""
                     E = Dilate(B, 2, A)
                     SetColor(E, "blue")
                 """),
@@ -968,7 +961,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the circle on DE as diameter",
                 "By the theorem of Apollonius the locus is the circle with diameter DE: centre "
                 "(4, 0), radius 2.",
-                _code("""
+                dedented("""
                     Z = Midpoint(D, E)
                     k = Circle(Z, D)
                     SetColor(k, "red")
@@ -978,7 +971,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Check the ratio at a point of the circle",
                 "Take T = (5, √3) on the circle; TA/TB comes out as exactly 2.",
-                _code("""
+                dedented("""
                     T = Rotate(E, 60°, Z)
                     t_A = Segment(T, A)
                     t_B = Segment(T, B)
@@ -1004,7 +997,7 @@ PROBLEMS: tuple[Problem, ...] = (
             Step(
                 "Plot the points and the x-axis",
                 "Enter A and B, and draw the x-axis as the line through O = (0, 0) and U = (1, 0).",
-                _code("""
+                dedented("""
                     A = (1, 3)
                     B = (7, 2)
                     O = (0, 0)
@@ -1016,7 +1009,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Reflect B in the x-axis",
                 "For every P on the axis, PB = PB' where B' = (7, -2) is the mirror image of "
                 "B, so AP + PB = AP + PB'.",
-                _code("""
+                dedented("""
                     B' = Reflect(B, x_0)
                     v = Segment(B, B')
                     SetLineStyle(v, 2)
@@ -1026,7 +1019,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Join A to B'",
                 "AP + PB' is least when A, P and B' are collinear (the triangle inequality), "
                 "so P is where AB' crosses the axis: P = (4.6, 0).",
-                _code("""
+                dedented("""
                     g = Segment(A, B')
                     SetLineStyle(g, 1)
                     SetColor(g, "gray")
@@ -1038,7 +1031,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Draw the shortest path and measure it",
                 "The path A→P→B has length AB' = √(6² + 5²) = √61 ≈ 7.81; any other point "
                 "of the axis, such as Q = (3, 0), gives a longer path.",
-                _code("""
+                dedented("""
                     w_1 = Segment(A, P)
                     w_2 = Segment(P, B)
                     SetColor(w_1, "red")
@@ -1140,8 +1133,7 @@ def sample_files(
     problems: Sequence[Problem] = PROBLEMS, *, size: tuple[int, int] = IMAGE_SIZE
 ) -> dict[str, bytes]:
     """Every file of the sample folder (dataset JSON and PNGs) keyed by relative path."""
-    data = json.dumps(records(problems), ensure_ascii=False, indent=1) + "\n"
-    files = {DATASET_FILE: data.encode("utf-8")}
+    files = {DATASET_FILE: json_bytes(records(problems))}
     for problem in problems:
         files.update(_problem_images(problem, size))
     return files
@@ -1163,9 +1155,7 @@ def write_sample(
 
 def main() -> None:
     """Rewrite the committed sample and say how large it is."""
-    written = write_sample()
-    total = sum(path.stat().st_size for path in written)
-    print(f"wrote {len(written)} files, {total / 1e6:.2f} MB, to {SAMPLE_DIR}")
+    report(write_sample(), SAMPLE_DIR)
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ from typing import Any
 from ...hfdata import write_dataset
 from ..base import DataError
 from ..datasource import DataSource, RawRelease
-from .card import render_reasoning_card
-from .features import REASONING_FEATURES
+from .card import render_card
+from .features import FEATURES
 from .sources import SOURCES, apply_sampling, load_source, sample_captions, sampling
 
 ALL_SOURCES = "all"  # `--source all`: every embedded sample, with its reference captions
@@ -182,8 +182,8 @@ def _write(parts: list[Joined], out: str | Path, overwrite: bool) -> dict[str, A
     from datasets import Dataset
 
     rows = [row for part in parts for row in part.rows]
-    dataset = Dataset.from_list(rows, features=REASONING_FEATURES)
-    summary = write_dataset({"test": dataset}, out, render_reasoning_card, overwrite=overwrite)
+    dataset = Dataset.from_list(rows, features=FEATURES)
+    summary = write_dataset({"test": dataset}, out, render_card, overwrite=overwrite)
     return {**summary, **_summary(parts)}
 
 
@@ -249,7 +249,7 @@ def _is_raw(path: Path) -> bool:
     return False
 
 
-SOURCE = DataSource("CapGeo reasoning", __package__, REASONING_FEATURES, read_sources, render_reasoning_card,
+SOURCE = DataSource("CapGeo reasoning", __package__, FEATURES, read_sources, render_card,
                     _is_raw, sample_dir="sources")
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw

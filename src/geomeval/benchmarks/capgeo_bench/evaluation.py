@@ -3,9 +3,9 @@
 
 Each (candidate, reference) pair becomes the `SampleRecord` `geomeval run capgeo_bench`
 would write and is scored by the runner's own path (`runner.score_records_sync` →
-`bench_scoring.score_record`), with the offline judge or the judge GEOMEVAL_JUDGE_MODEL
+`scoring.score_record`), with the offline judge or the judge GEOMEVAL_JUDGE_MODEL
 names; means, coverage and unscored reasons come from `metric_summary`, and the Table-4
-breakdown from `bench_scoring.aggregate`. So the face, the runner and the lmms-eval task
+breakdown from `scoring.aggregate`. So the face, the runner and the lmms-eval task
 report the same numbers for the same captions, under the same metric names.
 """
 
@@ -21,7 +21,7 @@ from ...judges import Judge, judge_from_env
 from ...records import SampleRecord, Score
 from ...runner import score_records_sync
 from .. import get_benchmark
-from . import bench_scoring
+from . import scoring
 from .features import CLASSES, DIFFICULTIES
 
 ENGINES = ("offline", "judge")
@@ -38,7 +38,7 @@ def engine_metrics(engine: str) -> tuple[str, ...]:
     """The runner's metric names for one engine (the judge's carry " (judge)")."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    return bench_scoring.OFFLINE_METRICS if engine == "offline" else bench_scoring.JUDGE_METRICS
+    return scoring.OFFLINE_METRICS if engine == "offline" else scoring.JUDGE_METRICS
 
 
 def _judge(engine: str) -> Judge:
@@ -201,7 +201,7 @@ def evaluate_captions(
         }
     )
     if keys is not None:
-        summary = bench_scoring.aggregate(records)
+        summary = scoring.aggregate(records)
         results["breakdowns"] = {
             group: {
                 bucket: {name: per_metric[name] for name in metrics}
@@ -211,8 +211,8 @@ def evaluate_captions(
         }
         label = f"({engine} engine"
         results["table"] = next((t for t in summary["tables"] if label in t["title"]), None)
-        suffix = "" if engine == "offline" else bench_scoring.JUDGE_SUFFIX
-        results["Avg"] = summary["metrics"][bench_scoring.AVG + suffix]["value"]
+        suffix = "" if engine == "offline" else scoring.JUDGE_SUFFIX
+        results["Avg"] = summary["metrics"][scoring.AVG + suffix]["value"]
     if per_item:
         results["per_item"] = [
             {

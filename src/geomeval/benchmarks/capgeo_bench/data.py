@@ -8,9 +8,9 @@ from pathlib import Path
 from datasets import Dataset, Image
 
 from ..datasource import DataSource
-from .bench_raw import RELEASE_NAMES, read_release
-from .card import render_bench_card
-from .features import BENCH_FEATURES
+from .card import render_card
+from .features import FEATURES
+from .raw import RELEASE_NAMES, read_release
 
 
 def _is_raw(path: Path) -> bool:
@@ -19,8 +19,7 @@ def _is_raw(path: Path) -> bool:
     return any((path / name).is_file() for name in RELEASE_NAMES)
 
 
-SOURCE = DataSource("CapGeo-Bench", __package__, BENCH_FEATURES, read_release, render_bench_card, _is_raw,
-                    sample_dir="bench_sample")
+SOURCE = DataSource("CapGeo-Bench", __package__, FEATURES, read_release, render_card, _is_raw)
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw
 build = SOURCE.build

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from .captioning import FIGURE_TEMPLATES, caption_messages, caption_messages_zh
+from ..capgeo.captioning import FIGURE_TEMPLATES, caption_messages, caption_messages_zh
 from .features import CLASSES
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 
 if TYPE_CHECKING:
     from ...judges import Judge
 
-bench_data = lazy_import(f"{__package__}.bench_data")
-bench_scoring = lazy_import(f"{__package__}.bench_scoring")
+data = lazy_import(f"{__package__}.data")
+scoring = lazy_import(f"{__package__}.scoring")
 
 # CapGeo-Bench's prompt set: the caption requests the model answers and the keypoint judge's.
 TEMPLATES = (*FIGURE_TEMPLATES, *KEYPOINT_TEMPLATES)
@@ -29,22 +29,22 @@ class CapGeoBench(Benchmark):
     name = "capgeo_bench"
     title = "CapGeo-Bench"
     tasks = ("capgeo_bench", "capgeo_bench_zh")
-    headline = "Avg"  # Table 4's; "Avg (judge)" when a judge ran (see bench_scoring.aggregate)
+    headline = "Avg"  # Table 4's; "Avg (judge)" when a judge ran (see scoring.aggregate)
     prompt_templates = TEMPLATES
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return bench_scoring.METRICS
+        return scoring.METRICS
 
     def data_status(self) -> str:
-        sample = self.embedded("bench_sample")
+        sample = self.embedded()
         count = sum(1 for _ in (sample / "images").glob("*.png")) if sample.is_dir() else 0
         return f"embedded sample ({count} figures)"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
             raise ValueError(f"unknown CapGeo-Bench task {task!r}; tasks: {', '.join(self.tasks)}")
-        dataset = bench_data.undecoded(bench_data.load(data_arg))
+        dataset = data.undecoded(data.load(data_arg))
         items = []
         for row in dataset:
             if task == "capgeo_bench_zh" and not row["caption_zh"]:
@@ -71,10 +71,10 @@ class CapGeoBench(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await bench_scoring.score_record(record, judge, self.prompts)
+        return await scoring.score_record(record, judge, self.prompts)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        return bench_scoring.aggregate(records)
+        return scoring.aggregate(records)
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        return bench_data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
+        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

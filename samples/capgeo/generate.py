@@ -9,18 +9,19 @@ downloading anything. Every problem, caption and figure here is written for geom
 copied from those benchmarks); only the record *layouts* are the public ones, so a builder
 reads these folders exactly as it reads the official files.
 
-`python -m geomeval.benchmarks.capgeo.sample_source` (re)writes, next to this module:
+`python -m samples.capgeo.generate` (re)writes, in the checkout's `src/geomeval/benchmarks/`
+(both benchmarks' figures are drawn by the one engine below, so one generator writes both):
 
-- `bench_sample/captions.json` + `bench_sample/images/cb_XX.png`: 12 CapGeo-Bench figures
+- `capgeo_bench/sample/captions.json` + `images/cb_XX.png`: 12 CapGeo-Bench figures
   (5 plane, 4 analytic with axes, 3 solids drawn as oblique projections with hidden edges
   dashed), each with a reference caption in English and, for half of them, in Chinese;
-- `sources/mathvista/testmini.json` + `images/<pid>.png`: MathVista's dict keyed by pid
+- `capgeo/sources/mathvista/testmini.json` + `images/<pid>.png`: MathVista's dict keyed by pid
   (4 geometry problems and 1 non-geometry record a loader must filter out);
-- `sources/mathverse/testmini.json` + `images_version_1-4/`, `images_version_6/`: MathVerse's
+- `capgeo/sources/mathverse/testmini.json` + `images_version_1-4/`, `images_version_6/`: MathVerse's
   list, each of 4 problems in its Vision Intensive and Vision Only versions (the latter's
   image carries the problem text above the figure);
-- `sources/geoqa/test.jsonl` + `images/<id>.png`: 4 GeoQA-style multiple-choice problems;
-- `sources/captions/geomeval-reference__<source>__<variant>.jsonl`: a reference caption of
+- `capgeo/sources/geoqa/test.jsonl` + `images/<id>.png`: 4 GeoQA-style multiple-choice problems;
+- `capgeo/sources/captions/geomeval-reference__<source>__<variant>.jsonl`: a reference caption of
   every reasoning problem (16), stored as a caption store, so CapGeo's caption modes (and
   its lmms-eval tasks) run offline. As captioning.py's problem prompts ask, each restates the
   whole problem: what its figure shows, in formal style, then the question with its options
@@ -39,7 +40,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -51,13 +51,12 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextPath
 from PIL import Image, ImageDraw, ImageFont
 
+from geomeval.benchmarks.capgeo.captions_store import REFERENCE_CAPTIONER, CaptionStore
+from geomeval.benchmarks.capgeo.sources import SAMPLE_CAPTIONS, SOURCES
 from geomeval.geogebra import Construction, render_png, run_script
 from geomeval.geogebra.objects import GeoBoolean, GeoPoint
 from geomeval.geogebra.render import fit_window
-
-from ..datasource import write_files
-from .captions_store import REFERENCE_CAPTIONER, CaptionStore
-from .sources import SAMPLE_CAPTIONS, SOURCES
+from samples.kit import BENCHMARKS_DIR, dedented, json_bytes, report, sample_dir, write_files
 
 __all__ = [
     "BENCH_DIR",
@@ -90,11 +89,12 @@ __all__ = [
     "write_sample",
 ]
 
-CAPGEO_DIR = Path(__file__).parent
-BENCH_DIR = CAPGEO_DIR / "bench_sample"
+CAPGEO_DIR = BENCHMARKS_DIR / "capgeo"
+BENCH_DIR = sample_dir("capgeo_bench")
 SOURCES_DIR = CAPGEO_DIR / "sources"
-# Folders write_sample owns: emptied before writing so a dropped item leaves nothing stale.
-OWNED_DIRS = ("bench_sample", "sources")
+# Folders write_sample owns (under the benchmarks folder): emptied before writing so a dropped
+# item leaves nothing stale.
+OWNED_DIRS = ("capgeo_bench/sample", "capgeo/sources")
 # Small panels keep the whole capgeo folder well under 2.5 MB while labels stay legible.
 BENCH_SIZE: tuple[int, int] = (560, 420)
 REASONING_SIZE: tuple[int, int] = (480, 360)
@@ -122,10 +122,6 @@ SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 # Fitted views are widened a little so labels outside the outermost points stay in frame.
 FIT_WIDEN = 1.12
 
-
-def _code(text: str) -> str:
-    """A script from an indented triple-quoted string (no blank edges)."""
-    return textwrap.dedent(text).strip("\n")
 
 
 def _num(value: float) -> str:
@@ -395,7 +391,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh="在△ABC中，AB=AC=5，BC=6，D是BC的中点，连接AD，AD⊥BC于点D，AD=4。",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 A = (0, 4)
                 B = (-3, 0)
                 C = (3, 0)
@@ -433,7 +429,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh="⊙O的半径为3，AB是⊙O的直径，点C在⊙O上，∠CAB=30°，连接AC、BC，∠ACB=90°，BC=3。",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, 3)
                 A = (-3, 0)
@@ -469,7 +465,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh=None,
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, 2)
                 P = (4, 0)
@@ -505,7 +501,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh="在▱ABCD中，AB=6，AD=4，∠DAB=60°，对角线AC与BD相交于点O，O是AC和BD的中点。",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 A = (0, 0)
                 B = (6, 0)
                 D = (2, 2sqrt(3))
@@ -547,7 +543,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh=None,
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 C = (0, 0)
                 A = (0, 6)
                 B = (8, 0)
@@ -562,7 +558,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
                 rC = Angle(B, C, A)
                 rD = Angle(C, D, B)
             """),
-            style=_code("""
+            style=dedented("""
                 SetVisibleInView(k, 1, false)
                 ShowLabel(rC, false)
                 ShowLabel(rD, false)
@@ -598,7 +594,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh="在平面直角坐标系中，A(1,1)，B(5,1)，C(3,4)，AB∥x轴，AB=4，AC=BC=√13，△ABC的面积为6。",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 A = (1, 1)
                 B = (5, 1)
                 C = (3, 4)
@@ -631,7 +627,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh=None,
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 A = (-2, 0)
                 B = (0, 4)
@@ -671,7 +667,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
             "与y轴的另一个交点为B(0,2)，AB是⊙C的直径，∠AOB=90°。"
         ),
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 C = (2, 1)
                 c = Circle(C, sqrt(5))
                 O = (0, 0)
@@ -708,7 +704,7 @@ BENCH_FIGURES: tuple[BenchFigure, ...] = (
         ),
         caption_zh=None,
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, sqrt(5))
                 P = (1, 2)
@@ -836,7 +832,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
             "∠ABC = 34°."
         ),
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, 3)
                 A = (-3, 0)
@@ -866,7 +862,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
         answer_type="integer",
         caption="In right triangle ABC, ∠ACB = 90°, AC = 5 and BC = 12.",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 C = (0, 0)
                 A = (0, 5)
                 B = (12, 0)
@@ -905,7 +901,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
         ),
         precision=2.0,
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, 3)
                 A = Rotate((3, 0), 10°, O)
@@ -913,7 +909,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
                 sec = CircularSector(O, A, B)
                 aO = Angle(A, O, B)
             """),
-            style=_code("""
+            style=dedented("""
                 SetColor(sec, "gray")
                 SetFilling(sec, 0.35)
             """),
@@ -943,7 +939,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
             "line b to the right of it."
         ),
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 E = (0, 0)
                 F = (3 / tan(48°), 3)
                 a = Line(E, (1, 0))
@@ -954,7 +950,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
                 one = Angle(X, E, F)
                 two = Angle(E, F, Y)
             """),
-            style=_code("""
+            style=dedented("""
                 SetCaption(one, "1")
                 SetLabelMode(one, 3)
                 SetCaption(two, "2")
@@ -983,7 +979,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
         answer="3",
         answer_type="integer",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 P1 = (0, 0)
                 P2 = (2, 1.5)
                 P3 = (4, 0.5)
@@ -992,7 +988,7 @@ MATHVISTA_ITEMS: tuple[MathVistaItem, ...] = (
                 P6 = (5, 2.5)
                 P7 = (5.5, 0)
             """),
-            style=_code("""
+            style=dedented("""
                 SetColor(P1, "red")
                 SetColor(P3, "red")
                 SetColor(P5, "red")
@@ -1063,7 +1059,7 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
         choices=("105°", "115°", "125°", "130°"),
         answer="B",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 B = (0, 0)
                 C = (4, 0)
                 A = (2, 2tan(65°))
@@ -1075,7 +1071,7 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
                 aB = Angle(C, B, A)
                 aC = Angle(D, C, A)
             """),
-            style=_code("""
+            style=dedented("""
                 SetCaption(aC, "?")
                 SetLabelMode(aC, 3)
                 SetColor(aC, "#C62828")
@@ -1103,7 +1099,7 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
         choices=None,
         answer="5",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, 5)
                 A = (-4, -3)
@@ -1148,7 +1144,7 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
         choices=None,
         answer="35",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 B = (0, 0)
                 C = (10, 0)
                 A = (2, 5)
@@ -1158,7 +1154,7 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
                 sAE = Segment(A, E)
                 rE = Angle(C, E, A)
             """),
-            style=_code("""
+            style=dedented("""
                 SetLineStyle(sAE, 1)
                 ShowLabel(rE, false)
             """),
@@ -1195,7 +1191,7 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
         choices=("40°", "45°", "50°", "100°"),
         answer="C",
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, 3)
                 A = Rotate((3, 0), 220°, O)
@@ -1208,7 +1204,7 @@ MATHVERSE_PROBLEMS: tuple[MathVerseProblem, ...] = (
                 aO = Angle(A, O, B)
                 aC = Angle(A, C, B)
             """),
-            style=_code("""
+            style=dedented("""
                 SetCaption(aC, "?")
                 SetLabelMode(aC, 3)
                 SetColor(aC, "#C62828")
@@ -1257,7 +1253,7 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
             "drawn parallel to BC, so DE ∥ BC."
         ),
         drawing=Drawing(
-            script=_code(f"""
+            script=dedented(f"""
                 B = (0, 0)
                 C = (10, 0)
                 A = ({_num(_GEOQA_A[0])}, sqrt(25 - 1.5^2))
@@ -1291,7 +1287,7 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
             "top. Its diagonals AC and BD are drawn and intersect at point O, with AC ⊥ BD at O."
         ),
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 A = (-3, 0)
                 B = (0, -4)
                 C = (3, 0)
@@ -1327,7 +1323,7 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
             "∠AOB = 120°."
         ),
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 O = (0, 0)
                 c = Circle(O, 2)
                 A = Rotate((2, 0), 210°, O)
@@ -1358,7 +1354,7 @@ GEOQA_PROBLEMS: tuple[GeoQAProblem, ...] = (
             "AD is drawn."
         ),
         drawing=Drawing(
-            script=_code("""
+            script=dedented("""
                 B = (0, 0)
                 C = (6, 0)
                 A = Intersect(Ray(B, Rotate(C, 70°, B)), Ray(C, Rotate(B, -30°, C)))
@@ -1777,54 +1773,49 @@ def caption_files() -> dict[str, bytes]:
     return files
 
 
-def _json(data: Any) -> bytes:
-    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
-
-
 def sample_files() -> dict[str, bytes]:
-    """Every file of both sample folders, keyed by path relative to the capgeo package."""
-    files: dict[str, bytes] = {"bench_sample/captions.json": _json(bench_records())}
+    """Every file of both sample folders, keyed by path relative to the benchmarks folder."""
+    files: dict[str, bytes] = {"capgeo_bench/sample/captions.json": json_bytes(bench_records())}
     for figure in BENCH_FIGURES:
-        files[f"bench_sample/images/{figure.id}.png"] = figure_png(figure.drawing, BENCH_SIZE)
+        files[f"capgeo_bench/sample/images/{figure.id}.png"] = figure_png(figure.drawing, BENCH_SIZE)
 
-    vista = "sources/mathvista"
-    files[f"{vista}/testmini.json"] = _json(mathvista_records())
+    vista = "capgeo/sources/mathvista"
+    files[f"{vista}/testmini.json"] = json_bytes(mathvista_records())
     for item in MATHVISTA_ITEMS:
         files[f"{vista}/images/{item.pid}.png"] = figure_png(item.drawing, REASONING_SIZE)
 
-    verse = "sources/mathverse"
-    files[f"{verse}/testmini.json"] = _json(mathverse_records())
+    verse = "capgeo/sources/mathverse"
+    files[f"{verse}/testmini.json"] = json_bytes(mathverse_records())
     for problem in MATHVERSE_PROBLEMS:
         png = figure_png(problem.drawing, REASONING_SIZE)
         full = _with_choices(problem.question_full, problem.choices)
         files[f"{verse}/images_version_1-4/image_{problem.index}.png"] = png
         files[f"{verse}/images_version_6/image_{problem.index}.png"] = text_above(png, full)
 
-    geoqa = "sources/geoqa"
+    geoqa = "capgeo/sources/geoqa"
     lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in geoqa_records()]
     files[f"{geoqa}/test.jsonl"] = "".join(lines).encode("utf-8")
     for geoqa_problem in GEOQA_PROBLEMS:
         files[f"{geoqa}/images/{geoqa_problem.id}.png"] = figure_png(
             geoqa_problem.drawing, REASONING_SIZE
         )
-    files.update(caption_files())
+    files.update({f"capgeo/{path}": data for path, data in caption_files().items()})
     return files
 
 
-def write_sample(out_dir: Path | str = CAPGEO_DIR) -> list[Path]:
-    """(Re)write `bench_sample/` and `sources/` under `out_dir`; returns the written paths.
+def write_sample(out_dir: Path | str = BENCHMARKS_DIR) -> list[Path]:
+    """(Re)write `capgeo_bench/sample/` and `capgeo/sources/` under `out_dir`; returns the
+    written paths.
 
     Both folders are emptied first so a dropped item leaves no stale file behind for a
-    builder to pick up; nothing else in `out_dir` (this module's own package) is touched.
+    builder to pick up; nothing else in `out_dir` (the benchmarks' packages) is touched.
     """
     return write_files(sample_files(), out_dir, OWNED_DIRS)
 
 
 def main() -> None:
     """Rewrite the committed samples and say how large they are."""
-    written = write_sample()
-    total = sum(path.stat().st_size for path in written)
-    print(f"wrote {len(written)} files, {total / 1e6:.2f} MB, under {CAPGEO_DIR}")
+    report(write_sample(), BENCHMARKS_DIR)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ intersection. geomeval ships a small sample so the whole pipeline (reader, promp
 keypoint options, the scorer) runs offline and in CI without the benchmark. The problems are
 written for geomeval, not taken from ME2; only the record layout is ME2's.
 
-`python -m geomeval.benchmarks.me2.sample_source` (re)writes `sample/`:
+`python -m samples.me2.generate` (re)writes `src/geomeval/benchmarks/me2/sample/`:
 
 - `ME2.jsonl`: one record per problem with the official field names, the image paths, and
   the keypoint-identification options made by `options.make_options` (seed 0, MiniLM);
@@ -26,18 +26,13 @@ Everything written is a pure function of this module (a test regenerates it byte
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from geomeval.geogebra import Construction, render_png, run_script
-from geomeval.geogebra.render import fit_window
-
-from ..datasource import write_files
-from .features import QUESTION_ANSWER_TYPES
-from .options import (
+from geomeval.benchmarks.me2.features import QUESTION_ANSWER_TYPES
+from geomeval.benchmarks.me2.options import (
     RECORDS_FILE,
     Embedder,
     MiniLMEmbedder,
@@ -46,6 +41,9 @@ from .options import (
     make_options,
     release_pool,
 )
+from geomeval.geogebra import Construction, render_png, run_script
+from geomeval.geogebra.render import fit_window
+from samples.kit import dedented, report, sample_dir, write_files
 
 __all__ = [
     "IMAGE_SIZE",
@@ -66,17 +64,13 @@ __all__ = [
     "write_sample",
 ]
 
-SAMPLE_DIR = Path(__file__).with_name("sample")
+SAMPLE_DIR = sample_dir("me2")
 PROBLEM_DIR = "problem_image"
 SOLUTION_DIR = "solution_image"
 # Modest panels keep the committed sample well under 2 MB while labels stay legible.
 IMAGE_SIZE: tuple[int, int] = (480, 360)
 OPTIONS_SEED = 0
 
-
-def _code(text: str) -> str:
-    """A script from an indented triple-quoted string (no blank edges)."""
-    return textwrap.dedent(text).strip("\n")
 
 
 def _curve(label: str, expression: str, start: float, end: float, step: float = 0.05) -> str:
@@ -146,13 +140,13 @@ PROBLEMS: tuple[Problem, ...] = (
             ),
             ("right angle AHC", "marked at H, making ABH a right triangle with legs 3 and AH"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             B = (0, 0)
             C = (6, 0)
             A = (3, 4)
             tri = Polygon(A, B, C)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             H = Midpoint(B, C)
             h = Segment(A, H)
             SetColor(h, "{HIGHLIGHT}")
@@ -188,13 +182,13 @@ PROBLEMS: tuple[Problem, ...] = (
             ("segment CE", "the altitude from C to AB: the distance asked for"),
             ("right angles at D and E", "marked where the two altitudes meet their bases"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             B = (0, 0)
             C = (12, 0)
             A = (6, 8)
             tri = Polygon(A, B, C)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             D = Intersect(PerpendicularLine(A, a), a)
             E = Intersect(PerpendicularLine(C, c), c)
             h_A = Segment(A, D)
@@ -232,7 +226,7 @@ PROBLEMS: tuple[Problem, ...] = (
             ("segment AB", "the diameter, drawn as the hypotenuse of triangle ACB"),
             ("right angle ACB", "an angle inscribed in a semicircle is a right angle, marked at C"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             O = (0, 0)
             k = Circle(O, 5)
             A = (-5, 0)
@@ -241,7 +235,7 @@ PROBLEMS: tuple[Problem, ...] = (
             s_AC = Segment(A, C)
             s_BC = Segment(B, C)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             d = Segment(A, B)
             SetColor(d, "{HIGHLIGHT}")
             SetLineThickness(d, 8)
@@ -272,7 +266,7 @@ PROBLEMS: tuple[Problem, ...] = (
             ("segment OA", "the radius drawn to the point of tangency A"),
             ("right angle OAP", "a tangent is perpendicular to the radius at the point of contact"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             O = (0, 0)
             k = Circle(O, 3)
             A = (0, 3)
@@ -280,7 +274,7 @@ PROBLEMS: tuple[Problem, ...] = (
             tangent = Line(A, P)
             s_PO = Segment(P, O)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             r = Segment(O, A)
             SetColor(r, "{HIGHLIGHT}")
             SetLineThickness(r, 8)
@@ -312,14 +306,14 @@ PROBLEMS: tuple[Problem, ...] = (
             ("segments DE and CF", "the heights dropped from D and C to the base AB"),
             ("right angles at E and F", "marked: AED and BFC are right triangles with AE = FB = 3"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             A = (0, 0)
             B = (10, 0)
             C = (7, 4)
             D = (3, 4)
             trap = Polygon(A, B, C, D)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             base = Line(A, B)
             SetVisibleInView(base, 1, false)
             E = Intersect(PerpendicularLine(D, base), base)
@@ -361,7 +355,7 @@ PROBLEMS: tuple[Problem, ...] = (
             ("line EF", "the auxiliary line through E parallel to AB and CD"),
             ("angles ∠BEF and ∠FED", "marked: alternate angles equal to ∠ABE = 40° and ∠CDE = 30°"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             E = (0, 0)
             B = Rotate((3, 0), 40°, E)
             A = B + (-4, 0)
@@ -374,7 +368,7 @@ PROBLEMS: tuple[Problem, ...] = (
             angle_B = Angle(A, B, E)
             angle_D = Angle(E, D, C)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             n = Line(E, l)
             SetColor(n, "{HIGHLIGHT}")
             SetLineStyle(n, 1)
@@ -410,7 +404,7 @@ PROBLEMS: tuple[Problem, ...] = (
             ("segment EF", "the height of triangle AED from E to its base AD, as long as AB"),
             ("right angle EFD", "marked where the height meets AD"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             A = (0, 0)
             B = (6, 0)
             C = (6, 6)
@@ -419,7 +413,7 @@ PROBLEMS: tuple[Problem, ...] = (
             E = Midpoint(B, C)
             tri = Polygon(A, E, D)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             F = Midpoint(A, D)
             h = Segment(E, F)
             SetColor(h, "{HIGHLIGHT}")
@@ -453,7 +447,7 @@ PROBLEMS: tuple[Problem, ...] = (
             ("triangle ADE", "shaded: similar to triangle ABC because DE ∥ BC"),
             ("angles ∠ADE and ∠ABC", "marked as equal corresponding angles"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             B = (0, 0)
             C = (9, 0)
             A = (3.6, 4.8)
@@ -462,7 +456,7 @@ PROBLEMS: tuple[Problem, ...] = (
             E = Dilate(C, 2/3, A)
             de = Segment(D, E)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             small = Polygon(A, D, E)
             SetColor(small, "{HIGHLIGHT}")
             SetFilling(small, 0.3)
@@ -499,14 +493,14 @@ PROBLEMS: tuple[Problem, ...] = (
             ("segment OA", "the radius to an endpoint of the chord, hypotenuse of triangle OMA"),
             ("right angle OMB", "marked at M, the midpoint of the chord"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             O = (0, 0)
             k = Circle(O, 13)
             A = (-12, -5)
             B = (12, -5)
             chord = Segment(A, B)
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             M = Midpoint(A, B)
             d = Segment(O, M)
             r = Segment(O, A)
@@ -559,7 +553,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 "Q = (4, 5)",
             )
         ),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             V = (1, -4)
             SetColor(V, "{HIGHLIGHT}")
             PQV = Polygon(P, Q, V)
@@ -608,7 +602,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 'text_g = Text("y = 2x − 4", (4.2, 2.4))',
             )
         ),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             T = (3, 2)
             SetColor(T, "{HIGHLIGHT}")
             SetPointSize(T, 7)
@@ -640,13 +634,13 @@ PROBLEMS: tuple[Problem, ...] = (
             ("points A(8, 0) and B(0, 6)", "the intercepts of the line, highlighted on the axes"),
             ("triangle AOB", "shaded right triangle with legs OA = 8 and OB = 6 on the axes"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             ShowAxes(true)
             ZoomIn(-2, -1.5, 10, 7.5)
             g = Line((0, 6), (4, 3))
             text_g = Text("y = −(3/4)x + 6", (4.6, 4.2))
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             A = (8, 0)
             B = (0, 6)
             O = (0, 0)
@@ -684,7 +678,7 @@ PROBLEMS: tuple[Problem, ...] = (
             ("segment PH", "the height from P(2, 4) down to the x-axis, of length 4"),
             ("triangle MNP", "shaded: the region bounded by the two lines and the x-axis"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             ShowAxes(true)
             ZoomIn(-4, -1.5, 6, 6)
             g = Line((0, 2), (1, 3))
@@ -693,7 +687,7 @@ PROBLEMS: tuple[Problem, ...] = (
             text_g = Text("y = x + 2", (-1.2, 4.5))
             text_h = Text("y = −2x + 8", (3.3, 2.8))
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             M = (-2, 0)
             N = (4, 0)
             SetColor(M, "{HIGHLIGHT}")
@@ -740,7 +734,7 @@ PROBLEMS: tuple[Problem, ...] = (
                 'text_f = Text("y = −x² + 6x − 5", (5, 2.5))',
             )
         ),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             axis = Line((3, 0), (3, 1))
             SetColor(axis, "{HIGHLIGHT}")
             SetLineStyle(axis, 1)
@@ -778,7 +772,7 @@ PROBLEMS: tuple[Problem, ...] = (
             ("line through P", "the perpendicular with slope −1/2, y = −x/2 + 4"),
             ("right angle at Q(1.2, 3.4)", "marked where the two lines cross"),
         ),
-        problem_script=_code("""
+        problem_script=dedented("""
             ShowAxes(true)
             ZoomIn(-3, -1.5, 7, 6)
             G = (0, 1)
@@ -787,7 +781,7 @@ PROBLEMS: tuple[Problem, ...] = (
             P = (2, 3)
             text_g = Text("y = 2x + 1", (-2.6, -0.6))
         """),
-        keypoint_script=_code(f"""
+        keypoint_script=dedented(f"""
             run = Segment(G, (1, 1))
             rise = Segment((1, 1), (1, 3))
             SetColor(run, "{HIGHLIGHT}")
@@ -929,9 +923,7 @@ def write_sample(
 
 def main() -> None:
     """Rewrite the committed sample and say how large it is."""
-    written = write_sample()
-    total = sum(path.stat().st_size for path in written)
-    print(f"wrote {len(written)} files, {total / 1e6:.2f} MB, to {SAMPLE_DIR}")
+    report(write_sample(), SAMPLE_DIR)
 
 
 if __name__ == "__main__":

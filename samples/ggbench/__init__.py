@@ -1,0 +1,1 @@
+"""The generator of the embedded ggbench sample (`generate.py`)."""

@@ -1,0 +1,1 @@
+"""The generator of the embedded me2 sample (`generate.py`)."""

@@ -1,0 +1,18 @@
+"""The CapGeo-Bench dataset card: YAML from the features, prose from `card.md`, then the table
+of its prompt templates (generated: it cannot drift from the code)."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from ...hfdata import card_header, card_sections
+from ...prompts import card_section
+from .benchmark import TEMPLATES
+from .features import FEATURES
+
+
+def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
+    """The full card; `splits` maps split names to (examples, bytes) once a build knows them."""
+    body = files(__package__).joinpath("card.md").read_text(encoding="utf-8")
+    return card_header(FEATURES, splits, dataset="capgeo_bench") + "\n" + card_sections(
+        "capgeo_bench", body + "\n" + card_section(TEMPLATES))
