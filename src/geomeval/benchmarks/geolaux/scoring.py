@@ -24,6 +24,7 @@ from ...judges import Judge
 from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
 from . import judging
+from .analysis_tables import analysis_tables
 from .features import STEP_BUCKETS
 from .process_metrics import (
     delta_pcs,
@@ -254,5 +255,5 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
         },
     )
     summary["analysis"] = analysis(records)
-    summary["tables"] = [paper_table(summary)]
+    summary["tables"] = [paper_table(summary), *analysis_tables(summary["analysis"])]
     return summary
