@@ -10,6 +10,7 @@ import pytest
 
 from geomeval.benchmarks.ggbench import scoring
 from geomeval.benchmarks.ggbench.benchmark import GGBench
+from geomeval.engine import score_record_sync
 from geomeval.geogebra import render_png, run_blocks
 from geomeval.judges import Judge
 from geomeval.records import SampleRecord
@@ -150,7 +151,7 @@ def test_offline_judge_leaves_judge_metrics_unscored_not_zero() -> None:
 def test_model_failure_is_unscored() -> None:
     record = SampleRecord(id="1", benchmark="ggbench", task="ggbench_code", target=_target(), meta={},
                           generation_error="HTTP 500")
-    scores = asyncio.run(scoring.score_record(record, Judge("offline"), GGBench().prompts))
+    scores = score_record_sync(GGBench(), record, Judge("offline"))  # the engine's rule, before the scorer
     assert all(not s.scored and "HTTP 500" in (s.unscored or "") for s in scores.values())
 
 

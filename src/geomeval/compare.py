@@ -51,7 +51,8 @@ def compare_runs(
             f"cannot compare a {config_a['benchmark']} run with a {config_b['benchmark']} run"
         )
     if by is None:
-        by = getattr(REGISTRY.get(config_a["benchmark"]), "compare_by", None)
+        bench = REGISTRY.get(config_a["benchmark"])
+        by = bench.compare_by if bench is not None else None
     common = [i for i in records_a if i in records_b]
     if not common:
         raise ValueError(f"{run_a} and {run_b} share no items")

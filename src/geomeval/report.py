@@ -163,7 +163,6 @@ def write_report(out_dir: Path) -> Path:
         if group in plots:
             lines += ["", f"![{group}]({PLOTS_DIR}/{plots[group]})"]
     lines += table_lines(results.get("tables"))
-    lines += _analysis_lines(results.get("analysis"))
     lines += ["", "## Versions", "", ", ".join(f"{k} {v}" for k, v in results["versions"].items())]
     lines += provenance_lines(results.get("provenance"))
     lines.append("")
@@ -200,60 +199,16 @@ def fmt_cell(value: Any, style: str = "percent") -> str:
 
 
 def table_lines(tables: list[dict[str, Any]] | None) -> list[str]:
-    """Extra tables a benchmark lays out itself (e.g. CapGeo-Bench's Table 4)."""
+    """Extra tables a benchmark lays out itself (e.g. CapGeo-Bench's Table 4, GeoLaux's
+    process analysis), each with an optional note printed under it."""
     lines: list[str] = []
     for table in tables or []:
         lines += ["", f"## {table['title']}", "", "| " + " | ".join(table["columns"]) + " |"]
         lines.append("|---" * len(table["columns"]) + "|")
         style = table.get("style", "percent")
         lines += ["| " + " | ".join(fmt_cell(v, style) for v in row) + " |" for row in table["rows"]]
-    return lines
-
-
-def _pct(value: float | None, signed: bool = False) -> str:
-    if value is None:
-        return "—"
-    return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
-
-
-def _analysis_lines(analysis: dict[str, Any] | None) -> list[str]:
-    """Process analysis over judged items: ΔPCS, the ACS−PCS gap, first errors, error types."""
-    if not analysis:
-        return []
-    lines = ["", "## Process analysis", "", f"Over the {analysis['judged_items']} items judged step by step.", ""]
-    delta = analysis.get("delta_pcs")
-    if delta:
-        lines.append(
-            f"- ΔPCS (relative drop of PCS from {delta['from']} to {delta['to']} steps): {delta['value']:.1f}%"
-        )
-    for kind, gap in (analysis.get("acs_pcs_gap_by_type") or {}).items():
-        lines.append(f"- ACS − PCS for {kind}: {_pct(gap, True)} points")
-    first = analysis.get("first_error_step") or {}
-    if first.get("counts"):
-        lines += ["", "| first wrong step | solutions |", "|---|---|"]
-        lines += [f"| {step} | {count} |" for step, count in first["counts"].items()]
-        lines.append(f"| none (all steps right) | {first.get('without_error', 0)} |")
-    errors = analysis.get("error_types") or {}
-    if errors.get("needed"):
-        # GeoLaux: every wrong step (the paper's shares); older results had first steps only.
-        label = "every wrong step" if "first_error_types" in analysis else "the first wrong step"
-        unit = "wrong steps" if "first_error_types" in analysis else "solutions"
-        lines += _error_type_table(f"Error types of {label}", unit, errors)
-    first_types = analysis.get("first_error_types") or {}
-    if first_types.get("needed"):
-        lines += _error_type_table("Error type of each solution's first wrong step (not the paper's shares)",
-                                   "solutions", first_types)
-    inputs = analysis.get("judge_input") or {}
-    if inputs:
-        lines += ["", "The judge saw: " + "; ".join(f"{name} ({count} items)" for name, count in inputs.items()) + "."]
-    return lines
-
-
-def _error_type_table(title: str, unit: str, errors: dict[str, Any]) -> list[str]:
-    lines = ["", f"{title} ({errors['classified']}/{errors['needed']} classified):", "",
-             f"| error type | {unit} | share |", "|---|---|---|"]
-    for name, count in errors["counts"].items():
-        lines.append(f"| {name.replace('_', ' ')} | {count} | {_pct(errors['shares'][name])} |")
+        if table.get("note"):
+            lines += ["", table["note"]]
     return lines
 
 

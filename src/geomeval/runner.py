@@ -21,22 +21,23 @@ import json
 import os
 import platform
 import tempfile
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from . import __version__
 from .benchmarks import get_benchmark, with_recorded_prompts
 from .benchmarks.base import Benchmark, Item
 from .benchmarks.datasource import LazyItems
-from .client import BackgroundLoop, BudgetExhausted, RequestBudget
+from .client import BudgetExhausted, RequestBudget
+from .engine import for_each, score
 from .errors import EndpointFailure
 from .hfdata import current_umask
 from .judges import Judge
 from .models import Generation, Model
 from .provenance import describe, messages_sha256, now
-from .records import SampleRecord, Score
+from .records import SampleRecord
 
 SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
@@ -46,7 +47,6 @@ RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", 
 BATCH_SIZE = 256  # items per vLLM batch; scoring one batch overlaps generating the next
 
 Progress = Callable[[int, int], None]
-T = TypeVar("T")
 
 
 class RunConflict(RuntimeError):
@@ -114,34 +114,6 @@ def write_samples(path: Path, records: list[SampleRecord]) -> None:
     os.replace(tmp, path)
 
 
-def _finished(record: SampleRecord) -> bool:
-    """Saved and needing no retry: generated, and every score either set or waiting on a judge."""
-    if record.generation_error is not None or record.response is None:
-        return False
-    judgment = record.judgment or {}
-    if judgment.get("first_error_step") is not None and judgment.get("error_type") is None:
-        return False  # the error-type question failed: ask again
-    return all(score.scored or score.needs_judge or score.not_applicable for score in record.scores.values())
-
-
-def failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
-    """Every metric unscored, saying why: scoring itself failed (never a wrong answer)."""
-    reason = f"scoring error ({type(exc).__name__}: {str(exc)[:300]})"
-    return {metric: Score.missing(reason) for metric in bench.metrics}
-
-
-
-
-async def _score(bench: Benchmark, record: SampleRecord, judge: Judge) -> SampleRecord:
-    try:
-        record.scores = await bench.score(record, judge)
-    except EndpointFailure:  # the judge's endpoint is unusable: stop the run, not the item
-        raise
-    except Exception as exc:  # a scorer bug must not lose the run: the item is unscored, with why
-        record.scores = failed_scores(bench, exc)
-    return record
-
-
 def _pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -> tuple[SampleRecord, Any]:
     """The item's record and its messages (or the exception building them raised)."""
     record = bench.new_record(item, task)
@@ -189,35 +161,6 @@ def _with_prompt_hash(info: dict[str, Any] | None, messages: list[dict[str, Any]
     return {**(info or {}), "prompt_sha256": digest}
 
 
-_scoring_slots: dict[int, asyncio.Semaphore] = {}
-
-
-async def score_bounded(bench: Benchmark, record: SampleRecord, judge: Judge) -> SampleRecord:
-    """`_score`, with at most the judge's concurrency of items being scored at once: a caller
-    that starts every item at once (lmms-eval's process_results) keeps memory and the
-    scorers' CPU work bounded while the judge's requests still overlap."""
-    limit = judge.client.concurrency if judge.client is not None else 1
-    slots = _scoring_slots.setdefault(limit, asyncio.Semaphore(limit))
-    async with slots:
-        return await _score(bench, record, judge)
-
-
-def score_record_sync(bench: Benchmark, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-    """Score one record from synchronous code (lmms-eval's process_results), through the engine."""
-    return BackgroundLoop.shared().run(_score(bench, record, judge)).scores
-
-
-def score_records_sync(bench: Benchmark, records: list[SampleRecord], judge: Judge) -> None:
-    """Score many records from synchronous code (the `evaluate` faces), setting their scores;
-    judge requests overlap across items, bounded by the judge client's own concurrency."""
-    concurrency = judge.client.concurrency if judge.client is not None else 1
-
-    async def one(record: SampleRecord) -> None:
-        await _score(bench, record, judge)
-
-    BackgroundLoop.shared().run(for_each(records, concurrency, one))
-
-
 async def _pipeline(
     bench: Benchmark,
     task: str,
@@ -233,20 +176,9 @@ async def _pipeline(
         return
 
     async def one(item: Item) -> None:
-        save(await _score(bench, await _generate(bench, task, item, model), judge))
+        save(await score(bench, await _generate(bench, task, item, model), judge))
 
     await for_each(todo, concurrency, one)
-
-
-async def for_each(items: Sequence[T], concurrency: int, handle: Callable[[T], Awaitable[None]]) -> None:
-    """`handle` every item, `concurrency` at a time, without one task per item up front."""
-    queue = iter(items)
-
-    async def worker() -> None:
-        for item in queue:  # one shared iterator: each item is taken by exactly one worker
-            await handle(item)
-
-    await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(items))))))
 
 
 async def _batched_pipeline(
@@ -262,7 +194,7 @@ async def _batched_pipeline(
     pending: set[asyncio.Task[SampleRecord]] = set()
 
     async def score_and_save(record: SampleRecord) -> SampleRecord:
-        save(await _score(bench, record, judge))
+        save(await score(bench, record, judge))
         return record
 
     remaining = iter(todo)  # chunks taken as they come: a lazy `todo` is read once
@@ -346,7 +278,7 @@ def run(
                 f"{out_dir} holds another run (differs in {', '.join(differing)}); "
                 "use another --out or pass --overwrite"
             )
-        existing = [r for r in read_samples(samples_path) if _finished(r)]
+        existing = [r for r in read_samples(samples_path) if bench.finished(r)]
         write_samples(samples_path, existing)  # drops a torn last line and failures to retry
         done = {r.id: r for r in existing}
     elif samples_path.exists():
@@ -466,7 +398,7 @@ def plan(bench: Benchmark, *, task: str, model: Model, judge: Judge, out_dir: Pa
     samples_path = out_dir / SAMPLES
     done: set[str] = set()
     if samples_path.exists() and not overwrite:
-        done = {r.id for r in read_samples(samples_path) if _finished(r)}
+        done = {r.id for r in read_samples(samples_path) if bench.finished(r)}
     todo = items.without(done) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
     client = getattr(model, "client", None)
     model_requests: int | None = None
@@ -501,7 +433,7 @@ def rescore(
 
     async def one(record: SampleRecord) -> None:
         nonlocal finished
-        await _score(bench, record, judge)
+        await score(bench, record, judge)
         finished += 1
         if progress:
             progress(finished, len(records))
@@ -555,7 +487,7 @@ def finalize(
         "task": config["task"],
         "model": config["model"],
         "judge": config["judge"],
-        "headline": getattr(bench, "headline", None),
+        "headline": bench.headline,
         "n_items": len(records),
         "generation": {
             "succeeded": generated,

@@ -32,6 +32,11 @@ class NotPosable(ValueError):
     item unscored, with the reason, never wrong."""
 
 
+def model_failure(record: SampleRecord) -> str:
+    """Why a record has no answer to score, as its unscored metrics say it."""
+    return f"model failed: {record.generation_error or 'no response'}"
+
+
 @dataclass(frozen=True)
 class Item:
     """One benchmark item as the runner sees it."""
@@ -47,6 +52,14 @@ class Benchmark(ABC):
     tasks: tuple[str, ...]
     metrics: tuple[str, ...]
     splits: tuple[str, ...] = ("test",)
+    # The metric results.json names as the run's headline: the report plots it, `geomeval
+    # run` prints its breakdowns and leaderboards rank by it. None: the first metric. An
+    # aggregate may name another per run (GGBench's VLM-I only when a judge scored it).
+    headline: str | None = None
+    # The breakdown key (a record's meta field) `geomeval compare` groups items by when not
+    # told otherwise (GeoLaux's auxiliary type, for its auxiliary-line ablation). None: the
+    # comparison is over all items only.
+    compare_by: str | None = None
     # Every prompt the benchmark sends, as a named template a prompt file may replace.
     prompt_templates: tuple[Template, ...] = ()
     _prompt_set: PromptSet | None = None
@@ -116,11 +129,34 @@ class Benchmark(ABC):
 
     @abstractmethod
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        """Scores for one record; failures are unscored `Score`s, never zeros.
+        """Scores for one record with a response (the engine scores the others by
+        `model_failed`); failures are unscored `Score`s, never zeros.
 
         May set `record.extracted` and `record.judgment`; judge calls go through
         `judge.ask`, so they share the run's concurrency, cache and retries.
         """
+
+    def responded(self, record: SampleRecord) -> bool:
+        """Whether the model gave an answer to score: a reply without a generation error
+        (GGBench's image track counts drawn images too). The engine hands only these to
+        `score`."""
+        return record.generation_error is None and record.response is not None
+
+    def model_failed(self, record: SampleRecord) -> dict[str, Score]:
+        """The scores of a record the model gave no answer for: every metric unscored with
+        the failure as the reason, never a wrong answer. A benchmark whose tasks score
+        different metrics, or that marks some not applicable, says so here."""
+        reason = model_failure(record)
+        return {name: Score.missing(reason) for name in self.metrics}
+
+    def finished(self, record: SampleRecord) -> bool:
+        """Whether a saved record needs no retry when the run resumes: generated, and every
+        score set, waiting on a judge the run does not have, or not applicable. A benchmark
+        with a judgment that can fail without unscoring a metric (GeoLaux's error-type
+        question) asks again for it here."""
+        if record.generation_error is not None or record.response is None:
+            return False
+        return all(s.scored or s.needs_judge or s.not_applicable for s in record.scores.values())
 
     @abstractmethod
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:

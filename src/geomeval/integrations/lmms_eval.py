@@ -600,7 +600,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
     unscored-on-failure rules. Several lmms-eval processes (which gather copies of these
     entries) or GEOMEVAL_LMMS_DEFER=0 score each document before returning, as before.
     """
-    from ..runner import score_record_sync
+    from ..engine import score_record_sync
 
     spec = for_task(task)
     missing = [c for c in spec.scoring_columns if c not in doc]
@@ -684,7 +684,7 @@ def _defer(judge: Any) -> bool:
 
 def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, record: Any) -> dict[str, Any]:
     from ..client import BackgroundLoop
-    from ..runner import score_bounded
+    from ..engine import score_bounded
 
     number = next(_job_numbers)
     keys = list(_entries(spec, task, record, {}))  # the keys the final entries will have
@@ -696,7 +696,7 @@ def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, recor
             entry["metric"] = names[key]
 
     def fill(outcome: Any) -> dict[str, Any]:
-        from ..runner import failed_scores
+        from ..engine import failed_scores
 
         scores = failed_scores(bench, outcome) if isinstance(outcome, BaseException) else outcome.scores
         return _entries(spec, task, record, scores)

@@ -171,7 +171,7 @@ class CapGeo(Benchmark):
         """The caption pass: stored captions are reused; missing or failed ones are asked for."""
         if self.setup.mode == "direct" or self.built_source or not items:
             return
-        from ...runner import for_each
+        from ...engine import for_each
 
         store = self.store()
         stored = store.read()
@@ -226,6 +226,11 @@ class CapGeo(Benchmark):
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return reasoning.score_record(record)
+
+    def model_failed(self, record: SampleRecord) -> dict[str, Score]:
+        """An item that could not be posed says so (its placeholder failed too); others as
+        the base's."""
+        return reasoning.unposed_scores(record) or super().model_failed(record)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return reasoning.aggregate(records)

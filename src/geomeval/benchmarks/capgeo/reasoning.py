@@ -4,8 +4,9 @@ both, in `<think>…</think><answer>…</answer>` form; the shared answer checke
 Modes, as in the paper: `direct` (question + image, the baseline), `with_image` (question,
 caption and image) and `without_image` (question and caption only, which text-only models can
 run). A missing caption (the captioner failed) makes the item unscored, never wrong:
-`reasoning_messages` refuses to pose it (`NoCaption`), and `score_record` says why whatever
-the response, since lmms-eval asks the model something for every row all the same.
+`reasoning_messages` refuses to pose it (`NoCaption`), and `unposed_scores` says why whatever
+the response (the scorer and `CapGeo.model_failed` both ask it), since lmms-eval asks the
+model something for every row all the same.
 """
 
 from __future__ import annotations
@@ -114,13 +115,20 @@ def reasoning_messages(
     return [{"role": "user", "content": content}]
 
 
-def score_record(record: SampleRecord) -> dict[str, Score]:
+def unposed_scores(record: SampleRecord) -> dict[str, Score] | None:
+    """Accuracy unscored with why when the item could not be posed (a caption mode's item
+    without a caption), whether or not a placeholder was answered; None for a posed item."""
     mode = record.target.get("mode")
     if mode is not None and mode != "direct" and not record.target.get("caption"):
-        # Checked before the response: an item that could not be posed has none worth scoring.
         return {"accuracy": Score.missing(no_caption_reason(record.target.get("caption_error")))}
-    if record.generation_error is not None or record.response is None:
-        return {"accuracy": Score.missing(f"model failed: {record.generation_error or 'no response'}")}
+    return None
+
+
+def score_record(record: SampleRecord) -> dict[str, Score]:
+    unposed = unposed_scores(record)
+    if unposed is not None:
+        return unposed
+    assert record.response is not None  # the engine scores a record without one (Benchmark.model_failed)
     choices = record.target.get("choices") or []
     letters = string.ascii_uppercase[: len(choices)] or None
     found = extract_final_answer(record.response, letters=letters)

@@ -2,7 +2,7 @@
 `evaluate` module `metrics/capgeo_keypoints` (which only calls `evaluate_captions`).
 
 Each (candidate, reference) pair becomes the `SampleRecord` `geomeval run capgeo_bench`
-would write and is scored by the runner's own path (`runner.score_records_sync` →
+would write and is scored by the runner's own path (`engine.score_records_sync` →
 `scoring.score_record`), with the offline judge or the judge GEOMEVAL_JUDGE_MODEL
 names; means, coverage and unscored reasons come from `metric_summary`, and the Table-4
 breakdown from `scoring.aggregate`. So the face, the runner and the lmms-eval task
@@ -17,9 +17,9 @@ from typing import Any
 
 from ...aggregate import face_summary
 from ...client import BackgroundLoop
+from ...engine import score_records_sync
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord, Score
-from ...runner import score_records_sync
 from .. import get_benchmark
 from . import scoring
 from .features import CLASSES, DIFFICULTIES

@@ -140,9 +140,7 @@ async def judge_counts(
 async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
     """Both engines' scores of one caption; `prompts` is the run's set (the keypoint judge's)."""
     record.judgment = None
-    if record.generation_error is not None or record.response is None:
-        reason = f"model failed: {record.generation_error or 'no response'}"
-        return {m: Score.missing(reason) for m in METRICS}
+    assert record.response is not None  # the engine scores a record without one (Benchmark.model_failed)
     reference = record.target["caption"]
     language = record.target.get("language", "en")
     caption = record.response.strip()

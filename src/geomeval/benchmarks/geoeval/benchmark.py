@@ -118,6 +118,10 @@ class GeoEval(Benchmark):
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return await scoring.score_record(record, judge, self.prompts)
 
+    def model_failed(self, record: SampleRecord) -> dict[str, Score]:
+        """A unscored with the reason; T too, or not applicable for an item with a diagram."""
+        return scoring.failed_scores(record)
+
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)
 

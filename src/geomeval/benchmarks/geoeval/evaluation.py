@@ -2,7 +2,7 @@
 `metrics/geoeval_accuracy` (which only calls `evaluate_accuracy`).
 
 Each (response, gold) pair becomes the `SampleRecord` `geomeval run geoeval` would write
-and is scored by the runner's own path (`runner.score_records_sync` → `scoring.score_record`:
+and is scored by the runner's own path (`engine.score_records_sync` → `scoring.score_record`:
 the two-step extraction, then `extraction.is_correct`); an answer the caller extracted
 already goes through the same check (`scoring.answer_scores`). Means, coverage and
 breakdowns come from `aggregate.metric_summary` / `aggregate.summarize`, so the face, the
@@ -26,10 +26,10 @@ from typing import Any
 from ...aggregate import face_summary, summarize
 from ...answers import ChoiceError, parse_choices
 from ...client import BackgroundLoop
+from ...engine import score_records_sync
 from ...faceinputs import check_columns, class_name
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
-from ...runner import score_records_sync
 from .benchmark import GeoEval
 from .features import PROBLEM_TYPES, SOURCES, SUBSETS
 from .scoring import answer_scores, failed_scores

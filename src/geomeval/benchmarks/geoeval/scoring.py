@@ -37,8 +37,7 @@ TABLE2_COLUMNS = (("geoeval_2000", "A"), ("geoeval_2000", "T"), ("geoeval_backwa
 async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
     """A and T of one record; `prompts` is the run's set (the extraction judge's among them)."""
     record.judgment = None
-    if record.generation_error is not None or record.response is None:
-        return failed_scores(record)
+    assert record.response is not None  # the engine scores a record without one (Benchmark.model_failed)
     target = record.target
     choices = target.get("choices") or None
     asked = not judge.offline and bool(record.response.strip())

@@ -90,6 +90,14 @@ class GeoLaux(Benchmark):
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return await scoring.score_record(record, judge, self.prompts)
 
+    def finished(self, record: SampleRecord) -> bool:
+        """As the base's, and a solution with a first wrong step whose error type the judge
+        failed to give is asked again on resume (that question unscores no metric)."""
+        judgment = record.judgment or {}
+        if judgment.get("first_error_step") is not None and judgment.get("error_type") is None:
+            return False
+        return super().finished(record)
+
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)
 

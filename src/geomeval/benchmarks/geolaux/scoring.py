@@ -24,6 +24,7 @@ from ...judges import Judge
 from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
 from . import judging
+from .analysis_tables import analysis_tables
 from .features import STEP_BUCKETS
 from .process_metrics import (
     delta_pcs,
@@ -100,9 +101,7 @@ def _checker_acs(record: SampleRecord) -> Score:
 async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
     """All metrics of one record; `prompts` is the run's set (the judge's templates among them)."""
     record.judgment = None
-    if record.generation_error is not None or record.response is None:
-        reason = f"model failed: {record.generation_error or 'no response'}"
-        return {m: Score.missing(reason) for m in METRICS}
+    assert record.response is not None  # the engine scores a record without one (Benchmark.model_failed)
     record.extracted = extract(record)
     if judge.offline:
         step = Score.missing(NO_STEP_JUDGE, needs_judge=True)
@@ -256,5 +255,5 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
         },
     )
     summary["analysis"] = analysis(records)
-    summary["tables"] = [paper_table(summary)]
+    summary["tables"] = [paper_table(summary), *analysis_tables(summary["analysis"])]
     return summary

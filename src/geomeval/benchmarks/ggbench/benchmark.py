@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
-from ..base import Benchmark, Item
+from ..base import Benchmark, Item, model_failure
 from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
 
@@ -111,6 +111,15 @@ class GGBench(Benchmark):
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return await scoring.score_record(record, judge, self.prompts, self.pixel_reference, self.engine)
+
+    def responded(self, record: SampleRecord) -> bool:
+        """A reply or, on the image track, drawn images (a model may draw without text)."""
+        return record.generation_error is None and (record.response is not None or record.images is not None)
+
+    def model_failed(self, record: SampleRecord) -> dict[str, Score]:
+        """The metrics of the record's track, unscored with the failure as the reason."""
+        names = scoring.IMAGE_TRACK_METRICS if record.task == "ggbench_image" else scoring.CODE_TRACK_METRICS
+        return {name: Score.missing(model_failure(record)) for name in names}
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)

@@ -563,9 +563,6 @@ async def score_record(
     track = "image" if record.task == "ggbench_image" else "code"
     names = IMAGE_TRACK_METRICS if track == "image" else CODE_TRACK_METRICS
     record.judgment = None
-    if record.generation_error is not None or (record.response is None and record.images is None):
-        reason = f"model failed: {record.generation_error or 'no response'}"
-        return {m: Score.missing(reason) for m in names}
     with_lpips = lpips_status() is None
     reference_png = _reference_png(record.target)
 

@@ -161,6 +161,10 @@ class ME2(Benchmark):
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         return await scoring.score_record(record, judge, self.prompts)
 
+    def model_failed(self, record: SampleRecord) -> dict[str, Score]:
+        """The task's metrics only, BERTScore marked not computed where it cannot be."""
+        return scoring.failed_scores(record)
+
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         return scoring.aggregate(records)
 

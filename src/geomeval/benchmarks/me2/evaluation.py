@@ -3,7 +3,7 @@
 (which only calls `evaluate_explanations`).
 
 Each (response, gold) pair becomes the `SampleRecord` `geomeval run me2` would write for the
-task and is scored by the runner's own path (`runner.score_records_sync` →
+task and is scored by the runner's own path (`engine.score_records_sync` →
 `scoring.score_record`); means, coverage and breakdowns come from `aggregate.face_summary` /
 `aggregate.summarize`. The face, the runner and the lmms-eval tasks therefore report the
 same numbers for the same responses, and carry the runner's fixes of the official scripts:
@@ -24,10 +24,10 @@ from typing import Any
 
 from ...aggregate import face_summary, summarize
 from ...client import BackgroundLoop
+from ...engine import score_records_sync
 from ...faceinputs import check_columns, class_name
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
-from ...runner import score_records_sync
 from ...textmetrics import meteor_variant
 from . import scoring
 from .benchmark import ME2

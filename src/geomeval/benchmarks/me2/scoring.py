@@ -120,8 +120,6 @@ async def score_record(record: SampleRecord, judge: Judge, prompt_set: PromptSet
     """One record's metrics; `prompt_set` is the run's (the judges' templates among them)."""
     record.judgment = None
     record.extracted = None
-    if record.generation_error is not None or record.response is None:
-        return failed_scores(record)
     if record.task == "me2_solve":
         return await _solve(record, judge, prompt_set)
     if record.task == "me2_keypoints":
@@ -130,6 +128,8 @@ async def score_record(record: SampleRecord, judge: Judge, prompt_set: PromptSet
 
 
 def failed_scores(record: SampleRecord) -> dict[str, Score]:
+    """A failed or missing response (`ME2.model_failed`): the task's metrics unscored with the
+    reason, BERTScore still marked not computed where the run has no model for it."""
     reason = f"model failed: {record.generation_error or 'no response'}"
     scores = {name: Score.missing(reason) for name in TASK_METRICS[record.task]}
     if record.task == "me2_explain" and not bert_available():
@@ -154,7 +154,7 @@ async def _solve(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> d
         return {ACCURACY: Score(float(verdict.equal), explanation=rules)}
     # The rules found the answers unequal (or found none): the judge decides, since units and
     # forms the checker does not know ("4000 mm" for "4 m") are its job here.
-    assert record.response is not None  # score_record scores a missing response as failed
+    assert record.response is not None  # the engine scores a record without one (Benchmark.model_failed)
     judged = await judge.ask(
         prompts.answer_judge_messages(target["problem"], gold, record.response, prompt_set),
         prompts.parse_answer_verdict,
