@@ -39,10 +39,10 @@ def grid(
     all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Run every reasoner directly and with each captioner's captions, with and without the image."""
-    from .benchmarks.capgeo.grid import cell_text, run_grid
-    from .cache import ResponseCache, default_cache_path
-    from .judges import Judge
-    from .models import ModelOptions, parse_model_spec
+    from ..benchmarks.capgeo.grid import cell_text, run_grid
+    from ..cache import ResponseCache, default_cache_path
+    from ..judges import Judge
+    from ..models import ModelOptions, parse_model_spec
 
     response_cache = None if no_cache else ResponseCache(default_cache_path())
 
@@ -81,8 +81,8 @@ def correlate(
     ] = None,
 ) -> None:
     """Pearson and Spearman between caption scores and the accuracy they buy, with a plot."""
-    from .benchmarks.capgeo.grid import GRID_FILE
-    from .benchmarks.capgeo.grid import correlate as compute
+    from ..benchmarks.capgeo.grid import GRID_FILE
+    from ..benchmarks.capgeo.grid import correlate as compute
 
     grid_file = grid_dir / GRID_FILE
     if not grid_file.is_file():
@@ -134,7 +134,7 @@ def build(
     all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Build the typed reasoning dataset: a source's problems with one captioner's captions."""
-    from .benchmarks.capgeo import reasoning_data
+    from ..benchmarks.capgeo import reasoning_data
 
     if source == reasoning_data.ALL_SOURCES:
         if data is not None or captions is not None or sample_seed is not None or all_problems:
