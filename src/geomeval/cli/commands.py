@@ -119,14 +119,16 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
 
 @app.command("list")
 def list_benchmarks() -> None:
-    """Benchmarks, their tasks and splits, and which data is available."""
+    """Benchmarks, their tasks, splits and options (-T), and which data is available."""
     from ..benchmarks import REGISTRY
+    from ..benchmarks.options import specs
 
     table = Table(title="geomeval benchmarks")
-    for column in ("benchmark", "tasks", "splits", "data"):
+    for column in ("benchmark", "tasks", "splits", "options", "data"):
         table.add_column(column)
     for name, bench in REGISTRY.items():
-        table.add_row(name, ", ".join(bench.tasks), ", ".join(bench.splits), bench.data_status())
+        options = ", ".join(spec.name for spec in specs(bench.Options))
+        table.add_row(name, ", ".join(bench.tasks), ", ".join(bench.splits), options or "—", bench.data_status())
     out.print(table)
 
 
@@ -286,23 +288,46 @@ def _print_plan(found: dict[str, Any]) -> None:
     )
 
 
-def _task_options(pairs: list[str]) -> dict[str, str]:
-    """-T KEY=VALUE pairs as a dict; a malformed or repeated key is a usage error."""
-    options: dict[str, str] = {}
+def _task_options(pairs: list[str], aliases: dict[str, Any]) -> dict[str, Any]:
+    """-T KEY=VALUE pairs, with the older flags of the same options (`--mode text` is
+    `-T mode=text`), as one dict for `Benchmark.configure`; a malformed pair, or a key given
+    twice, is a usage error."""
+    options: dict[str, Any] = {key: value for key, value in aliases.items() if value is not None}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep or not key.isidentifier() or not value.strip():
-            raise UsageError(f"-T {pair!r}: expected KEY=VALUE, e.g. -T pixel_reference=release")
+            raise UsageError(f"-T {pair!r}: expected KEY=VALUE, e.g. -T mode=text")
         if key in options:
             raise UsageError(f"-T {key} given twice")
         options[key] = value.strip()
     return options
 
 
-@app.command()
+def _names() -> str:
+    """The registered benchmarks, for help texts."""
+    from ..benchmarks import REGISTRY
+
+    return ", ".join(REGISTRY)
+
+
+def _options_help() -> str:
+    """Each benchmark's tasks and `-T` options, read from the registry, for `run --help`."""
+    from ..benchmarks import REGISTRY
+    from ..benchmarks.options import specs
+
+    lines = []
+    for name, bench in REGISTRY.items():
+        lines.append(f"{name}: tasks {', '.join(bench.tasks)}")
+        for spec in specs(bench.Options):
+            default = "" if spec.default in (None, False) else f", default {spec.default}"
+            lines.append(f"  -T {spec.name}={spec.kind}{default}: {spec.help}")
+    return "\n\n".join(lines)
+
+
+@app.command(epilog=_options_help())
 def run(
-    benchmark: Annotated[str, typer.Argument(help="capgeo, ggbench, geoeval, geolaux or me2")],
+    benchmark: Annotated[str, typer.Argument(help=_names())],
     model: Annotated[
         str, typer.Option(help="openai:<model>, vllm:<model-or-path>, replay:<samples.jsonl>, baseline:random, baseline:empty")
     ],
@@ -329,19 +354,19 @@ def run(
     no_cache: NoCacheOpt = False,
     seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
     overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
-    source: Annotated[str | None, typer.Option(help="capgeo: mathvista_geometry, geoqa, mathverse_vision_only or mathverse_vision_intensive")] = None,
     captioner: Annotated[str | None, typer.Option(help="capgeo: the model spec that captions the figures")] = None,
     captioner_base_url: Annotated[str | None, typer.Option(help="capgeo: server for the captioner (default: --base-url)")] = None,
-    mode: Annotated[str | None, typer.Option(help="capgeo: direct, with_image or without_image; geoeval: text, text_description, text_diagram or text_description_diagram; me2: with_summary or without_summary (me2_keypoints without the solution summary: the Appendix C ablation)")] = None,
-    captions: Annotated[Path | None, typer.Option(help="capgeo: caption store folder (default: runs/captions)")] = None,
+    source: Annotated[str | None, typer.Option(hidden=True, help="-T source=")] = None,
+    mode: Annotated[str | None, typer.Option(hidden=True, help="-T mode=")] = None,
+    captions: Annotated[Path | None, typer.Option(hidden=True, help="-T captions=")] = None,
     prompts: Annotated[Path | None, typer.Option(envvar="GEOMEVAL_PROMPTS",
                                                  help="prompt file replacing named templates (e.g. the authors' "
                                                       "exact wording); `geomeval prompts BENCHMARK` prints the defaults")] = None,
-    sample_seed: Annotated[int | None, typer.Option(help="capgeo geoqa: seed of the paper's random 200 problems (default 0)")] = None,
-    all_problems: Annotated[bool, typer.Option(help="capgeo geoqa: every problem, not the paper's random 200")] = False,
+    sample_seed: Annotated[int | None, typer.Option(hidden=True, help="-T sample_seed=")] = None,
+    all_problems: Annotated[bool, typer.Option(hidden=True, help="-T all_problems=true")] = False,
     task_option: Annotated[list[str] | None, typer.Option(
-        "--task-option", "-T", help="a benchmark's own option KEY=VALUE (repeatable), e.g. ggbench: "
-                                    "-T pixel_reference=release, -T engine=jar")] = None,
+        "--task-option", "-T", help="a benchmark's own option KEY=VALUE (repeatable), e.g. -T mode=text; "
+                                    "each benchmark's are listed below")] = None,
     dry_run: DryRunOpt = False,
     max_requests: MaxRequestsOpt = None,
     max_cost: MaxCostOpt = None,
@@ -382,10 +407,9 @@ def run(
                 key_base_url=base_url or "",
             ),
         )
-    bench = bench.configure(
-        {"source": source, "captioner": captioner_obj, "mode": mode, "captions": captions,
-         "sample_seed": sample_seed, "all_problems": all_problems or None, **_task_options(task_option or [])}
-    )
+    aliases = {"source": source, "mode": mode, "captions": captions, "sample_seed": sample_seed,
+               "all_problems": all_problems or None}
+    bench = bench.configure({**_task_options(task_option or [], aliases), "captioner": captioner_obj})
     bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
     if dry_run:
@@ -475,7 +499,7 @@ def suite(
 
 @app.command("prompts")
 def prompts_command(
-    benchmark: Annotated[str, typer.Argument(help="capgeo, capgeo_bench, ggbench, geoeval, geolaux or me2")],
+    benchmark: Annotated[str, typer.Argument(help=_names())],
     check: Annotated[Path | None, typer.Option(help="validate this prompt file for the benchmark instead")] = None,
 ) -> None:
     """Print a benchmark's default prompt templates as a prompt file (for --prompts), or check one."""
@@ -645,7 +669,7 @@ def build(
 
 @app.command()
 def publish(
-    target: Annotated[str, typer.Argument(help="a dataset (geolaux, ggbench, geoeval, me2, capgeo_bench, capgeo), space, or metric:<name>")],
+    target: Annotated[str, typer.Argument(help=f"a dataset ({_names()}), space, or metric:<name>")],
     out_dir: Annotated[Path, typer.Option("--out", help="folder for the repository as the Hub would hold it")],
     data: Annotated[Path | None, typer.Option(help="datasets: a raw release or built folder (default: the embedded sample)")] = None,
     repo_id: Annotated[str | None, typer.Option(help="push to this repo (with --token); without it, a dry run")] = None,

@@ -10,15 +10,17 @@ than that) is rated over the items loaded, so there a `--limit` changes the leve
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..options import about
 from .analyses import description_length, external_constant, subjects
 from .complexity import measure, rate
 from .features import ANSWER_TYPES, COMPLEXITIES, PROBLEM_TYPES, SOURCES, SUBSETS
-from .prompts import MODES, TEMPLATES, build_messages, problem_text, uses
+from .prompts import MODES, TEMPLATES, Mode, build_messages, problem_text, uses
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -27,12 +29,22 @@ data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
 
 
+@dataclass(frozen=True)
+class GeoEvalOptions:
+    """GeoEval's run option (`-T mode=text`)."""
+
+    mode: Mode = field(default="text_description_diagram", metadata=about(
+        "what the prompt shows besides the problem: the diagram description and/or the diagram "
+        "(the paper's Table 3 ablation)", named="input mode"))
+
+
 class GeoEval(Benchmark):
     name = "geoeval"
     title = "GeoEval"
     tasks = SUBSETS
     headline = "A"
     prompt_templates = TEMPLATES
+    Options = GeoEvalOptions
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -44,16 +56,6 @@ class GeoEval(Benchmark):
     def __init__(self, mode: str = MODES[0]) -> None:
         uses(mode)  # a clear error for an unknown mode
         self.mode = mode
-
-    def configure(self, options: dict[str, Any]) -> GeoEval:
-        given = [k for k, v in options.items() if v is not None and k != "mode"]
-        if given:
-            raise ValueError(f"geoeval takes no {', '.join('--' + k for k in given)} (see `geomeval run --help`)")
-        return GeoEval(options.get("mode") or MODES[0])
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return {"mode": self.mode}
 
     def data_status(self) -> str:
         return "embedded sample (all four subsets)"
