@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..errors import UsageError
+
 capgeo_app = typer.Typer(
     no_args_is_help=True,
     help="CapGeo's grid of reasoners and captioners, its correlation, and its captioned dataset.",
@@ -91,7 +93,7 @@ def correlate(
     for pair in caption_run:
         name, sep, folder = pair.partition("=")
         if not sep:
-            raise ValueError(f"--caption-run {pair!r}: expected CAPTIONER=DIR")
+            raise UsageError(f"--caption-run {pair!r}: expected CAPTIONER=DIR")
         results_file = Path(folder) / "results.json"
         if not results_file.is_file():
             raise FileNotFoundError(f"{results_file} not found")
@@ -99,7 +101,7 @@ def correlate(
         chosen = metric or results.get("headline") or "Avg"
         stats = results["metrics"].get(chosen)
         if stats is None or stats["value"] is None:
-            raise ValueError(f"{folder}: metric {chosen!r} has no value")
+            raise UsageError(f"{folder}: metric {chosen!r} has no value")
         scores[name] = stats["value"]
     result = compute(scores, json.loads(grid_file.read_text(encoding="utf-8")), mode=mode,
                      plot=grid_dir / "correlation.png")
@@ -138,7 +140,7 @@ def build(
 
     if source == reasoning_data.ALL_SOURCES:
         if data is not None or captions is not None or sample_seed is not None or all_problems:
-            raise ValueError("--source all builds the embedded samples with their reference captions: "
+            raise UsageError("--source all builds the embedded samples with their reference captions: "
                              "--data, --captions, --sample-seed and --all-problems name one source's files")
         summary = reasoning_data.build(str(reasoning_data.sample_path()), str(out_dir), overwrite=overwrite)
     else:

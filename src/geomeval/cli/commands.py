@@ -514,7 +514,7 @@ def prompts_command(
                       highlight=False, soft_wrap=True)
         return
     if not bench.prompt_templates:
-        raise ValueError(f"{bench.name} sends no replaceable prompts")
+        raise UsageError(f"{bench.name} sends no replaceable prompts")
     sys.stdout.write(as_file_text(bench.name, bench.prompt_templates))
 
 

@@ -141,7 +141,7 @@ class CapGeo(Benchmark):
         """This benchmark posing `mode`, for items whose rows already carry their captions
         (a built reasoning dataset, as lmms-eval's tasks read it): no captioner is needed."""
         if mode not in reasoning.MODES:
-            raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(reasoning.MODES)}")
+            raise UsageError(f"unknown mode {mode!r}; modes: {', '.join(reasoning.MODES)}")
         return self._with(dataclasses.replace(self.setup, mode=mode))
 
     @property
@@ -179,10 +179,10 @@ class CapGeo(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown CapGeo task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown CapGeo task {task!r}; tasks: {', '.join(self.tasks)}")
         if self.built_source:
             if data_arg is not None:
-                raise ValueError("a built --source is the data: leave out --data")
+                raise UsageError("a built --source is the data: leave out --data")
             rows = [_built_row(row) for row in reasoning_data.load(self.setup.source)]
         else:
             rows = apply_sampling(load_source(self.setup.source, data_arg), self.sampling())
@@ -253,7 +253,7 @@ class CapGeo(Benchmark):
         return reasoning.aggregate(records)
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        raise ValueError(
+        raise UsageError(
             "CapGeo reads its sources' public files directly: pass the file with --data and the source "
             "with --source. To build its typed dataset with captions joined in (what its lmms-eval "
             "tasks read), use `geomeval capgeo build --source SOURCE --data FILE --captions FILE.jsonl --out DIR`"

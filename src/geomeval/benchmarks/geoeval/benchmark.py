@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -62,7 +63,7 @@ class GeoEval(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown GeoEval task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown GeoEval task {task!r}; tasks: {', '.join(self.tasks)}")
         dataset = data.undecoded(data.load(data_arg, config=task))
         if limit is not None:
             dataset = dataset.select(range(min(limit, len(dataset))))

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -96,7 +97,7 @@ class GGBench(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown GGBench task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown GGBench task {task!r}; tasks: {', '.join(self.tasks)}")
         from ..datasource import LazyItems
 
         # made as the run reaches them, so only a window of items and figures is held

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
@@ -107,9 +108,9 @@ class ME2(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown ME2 task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown ME2 task {task!r}; tasks: {', '.join(self.tasks)}")
         if not self.with_summary and task != SUMMARY_TASK:
-            raise ValueError(
+            raise UsageError(
                 f"--mode {self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
                 f"{task} shows no solution summary to withhold"
             )
@@ -118,7 +119,7 @@ class ME2(Benchmark):
             dataset = dataset.select(range(min(limit, len(dataset))))
         rows = [named(row) for row in dataset]
         if task == "me2_keypoints" and rows and not any(row.get("keypoint_options") for row in rows):
-            raise ValueError(f"me2_keypoints: {NO_OPTIONS}")
+            raise UsageError(f"me2_keypoints: {NO_OPTIONS}")
         return [Item(id=row["id"], fields=row, choices=self._choices(row, task)) for row in rows]
 
     @staticmethod
