@@ -409,7 +409,10 @@ def run(
         )
     aliases = {"source": source, "mode": mode, "captions": captions, "sample_seed": sample_seed,
                "all_problems": all_problems or None}
-    bench = bench.configure({**_task_options(task_option or [], aliases), "captioner": captioner_obj})
+    given = _task_options(task_option or [], aliases)
+    if captioner_obj is not None:
+        given["captioner"] = captioner_obj
+    bench = bench.configure(given)
     bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
     if dry_run:

@@ -98,6 +98,8 @@ class CapGeo(Benchmark):
         a caption mode needs captions, a built source brings its own."""
         given = dict(options)
         captioner = given.pop("captioner", None)
+        if isinstance(captioner, str):
+            raise UsageError("give the captioner with --captioner MODEL (a model, with its own endpoint)")
         setup = Setup(captioner=captioner, **dataclasses.asdict(self.parse_options(given)))
         if setup.source in SOURCES:
             sampling(setup.source, setup.sample_seed, setup.all_problems)  # refuses a needless switch
