@@ -26,7 +26,7 @@ from geomeval.benchmarks.me2 import options as opt
 from geomeval.benchmarks.me2 import raw as me2_raw
 from geomeval.benchmarks.me2.data import from_raw, sample_path
 from geomeval.benchmarks.me2.features import OPTION_LETTERS, OPTION_SOURCES
-from geomeval.cli_me2 import me2_app
+from geomeval.cli.me2 import me2_app
 
 SIMILAR = {
     "similar_problem": "problem",

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .errors import UsageError
 from .stats import LEVEL, SEED, pearson, quantile, spearman
 
 DRAWS = 1000
@@ -66,7 +67,7 @@ def krippendorff_alpha(units: Sequence[Sequence[float | None]], level: str = "in
         def delta(x: float, y: float) -> float:
             return (x - y) ** 2
     else:
-        raise ValueError(f"level {level!r}: use nominal or interval")
+        raise UsageError(f"level {level!r}: use nominal or interval")
     total = sum(len(unit) for unit in pairable)
     if total < 2:
         return float("nan")
@@ -144,21 +145,21 @@ def read_labels(path: Path) -> dict[str, dict[str, float]]:
     with path.open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if number > MAX_LABEL_LINES:
-                raise ValueError(f"{path}: more than {MAX_LABEL_LINES} lines")
+                raise UsageError(f"{path}: more than {MAX_LABEL_LINES} lines")
             if not line.strip():
                 continue
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}, line {number}: not JSON ({exc})") from None
+                raise UsageError(f"{path}, line {number}: not JSON ({exc})") from None
             if not isinstance(row, dict) or "id" not in row:
-                raise ValueError(f"{path}, line {number}: expected an object with an \"id\"")
+                raise UsageError(f"{path}, line {number}: expected an object with an \"id\"")
             values = {}
             for key, value in row.items():
                 if key == "id" or value is None:
                     continue
                 if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise ValueError(f"{path}, line {number}: {key!r} is not a number")
+                    raise UsageError(f"{path}, line {number}: {key!r} is not a number")
                 values[key] = float(value)
             labels[str(row["id"])] = values
     return labels
@@ -174,11 +175,11 @@ def compare_judgments(run_a: Path, other: Path, metrics: Sequence[str] | None = 
         scores_b, name_b = read_labels(other), f"{other} (labels)"
     common = [i for i in scores_a if i in scores_b]
     if not common:
-        raise ValueError(f"{run_a} and {other} share no items")
+        raise UsageError(f"{run_a} and {other} share no items")
     if metrics is None:
         metrics = sorted({m for i in common for m in scores_a[i]} & {m for i in common for m in scores_b[i]})
     if not metrics:
-        raise ValueError(f"{run_a} and {other} share no scored metric")
+        raise UsageError(f"{run_a} and {other} share no scored metric")
     table = {}
     for metric in metrics:
         pairs = [(scores_a[i][metric], scores_b[i][metric]) for i in common

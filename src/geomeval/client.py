@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 import aiohttp
 
 from .cache import ResponseCache, cache_key
-from .errors import EndpointFailure
+from .errors import EndpointFailure, UsageError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 NO_TEXT = "completion content is not text"
@@ -97,12 +97,12 @@ def check_base_url(url: str, *, what: str = "base URL") -> str:
     text = url.strip()
     parts = urllib.parse.urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(
+        raise UsageError(
             f"{what} {url!r} is not an http(s) URL: write it in full, e.g. http://127.0.0.1:8000/v1"
         )
     if parts.username is not None or parts.password is not None:
         # never echo it: the user part may be a key
-        raise ValueError(
+        raise UsageError(
             f"{what} for {parts.hostname} carries credentials (user:key@): give the key in "
             "GEOMEVAL_API_KEY or GEOMEVAL_JUDGE_API_KEY instead, so it is sent in a header only "
             "and never written into run.json or logs"
@@ -110,7 +110,7 @@ def check_base_url(url: str, *, what: str = "base URL") -> str:
     try:
         parts.port  # noqa: B018 - raises on a port that is not a number
     except ValueError:
-        raise ValueError(f"{what} {url!r} has an invalid port") from None
+        raise UsageError(f"{what} {url!r} has an invalid port") from None
     return text.rstrip("/")
 
 

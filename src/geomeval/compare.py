@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .benchmarks import REGISTRY
+from .errors import UsageError
 from .runner import RUN_CONFIG, SAMPLES, read_samples
 from .stats import paired_difference
 
@@ -47,7 +48,7 @@ def compare_runs(
     config_a, records_a = _load(run_a)
     config_b, records_b = _load(run_b)
     if config_a["benchmark"] != config_b["benchmark"]:
-        raise ValueError(
+        raise UsageError(
             f"cannot compare a {config_a['benchmark']} run with a {config_b['benchmark']} run"
         )
     if by is None:
@@ -55,7 +56,7 @@ def compare_runs(
         by = bench.compare_by if bench is not None else None
     common = [i for i in records_a if i in records_b]
     if not common:
-        raise ValueError(f"{run_a} and {run_b} share no items")
+        raise UsageError(f"{run_a} and {run_b} share no items")
     if metrics is None:
         names: list[str] = []
         for record in records_a.values():
@@ -66,7 +67,7 @@ def compare_runs(
         for item_id in common:
             key = records_a[item_id].meta.get(by)
             if key is None:
-                raise ValueError(f"item {item_id!r}, field {by!r}: not in the run's breakdown keys")
+                raise UsageError(f"item {item_id!r}, field {by!r}: not in the run's breakdown keys")
             groups.setdefault(str(key), []).append(item_id)
 
     units = _units(run_a)

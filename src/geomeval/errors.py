@@ -14,3 +14,11 @@ class EndpointFailure(RuntimeError):
 
     Not an item's failure: runners let it stop the run (what was saved stays saved) instead
     of recording it on every item."""
+
+
+class UsageError(ValueError):
+    """A mistake the user can fix (a bad option, name, file or an argument that conflicts with a
+    saved run): `geomeval` prints its message on one line and exits 2, without a traceback.
+
+    Raised where the input is checked; any other exception is a bug and keeps its traceback.
+    A ValueError, so library callers that catch ValueError keep working."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .answers import parse_json_object
+from .errors import UsageError
 
 if TYPE_CHECKING:  # the HTTP client (aiohttp) is imported when a judge is built, not to read replies
     from .cache import ResponseCache
@@ -48,7 +49,7 @@ def judge_params(model: str, style: str = "auto", max_tokens: int | None = None)
     (default `JUDGE_MAX_TOKENS`) for a chat model; `max_completion_tokens` only (default
     `REASONING_JUDGE_MAX_TOKENS`) for a reasoning model, which refuses both others."""
     if style not in JUDGE_STYLES:
-        raise ValueError(f"unknown judge style {style!r}: use {', '.join(JUDGE_STYLES)}")
+        raise UsageError(f"unknown judge style {style!r}: use {', '.join(JUDGE_STYLES)}")
     reasoning = style == "reasoning" or (style == "auto" and _REASONING_NAME.search(model) is not None)
     if reasoning:
         return {"max_completion_tokens": max_tokens or REASONING_JUDGE_MAX_TOKENS}
@@ -113,7 +114,7 @@ def judge_images(value: str | None) -> bool:
         return False
     if text in _IMAGES:
         return True
-    raise ValueError(f"GEOMEVAL_JUDGE_IMAGES must be 1 or 0 (true/false, yes/no, on/off), got {text[:20]!r}")
+    raise UsageError(f"GEOMEVAL_JUDGE_IMAGES must be 1 or 0 (true/false, yes/no, on/off), got {text[:20]!r}")
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ def parse_judge_spec(
     takes_images = judge_images(os.environ.get("GEOMEVAL_JUDGE_IMAGES")) if images is None else images
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
-        raise ValueError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
+        raise UsageError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
     from .client import DEFAULT_BASE_URL, ChatClient, check_base_url, model_server, openai_key_for
 
     judge_url = check_base_url(

@@ -22,6 +22,7 @@ from typing import Any
 from .benchmarks.base import Item
 from .cache import ResponseCache, cache_key
 from .client import ChatClient, model_server, openai_key_for
+from .errors import UsageError
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +104,12 @@ class ReplayModel(Model):
                 try:
                     row = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}, line {number}: not JSON ({exc.msg})") from None
+                    raise UsageError(f"{path}, line {number}: not JSON ({exc.msg})") from None
                 if not isinstance(row, dict) or "id" not in row:
-                    raise ValueError(f"{path}, line {number}: field 'id' missing")
+                    raise UsageError(f"{path}, line {number}: field 'id' missing")
                 response = row.get("response")
                 if response is not None and not isinstance(response, str):
-                    raise ValueError(f"{path}, line {number}: field 'response' is not text")
+                    raise UsageError(f"{path}, line {number}: field 'response' is not text")
                 images = _replay_images(row, self.path.parent, f"{path}, line {number}")
                 if response is None and images is not None and row.get("generation_error") is None:
                     response = ""  # a drawing model may write no text at all
@@ -137,14 +138,14 @@ def _replay_images(row: dict[str, Any], base: Path, where: str) -> dict[str, Any
             return None
         images = {"steps": row.get("step_images") or [], "final": final, "long": long}
     if not isinstance(images, dict):
-        raise ValueError(f"{where}: field 'images' must be an object with 'steps', 'final' and 'long'")
+        raise UsageError(f"{where}: field 'images' must be an object with 'steps', 'final' and 'long'")
     steps = images.get("steps") or []
     if not isinstance(steps, list) or not all(isinstance(p, str) and p for p in steps):
-        raise ValueError(f"{where}: field 'images.steps' must be a list of image paths")
+        raise UsageError(f"{where}: field 'images.steps' must be a list of image paths")
     for key in ("final", "long"):
         value = images.get(key)
         if value is not None and (not isinstance(value, str) or not value):
-            raise ValueError(f"{where}: field 'images.{key}' must be an image path")
+            raise UsageError(f"{where}: field 'images.{key}' must be an image path")
 
     def resolve(name: str | None) -> str | None:
         return str((base / Path(name).expanduser()).resolve()) if name else None
@@ -195,7 +196,7 @@ class VLLMModel(Model):
         try:
             import vllm
         except ImportError as exc:
-            raise ValueError(
+            raise UsageError(
                 f"vllm:{model} runs vLLM in-process, which is not installed here ({exc}); "
                 "on a GPU machine: pip install 'geomeval[vllm]'. "
                 "Or serve the model with `vllm serve` and use openai:<model> --base-url."
@@ -280,14 +281,14 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
             return RandomBaseline(options.seed)
         if rest == "empty":
             return EmptyBaseline()
-        raise ValueError(f"unknown baseline {rest!r}: use baseline:random or baseline:empty")
+        raise UsageError(f"unknown baseline {rest!r}: use baseline:random or baseline:empty")
     if kind == "replay":
         if not rest:
-            raise ValueError("replay needs a file: replay:<samples.jsonl>")
+            raise UsageError("replay needs a file: replay:<samples.jsonl>")
         return ReplayModel(rest)
     if kind == "openai":
         if not rest:
-            raise ValueError("openai needs a model name: openai:<model>")
+            raise UsageError("openai needs a model name: openai:<model>")
         params: dict[str, Any] = {"temperature": options.temperature}
         if options.max_tokens:
             params["max_tokens"] = options.max_tokens
@@ -305,7 +306,7 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
         return OpenAIChatModel(client)
     if kind == "vllm":
         if not rest:
-            raise ValueError("vllm needs a model name or path: vllm:<model-or-path>")
+            raise UsageError("vllm needs a model name or path: vllm:<model-or-path>")
         return VLLMModel(
             rest,
             engine_args=options.engine_args,
@@ -314,7 +315,7 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
             seed=options.seed,
             cache=options.cache,
         )
-    raise ValueError(
+    raise UsageError(
         f"unknown model spec {spec!r}: use openai:<model>, vllm:<model-or-path>, replay:<file>, "
         "baseline:random or baseline:empty"
     )
@@ -327,7 +328,7 @@ def parse_engine_args(pairs: list[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         key = key.strip().lstrip("-").replace("-", "_")
         if not sep or not key.isidentifier():
-            raise ValueError(f"engine argument {pair!r}: expected key=value, e.g. max_model_len=8192")
+            raise UsageError(f"engine argument {pair!r}: expected key=value, e.g. max_model_len=8192")
         try:
             args[key] = json.loads(value)
         except json.JSONDecodeError:

@@ -36,6 +36,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from .errors import UsageError
 from .faces import metric_path
 from .hfdata import BUILD_MARKER, is_built_dataset, load_built
 from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
@@ -360,7 +361,7 @@ def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: 
                  repo_id: str | None = None) -> Staged:
     """A metric's Space folder (card, app.py, requirements, the module, the wheel), validated."""
     if name not in metric_names():
-        raise KeyError(f"no metric {name!r}; metrics: {', '.join(metric_names())}")
+        raise UsageError(f"no metric {name!r}; metrics: {', '.join(metric_names())}")
     src, out = _metric_source(name), Path(out)
     _stage_files(src, out, (*METRIC_FILES, f"{name}.py"), overwrite)
     repo_id = repo_id or f"geomeval/{name}"
@@ -429,10 +430,10 @@ def stage(target: str, out: str | Path, *, data: str | Path | None = None, overw
             print(f"note: the lmms-eval tasks read {metadata(target).repo_id}, not {repo_id}", file=sys.stderr)
         return stage_dataset(target, out, data=data, overwrite=overwrite)
     if data is not None:
-        raise ValueError("--data applies to datasets only")
+        raise UsageError("--data applies to datasets only")
     if target == "space":
         return stage_space(out, overwrite=overwrite, repo_id=repo_id or SPACE_REPO_ID)
     name = target.removeprefix("metric:")
     if name in metric_names():
         return stage_metric(name, out, overwrite=overwrite, repo_id=repo_id)
-    raise KeyError(f"nothing to publish named {target!r}; targets: {', '.join(targets())}")
+    raise UsageError(f"nothing to publish named {target!r}; targets: {', '.join(targets())}")

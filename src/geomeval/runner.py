@@ -32,7 +32,7 @@ from .benchmarks.base import Benchmark, Item
 from .benchmarks.datasource import LazyItems
 from .client import BudgetExhausted, RequestBudget
 from .engine import for_each, score
-from .errors import EndpointFailure
+from .errors import EndpointFailure, UsageError
 from .hfdata import current_umask
 from .judges import Judge
 from .models import Generation, Model
@@ -68,9 +68,9 @@ def read_config(path: Path) -> dict[str, Any]:
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path} is unreadable ({exc}); restore it from a backup or rerun elsewhere") from None
+        raise UsageError(f"{path} is unreadable ({exc}); restore it from a backup or rerun elsewhere") from None
     if not isinstance(config, dict) or not isinstance(config.get("benchmark"), str):
-        raise ValueError(f"{path} is not a geomeval run configuration (no \"benchmark\")")
+        raise UsageError(f"{path} is not a geomeval run configuration (no \"benchmark\")")
     return config
 
 
@@ -91,14 +91,14 @@ def read_samples(path: Path, *, refuse_torn: bool = False) -> list[SampleRecord]
             records.append(SampleRecord.from_dict(json.loads(line)))
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             if number == len(lines) and refuse_torn:
-                raise ValueError(
+                raise UsageError(
                     f"{path}, line {number}: the last sample is incomplete (the run was interrupted). "
                     "Resume the run first (the same `geomeval run` command), then rescore; "
                     "the file was left as it is"
                 ) from None
             if number == len(lines):
                 break
-            raise ValueError(f"{path}, line {number}: unreadable sample ({exc})") from None
+            raise UsageError(f"{path}, line {number}: unreadable sample ({exc})") from None
     return records
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from .benchmarks import REGISTRY, get_benchmark
 from .client import BudgetExhausted
+from .errors import UsageError
 from .judges import Judge
 from .models import Model
 from .provenance import now
@@ -36,9 +37,9 @@ def parse_parts(specs: Sequence[str] | None) -> list[tuple[str, str]]:
         bench = get_benchmark(name)
         task = task or bench.default_task
         if task not in bench.tasks:
-            raise ValueError(f"{spec!r}: {bench.name} has no task {task!r} (tasks: {', '.join(bench.tasks)})")
+            raise UsageError(f"{spec!r}: {bench.name} has no task {task!r} (tasks: {', '.join(bench.tasks)})")
         if (bench.name, task) in parts:
-            raise ValueError(f"{spec!r} named twice")
+            raise UsageError(f"{spec!r} named twice")
         parts.append((bench.name, task))
     return parts
 
@@ -50,11 +51,11 @@ def parse_data(pairs: Sequence[str] | None, parts: Sequence[tuple[str, str]]) ->
     for pair in pairs or ():
         name, sep, path = pair.partition("=")
         if not sep or not path:
-            raise ValueError(f"--data {pair!r}: expected BENCHMARK=PATH, e.g. --data geolaux=data/geolaux")
+            raise UsageError(f"--data {pair!r}: expected BENCHMARK=PATH, e.g. --data geolaux=data/geolaux")
         if name not in names:
-            raise ValueError(f"--data {pair!r}: {name!r} is not in this suite ({', '.join(sorted(names))})")
+            raise UsageError(f"--data {pair!r}: {name!r} is not in this suite ({', '.join(sorted(names))})")
         if name in found:
-            raise ValueError(f"--data for {name} given twice")
+            raise UsageError(f"--data for {name} given twice")
         found[name] = path
     return found
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..errors import UsageError
 from ..prompts import from_config, load_for
 from .base import Benchmark
 from .capgeo.benchmark import CapGeo
@@ -24,7 +25,7 @@ def get_benchmark(name: str) -> Benchmark:
     key = name.strip().lower()
     if key not in REGISTRY:
         known = ", ".join(sorted(REGISTRY))
-        raise KeyError(f"unknown benchmark {name!r}; known: {known}")
+        raise UsageError(f"unknown benchmark {name!r}; known: {known}")
     return REGISTRY[key]
 
 

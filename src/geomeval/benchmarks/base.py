@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from importlib.resources import as_file, files
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..prompts import PromptSet, Template, default_set
 from ..records import SampleRecord, Score
+from .options import NoOptions
+from .options import parse as parse_options
 
 if TYPE_CHECKING:
     from ..judges import Judge
@@ -60,6 +62,8 @@ class Benchmark(ABC):
     # told otherwise (GeoLaux's auxiliary type, for its auxiliary-line ablation). None: the
     # comparison is over all items only.
     compare_by: str | None = None
+    # The run options (`geomeval run -T key=value`): a frozen dataclass, see options.py.
+    Options: ClassVar[type[Any]] = NoOptions
     # Every prompt the benchmark sends, as a named template a prompt file may replace.
     prompt_templates: tuple[Template, ...] = ()
     _prompt_set: PromptSet | None = None
@@ -86,24 +90,35 @@ class Benchmark(ABC):
         with as_file(files(package).joinpath(folder)) as path:
             return Path(path)
 
-    def configure(self, options: dict[str, Any]) -> Benchmark:
-        """The benchmark set up with its own run options (CapGeo's --source, --captioner,
-        --mode); a benchmark without any refuses them, naming them."""
-        given = [k for k, v in options.items() if v is not None]
-        if given:
-            names = ", ".join(f"--{k}" for k in given)
-            raise ValueError(f"{self.name} takes no {names} (see `geomeval run --help` for which benchmark uses them)")
-        return self
+    def configure(self, options: Mapping[str, Any]) -> Benchmark:
+        """The benchmark set up with its run options (`-T key=value` strings, or typed values),
+        parsed into its `Options`; one it does not declare is refused, naming it."""
+        return self.configured(self.parse_options(options))
+
+    def parse_options(self, options: Mapping[str, Any]) -> Any:
+        """`options` as this benchmark's `Options` (None values count as not given)."""
+        return parse_options(self.name, self.title, self.Options, options)
+
+    def configured(self, options: Any) -> Benchmark:
+        """This benchmark (with its prompt set) holding parsed `options`: each field becomes the
+        attribute of the same name. A benchmark that keeps them otherwise overrides this."""
+        clone = copy.copy(self)
+        for field in fields(options):
+            setattr(clone, field.name, getattr(options, field.name))
+        return clone
 
     def from_options(self, options: dict[str, Any]) -> Benchmark:
-        """The benchmark configured as a run recorded in run.json's "options", for rescoring;
-        only the options scoring reads matter here (the default: none)."""
-        return self
+        """The benchmark configured as a run recorded in run.json's "options", for rescoring:
+        the recorded values of the declared fields (run.json may record more, e.g. ME2's
+        BERTScore model), without the checks a new run's options get."""
+        declared = {field.name for field in fields(self.Options)}
+        return self.configured(self.parse_options({k: v for k, v in options.items() if k in declared}))
 
     @property
     def options(self) -> dict[str, Any]:
-        """The run options that change answers, as plain values for run.json (resume checks)."""
-        return {}
+        """The run options that change answers, as plain values for run.json (resume checks):
+        by default every declared field's value."""
+        return {field.name: getattr(self, field.name) for field in fields(self.Options)}
 
     async def prepare(self, items: Sequence[Item], concurrency: int) -> None:  # noqa: B027 - optional hook
         """Work before generation (CapGeo's caption pass); the default has none."""

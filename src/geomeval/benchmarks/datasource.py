@@ -20,6 +20,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any, overload
 
+from ..errors import UsageError
 from ..hfdata import (
     ShardWriter,
     is_built_dataset,
@@ -408,7 +409,7 @@ class SubsetDataSource(DataSource):
         if config is None:
             return self.configs[0]
         if config not in self.configs:
-            raise ValueError(f"unknown {self.title} config {config!r}; configs: {', '.join(self.configs)}")
+            raise UsageError(f"unknown {self.title} config {config!r}; configs: {', '.join(self.configs)}")
         return config
 
     def from_raw(

@@ -121,7 +121,7 @@ from typing import Any
 import yaml
 
 from ..cache import cache_dir
-from ..errors import MIN_COVERAGE_EXIT
+from ..errors import MIN_COVERAGE_EXIT, UsageError
 
 TASKS_DIR = "lmms_tasks"
 TEMPLATE = "_default_template_yaml"
@@ -371,7 +371,7 @@ def for_task(task: str) -> LmmsBenchmark:
     try:
         return _BY_TASK[task]
     except KeyError:
-        raise KeyError(f"no geomeval lmms-eval task {task!r}; tasks: {', '.join(TASKS)}") from None
+        raise UsageError(f"no geomeval lmms-eval task {task!r}; tasks: {', '.join(TASKS)}") from None
 
 
 def metric_keys(spec: LmmsBenchmark, task: str | None = None) -> dict[str, str]:
@@ -1035,7 +1035,7 @@ def check_configs(spec: LmmsBenchmark, dataset_path: str, tasks: Sequence[str]) 
     declared = card_configs(path) or ()
     missing = [task for task, config in wanted.items() if config not in declared]
     if missing:
-        raise ValueError(
+        raise UsageError(
             f"{path} holds no {', '.join(str(wanted[t]) for t in missing)} config "
             f"(it has: {', '.join(declared) or 'none'}), which {', '.join(missing)} "
             f"{'reads' if len(missing) == 1 else 'read'}: the release it was built from lacks "
@@ -1224,7 +1224,7 @@ def dataset_paths_for(specs: Sequence[LmmsBenchmark], data: str | None) -> dict[
     named, else each one's embedded sample. One `--data` cannot serve two benchmarks."""
     if data is not None and len(specs) > 1:
         named = "; ".join(f"{s.title} ({', '.join(s.tasks)})" for s in specs)
-        raise ValueError(
+        raise UsageError(
             f"--data names one dataset, but --tasks names tasks of several benchmarks: {named}. "
             "Run each benchmark's tasks separately with its own --data, or leave out --data "
             "to run every benchmark named on its embedded sample."

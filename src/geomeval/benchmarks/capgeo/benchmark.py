@@ -1,15 +1,15 @@
 """CapGeo as a geomeval benchmark: caption the figure (once per captioner), then reason.
 
-    geomeval run capgeo --source mathvista_geometry --captioner openai:CAPTIONER \\
-        --model openai:REASONER --mode without_image
+    geomeval run capgeo -T source=mathvista_geometry --captioner openai:CAPTIONER \\
+        --model openai:REASONER -T mode=without_image
 
-`--source` picks the problems (and the caption prompt variant that suits them); `--data`
-points at that source's public file (default: the embedded sample); `--mode` is direct,
+`source` picks the problems (and the caption prompt variant that suits them); `--data`
+points at that source's public file (default: the embedded sample); `mode` is direct,
 with_image or without_image. Captions are read from and written to the caption store, so a
 grid of reasoners costs one caption pass per captioner.
 
 GeoQA is evaluated, as in the paper, on a random 200 of its problems, drawn from
-`--sample-seed` (default 0) before `--limit`; `--all-problems` keeps every problem. Either
+`-T sample_seed=N` (default 0) before `--limit`; `-T all_problems=true` keeps every problem. Either
 way the choice goes into run.json's options, so resuming a folder with another seed (or the
 whole source) is refused rather than mixing two subsets.
 """
@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from ...errors import EndpointFailure
+from ...errors import EndpointFailure, UsageError
 from ...hfdata import is_built_dataset
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
 from .features import QUESTION_TYPES
@@ -41,6 +42,27 @@ data = lazy_import(f"{__package__}.data")
 
 
 DEFAULT_SOURCE = "mathvista_geometry"
+
+
+# reasoning.MODES (that module is imported when first used)
+Mode = Literal["direct", "with_image", "without_image"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CapGeoOptions:
+    """CapGeo's run options (`-T source=geoqa -T mode=without_image`); the captioner, a model
+    with its own endpoint, is `geomeval run --captioner`."""
+
+    source: str = dataclasses.field(default=DEFAULT_SOURCE, metadata=about(
+        f"{', '.join(SOURCES)}, or a folder built by `geomeval capgeo build`", named="--source"))
+    mode: Mode = dataclasses.field(default="direct", metadata=about(
+        "direct (the figure), with_image (figure and caption) or without_image (the caption alone)",
+        named="--mode"))
+    captions: Path = dataclasses.field(default=DEFAULT_FOLDER, metadata=about("caption store folder"))
+    sample_seed: int | None = dataclasses.field(default=None, metadata=about(
+        "geoqa: seed of the paper's random 200 problems (default 0)"))
+    all_problems: bool = dataclasses.field(default=False, metadata=about(
+        "geoqa: every problem, not the paper's random 200"))
 
 
 @dataclasses.dataclass
@@ -59,6 +81,7 @@ class CapGeo(Benchmark):
     tasks = ("capgeo_reasoning",)
     headline = "accuracy"
     prompt_templates = TEMPLATES  # the captioner's and the reasoner's
+    Options = CapGeoOptions
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -70,40 +93,41 @@ class CapGeo(Benchmark):
 
     # --- options -------------------------------------------------------------------------
 
-    def configure(self, options: dict[str, Any]) -> CapGeo:
-        setup = Setup(
-            source=options.get("source") or DEFAULT_SOURCE,
-            mode=options.get("mode") or "direct",
-            captioner=options.get("captioner"),
-            captions=Path(options.get("captions") or DEFAULT_FOLDER),
-            sample_seed=None if options.get("sample_seed") is None else int(options["sample_seed"]),
-            all_problems=bool(options.get("all_problems")),
-        )
-        if setup.mode not in reasoning.MODES:
-            raise ValueError(f"unknown --mode {setup.mode!r}; modes: {', '.join(reasoning.MODES)}")
+    def configure(self, options: Mapping[str, Any]) -> CapGeo:
+        """Its options and the captioner (a model, given as "captioner"), checked together:
+        a caption mode needs captions, a built source brings its own."""
+        given = dict(options)
+        captioner = given.pop("captioner", None)
+        if isinstance(captioner, str):
+            raise UsageError("give the captioner with --captioner MODEL (a model, with its own endpoint)")
+        setup = Setup(captioner=captioner, **dataclasses.asdict(self.parse_options(given)))
         if setup.source in SOURCES:
             sampling(setup.source, setup.sample_seed, setup.all_problems)  # refuses a needless switch
         elif setup.sample_seed is not None or setup.all_problems:
-            raise ValueError("--sample-seed/--all-problems: a built --source holds the problems it was built "
+            raise UsageError("--sample-seed/--all-problems: a built --source holds the problems it was built "
                              "with (give them to `geomeval capgeo build`)")
         if setup.source not in SOURCES:
             # A folder written by `geomeval capgeo build`: its caption column supplies the captions.
             if not is_built_dataset(Path(setup.source).expanduser()):
-                raise ValueError(
+                raise UsageError(
                     f"unknown --source {setup.source!r}: use one of {', '.join(SOURCES)} or a folder "
                     "built by `geomeval capgeo build`"
                 )
             if setup.captioner is not None:
-                raise ValueError("a built --source supplies its own captions: leave out --captioner")
+                raise UsageError("a built --source supplies its own captions: leave out --captioner")
             return self._with(setup)
         if setup.mode != "direct" and setup.captioner is None:
-            raise ValueError(
+            raise UsageError(
                 f"--mode {setup.mode} needs captions: give --captioner <model spec> (a vision model "
                 "captions each figure once), or pass as --source a folder built by `geomeval capgeo "
                 "build` from captions you already have; then a text-only model reasons with "
                 "--mode without_image and needs no vision model (README, 'Text-only models')"
             )
         return self._with(setup)
+
+    def configured(self, options: Any) -> CapGeo:
+        """Set up as `options` say, without a captioner (rescoring reads the records alone)."""
+        return self._with(Setup(**dataclasses.asdict(options)))
 
     def _with(self, setup: Setup) -> CapGeo:
         """This benchmark with another setup, rendering the same prompt set."""
@@ -119,7 +143,7 @@ class CapGeo(Benchmark):
         """This benchmark posing `mode`, for items whose rows already carry their captions
         (a built reasoning dataset, as lmms-eval's tasks read it): no captioner is needed."""
         if mode not in reasoning.MODES:
-            raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(reasoning.MODES)}")
+            raise UsageError(f"unknown mode {mode!r}; modes: {', '.join(reasoning.MODES)}")
         return self._with(dataclasses.replace(self.setup, mode=mode))
 
     @property
@@ -157,10 +181,10 @@ class CapGeo(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown CapGeo task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown CapGeo task {task!r}; tasks: {', '.join(self.tasks)}")
         if self.built_source:
             if data_arg is not None:
-                raise ValueError("a built --source is the data: leave out --data")
+                raise UsageError("a built --source is the data: leave out --data")
             rows = [_built_row(row) for row in data.load(self.setup.source)]
         else:
             rows = apply_sampling(load_source(self.setup.source, data_arg), self.sampling())
@@ -236,7 +260,7 @@ class CapGeo(Benchmark):
         return reasoning.aggregate(records)
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        raise ValueError(
+        raise UsageError(
             "CapGeo reads its sources' public files directly: pass the file with --data and the source "
             "with --source. To build its typed dataset with captions joined in (what its lmms-eval "
             "tasks read), use `geomeval capgeo build --source SOURCE --data FILE --captions FILE.jsonl --out DIR`"

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...errors import UsageError
 from ...hfdata import write_dataset
 from ..base import DataError
 from ..datasource import DataSource, RawRelease
@@ -42,7 +43,7 @@ _BUILD_HINT = (
 )
 
 
-class CaptionFileError(ValueError):
+class CaptionFileError(UsageError):
     """A caption file that cannot be joined; the message names the file and the line."""
 
 
@@ -209,7 +210,7 @@ def build_source(
     `never_captioned` (ids the file has no entry for); `unused_captions` are the file's ids
     that are no item of the source."""
     if source not in SOURCES:
-        raise ValueError(f"unknown CapGeo source {source!r}; sources: {', '.join(SOURCES)}")
+        raise UsageError(f"unknown CapGeo source {source!r}; sources: {', '.join(SOURCES)}")
     drawn = sampling(source, sample_seed, all_problems)
     rows = apply_sampling(load_source(source, data), drawn)
     if captions is None and data is None:

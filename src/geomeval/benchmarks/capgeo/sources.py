@@ -30,6 +30,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
+from ...errors import UsageError
 from ..base import DataError
 from ..datasource import read_image, read_json_file
 from .captioning import PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION
@@ -63,11 +64,11 @@ def sampling(source: str, seed: int | None, all_problems: bool) -> dict[str, int
     size = SOURCES[source].paper_sample
     given = "--sample-seed" if seed is not None else "--all-problems" if all_problems else None
     if seed is not None and all_problems:
-        raise ValueError("--sample-seed draws the paper's subsample, which --all-problems skips: give one of them")
+        raise UsageError("--sample-seed draws the paper's subsample, which --all-problems skips: give one of them")
     if size is None:
         if given:
             sampled = ", ".join(name for name, s in SOURCES.items() if s.paper_sample is not None)
-            raise ValueError(f"{given}: the paper uses {source} whole; only {sampled} is subsampled")
+            raise UsageError(f"{given}: the paper uses {source} whole; only {sampled} is subsampled")
         return None
     return "all" if all_problems else {"size": size, "seed": PAPER_SAMPLE_SEED if seed is None else int(seed)}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -43,7 +44,7 @@ class CapGeoBench(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown CapGeo-Bench task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown CapGeo-Bench task {task!r}; tasks: {', '.join(self.tasks)}")
         dataset = data.undecoded(data.load(data_arg))
         items = []
         for row in dataset:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...answers import ChoiceError, parse_choices
+from ...errors import UsageError
 
 UNKNOWN_NAMES = ("X", "Y", "Z", "K", "N", "T")
 # The subsets whose questions are forward ones (the backward subset's are backward already).
@@ -206,9 +207,9 @@ def forward_rows(data_arg: str | None, task: str, limit: int | None = None) -> l
 
     if task not in FORWARD_TASKS:
         hint = " (its questions are backward already)" if task == "geoeval_backward" else ""
-        raise ValueError(f"cannot make backward problems from {task!r}{hint}; tasks: {', '.join(FORWARD_TASKS)}")
+        raise UsageError(f"cannot make backward problems from {task!r}{hint}; tasks: {', '.join(FORWARD_TASKS)}")
     if limit is not None and limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
+        raise UsageError(f"limit must be at least 1, got {limit}")
     dataset = data.load(data_arg, config=task).select_columns(_FORWARD_COLUMNS)  # no diagrams decoded
     if limit is not None:
         dataset = dataset.select(range(min(limit, len(dataset))))

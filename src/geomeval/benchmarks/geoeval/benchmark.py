@@ -10,15 +10,18 @@ than that) is rated over the items loaded, so there a `--limit` changes the leve
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..options import about
 from .analyses import description_length, external_constant, subjects
 from .complexity import measure, rate
 from .features import SUBSETS
-from .prompts import MODES, TEMPLATES, build_messages, problem_text, uses
+from .prompts import MODES, TEMPLATES, Mode, build_messages, problem_text, uses
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -27,12 +30,22 @@ data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
 
 
+@dataclass(frozen=True)
+class GeoEvalOptions:
+    """GeoEval's run option (`-T mode=text`)."""
+
+    mode: Mode = field(default="text_description_diagram", metadata=about(
+        "what the prompt shows besides the problem: the diagram description and/or the diagram "
+        "(the paper's Table 3 ablation)", named="input mode"))
+
+
 class GeoEval(Benchmark):
     name = "geoeval"
     title = "GeoEval"
     tasks = SUBSETS
     headline = "A"
     prompt_templates = TEMPLATES
+    Options = GeoEvalOptions
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -45,22 +58,12 @@ class GeoEval(Benchmark):
         uses(mode)  # a clear error for an unknown mode
         self.mode = mode
 
-    def configure(self, options: dict[str, Any]) -> GeoEval:
-        given = [k for k, v in options.items() if v is not None and k != "mode"]
-        if given:
-            raise ValueError(f"geoeval takes no {', '.join('--' + k for k in given)} (see `geomeval run --help`)")
-        return GeoEval(options.get("mode") or MODES[0])
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return {"mode": self.mode}
-
     def data_status(self) -> str:
         return "embedded sample (all four subsets)"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown GeoEval task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown GeoEval task {task!r}; tasks: {', '.join(self.tasks)}")
         dataset = data.undecoded(data.load(data_arg, config=task))
         if limit is not None:
             dataset = dataset.select(range(min(limit, len(dataset))))

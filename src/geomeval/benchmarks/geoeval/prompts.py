@@ -10,13 +10,15 @@ item), `text_description` (plus the diagram in words, where the release has it),
 from __future__ import annotations
 
 import string
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ...images import image_part
 from ...prompts import PromptSet, Template
 from .extraction import JUDGE_TEMPLATES
 
-MODES = ("text_description_diagram", "text", "text_description", "text_diagram")
+# What the prompt shows besides the problem text (`-T mode=...`); the first is the paper's.
+Mode = Literal["text_description_diagram", "text", "text_description", "text_diagram"]
+MODES: tuple[str, ...] = get_args(Mode)
 
 _PROMPT = """Solve the following geometry problem.{figure}{description}
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -55,7 +56,7 @@ class GeoLaux(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown GeoLaux task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown GeoLaux task {task!r}; tasks: {', '.join(self.tasks)}")
         from ..datasource import LazyItems
 
         return LazyItems(data.SOURCE.rows(data_arg, limit=limit), _item)  # type: ignore[return-value]

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, model_failure
+from ..options import about
 from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
 
-PIXEL_REFERENCES = ("rendered", "release")
-ENGINES = ("geomeval", "jar")
+PixelReference = Literal["rendered", "release"]
+Engine = Literal["geomeval", "jar"]
+PIXEL_REFERENCES: tuple[str, ...] = get_args(PixelReference)
+ENGINES: tuple[str, ...] = get_args(Engine)
 
 if TYPE_CHECKING:
     from ...judges import Judge
@@ -24,12 +30,23 @@ scoring = lazy_import(f"{__package__}.scoring")
 TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
 
 
+@dataclass(frozen=True)
+class GGBenchOptions:
+    """GGBench's run options (`-T pixel_reference=release`, `-T engine=jar`)."""
+
+    pixel_reference: PixelReference = field(default="rendered", metadata=about(
+        "what PSNR/SSIM/LPIPS compare with: the reference script drawn alike, or the release's PNG"))
+    engine: Engine = field(default="geomeval", metadata=about(
+        "who decides Pass@1: geomeval's engine, or GeoGebra 4.0.34 itself (jar)"))
+
+
 class GGBench(Benchmark):
     name = "ggbench"
     title = "GGBench"
     tasks = ("ggbench_code", "ggbench_image")
     headline = "VLM-I"
     prompt_templates = TEMPLATES
+    Options = GGBenchOptions
 
     def __init__(self, pixel_reference: str = "rendered", engine: str = "geomeval") -> None:
         if pixel_reference not in PIXEL_REFERENCES:
@@ -43,24 +60,14 @@ class GGBench(Benchmark):
         # Who decides Pass@1: geomeval's own engine, or GeoGebra 4.0.34 itself ("jar").
         self.engine = engine
 
-    def configure(self, options: dict[str, Any]) -> GGBench:
-        given = [k for k, v in options.items() if v is not None and k not in ("pixel_reference", "engine")]
-        if given:
-            raise ValueError(f"ggbench takes no {', '.join('--' + k for k in given)} "
-                             "(its options: -T pixel_reference=rendered|release, -T engine=geomeval|jar)")
-        bench = self.from_options(options)
-        if bench.engine == "jar":
+    def configure(self, options: Mapping[str, Any]) -> Benchmark:
+        """As any benchmark's; `engine=jar` also checks now that GeoGebra 4.0.34 can run."""
+        bench = super().configure(options)
+        if bench.options["engine"] == "jar":
             from ...geogebra.jar_scoring import check_available
 
             check_available()
         return bench
-
-    def from_options(self, options: dict[str, Any]) -> GGBench:
-        return GGBench(options.get("pixel_reference") or "rendered", options.get("engine") or "geomeval")
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return {"pixel_reference": self.pixel_reference, "engine": self.engine}
 
     async def aclose(self) -> None:
         if self.engine == "jar":
@@ -79,7 +86,7 @@ class GGBench(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown GGBench task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown GGBench task {task!r}; tasks: {', '.join(self.tasks)}")
         from ..datasource import LazyItems
 
         # made as the run reaches them, so only a window of items and figures is held

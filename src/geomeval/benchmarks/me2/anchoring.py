@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...compare import ALL
+from ...errors import UsageError
 from ...records import SampleRecord
 from .benchmark import SUMMARY_TASK
 from .features import ANCHORED, DOMAINS, OPTION_SOURCES
@@ -38,7 +39,7 @@ def _check_arm(records: dict[str, SampleRecord], anchored: bool, run_dir: Path) 
     if wrong:
         shown = "without" if anchored else "with"
         option = "" if anchored else " (run it with --mode without_summary)"
-        raise ValueError(f"{run_dir}: {wrong} items were posed {shown} the solution summary{option}")
+        raise UsageError(f"{run_dir}: {wrong} items were posed {shown} the solution summary{option}")
 
 
 def anchoring_table(anchored_dir: Path, unanchored_dir: Path) -> dict[str, Any]:

@@ -3,9 +3,9 @@
     geomeval run me2 --task me2_solve --model openai:MODEL
     geomeval run me2 --task me2_keypoints --model openai:MODEL
     geomeval run me2 --task me2_explain --model openai:MODEL --judge openai:JUDGE
-    geomeval run me2 --task me2_keypoints --mode without_summary --model openai:MODEL
+    geomeval run me2 --task me2_keypoints -T mode=without_summary --model openai:MODEL
 
-`--mode without_summary` is the paper's Appendix C ablation of summary anchoring: keypoint
+`-T mode=without_summary` is the paper's Appendix C ablation of summary anchoring: keypoint
 identification posed without the solution summary that anchors one line of solution, to be
 set beside the anchored run of the same model (`geomeval me2 anchoring`).
 
@@ -16,12 +16,14 @@ run folder with another judge without the dataset.
 
 from __future__ import annotations
 
-import copy
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
+from ..options import about
 from .features import ANCHORED, OPTION_LETTERS
 from .prompts import TEMPLATES, build_messages
 
@@ -35,7 +37,8 @@ scoring = lazy_import(f"{__package__}.scoring")
 TASKS = ("me2_solve", "me2_keypoints", "me2_explain")
 # Keypoint identification with the solution summary (the paper's setup) or without it (the
 # Appendix C ablation). Only me2_keypoints shows the summary, so only it takes the ablation.
-MODES = ("with_summary", "without_summary")
+Mode = Literal["with_summary", "without_summary"]
+MODES: tuple[str, ...] = get_args(Mode)
 SUMMARY_TASK = "me2_keypoints"
 NO_OPTIONS = (
     "the item has no keypoint options; build them with `geomeval me2 make-options` "
@@ -53,12 +56,22 @@ def question_answer_type(row: dict[str, Any]) -> str:
     return f"{row['domain']}_{'choice' if row['question_format'] == 'multiple-choice' else 'short'}"
 
 
+@dataclass(frozen=True)
+class ME2Options:
+    """ME2's run option (`-T mode=without_summary`)."""
+
+    mode: Mode = field(default="with_summary", metadata=about(
+        "me2_keypoints with the solution summary (the paper's setup) or without it (the Appendix C "
+        "ablation)", named="--mode"))
+
+
 class ME2(Benchmark):
     name = "me2"
     title = "ME2"
     tasks = TASKS
     headline = "accuracy"
     prompt_templates = TEMPLATES
+    Options = ME2Options
 
     def __init__(self, mode: str = MODES[0]) -> None:
         if mode not in MODES:
@@ -68,17 +81,6 @@ class ME2(Benchmark):
     @property
     def with_summary(self) -> bool:
         return self.mode == MODES[0]
-
-    def configure(self, options: dict[str, Any]) -> ME2:
-        """`--mode with_summary` (the default, the paper's setup) or `without_summary` (the
-        Appendix C ablation); ME2 takes no other run option."""
-        given = [k for k, v in options.items() if v is not None and k != "mode"]
-        if given:
-            raise ValueError(f"me2 takes no {', '.join('--' + k for k in given)} (see `geomeval run --help`)")
-        mode = ME2(options.get("mode") or MODES[0]).mode  # checked
-        configured = copy.copy(self)  # keeps what was set before (the prompt set)
-        configured.mode = mode
-        return configured
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -100,9 +102,9 @@ class ME2(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
-            raise ValueError(f"unknown ME2 task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"unknown ME2 task {task!r}; tasks: {', '.join(self.tasks)}")
         if not self.with_summary and task != SUMMARY_TASK:
-            raise ValueError(
+            raise UsageError(
                 f"--mode {self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
                 f"{task} shows no solution summary to withhold"
             )
@@ -111,7 +113,7 @@ class ME2(Benchmark):
             dataset = dataset.select(range(min(limit, len(dataset))))
         rows = [named(row) for row in dataset]
         if task == "me2_keypoints" and rows and not any(row.get("keypoint_options") for row in rows):
-            raise ValueError(f"me2_keypoints: {NO_OPTIONS}")
+            raise UsageError(f"me2_keypoints: {NO_OPTIONS}")
         return [Item(id=row["id"], fields=row, choices=self._choices(row, task)) for row in rows]
 
     @staticmethod

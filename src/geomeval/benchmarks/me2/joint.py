@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...compare import ALL
+from ...errors import UsageError
 from ...records import SampleRecord
 from ...runner import RUN_CONFIG, SAMPLES, read_samples
 from .features import DOMAINS
@@ -26,7 +27,7 @@ def _run(run_dir: Path, task: str) -> dict[str, SampleRecord]:
     records = {r.id: r for r in read_samples(run_dir / SAMPLES)}
     wrong = sorted({r.task for r in records.values()} - {task})
     if wrong or not records:
-        raise ValueError(f"{run_dir} holds {', '.join(wrong) or 'no items'}, expected a {task} run of me2")
+        raise UsageError(f"{run_dir} holds {', '.join(wrong) or 'no items'}, expected a {task} run of me2")
     return records
 
 

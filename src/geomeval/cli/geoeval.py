@@ -42,7 +42,7 @@ def make_backward(
     its unit), unknown, forward_answer, candidates and seed per line; lists the items that
     could not be masked, with why.
     """
-    from .benchmarks.geoeval.backward import forward_rows, make_backward_set
+    from ..benchmarks.geoeval.backward import forward_rows, make_backward_set
 
     if out_file.exists() and not overwrite:
         raise FileExistsError(f"{out_file} exists; pass --overwrite to replace it")

@@ -63,15 +63,15 @@ def make_options(
     Writes the records back in order with visual_identification_option ("A. …" to "E. …"),
     visual_identification_answer, option_sources and option_items; every other field is kept.
     """
-    from .benchmarks.me2.options import embedder_from_spec, make_options_for_release
-    from .cli import UserError
+    from ..benchmarks.me2.options import embedder_from_spec, make_options_for_release
+    from ..errors import UsageError
 
     if out_file.exists() and not overwrite:
         raise FileExistsError(f"{out_file} exists; pass --overwrite to replace it")
     try:
         chosen = embedder_from_spec(embedder)
     except ImportError as exc:  # a missing optional package is the user's to install
-        raise UserError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     summary = make_options_for_release(
         data if data is not None else _sample_records(),
         out_file,
@@ -98,7 +98,7 @@ def joint(
 
     from rich.table import Table
 
-    from .benchmarks.me2.joint import CELLS, joint_table
+    from ..benchmarks.me2.joint import CELLS, joint_table
 
     result = joint_table(solve_run, keypoints_run)
     table = Table(title=f"solved ({solve_run}) × identified ({keypoints_run})")
@@ -132,8 +132,8 @@ def anchoring(
 
     from rich.table import Table
 
-    from .benchmarks.me2.anchoring import anchoring_table, report_tables
-    from .report import fmt_cell
+    from ..benchmarks.me2.anchoring import anchoring_table, report_tables
+    from ..report import fmt_cell
 
     result = anchoring_table(anchored_run, unanchored_run)
     for spec in report_tables(result):

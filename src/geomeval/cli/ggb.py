@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..errors import UsageError
+
 ggb_app = typer.Typer(
     no_args_is_help=True,
     help="Run, render and verify GeoGebra construction scripts with geomeval's engine.",
@@ -21,7 +23,7 @@ out = Console()
 MAX_INPUT_BYTES = 1_000_000
 
 
-class GgbInputError(ValueError):
+class GgbInputError(UsageError):
     """A script file that cannot be read; main() prints it without a traceback."""
 
 

@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..errors import UsageError
+
 capgeo_app = typer.Typer(
     no_args_is_help=True,
     help="CapGeo's grid of reasoners and captioners, its correlation, and its captioned dataset.",
@@ -39,10 +41,10 @@ def grid(
     all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Run every reasoner directly and with each captioner's captions, with and without the image."""
-    from .benchmarks.capgeo.grid import cell_text, run_grid
-    from .cache import ResponseCache, default_cache_path
-    from .judges import Judge
-    from .models import ModelOptions, parse_model_spec
+    from ..benchmarks.capgeo.grid import cell_text, run_grid
+    from ..cache import ResponseCache, default_cache_path
+    from ..judges import Judge
+    from ..models import ModelOptions, parse_model_spec
 
     response_cache = None if no_cache else ResponseCache(default_cache_path())
 
@@ -81,8 +83,8 @@ def correlate(
     ] = None,
 ) -> None:
     """Pearson and Spearman between caption scores and the accuracy they buy, with a plot."""
-    from .benchmarks.capgeo.grid import GRID_FILE
-    from .benchmarks.capgeo.grid import correlate as compute
+    from ..benchmarks.capgeo.grid import GRID_FILE
+    from ..benchmarks.capgeo.grid import correlate as compute
 
     grid_file = grid_dir / GRID_FILE
     if not grid_file.is_file():
@@ -91,7 +93,7 @@ def correlate(
     for pair in caption_run:
         name, sep, folder = pair.partition("=")
         if not sep:
-            raise ValueError(f"--caption-run {pair!r}: expected CAPTIONER=DIR")
+            raise UsageError(f"--caption-run {pair!r}: expected CAPTIONER=DIR")
         results_file = Path(folder) / "results.json"
         if not results_file.is_file():
             raise FileNotFoundError(f"{results_file} not found")
@@ -99,7 +101,7 @@ def correlate(
         chosen = metric or results.get("headline") or "Avg"
         stats = results["metrics"].get(chosen)
         if stats is None or stats["value"] is None:
-            raise ValueError(f"{folder}: metric {chosen!r} has no value")
+            raise UsageError(f"{folder}: metric {chosen!r} has no value")
         scores[name] = stats["value"]
     result = compute(scores, json.loads(grid_file.read_text(encoding="utf-8")), mode=mode,
                      plot=grid_dir / "correlation.png")
@@ -134,11 +136,11 @@ def build(
     all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
     """Build the typed reasoning dataset: a source's problems with one captioner's captions."""
-    from .benchmarks.capgeo import data as reasoning_data
+    from ..benchmarks.capgeo import data as reasoning_data
 
     if source == reasoning_data.ALL_SOURCES:
         if data is not None or captions is not None or sample_seed is not None or all_problems:
-            raise ValueError("--source all builds the embedded samples with their reference captions: "
+            raise UsageError("--source all builds the embedded samples with their reference captions: "
                              "--data, --captions, --sample-seed and --all-problems name one source's files")
         summary = reasoning_data.build(str(reasoning_data.sample_path()), str(out_dir), overwrite=overwrite)
     else:

@@ -1,9 +1,9 @@
-"""The `geomeval` command line: list, run, score, compare, report, build, ggb."""
+"""The top-level `geomeval` commands: list, run, suite, prompts, score, compare, agreement,
+report, build, publish, demo and lmms-eval (the benchmark groups have a module each)."""
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import re
 import sys
@@ -24,8 +24,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from . import __version__
-from .errors import ENDPOINT_EXIT, MIN_COVERAGE_EXIT
+from .. import __version__
+from ..errors import MIN_COVERAGE_EXIT, UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
 console = Console(stderr=True)
@@ -47,27 +47,6 @@ def _root(
     """Evaluate models on geometric reasoning benchmarks."""
 
 
-from .cli_ggb import GgbInputError, ggb_app  # noqa: E402
-
-app.add_typer(ggb_app, name="ggb")
-
-from .cli_capgeo import capgeo_app  # noqa: E402
-
-app.add_typer(capgeo_app, name="capgeo")
-
-from .cli_geoeval import geoeval_app  # noqa: E402
-
-app.add_typer(geoeval_app, name="geoeval")
-
-from .cli_me2 import me2_app  # noqa: E402
-
-app.add_typer(me2_app, name="me2")
-
-
-class UserError(Exception):
-    """An error the user can fix; printed without a traceback, exit code 2."""
-
-
 @contextmanager
 def _progress(label: str):
     with Progress(
@@ -83,7 +62,7 @@ def _progress(label: str):
 
 
 def _print_results(results: dict[str, Any], out_dir: Path) -> None:
-    from .report import fmt_coverage, fmt_interval, fmt_judge, fmt_metric, fmt_se, precision_note
+    from ..report import fmt_coverage, fmt_interval, fmt_judge, fmt_metric, fmt_se, precision_note
 
     judged = any(stats.get("judge") for stats in results["metrics"].values())
     table = Table(title=f"{results['title']} · {results['task']} · {results['model']} · judge {results['judge']}")
@@ -107,7 +86,7 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
             f"[yellow]{truncated} answer(s) were cut at max_tokens[/yellow] (finish_reason 'length'); they "
             "are scored as given. A larger --max-tokens may change the score.", highlight=False,
         )
-    from .report import requests_lines
+    from ..report import requests_lines
 
     costs = [line for line in requests_lines(results) if "cost $" in line]
     for line in costs:
@@ -126,7 +105,7 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
             sub.add_row(key, fmt_metric(per_metric[headline], unit), fmt_interval(per_metric[headline], unit),
                         fmt_coverage(per_metric[headline]))
         out.print(sub)
-    from .report import fmt_cell
+    from ..report import fmt_cell
 
     for extra in results.get("tables") or []:
         laid_out = Table(title=extra["title"])
@@ -140,14 +119,16 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
 
 @app.command("list")
 def list_benchmarks() -> None:
-    """Benchmarks, their tasks and splits, and which data is available."""
-    from .benchmarks import REGISTRY
+    """Benchmarks, their tasks, splits and options (-T), and which data is available."""
+    from ..benchmarks import REGISTRY
+    from ..benchmarks.options import specs
 
     table = Table(title="geomeval benchmarks")
-    for column in ("benchmark", "tasks", "splits", "data"):
+    for column in ("benchmark", "tasks", "splits", "options", "data"):
         table.add_column(column)
     for name, bench in REGISTRY.items():
-        table.add_row(name, ", ".join(bench.tasks), ", ".join(bench.splits), bench.data_status())
+        options = ", ".join(spec.name for spec in specs(bench.Options))
+        table.add_row(name, ", ".join(bench.tasks), ", ".join(bench.splits), options or "—", bench.data_status())
     out.print(table)
 
 
@@ -159,13 +140,13 @@ def _default_out(benchmark: str, task: str, model: str) -> Path:
 
 
 def _cache(path: Path | None, no_cache: bool) -> Any:
-    from .cache import ResponseCache, default_cache_path
+    from ..cache import ResponseCache, default_cache_path
 
     return None if no_cache else ResponseCache(path or default_cache_path())
 
 
 def _check_coverage(results: dict[str, Any], min_coverage: float) -> None:
-    from .aggregate import coverage_shortfalls
+    from ..aggregate import coverage_shortfalls
 
     short = coverage_shortfalls(results, min_coverage)
     if short:
@@ -256,29 +237,29 @@ def _read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
     try:
         table = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise UserError(f"--prices {path}: unreadable ({exc})") from None
+        raise UsageError(f"--prices {path}: unreadable ({exc})") from None
     if not isinstance(table, dict) or not all(
         isinstance(v, dict) and v and set(v) <= {"prompt", "completion"}
         and all(isinstance(x, int | float) and x >= 0 for x in v.values())
         for v in table.values()
     ):
-        raise UserError(f'--prices {path}: expected {{"MODEL": {{"prompt": $, "completion": $}}}} per million tokens')
+        raise UsageError(f'--prices {path}: expected {{"MODEL": {{"prompt": $, "completion": $}}}} per million tokens')
     return table
 
 
 def _budget(max_requests: int | None, max_cost: float | None, prices: dict[str, Any] | None) -> Any:
     if max_cost is not None and not prices:
-        raise UserError("--max-cost needs --prices (a price table) to count dollars")
+        raise UsageError("--max-cost needs --prices (a price table) to count dollars")
     if max_requests is None and max_cost is None:
         return None
-    from .client import RequestBudget
+    from ..client import RequestBudget
 
     return RequestBudget(max_requests, max_cost, prices)
 
 
 def _run_guarded(label: str, func: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     """Run with a progress bar; a spent budget still returns the results written so far."""
-    from .client import BudgetExhausted
+    from ..client import BudgetExhausted
 
     with _progress(label) as update:
         try:
@@ -307,23 +288,46 @@ def _print_plan(found: dict[str, Any]) -> None:
     )
 
 
-def _task_options(pairs: list[str]) -> dict[str, str]:
-    """-T KEY=VALUE pairs as a dict; a malformed or repeated key is a usage error."""
-    options: dict[str, str] = {}
+def _task_options(pairs: list[str], aliases: dict[str, Any]) -> dict[str, Any]:
+    """-T KEY=VALUE pairs, with the older flags of the same options (`--mode text` is
+    `-T mode=text`), as one dict for `Benchmark.configure`; a malformed pair, or a key given
+    twice, is a usage error."""
+    options: dict[str, Any] = {key: value for key, value in aliases.items() if value is not None}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep or not key.isidentifier() or not value.strip():
-            raise UserError(f"-T {pair!r}: expected KEY=VALUE, e.g. -T pixel_reference=release")
+            raise UsageError(f"-T {pair!r}: expected KEY=VALUE, e.g. -T mode=text")
         if key in options:
-            raise UserError(f"-T {key} given twice")
+            raise UsageError(f"-T {key} given twice")
         options[key] = value.strip()
     return options
 
 
-@app.command()
+def _names() -> str:
+    """The registered benchmarks, for help texts."""
+    from ..benchmarks import REGISTRY
+
+    return ", ".join(REGISTRY)
+
+
+def _options_help() -> str:
+    """Each benchmark's tasks and `-T` options, read from the registry, for `run --help`."""
+    from ..benchmarks import REGISTRY
+    from ..benchmarks.options import specs
+
+    lines = []
+    for name, bench in REGISTRY.items():
+        lines.append(f"{name}: tasks {', '.join(bench.tasks)}")
+        for spec in specs(bench.Options):
+            default = "" if spec.default in (None, False) else f", default {spec.default}"
+            lines.append(f"  -T {spec.name}={spec.kind}{default}: {spec.help}")
+    return "\n\n".join(lines)
+
+
+@app.command(epilog=_options_help())
 def run(
-    benchmark: Annotated[str, typer.Argument(help="capgeo, ggbench, geoeval, geolaux or me2")],
+    benchmark: Annotated[str, typer.Argument(help=_names())],
     model: Annotated[
         str, typer.Option(help="openai:<model>, vllm:<model-or-path>, replay:<samples.jsonl>, baseline:random, baseline:empty")
     ],
@@ -350,29 +354,29 @@ def run(
     no_cache: NoCacheOpt = False,
     seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
     overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
-    source: Annotated[str | None, typer.Option(help="capgeo: mathvista_geometry, geoqa, mathverse_vision_only or mathverse_vision_intensive")] = None,
     captioner: Annotated[str | None, typer.Option(help="capgeo: the model spec that captions the figures")] = None,
     captioner_base_url: Annotated[str | None, typer.Option(help="capgeo: server for the captioner (default: --base-url)")] = None,
-    mode: Annotated[str | None, typer.Option(help="capgeo: direct, with_image or without_image; geoeval: text, text_description, text_diagram or text_description_diagram; me2: with_summary or without_summary (me2_keypoints without the solution summary: the Appendix C ablation)")] = None,
-    captions: Annotated[Path | None, typer.Option(help="capgeo: caption store folder (default: runs/captions)")] = None,
+    source: Annotated[str | None, typer.Option(hidden=True, help="-T source=")] = None,
+    mode: Annotated[str | None, typer.Option(hidden=True, help="-T mode=")] = None,
+    captions: Annotated[Path | None, typer.Option(hidden=True, help="-T captions=")] = None,
     prompts: Annotated[Path | None, typer.Option(envvar="GEOMEVAL_PROMPTS",
                                                  help="prompt file replacing named templates (e.g. the authors' "
                                                       "exact wording); `geomeval prompts BENCHMARK` prints the defaults")] = None,
-    sample_seed: Annotated[int | None, typer.Option(help="capgeo geoqa: seed of the paper's random 200 problems (default 0)")] = None,
-    all_problems: Annotated[bool, typer.Option(help="capgeo geoqa: every problem, not the paper's random 200")] = False,
+    sample_seed: Annotated[int | None, typer.Option(hidden=True, help="-T sample_seed=")] = None,
+    all_problems: Annotated[bool, typer.Option(hidden=True, help="-T all_problems=true")] = False,
     task_option: Annotated[list[str] | None, typer.Option(
-        "--task-option", "-T", help="a benchmark's own option KEY=VALUE (repeatable), e.g. ggbench: "
-                                    "-T pixel_reference=release, -T engine=jar")] = None,
+        "--task-option", "-T", help="a benchmark's own option KEY=VALUE (repeatable), e.g. -T mode=text; "
+                                    "each benchmark's are listed below")] = None,
     dry_run: DryRunOpt = False,
     max_requests: MaxRequestsOpt = None,
     max_cost: MaxCostOpt = None,
     prices: PricesOpt = None,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
-    from .benchmarks import get_benchmark, with_prompt_file
-    from .judges import parse_judge_spec
-    from .models import ModelOptions, parse_engine_args, parse_model_spec
-    from .runner import run as run_benchmark
+    from ..benchmarks import get_benchmark, with_prompt_file
+    from ..judges import parse_judge_spec
+    from ..models import ModelOptions, parse_engine_args, parse_model_spec
+    from ..runner import run as run_benchmark
 
     bench = get_benchmark(benchmark)
     task = task or bench.default_task
@@ -403,14 +407,16 @@ def run(
                 key_base_url=base_url or "",
             ),
         )
-    bench = bench.configure(
-        {"source": source, "captioner": captioner_obj, "mode": mode, "captions": captions,
-         "sample_seed": sample_seed, "all_problems": all_problems or None, **_task_options(task_option or [])}
-    )
+    aliases = {"source": source, "mode": mode, "captions": captions, "sample_seed": sample_seed,
+               "all_problems": all_problems or None}
+    given = _task_options(task_option or [], aliases)
+    if captioner_obj is not None:
+        given["captioner"] = captioner_obj
+    bench = bench.configure(given)
     bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
     if dry_run:
-        from .runner import plan
+        from ..runner import plan
 
         _print_plan(plan(bench, task=task, model=model_obj, judge=judge_obj, out_dir=target, data=data,
                          limit=limit, overwrite=overwrite))
@@ -453,10 +459,10 @@ def suite(
 ) -> None:
     """Run one model over several benchmarks and tasks (resumably: rerun to go on), then write
     suite.md for the model and leaderboard.md with one row per model under --out."""
-    from .judges import parse_judge_spec
-    from .models import ModelOptions, parse_model_spec
-    from .report import fmt_interval, fmt_metric
-    from .suites import parse_data, parse_parts, run_suite, slug
+    from ..judges import parse_judge_spec
+    from ..models import ModelOptions, parse_model_spec
+    from ..report import fmt_interval, fmt_metric
+    from ..suites import parse_data, parse_parts, run_suite, slug
 
     parts = parse_parts(part)
     data_by_bench = parse_data(data, parts)
@@ -496,12 +502,12 @@ def suite(
 
 @app.command("prompts")
 def prompts_command(
-    benchmark: Annotated[str, typer.Argument(help="capgeo, capgeo_bench, ggbench, geoeval, geolaux or me2")],
+    benchmark: Annotated[str, typer.Argument(help=_names())],
     check: Annotated[Path | None, typer.Option(help="validate this prompt file for the benchmark instead")] = None,
 ) -> None:
     """Print a benchmark's default prompt templates as a prompt file (for --prompts), or check one."""
-    from .benchmarks import get_benchmark, with_prompt_file
-    from .prompts import as_file_text
+    from ..benchmarks import get_benchmark, with_prompt_file
+    from ..prompts import as_file_text
 
     bench = get_benchmark(benchmark)
     if check is not None:
@@ -511,7 +517,7 @@ def prompts_command(
                       highlight=False, soft_wrap=True)
         return
     if not bench.prompt_templates:
-        raise ValueError(f"{bench.name} sends no replaceable prompts")
+        raise UsageError(f"{bench.name} sends no replaceable prompts")
     sys.stdout.write(as_file_text(bench.name, bench.prompt_templates))
 
 
@@ -530,8 +536,8 @@ def score(
     no_cache: NoCacheOpt = False,
 ) -> None:
     """Rescore saved outputs (e.g. with another judge) without regenerating."""
-    from .judges import parse_judge_spec
-    from .runner import rescore
+    from ..judges import parse_judge_spec
+    from ..runner import rescore
 
     judge_obj = parse_judge_spec(
         judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache),
@@ -553,8 +559,8 @@ def compare(
 ) -> None:
     """Per-group change B − A of each metric over the items scored in both runs, with its 95%
     interval (paired bootstrap) and a paired test (McNemar for 0/1 scores, else permutation)."""
-    from .compare import compare_runs
-    from .report import fmt_metric
+    from ..compare import compare_runs
+    from ..report import fmt_metric
 
     result = compare_runs(run_a, run_b, by=by)
     group = result["by"]
@@ -602,7 +608,7 @@ def agreement(
     """How far two judges (or a judge and people) agree on the same items: Cohen's kappa
     (quadratic-weighted for Likert), Spearman, Pearson and Krippendorff's alpha per metric,
     each with a seeded bootstrap 95% interval."""
-    from .agreement import compare_judgments
+    from ..agreement import compare_judgments
 
     result = compare_judgments(run_a, other, metric)
     table = Table(title=f"agreement: {result['A']} vs {result['B']}")
@@ -629,10 +635,10 @@ def agreement(
 @app.command()
 def report(run_dir: Annotated[Path, typer.Argument(help="a folder holding results.json")]) -> None:
     """Rebuild report.md and its plots from results.json."""
-    from .report import write_report
+    from ..report import write_report
 
     if not (run_dir / "results.json").exists():
-        raise UserError(f"{run_dir / 'results.json'} not found")
+        raise UsageError(f"{run_dir / 'results.json'} not found")
     path = write_report(run_dir)
     out.print(f"report: {path}")
 
@@ -646,7 +652,7 @@ def build(
     overwrite: Annotated[bool, typer.Option(help="replace an existing non-empty --out")] = False,
 ) -> None:
     """Build the typed parquet dataset from the official raw release."""
-    from .benchmarks import get_benchmark
+    from ..benchmarks import get_benchmark
 
     bench = get_benchmark(benchmark)
     summary = bench.build(str(raw), str(out_dir), skip_invalid=skip_invalid, overwrite=overwrite)
@@ -666,7 +672,7 @@ def build(
 
 @app.command()
 def publish(
-    target: Annotated[str, typer.Argument(help="a dataset (geolaux, ggbench, geoeval, me2, capgeo_bench, capgeo), space, or metric:<name>")],
+    target: Annotated[str, typer.Argument(help=f"a dataset ({_names()}), space, or metric:<name>")],
     out_dir: Annotated[Path, typer.Option("--out", help="folder for the repository as the Hub would hold it")],
     data: Annotated[Path | None, typer.Option(help="datasets: a raw release or built folder (default: the embedded sample)")] = None,
     repo_id: Annotated[str | None, typer.Option(help="push to this repo (with --token); without it, a dry run")] = None,
@@ -675,7 +681,7 @@ def publish(
     overwrite: Annotated[bool, typer.Option(help="replace a non-empty --out")] = False,
 ) -> None:
     """Write, validate (offline) and, given --repo-id and a token, push a Hub repository."""
-    from .publish import push, stage
+    from ..publish import push, stage
 
     staged = stage(target, out_dir, data=data, overwrite=overwrite, repo_id=repo_id)
     for check in staged.checks:
@@ -697,9 +703,9 @@ def demo(
     chosen = port if port is not None else int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
     _refuse_busy_port(host, chosen)
     try:
-        from .demo.app import launch
+        from ..demo.app import launch
     except ImportError as exc:
-        raise UserError(f"the demo needs Gradio: pip install \"geomeval[space]\" ({exc})") from None
+        raise UsageError(f"the demo needs Gradio: pip install \"geomeval[space]\" ({exc})") from None
     launch(host, chosen, runs)
 
 
@@ -710,13 +716,13 @@ def _refuse_busy_port(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
-        raise UserError(f"cannot use --host {host}: {exc.strerror}") from None
+        raise UsageError(f"cannot use --host {host}: {exc.strerror}") from None
     family, _, _, _, address = infos[0]
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         try:
             probe.bind(address)
         except OSError as exc:
-            raise UserError(
+            raise UsageError(
                 f"port {port} on {host} is not free ({exc.strerror}): pass another --port, "
                 "or stop the program using it"
             ) from None
@@ -745,61 +751,9 @@ def lmms_eval_command(
     results JSON, and 3 when a metric's coverage is below --min-coverage (as `geomeval run`;
     without a judge, metrics only a judge scores are exempt).
     """
-    from .integrations.lmms_eval import run_lmms_eval
+    from ..integrations.lmms_eval import run_lmms_eval
 
     status = run_lmms_eval(list(ctx.args), data=data, min_coverage=min_coverage,
                            prompts=str(prompts) if prompts else None)
     if status:
         sys.exit(status)
-
-
-def _user_errors() -> tuple[type[BaseException], ...]:
-    """Exceptions that carry a message for the user (exit 2, no traceback). Their modules are
-    imported here, when an error is being handled, so start-up stays light."""
-    from .benchmarks.base import DataError
-    from .runner import RunConflict
-
-    return (UserError, GgbInputError, DataError, RunConflict, FileNotFoundError, FileExistsError, KeyError, ValueError)
-
-
-class _ConsoleHandler(logging.Handler):
-    """The library's warnings (a server that makes the client narrow its requests in flight)
-    printed on the console, above the progress bar, in yellow."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        console.print(f"[yellow]warning:[/yellow] {escape(record.getMessage())}", highlight=False, soft_wrap=True)
-
-
-def _show_warnings_on_console() -> None:
-    logger = logging.getLogger("geomeval")
-    if not any(isinstance(h, _ConsoleHandler) for h in logger.handlers):
-        logger.addHandler(_ConsoleHandler(logging.WARNING))
-        logger.propagate = False
-
-
-def main() -> None:
-    """Entry point. Usage mistakes are typer's (in standalone mode it prints the usage and exits
-    2, whatever click it bundles); errors the user can fix print one line and exit 2."""
-    from .errors import EndpointFailure
-
-    _show_warnings_on_console()
-    try:
-        app(standalone_mode=True, prog_name="geomeval")
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except EndpointFailure as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-        console.print(
-            "Nothing was counted for the items not yet done; what was saved stays saved. "
-            "Fix the endpoint and rerun the same command to resume.", highlight=False, soft_wrap=True,
-        )
-        sys.exit(ENDPOINT_EXIT)
-    except Exception as exc:
-        if not isinstance(exc, _user_errors()):
-            raise
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        console.print(f"[red]error:[/red] {escape(str(message))}", highlight=False, soft_wrap=True)
-        sys.exit(2)
-
-if __name__ == "__main__":
-    main()

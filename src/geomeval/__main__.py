@@ -1,0 +1,5 @@
+"""`python -m geomeval`: the `geomeval` command."""
+
+from .cli import main
+
+main()

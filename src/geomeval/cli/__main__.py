@@ -1,0 +1,5 @@
+"""`python -m geomeval.cli`: the `geomeval` command."""
+
+from . import main
+
+main()
