@@ -30,7 +30,7 @@ from ..base import Benchmark, Item
 from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
-from .features import QUESTION_TYPES
+from .features import FEATURES
 from .reasoning import TEMPLATES
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
@@ -269,10 +269,10 @@ class CapGeo(Benchmark):
 
 def _built_row(row: dict[str, Any]) -> dict[str, Any]:
     """A row of a built reasoning dataset in the shape `load_source` gives, with its caption."""
-    row = dict(row)
-    if isinstance(row.get("question_type"), int):
-        row["question_type"] = QUESTION_TYPES[row["question_type"]]
-    row["choices"] = list(row.get("choices") or [])
+    from ..rows import named_row
+
+    row = named_row(row, FEATURES)
+    row["choices"] = row.get("choices") or []
     if row.get("caption") is None:
         row.setdefault("caption_error", "the built dataset has no caption for this item")
     return row

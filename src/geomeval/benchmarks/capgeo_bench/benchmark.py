@@ -13,7 +13,6 @@ from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from ..capgeo.captioning import FIGURE_TEMPLATES, caption_messages, caption_messages_zh
-from .features import CLASSES
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 
 if TYPE_CHECKING:
@@ -50,9 +49,7 @@ class CapGeoBench(Benchmark):
         for row in dataset:
             if task == "capgeo_bench_zh" and not row["caption_zh"]:
                 continue  # no Chinese reference to score against
-            if isinstance(row["geometry_class"], int):
-                row["geometry_class"] = CLASSES[row["geometry_class"]]
-            items.append(Item(id=row["id"], fields=row))
+            items.append(Item(id=row["id"], fields=data.SOURCE.named(row)))
         return items[:limit] if limit is not None else items
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:

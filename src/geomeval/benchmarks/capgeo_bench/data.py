@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from datasets import Dataset, Image
-
 from ..datasource import DataSource
 from .card import render_card
 from .features import FEATURES
@@ -25,8 +23,4 @@ from_raw = SOURCE.from_raw
 build = SOURCE.build
 locate = SOURCE.locate
 load = SOURCE.load
-
-
-def undecoded(dataset: Dataset) -> Dataset:
-    """The same rows with images as {bytes, path}, ready to send without re-encoding."""
-    return dataset.cast_column("image", Image(decode=False))
+undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from FEATURES
