@@ -23,6 +23,7 @@ import pytest
 from geomeval.benchmarks.capgeo.captioning import caption_messages
 from geomeval.benchmarks.capgeo_bench import data as bench_data
 from geomeval.benchmarks.capgeo_bench import scoring as bench_scoring
+from geomeval.benchmarks.capgeo_bench.benchmark import lmms_avg as capgeo_bench_lmms_avg
 from geomeval.integrations import lmms_eval as integration
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.skipif(
     reason="lmms-eval is not installed (pip install -c constraints.txt '.[lmms]')",
 )
 
-SPEC = integration.CAPGEO_BENCH
+SPEC = integration.SPECS["capgeo_bench"]
 SAMPLE = {
     r["id"]: r
     for r in json.loads((bench_data.sample_path() / "captions.json").read_text(encoding="utf-8"))
@@ -220,10 +221,10 @@ def _avg_entry(item: str, offline: tuple, judge: tuple | None) -> dict:
 def test_avg_is_table4s_mean_of_three_dimension_means_from_the_judge_engine_when_it_ran() -> None:
     # The paper's GPT-o3 row: (63.4 + 56.1 + 26.0) / 3 = 48.5 (judge engine; offline ignored).
     judged = [_avg_entry("a", (0.2, 0.2, 0.2), (0.634, 0.561, 0.26))]
-    assert integration.capgeo_bench_avg(judged) == pytest.approx(0.485, abs=5e-4)
+    assert capgeo_bench_lmms_avg(judged) == pytest.approx(0.485, abs=5e-4)
     # A mean of dimension means, not of items: the relation-less item counts in two dimensions.
     items = [_avg_entry("a", (1.0, None, 0.5), None), _avg_entry("b", (0.0, 0.6, 0.5), None)]
-    assert integration.capgeo_bench_avg(items) == pytest.approx((0.5 + 0.6 + 0.5) / 3)
+    assert capgeo_bench_lmms_avg(items) == pytest.approx((0.5 + 0.6 + 0.5) / 3)
     # No judge ran: the offline engine's Avg, the same number `geomeval run` reports.
     from geomeval.records import SampleRecord, Score
 
@@ -236,9 +237,9 @@ def test_avg_is_table4s_mean_of_three_dimension_means_from_the_judge_engine_when
     ]
     summary = bench_scoring.aggregate(records)
     assert summary["headline"] == "Avg"
-    assert integration.capgeo_bench_avg(items) == summary["metrics"]["Avg"]["value"]
+    assert capgeo_bench_lmms_avg(items) == summary["metrics"]["Avg"]["value"]
     # A dimension nothing was scored in: no Avg (N/A), never a mean of two.
-    assert integration.capgeo_bench_avg([_avg_entry("a", (1.0, None, 0.5), None)]) is None
+    assert capgeo_bench_lmms_avg([_avg_entry("a", (1.0, None, 0.5), None)]) is None
 
 
 def test_avg_from_process_results_matches_geomeval_run(docs: list[dict]) -> None:
@@ -252,7 +253,7 @@ def test_avg_from_process_results_matches_geomeval_run(docs: list[dict]) -> None
         for d in ("elements", "relations", "numericals")
     ]
     assert None not in dims
-    assert integration.capgeo_bench_avg(entries) == pytest.approx(bench_scoring.avg(*dims))
+    assert capgeo_bench_lmms_avg(entries) == pytest.approx(bench_scoring.avg(*dims))
 
 
 def _sentences(description: str) -> list[str]:
@@ -317,7 +318,7 @@ def test_data_goes_to_capgeo_bench_when_its_task_is_named(built: Path) -> None:
     assert specs == [SPEC]
     # `capgeo_*` also names CapGeo's reasoning tasks: two benchmarks, so one --data is refused.
     both = integration.named_benchmarks(["--tasks", "capgeo_*"])
-    assert both == [SPEC, integration.CAPGEO]
+    assert sorted(spec.name for spec in both) == ["capgeo", "capgeo_bench"]
     assert integration.dataset_paths_for([SPEC], str(built)) == {
         "capgeo_bench": str(built.resolve())
     }

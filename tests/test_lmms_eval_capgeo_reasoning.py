@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
     reason="lmms-eval is not installed (pip install -c constraints.txt '.[lmms]')",
 )
 
-SPEC = integration.CAPGEO
+SPEC = integration.SPECS["capgeo"]
 TASKS = {mode: f"capgeo_reasoning_{mode}" for mode in reasoning.MODES}
 MODEL_ARGS = "model=test-model,base_url={url},api_key=sk-test,num_concurrent=4,max_retries=2"
 
@@ -108,7 +108,7 @@ def test_lmms_eval_loads_the_tasks_over_the_built_dataset(
     assert rewritten == {**shipped, "dataset_path": str(built)}
     bench = integration.load_task_yaml((folder / integration.TEMPLATE).read_text())
     assert (
-        bench["dataset_path"] == integration.CAPGEO_BENCH.hub_dataset
+        bench["dataset_path"] == integration.SPECS["capgeo_bench"].hub_dataset
     )  # CapGeo-Bench's is untouched
 
     for mode, task in TASKS.items():

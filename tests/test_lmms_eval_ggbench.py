@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(
     reason="lmms-eval is not installed (pip install -c constraints.txt '.[lmms]')",
 )
 
-SPEC = integration.GGBENCH
+SPEC = integration.SPECS["ggbench"]
 RELEASE = {
     r["id"]: r for r in json.loads((data.sample_path() / RELEASE_FILE).read_text(encoding="utf-8"))
 }
@@ -112,7 +112,7 @@ def test_metric_keys_are_safe_and_cover_the_code_track() -> None:
     assert all(re.fullmatch(r"[A-Za-z0-9_]+", key) for key in KEYS.values())
     # Every code-track metric but LPIPS (needs torchvision, which the lmms-eval install removes).
     assert set(SPEC.metrics) == set(scoring.CODE_TRACK_METRICS) - {"LPIPS"}
-    assert integration.metric_keys(integration.GEOLAUX) == {
+    assert integration.metric_keys(integration.SPECS["geolaux"]) == {
         "ACS": "ACS",
         "PCS": "PCS",
         "PQS": "PQS",
@@ -142,7 +142,7 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
     geolaux = integration.load_task_yaml(
         (include / "geomeval" / "geolaux" / integration.TEMPLATE).read_text()
     )
-    assert geolaux["dataset_path"] == integration.GEOLAUX.hub_dataset
+    assert geolaux["dataset_path"] == integration.SPECS["geolaux"].hub_dataset
 
     config = load_yaml_config(str(folder / "ggbench_code.yaml"), mode="full")
     assert config["task"] == "ggbench_code" and config["dataset_path"] == str(built)
@@ -308,7 +308,7 @@ def test_data_goes_to_the_benchmark_of_the_tasks_named(
     assert specs("ggbench_code") == ["ggbench"]
     assert specs("geolaux_aux,my_task") == ["geolaux"]
     assert specs("gg*") == ["ggbench"]  # lmms-eval's fnmatch patterns
-    assert specs("geolaux,ggbench_code") == ["geolaux", "ggbench"]
+    assert sorted(specs("geolaux,ggbench_code")) == ["geolaux", "ggbench"]
     assert specs("my_task") == []
     assert integration.dataset_paths_for([SPEC], str(built)) == {"ggbench": str(built.resolve())}
 

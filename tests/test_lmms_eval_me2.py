@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(
     reason="lmms-eval is not installed (pip install -c constraints.txt '.[lmms]')",
 )
 
-SPEC = integration.ME2
+SPEC = integration.SPECS["me2"]
 GROUP = "me2"
 MODEL_ARGS = "model=test-model,base_url={url},api_key=sk-test,num_concurrent=4,max_retries=2"
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 2 retries] connection refused"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..prompts import PromptSet, Template, default_set
 from ..records import SampleRecord, Score
+from .lmms import LmmsBenchmark
 from .options import NoOptions
 from .options import parse as parse_options
 
@@ -64,6 +65,8 @@ class Benchmark(ABC):
     compare_by: str | None = None
     # The run options (`geomeval run -T key=value`): a frozen dataclass, see options.py.
     Options: ClassVar[type[Any]] = NoOptions
+    # Its lmms-eval tasks (shipped in lmms_tasks/<name>/), or None when it has none.
+    lmms: ClassVar[LmmsBenchmark | None] = None
     # Every prompt the benchmark sends, as a named template a prompt file may replace.
     prompt_templates: tuple[Template, ...] = ()
     _prompt_set: PromptSet | None = None

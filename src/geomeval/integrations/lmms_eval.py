@@ -1,14 +1,17 @@
 """geomeval's benchmarks inside lmms-eval: the task functions and the `geomeval lmms-eval` wrapper.
 
-The task YAMLs shipped in `geomeval/lmms_tasks/<benchmark>/` name the functions below
-through a thin `utils.py`. Prompts come from the benchmark's own `messages` and scores
-from the scorer `geomeval run` uses (`runner.score_record_sync`), so both ways of
-running a model pose the same items and score them the same way.
+The task YAMLs shipped in `geomeval/lmms_tasks/<benchmark>/` name functions that a
+`utils.py` of a few lines gets from `entry_points(<its tasks>)`: each task's doc functions
+and process_results, made here, and the aggregations. Prompts come from the benchmark's own
+`messages` and scores from the scorer `geomeval run` uses (`engine.score_record_sync`), so
+both ways of running a model pose the same items and score them the same way. Rows become
+items through the benchmark's Features (`benchmarks.rows.named_row`), as in `geomeval run`.
 
-Everything here is shared; what differs per benchmark is one `LmmsBenchmark` entry in
-`BENCHMARKS` (tasks, metric names, Hub id, how an lmms-eval doc becomes the row
-`load_items` makes, which image columns scoring needs, which release folders the cache
-fingerprint covers). Tasks: GeoLaux `geolaux`, `geolaux_aux`; GGBench `ggbench_code`;
+Everything here is shared; what differs per benchmark is its `Benchmark.lmms` declaration,
+in its own folder (`benchmarks.lmms.LmmsBenchmark`: tasks, metric names, which image
+columns scoring needs, which release folders the cache fingerprint covers), read from the
+registry into `BENCHMARKS`, with the Hub id `geomeval publish` writes (hub_metadata). A task
+YAML's `lmms_eval_specific_kwargs` carry its prompts and judge (`TaskSettings`). Tasks: GeoLaux `geolaux`, `geolaux_aux`; GGBench `ggbench_code`;
 CapGeo-Bench `capgeo_bench` (the figure alone → a caption, scored by keypoints; tasks in
 `lmms_tasks/capgeo/`); CapGeo `capgeo_reasoning_direct`, `capgeo_reasoning_with_image`,
 `capgeo_reasoning_without_image` (a reasoner answers with the caption a built reasoning
@@ -34,9 +37,11 @@ the mean over scored items (None, shown as N/A, when nothing was scored), and
 `<key>_coverage` is the share of items scored among those the metric applies to (a
 CapGeo-Bench dimension the reference states nothing in, or GeoEval's T on an item with a
 diagram, is not applicable, not a failure). Judge metrics (GeoLaux's PCS/PQS, GGBench's
-VLM-*, CapGeo-Bench's "(judge)" keypoints) are scored when GEOMEVAL_JUDGE_MODEL names a
-judge, else reported unscored; GeoEval's answer extraction uses that judge when there is
-one, the rules alone when not (as `geomeval run`).
+VLM-*, CapGeo-Bench's "(judge)" keypoints) are scored when a judge is named (the task's
+`judge` kwargs, else GEOMEVAL_JUDGE_MODEL), else reported unscored; GeoEval's answer
+extraction uses that judge when there is one, the rules alone when not (as `geomeval run`).
+A scored entry also carries `score` (the YAMLs' `score_key`), from which lmms-eval prints
+Stderr_CLT over the scored items.
 
 Several configs. A benchmark released as subsets with one schema (GeoEval) is one built
 folder with one Hugging Face config per subset (`data/<config>/`, a card declaring them):
@@ -102,7 +107,6 @@ import itertools
 import json
 import logging
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -112,7 +116,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from importlib.resources import as_file, files
 from importlib.util import find_spec
 from pathlib import Path
@@ -124,7 +127,6 @@ from ..cache import cache_dir
 from ..errors import MIN_COVERAGE_EXIT, UsageError
 
 TASKS_DIR = "lmms_tasks"
-TEMPLATE = "_default_template_yaml"
 # lmms-eval's openai client sends every message as a list of content parts, even text alone;
 # llama.cpp's server refuses that (HTTP 500), so every request fails there.
 LIST_CONTENT_HINT = (
@@ -142,227 +144,29 @@ log = logging.getLogger(__name__)
 # --------------------------------------------------------------------------- per benchmark
 
 
-def metric_key(name: str) -> str:
-    """The key lmms-eval reports a geomeval metric under (see the module docstring)."""
-    key = name.replace("@", "_at_").replace(" (0-100)", "_0_100")
-    return re.sub(r"[^A-Za-z0-9_]+", "_", key).strip("_")
+from ..benchmarks.lmms import TEMPLATE, LmmsBenchmark, metric_key  # noqa: E402  (re-exported)
 
 
-@dataclass(frozen=True)
-class LmmsBenchmark:
-    """What the shared machinery needs to know about one benchmark's lmms-eval tasks."""
+def _declared() -> tuple[LmmsBenchmark, ...]:
+    """Every registered benchmark's lmms-eval declaration, with its name, title and Hub id."""
+    from dataclasses import replace
 
-    name: str  # the registry name (and, unless `folder` says otherwise, the folder under lmms_tasks/)
-    title: str
-    tasks: tuple[str, ...]
-    metrics: tuple[str, ...]  # geomeval's names, as the scorer returns them
-    summary: tuple[str, ...]  # printed after a run
-    hub_dataset: str  # the shipped YAML's dataset_path
-    scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
-    release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
-    # Where the code lives when it is not geomeval.benchmarks.<name> with the modules data,
-    # raw and features: CapGeo's data module also reads its raw sources.
-    folder: str = ""  # the task folder under lmms_tasks/; "" = name
-    package_name: str = ""  # "" = geomeval.benchmarks.<name>
-    module_names: tuple[tuple[str, str], ...] = ()  # (role, module) where not data/raw/features
-    features_name: str = "FEATURES"  # the typed Features in the features module
-    template: str = TEMPLATE  # the template its task YAMLs include (two benchmarks share capgeo/)
-    # The registry's benchmark configured for one task (CapGeo: the task's mode); None = as is.
-    configure: Callable[[Any, str], Any] | None = None
-    # The raw data is small (CapGeo's embedded sources): the cache fingerprint hashes every
-    # file under it whole, instead of a release JSON plus `release_folders`' file stats.
-    hash_whole_release: bool = False
-    # The raw release's (JSON files, image files) for the cache fingerprint, where the raw
-    # module's `locate_release` (one JSON) and `release_folders` do not describe it (GeoEval:
-    # one JSON per subset, diagrams in images/ or diagrams/ or loose beside them).
-    release_files: Callable[[Path], tuple[tuple[Path, ...], tuple[Path, ...]]] | None = None
-    # (task, Hugging Face config) for a dataset of several configs (GeoEval's subsets): the
-    # task YAML's `dataset_name`. Empty: one default config.
-    dataset_names: tuple[tuple[str, str], ...] = ()
-    # lmms-eval groups shipped in the task folder (their YAML's `group:` names).
-    groups: tuple[str, ...] = ()
-    # (task, its metrics) where tasks differ (ME2's three); a task not named has `metrics`.
-    task_metrics: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    # Entries derived from an item's other entries (CapGeo-Bench's Avg inputs): their metric
-    # names, and (task, the item's entries) -> {key: entry}.
-    derived: tuple[str, ...] = ()
-    derive: Callable[[str, Mapping[str, Any]], dict[str, Any]] | None = None
+    from ..benchmarks import REGISTRY
+    from ..hub_metadata import METADATA
 
-    @property
-    def package(self) -> str:
-        return self.package_name or f"geomeval.benchmarks.{self.name}"
-
-    @property
-    def task_folder(self) -> str:
-        return self.folder or self.name
-
-    def module(self, role: str) -> Any:
-        """The benchmark's `data`, `raw` or `features` module (imported when first needed)."""
-        return import_module(f"{self.package}.{dict(self.module_names).get(role, role)}")
-
-    def features(self) -> Any:
-        """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
-        return getattr(self.module("features"), self.features_name)
-
-    def metrics_for(self, task: str | None) -> tuple[str, ...]:
-        """The metrics `task` reports (its YAML's metric_list); None: all of the benchmark's."""
-        return dict(self.task_metrics).get(task, self.metrics) if task else self.metrics
-
-    def row(self, doc: Mapping[str, Any]) -> dict[str, Any]:
-        """An lmms-eval doc as the fields `geomeval run` gives the item (`rows.named_row`, from
-        the Features); images the scorer keeps (GGBench's reference figure) as PNG bytes, since
-        lmms-eval decodes every image to PIL."""
-        from ..benchmarks.rows import named_row
-        from ..images import image_bytes
-
-        row = named_row(doc, self.features())
-        for column in self.scoring_columns:
-            image = row.get(column)
-            if image is not None and not isinstance(image, dict):
-                row[column] = {"bytes": image_bytes(image)}
-        return row
-
-    def dataset_name(self, task: str) -> str | None:
-        """The config `task` reads (its YAML's `dataset_name`); None: the default one."""
-        return dict(self.dataset_names).get(task)
+    hub = {name: entry.repo_id for name, entry in METADATA.items()}
+    return tuple(
+        replace(bench.lmms, name=bench.name, title=bench.lmms.title or bench.title,
+                hub_dataset=hub.get(bench.name, f"geomeval/{bench.title}"))
+        for bench in REGISTRY.values()
+        if bench.lmms is not None
+    )
 
 
-def geoeval_release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
-    """A GeoEval raw release for the cache fingerprint: the JSON of every subset it holds,
-    and the image files where `raw.read_release` looks for diagrams (images/ and diagrams/
-    beside each JSON or its folder, whole; image files directly beside the JSON)."""
-    from ..benchmarks.geoeval.raw import DIAGRAM_DIRS, DIAGRAM_SUFFIXES, subset_file, subsets_in
-
-    jsons = tuple(path for path in (subset_file(raw, name) for name in subsets_in(raw)) if path is not None)
-    images: set[Path] = set()
-    for json_path in jsons:
-        here = json_path.parent
-        for folder in (*(here / d for d in DIAGRAM_DIRS), *(here.parent / d for d in DIAGRAM_DIRS)):
-            images.update(p for p in folder.rglob("*") if p.is_file())
-        images.update(p for p in here.iterdir() if p.is_file() and p.suffix.lower() in DIAGRAM_SUFFIXES)
-    return jsons, tuple(sorted(images))
-
-
-CAPGEO_REASONING_PREFIX = "capgeo_reasoning_"
-
-
-def capgeo_for_task(bench: Any, task: str) -> Any:
-    """CapGeo posing `capgeo_reasoning_<mode>`: captions come from the rows, not a captioner."""
-    return bench.with_mode(task.removeprefix(CAPGEO_REASONING_PREFIX))
-
-
-GEOLAUX = LmmsBenchmark(
-    name="geolaux",
-    title="GeoLaux",
-    tasks=("geolaux", "geolaux_aux"),
-    metrics=("ACS", "PCS", "PQS"),
-    summary=("ACS", "PCS", "PQS"),
-    hub_dataset="geomeval/GeoLaux",
-    release_folders=("original_images", "auxiliary_images"),
-)
-
-# The code track's metrics, as `scoring.CODE_TRACK_METRICS` without LPIPS: LPIPS needs
-# torchvision, which the lmms-eval install removes (constraints.txt), so it would only
-# ever show N/A here.
-GGBENCH = LmmsBenchmark(
-    name="ggbench",
-    title="GGBench",
-    tasks=("ggbench_code",),
-    metrics=(
-        "Pass@1", "verifier", "BLEU", "ROUGE-L", "chrF", "edit_distance", "RUBY", "PSNR", "SSIM",
-        "VLM-T", "VLM-I-Mid", "VLM-I-Res", "VLM-I", "Step Accuracy", "Process Consistency",
-        "Problem-Solution Accuracy",
-        "VLM-T (0-100)", "VLM-I-Mid (0-100)", "VLM-I-Res (0-100)", "VLM-I (0-100)",
-    ),
-    summary=("Pass@1", "verifier", "chrF", "SSIM", "VLM-T", "VLM-I"),
-    hub_dataset="geomeval/GGBench",
-    scoring_columns=("final_image",),
-    release_folders=("Q&A_image", "long_image"),
-)
-
-# `bench_scoring.METRICS`, spelled out here because importing the scorer at import time
-# would load every benchmark (tests check the two agree): the offline keypoint engine's
-# always, the judge's " (judge)" ones when GEOMEVAL_JUDGE_MODEL names a judge (else
-# unscored, needs_judge). Only the English task: capgeo_bench_zh scores the rows that have
-# a Chinese caption, a subset an lmms-eval task over the whole split cannot pose.
-_KEYPOINT_METRICS = tuple(
-    f"{scope} {measure}"
-    for scope in ("keypoint", "elements", "relations", "numericals")
-    for measure in ("recall", "precision", "F1")
-)
-CAPGEO_BENCH = LmmsBenchmark(
-    name="capgeo_bench",
-    title="CapGeo-Bench",
-    tasks=("capgeo_bench",),
-    metrics=_KEYPOINT_METRICS + tuple(f"{name} (judge)" for name in _KEYPOINT_METRICS),
-    summary=("Avg", "keypoint recall", "keypoint precision", "keypoint F1", "keypoint recall (judge)"),
-    hub_dataset="geomeval/CapGeo-Bench",
-    release_folders=("images",),
-    folder="capgeo",
-    derived=("Avg",),
-    derive=lambda task, entries: capgeo_bench_avg_inputs(task, entries),
-)
-
-# `reasoning.METRICS`, spelled out for the same reason (a test checks they agree). Its own
-# template in the capgeo folder; `--data` is a built reasoning folder (`geomeval capgeo
-# build`) or a Hub id; without it, every source's embedded sample with reference captions.
-CAPGEO = LmmsBenchmark(
-    name="capgeo",
-    title="CapGeo reasoning",
-    tasks=tuple(f"{CAPGEO_REASONING_PREFIX}{mode}" for mode in ("direct", "with_image", "without_image")),
-    metrics=("accuracy",),
-    summary=("accuracy",),
-    hub_dataset="geomeval/CapGeo-Reasoning",
-    folder="capgeo",
-    module_names=(("raw", "data"),),
-    template="_reasoning_template_yaml",
-    configure=capgeo_for_task,
-    hash_whole_release=True,
-)
-
-# GeoEval's subsets (`features.SUBSETS`) and `scoring.METRICS`, spelled out so that this
-# table imports nothing heavy (a test checks they agree). One built folder, one config per
-# subset: each task reads its own (`dataset_names`); the group `geoeval` runs all four.
-_GEOEVAL_TASKS = ("geoeval_2000", "geoeval_backward", "geoeval_aug", "geoeval_hard")
-GEOEVAL = LmmsBenchmark(
-    name="geoeval",
-    title="GeoEval",
-    tasks=_GEOEVAL_TASKS,
-    metrics=("A", "T"),
-    summary=("A", "T"),
-    hub_dataset="geomeval/GeoEval",
-    scoring_columns=("diagram",),  # T applies to text-only items: the scorer must see the diagram
-    release_files=geoeval_release_files,
-    dataset_names=tuple((task, task) for task in _GEOEVAL_TASKS),
-    groups=("geoeval",),
-)
-
-# ME2's tasks and `scoring.TASK_METRICS`, spelled out for the same reason (a test checks
-# they agree); BERTScore is reported when its local model loads (else N/A, with the reason
-# logged). The group `me2` runs all three tasks, each on its own line.
-_ME2_EXPLAIN = (
-    "Correctness", "Fidelity", "Referencing",
-    "Correctness (0-100)", "Fidelity (0-100)", "Referencing (0-100)",
-    "BLEU-2", "BLEU-4", "ROUGE-L", "METEOR", "BERTScore-F1", "BERTScore-P", "BERTScore-R",
-)
-ME2 = LmmsBenchmark(
-    name="me2",
-    title="ME2",
-    tasks=("me2_solve", "me2_keypoints", "me2_explain"),
-    metrics=("accuracy", *_ME2_EXPLAIN),
-    summary=("accuracy", "Correctness", "Fidelity", "Referencing", "ROUGE-L", "BERTScore-F1"),
-    hub_dataset="geomeval/ME2",
-    # Images may sit beside the records file or in problem_image/, solution_image/, images/:
-    # the fingerprint stats every file under its folder.
-    release_folders=("",),
-    groups=("me2",),
-    task_metrics=(("me2_solve", ("accuracy",)), ("me2_keypoints", ("accuracy",)), ("me2_explain", _ME2_EXPLAIN)),
-)
-
-BENCHMARKS: tuple[LmmsBenchmark, ...] = (GEOLAUX, GGBENCH, CAPGEO_BENCH, CAPGEO, GEOEVAL, ME2)
+BENCHMARKS: tuple[LmmsBenchmark, ...] = _declared()
+SPECS = {spec.name: spec for spec in BENCHMARKS}
 TASKS = tuple(task for spec in BENCHMARKS for task in spec.tasks)
 GROUPS = tuple(group for spec in BENCHMARKS for group in spec.groups)
-HUB_DATASET = GEOLAUX.hub_dataset  # GeoLaux's, the only one before GGBench had tasks
 _BY_TASK = {task: spec for spec in BENCHMARKS for task in spec.tasks}
 _BY_NAME = {**_BY_TASK, **{group: spec for spec in BENCHMARKS for group in spec.groups}}
 
@@ -760,6 +564,11 @@ def _log_coverage(metric: str, items: Sequence[Any]) -> None:
         message += f" ({100 * scored / (total - inapplicable):.1f}% coverage)"
     if reasons:
         message += "; unscored: " + "; ".join(f"{n} × {why}" for why, n in reasons.most_common(3))
+    log_info(message)
+
+
+def log_info(message: str) -> None:
+    """A line in lmms-eval's own log (loguru), or this module's logger outside lmms-eval."""
     try:
         from loguru import logger
 
@@ -832,12 +641,22 @@ def entry_points(*tasks: str) -> dict[str, Callable[..., Any]]:
         "aggregate_scored": aggregate_scored,
         "coverage": coverage,
         "mean_over_tasks": mean_over_tasks,
-        "capgeo_bench_avg": capgeo_bench_avg,
     }
     for task in tasks:
-        for_task(task)  # an unknown task fails here, when lmms-eval loads the YAML
+        for name, aggregate in for_task(task).aggregations:  # an unknown task fails here, at YAML load
+            out[name] = _named(name, aggregate)
         out.update(_task_functions(task))
     return out
+
+
+def _named(name: str, aggregate: Callable[[Sequence[Any]], Any]) -> Callable[[Sequence[Any]], Any]:
+    """`aggregate` under the name its YAML gives it (lmms-eval logs and dumps that name)."""
+
+    def named(items: Sequence[Any]) -> Any:
+        return aggregate(items)
+
+    named.__name__ = named.__qualname__ = name
+    return named
 
 
 def _task_functions(task: str) -> dict[str, Callable[..., Any]]:
@@ -860,49 +679,6 @@ def _task_functions(task: str) -> dict[str, Callable[..., Any]]:
         function.__name__ = function.__qualname__ = name
         functions[name] = function
     return functions
-
-
-CAPGEO_BENCH_AVG = "Avg"  # Table 4's headline; its lmms-eval key is the same
-_SCORE_FIELDS = ("value", "unscored", "needs_judge", "not_applicable", "judge")
-
-
-def capgeo_bench_avg_inputs(task: str, entries: Mapping[str, Any]) -> dict[str, Any]:
-    """Under `Avg`, the item's scores Table 4's Avg is derived from (`AVG_INPUTS`): an
-    lmms-eval aggregation sees one key's items only, and Avg is a mean of three
-    per-dimension means, not a mean of per-item values."""
-    from ..benchmarks.capgeo_bench.scoring import AVG_INPUTS
-
-    some = entries[metric_key(AVG_INPUTS[0])]
-    inputs = {name: {k: entries[metric_key(name)][k] for k in _SCORE_FIELDS if k in entries[metric_key(name)]}
-              for name in AVG_INPUTS}
-    return {metric_key(CAPGEO_BENCH_AVG): {"id": some["id"], "task": task, "metric": CAPGEO_BENCH_AVG,
-                                           "scores": inputs}}
-
-
-def capgeo_bench_avg(items: Sequence[Any]) -> float | None:
-    """Table 4's Avg over the task, computed as `geomeval run capgeo_bench` computes it
-    (`bench_scoring.headline_avg`): the judge engine's when a judge ran, else the offline
-    engine's; None (N/A) when a dimension has no scored item. The engine is logged."""
-    from ..benchmarks.capgeo_bench import scoring as bench_scoring
-    from ..records import SampleRecord, Score
-
-    resolve(items)
-    records = [
-        SampleRecord(id=str(x.get("id")), benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
-                     scores={name: Score.from_dict(score) for name, score in (x.get("scores") or {}).items()})
-        for x in items
-        if isinstance(x, Mapping)
-    ]
-    name, value = bench_scoring.headline_avg(records)
-    engine = "the judge engine" if name.endswith(bench_scoring.JUDGE_SUFFIX) else "the offline engine (no judge ran)"
-    message = f"capgeo_bench Avg ({bench_scoring.AVG_EXPLAINED}) over {len(records)} items: {value}, {engine}"
-    try:
-        from loguru import logger
-
-        logger.info(message)
-    except ImportError:
-        log.info(message)
-    return value
 
 
 # ------------------------------------------------------------------------------ the wrapper
@@ -961,10 +737,12 @@ def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def cached_build(raw: Path, spec: LmmsBenchmark = GEOLAUX) -> Path:
-    """Build a raw release once into the cache; later calls reuse the folder."""
+def cached_build(raw: Path, spec: LmmsBenchmark | None = None) -> Path:
+    """Build a raw release once into the cache; later calls reuse the folder (GeoLaux's
+    when no benchmark is named)."""
     from ..hfdata import is_built_dataset
 
+    spec = spec or SPECS["geolaux"]
     target = cache_dir() / "lmms_eval" / f"{spec.name}-{_fingerprint(spec, raw)}"
     if is_built_dataset(target):
         return target
@@ -998,9 +776,11 @@ def _check_built_columns(spec: LmmsBenchmark, path: Path) -> None:
         raise DataError("(dataset)", missing[0], f"column missing from {path}: not a built {spec.title} dataset")
 
 
-def resolve_dataset(data_arg: str | None, spec: LmmsBenchmark = GEOLAUX) -> str:
+def resolve_dataset(data_arg: str | None, spec: LmmsBenchmark | None = None) -> str:
     """`dataset_path` for a benchmark's tasks: a built folder (building raw data into the
-    cache) or a hub id. Same rules as `geomeval run --data`: None is the embedded sample."""
+    cache) or a hub id. Same rules as `geomeval run --data`: None is the embedded sample.
+    GeoLaux's when no benchmark is named."""
+    spec = spec or SPECS["geolaux"]
     kind, where = spec.module("data").locate(data_arg)
     if kind == "built":
         path = Path(where).resolve()
@@ -1075,7 +855,7 @@ def prepare_include_dir(
     `dataset_paths` maps a benchmark name to its `dataset_path`; benchmarks left out keep
     their Hub id. A plain string is GeoLaux's path (the form before GGBench had tasks).
     """
-    paths = {GEOLAUX.name: dataset_paths} if isinstance(dataset_paths, str) else dict(dataset_paths)
+    paths = {"geolaux": dataset_paths} if isinstance(dataset_paths, str) else dict(dataset_paths)
     specs = {spec.name: spec for spec in BENCHMARKS}
     tasks = dest / "geomeval"
     shutil.copytree(tasks_dir(), tasks, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))

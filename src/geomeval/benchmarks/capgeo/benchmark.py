@@ -27,10 +27,10 @@ from ...hfdata import is_built_dataset
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..lmms import LmmsBenchmark
 from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
-from .features import FEATURES
 from .reasoning import TEMPLATES
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
@@ -46,6 +46,9 @@ DEFAULT_SOURCE = "mathvista_geometry"
 
 # reasoning.MODES (that module is imported when first used)
 Mode = Literal["direct", "with_image", "without_image"]
+
+
+LMMS_PREFIX = "capgeo_reasoning_"  # the lmms-eval task of each mode: capgeo_reasoning_<mode>
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,6 +82,19 @@ class CapGeo(Benchmark):
     name = "capgeo"
     title = "CapGeo"
     tasks = ("capgeo_reasoning",)
+    # One task per mode, reading the caption a built reasoning dataset carries (`geomeval capgeo
+    # build`); the folder and its second template are shared with CapGeo-Bench.
+    lmms = LmmsBenchmark(
+        tasks=tuple(f"{LMMS_PREFIX}{mode}" for mode in ("direct", "with_image", "without_image")),
+        metrics=("accuracy",),
+        summary=("accuracy",),
+        title="CapGeo reasoning",
+        folder="capgeo",
+        module_names=(("raw", "data"),),
+        template="_reasoning_template_yaml",
+        configure=lambda bench, task: bench.with_mode(task.removeprefix(LMMS_PREFIX)),
+        hash_whole_release=True,
+    )
     headline = "accuracy"
     prompt_templates = TEMPLATES  # the captioner's and the reasoner's
     Options = CapGeoOptions
@@ -269,9 +285,7 @@ class CapGeo(Benchmark):
 
 def _built_row(row: dict[str, Any]) -> dict[str, Any]:
     """A row of a built reasoning dataset in the shape `load_source` gives, with its caption."""
-    from ..rows import named_row
-
-    row = named_row(row, FEATURES)
+    row = data.SOURCE.named(row)
     row["choices"] = row.get("choices") or []
     if row.get("caption") is None:
         row.setdefault("caption_error", "the built dataset has no caption for this item")

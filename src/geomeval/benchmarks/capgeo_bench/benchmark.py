@@ -6,6 +6,7 @@ Tasks: `capgeo_bench` (English captions, scored against `caption_en`) and `capge
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UsageError
@@ -13,6 +14,7 @@ from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from ..capgeo.captioning import FIGURE_TEMPLATES, caption_messages, caption_messages_zh
+from ..lmms import LmmsBenchmark, metric_key
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 
 if TYPE_CHECKING:
@@ -25,10 +27,35 @@ scoring = lazy_import(f"{__package__}.scoring")
 TEMPLATES = (*FIGURE_TEMPLATES, *KEYPOINT_TEMPLATES)
 
 
+LMMS_AVG = "Avg"  # Table 4's headline; its lmms-eval key is the same
+_SCORE_FIELDS = ("value", "unscored", "needs_judge", "not_applicable", "judge")
+# `scoring.METRICS`, spelled out so that declaring the lmms-eval tasks imports no scorer (a
+# test checks they agree): the offline keypoint engine's always, the judge's " (judge)" ones
+# when a judge is named (else unscored, needs_judge).
+KEYPOINT_METRICS = tuple(
+    f"{scope} {measure}"
+    for scope in ("keypoint", "elements", "relations", "numericals")
+    for measure in ("recall", "precision", "F1")
+)
+
+
 class CapGeoBench(Benchmark):
     name = "capgeo_bench"
     title = "CapGeo-Bench"
     tasks = ("capgeo_bench", "capgeo_bench_zh")
+    # Only the English task in lmms-eval: capgeo_bench_zh scores the rows that have a Chinese
+    # caption, a subset a task over the whole split cannot pose. Each item also carries the
+    # scores Table 4's Avg is derived from, aggregated by `lmms_avg`.
+    lmms = LmmsBenchmark(
+        tasks=("capgeo_bench",),
+        metrics=KEYPOINT_METRICS + tuple(f"{name} (judge)" for name in KEYPOINT_METRICS),
+        summary=("Avg", "keypoint recall", "keypoint precision", "keypoint F1", "keypoint recall (judge)"),
+        release_folders=("images",),
+        folder="capgeo",
+        derived=("Avg",),
+        derive=lambda task, entries: lmms_avg_inputs(task, entries),
+        aggregations=(("capgeo_bench_avg", lambda items: lmms_avg(items)),),
+    )
     headline = "Avg"  # Table 4's; "Avg (judge)" when a judge ran (see scoring.aggregate)
     prompt_templates = TEMPLATES
 
@@ -76,3 +103,38 @@ class CapGeoBench(Benchmark):
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
+
+# ---------------------------------------------------------------------- inside lmms-eval
+
+def lmms_avg_inputs(task: str, entries: Mapping[str, Any]) -> dict[str, Any]:
+    """Under `Avg`, the item's scores Table 4's Avg is derived from (`AVG_INPUTS`): an
+    lmms-eval aggregation sees one key's items only, and Avg is a mean of three
+    per-dimension means, not a mean of per-item values."""
+    from .scoring import AVG_INPUTS
+
+    some = entries[metric_key(AVG_INPUTS[0])]
+    inputs = {name: {k: entries[metric_key(name)][k] for k in _SCORE_FIELDS if k in entries[metric_key(name)]}
+              for name in AVG_INPUTS}
+    return {metric_key(LMMS_AVG): {"id": some["id"], "task": task, "metric": LMMS_AVG,
+                                           "scores": inputs}}
+
+
+def lmms_avg(items: Sequence[Any]) -> float | None:
+    """Table 4's Avg over the task, computed as `geomeval run capgeo_bench` computes it
+    (`bench_scoring.headline_avg`): the judge engine's when a judge ran, else the offline
+    engine's; None (N/A) when a dimension has no scored item. The engine is logged."""
+    from ...integrations.lmms_eval import log_info, resolve
+    from . import scoring as bench_scoring
+
+    resolve(items)
+    records = [
+        SampleRecord(id=str(x.get("id")), benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
+                     scores={name: Score.from_dict(score) for name, score in (x.get("scores") or {}).items()})
+        for x in items
+        if isinstance(x, Mapping)
+    ]
+    name, value = bench_scoring.headline_avg(records)
+    engine = "the judge engine" if name.endswith(bench_scoring.JUDGE_SUFFIX) else "the offline engine (no judge ran)"
+    message = f"capgeo_bench Avg ({bench_scoring.AVG_EXPLAINED}) over {len(records)} items: {value}, {engine}"
+    log_info(message)
+    return value

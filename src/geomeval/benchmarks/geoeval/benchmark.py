@@ -11,12 +11,14 @@ than that) is rated over the items loaded, so there a `--limit` changes the leve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..lmms import LmmsBenchmark
 from ..options import about
 from .analyses import description_length, external_constant, subjects
 from .complexity import measure, rate
@@ -28,6 +30,22 @@ if TYPE_CHECKING:
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
+
+
+def release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """A raw release for lmms-eval's build cache fingerprint: the JSON of every subset it
+    holds, and the image files where `raw.read_release` looks for diagrams (images/ and
+    diagrams/ beside each JSON or its folder, whole; image files directly beside the JSON)."""
+    from .raw import DIAGRAM_DIRS, DIAGRAM_SUFFIXES, subset_file, subsets_in
+
+    jsons = tuple(path for path in (subset_file(raw, name) for name in subsets_in(raw)) if path is not None)
+    images: set[Path] = set()
+    for json_path in jsons:
+        here = json_path.parent
+        for folder in (*(here / d for d in DIAGRAM_DIRS), *(here.parent / d for d in DIAGRAM_DIRS)):
+            images.update(p for p in folder.rglob("*") if p.is_file())
+        images.update(p for p in here.iterdir() if p.is_file() and p.suffix.lower() in DIAGRAM_SUFFIXES)
+    return jsons, tuple(sorted(images))
 
 
 @dataclass(frozen=True)
@@ -43,6 +61,17 @@ class GeoEval(Benchmark):
     name = "geoeval"
     title = "GeoEval"
     tasks = SUBSETS
+    # One built folder with a config per subset: each task reads its own; the group `geoeval`
+    # runs all four. T applies to text-only items, so the scorer must see the diagram.
+    lmms = LmmsBenchmark(
+        tasks=SUBSETS,
+        metrics=("A", "T"),
+        summary=("A", "T"),
+        scoring_columns=("diagram",),
+        release_files=release_files,
+        dataset_names=tuple((task, task) for task in SUBSETS),
+        groups=("geoeval",),
+    )
     headline = "A"
     prompt_templates = TEMPLATES
     Options = GeoEvalOptions

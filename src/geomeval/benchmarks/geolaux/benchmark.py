@@ -10,6 +10,7 @@ from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..lmms import LmmsBenchmark
 from .features import step_bucket
 from .prompts import TEMPLATES, build_messages
 
@@ -37,6 +38,12 @@ class GeoLaux(Benchmark):
     name = "geolaux"
     title = "GeoLaux"
     tasks = ("geolaux", "geolaux_aux")
+    lmms = LmmsBenchmark(
+        tasks=("geolaux", "geolaux_aux"),
+        metrics=("ACS", "PCS", "PQS"),
+        summary=("ACS", "PCS", "PQS"),
+        release_folders=("original_images", "auxiliary_images"),
+    )
     headline = "ACS"
     prompt_templates = TEMPLATES
 

@@ -11,6 +11,7 @@ from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, model_failure
+from ..lmms import LmmsBenchmark
 from ..options import about
 from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
@@ -44,6 +45,21 @@ class GGBench(Benchmark):
     name = "ggbench"
     title = "GGBench"
     tasks = ("ggbench_code", "ggbench_image")
+    # lmms-eval's generate_until returns text only, so the image track has no task there. Its
+    # metrics are `scoring.CODE_TRACK_METRICS` without LPIPS, which needs torchvision, which
+    # the lmms-eval install removes (constraints.txt): it would only ever show N/A there.
+    lmms = LmmsBenchmark(
+        tasks=("ggbench_code",),
+        metrics=(
+            "Pass@1", "verifier", "BLEU", "ROUGE-L", "chrF", "edit_distance", "RUBY", "PSNR", "SSIM",
+            "VLM-T", "VLM-I-Mid", "VLM-I-Res", "VLM-I", "Step Accuracy", "Process Consistency",
+            "Problem-Solution Accuracy",
+            "VLM-T (0-100)", "VLM-I-Mid (0-100)", "VLM-I-Res (0-100)", "VLM-I (0-100)",
+        ),
+        summary=("Pass@1", "verifier", "chrF", "SSIM", "VLM-T", "VLM-I"),
+        scoring_columns=("final_image",),
+        release_folders=("Q&A_image", "long_image"),
+    )
     headline = "VLM-I"
     prompt_templates = TEMPLATES
     Options = GGBenchOptions

@@ -23,6 +23,7 @@ from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
+from ..lmms import LmmsBenchmark
 from ..options import about
 from .features import ANCHORED, OPTION_LETTERS
 from .prompts import TEMPLATES, build_messages
@@ -56,6 +57,15 @@ def question_answer_type(row: dict[str, Any]) -> str:
     return f"{row['domain']}_{'choice' if row['question_format'] == 'multiple-choice' else 'short'}"
 
 
+# ME2's explanation metrics as lmms-eval reports them (`scoring.TASK_METRICS`, spelled out so
+# that declaring the tasks imports no scorer; a test checks they agree).
+LMMS_EXPLAIN_METRICS = (
+    "Correctness", "Fidelity", "Referencing",
+    "Correctness (0-100)", "Fidelity (0-100)", "Referencing (0-100)",
+    "BLEU-2", "BLEU-4", "ROUGE-L", "METEOR", "BERTScore-F1", "BERTScore-P", "BERTScore-R",
+)
+
+
 @dataclass(frozen=True)
 class ME2Options:
     """ME2's run option (`-T mode=without_summary`)."""
@@ -69,6 +79,17 @@ class ME2(Benchmark):
     name = "me2"
     title = "ME2"
     tasks = TASKS
+    # BERTScore is reported when its local model loads (else N/A, with the reason logged). Images
+    # may sit beside the records file or in folders: the fingerprint stats every file under it.
+    lmms = LmmsBenchmark(
+        tasks=TASKS,
+        metrics=("accuracy", *LMMS_EXPLAIN_METRICS),
+        summary=("accuracy", "Correctness", "Fidelity", "Referencing", "ROUGE-L", "BERTScore-F1"),
+        release_folders=("",),
+        groups=("me2",),
+        task_metrics=(("me2_solve", ("accuracy",)), ("me2_keypoints", ("accuracy",)),
+                      ("me2_explain", LMMS_EXPLAIN_METRICS)),
+    )
     headline = "accuracy"
     prompt_templates = TEMPLATES
     Options = ME2Options

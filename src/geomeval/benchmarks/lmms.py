@@ -1,0 +1,111 @@
+"""A benchmark's lmms-eval tasks, declared in its own folder (`Benchmark.lmms`).
+
+The shared machinery in `integrations/lmms_eval.py` reads these declarations from the
+registry: which tasks the folder `lmms_tasks/<name>/` ships, what each reports, how a doc
+becomes the item `geomeval run` poses, which raw release the cache fingerprint covers. This
+module imports nothing heavy, so declaring tasks costs a benchmark module nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+TEMPLATE = "_default_template_yaml"
+
+
+def metric_key(name: str) -> str:
+    """The key lmms-eval reports a geomeval metric under: "@" -> "_at_", " (0-100)" ->
+    "_0_100", any other run outside [A-Za-z0-9_] -> "_" (see integrations/lmms_eval.py)."""
+    key = name.replace("@", "_at_").replace(" (0-100)", "_0_100")
+    return re.sub(r"[^A-Za-z0-9_]+", "_", key).strip("_")
+
+
+@dataclass(frozen=True)
+class LmmsBenchmark:
+    """What the shared machinery needs to know about one benchmark's lmms-eval tasks."""
+
+    tasks: tuple[str, ...]
+    metrics: tuple[str, ...]  # geomeval's names, as the scorer returns them
+    summary: tuple[str, ...]  # printed after a run
+    scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
+    release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
+    # Where the code lives when it is not geomeval.benchmarks.<name> with the modules data,
+    # raw and features: CapGeo's data module also reads its raw sources.
+    folder: str = ""  # the task folder under lmms_tasks/; "" = name
+    package_name: str = ""  # "" = geomeval.benchmarks.<name>
+    module_names: tuple[tuple[str, str], ...] = ()  # (role, module) where not data/raw/features
+    features_name: str = "FEATURES"  # the typed Features in the features module
+    template: str = TEMPLATE  # the template its task YAMLs include (two benchmarks share capgeo/)
+    # The registry's benchmark configured for one task (CapGeo: the task's mode); None = as is.
+    configure: Callable[[Any, str], Any] | None = None
+    # The raw data is small (CapGeo's embedded sources): the cache fingerprint hashes every
+    # file under it whole, instead of a release JSON plus `release_folders`' file stats.
+    hash_whole_release: bool = False
+    # The raw release's (JSON files, image files) for the cache fingerprint, where the raw
+    # module's `locate_release` (one JSON) and `release_folders` do not describe it (GeoEval:
+    # one JSON per subset, diagrams in images/ or diagrams/ or loose beside them).
+    release_files: Callable[[Path], tuple[tuple[Path, ...], tuple[Path, ...]]] | None = None
+    # (task, Hugging Face config) for a dataset of several configs (GeoEval's subsets): the
+    # task YAML's `dataset_name`. Empty: one default config.
+    dataset_names: tuple[tuple[str, str], ...] = ()
+    # lmms-eval groups shipped in the task folder (their YAML's `group:` names).
+    groups: tuple[str, ...] = ()
+    # (task, its metrics) where tasks differ (ME2's three); a task not named has `metrics`.
+    task_metrics: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Entries derived from an item's other entries (CapGeo-Bench's Avg inputs): their metric
+    # names, and (task, the item's entries) -> {key: entry}.
+    derived: tuple[str, ...] = ()
+    derive: Callable[[str, Mapping[str, Any]], dict[str, Any]] | None = None
+    # Aggregations of the benchmark's own, by the name its YAMLs give `!function utils.<name>`
+    # (CapGeo-Bench's Avg); the shared ones (`aggregate_scored`, `coverage`, ...) need none.
+    aggregations: tuple[tuple[str, Callable[[Sequence[Any]], Any]], ...] = ()
+    # Filled from the registry (`integrations.lmms_eval.BENCHMARKS`): the benchmark's name
+    # (and, unless `folder` says otherwise, its folder under lmms_tasks/), the title printed
+    # after a run, and the Hub id its YAMLs read (the shipped `dataset_path`, the id `geomeval
+    # publish` writes: hub_metadata).
+    name: str = ""
+    title: str = ""
+    hub_dataset: str = ""
+
+    @property
+    def package(self) -> str:
+        return self.package_name or f"geomeval.benchmarks.{self.name}"
+
+    @property
+    def task_folder(self) -> str:
+        return self.folder or self.name
+
+    def module(self, role: str) -> Any:
+        """The benchmark's `data`, `raw` or `features` module (imported when first needed)."""
+        return import_module(f"{self.package}.{dict(self.module_names).get(role, role)}")
+
+    def features(self) -> Any:
+        """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
+        return getattr(self.module("features"), self.features_name)
+
+    def metrics_for(self, task: str | None) -> tuple[str, ...]:
+        """The metrics `task` reports (its YAML's metric_list); None: all of the benchmark's."""
+        return dict(self.task_metrics).get(task, self.metrics) if task else self.metrics
+
+    def row(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """An lmms-eval doc as the fields `geomeval run` gives the item (`rows.named_row`, from
+        the Features); images the scorer keeps (GGBench's reference figure) as PNG bytes, since
+        lmms-eval decodes every image to PIL."""
+        from ..images import image_bytes
+        from .rows import named_row
+
+        row = named_row(doc, self.features())
+        for column in self.scoring_columns:
+            image = row.get(column)
+            if image is not None and not isinstance(image, dict):
+                row[column] = {"bytes": image_bytes(image)}
+        return row
+
+    def dataset_name(self, task: str) -> str | None:
+        """The config `task` reads (its YAML's `dataset_name`); None: the default one."""
+        return dict(self.dataset_names).get(task)
