@@ -94,6 +94,44 @@ def test_lmms_eval_poses_items_as_geomeval_run_does(name: str, task: str, monkey
         assert integration.chat_messages(dict(item.fields), task) == expected, item.id
 
 
+@pytest.mark.parametrize(("name", "task"), _lmms_tasks())
+def test_lmms_eval_scores_items_as_geomeval_run_does(name: str, task: str, tmp_path: Path) -> None:
+    """`geomeval run` on the folder lmms-eval reads (its options from the task's declaration):
+    the run's own responses, handed to the task's process_results, get the scores the run
+    gave them (value, or unscored), metric by metric."""
+    from geomeval.integrations import lmms_eval as integration
+
+    integration.reset_state()
+    spec = integration.for_task(task)
+    folder = integration.resolve_dataset(None, spec)  # what lmms-eval reads without --data
+    bench, data = get_benchmark(spec.name), folder
+    if spec.run_options is not None:
+        bench, data = bench.configure(spec.run_options(task, folder)), None
+    bench_task = task if task in bench.tasks else bench.default_task
+    out = tmp_path / "run"
+    run(bench, task=bench_task, model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),
+        out_dir=out, data=data, limit=LIMIT)
+    records = {r["id"]: r for r in map(json.loads, (out / "samples.jsonl").read_text(encoding="utf-8").splitlines())}
+    process_results = integration.entry_points(task)[f"{task}_process_results"]
+    keys = integration.metric_keys(spec, task)
+    compared = 0
+    for item in bench.load_items(data, bench_task, LIMIT):
+        record = records[item.id]
+        response = record.get("response")
+        results = [response if response is not None else "[LMMS_EVAL_REQUEST_FAILED after 0 retries] none"]
+        entries = process_results(dict(item.fields), results)
+        for metric, key in keys.items():
+            if metric not in record["scores"]:
+                continue
+            ours, theirs = entries[key], record["scores"][metric]
+            if theirs["value"] is None:
+                assert ours["value"] is None, (item.id, metric, ours, theirs)
+            else:
+                assert ours["value"] == pytest.approx(theirs["value"]), (item.id, metric, ours, theirs)
+            compared += 1
+    assert compared, f"{task}: no metric of the run is reported by the lmms-eval task"
+
+
 def _cards() -> list[tuple[str, Any]]:
     from geomeval.benchmarks.capgeo.card import render_card as capgeo
     from geomeval.benchmarks.capgeo_bench.card import render_card as capgeo_bench

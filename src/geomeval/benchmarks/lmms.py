@@ -61,6 +61,10 @@ class LmmsBenchmark:
     # names, and (task, the item's entries) -> {key: entry}.
     derived: tuple[str, ...] = ()
     derive: Callable[[str, Mapping[str, Any]], dict[str, Any]] | None = None
+    # (task, the dataset folder it reads) -> the `geomeval run -T` options that pose the same
+    # items the same way, where the task name alone does not say (CapGeo: the mode, and the
+    # built folder as its --source); None: `geomeval run <task> --data <folder>` does.
+    run_options: Callable[[str, str], dict[str, Any]] | None = None
     # Aggregations of the benchmark's own, by the name its YAMLs give `!function utils.<name>`
     # (CapGeo-Bench's Avg); the shared ones (`aggregate_scored`, `coverage`, ...) need none.
     aggregations: tuple[tuple[str, Callable[[Sequence[Any]], Any]], ...] = ()

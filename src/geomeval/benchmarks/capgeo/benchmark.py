@@ -93,6 +93,7 @@ class CapGeo(Benchmark):
         module_names=(("raw", "data"),),
         template="_reasoning_template_yaml",
         configure=lambda bench, task: bench.with_mode(task.removeprefix(LMMS_PREFIX)),
+        run_options=lambda task, data: {"source": data, "mode": task.removeprefix(LMMS_PREFIX)},
         hash_whole_release=True,
     )
     headline = "accuracy"
