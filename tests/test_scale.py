@@ -95,6 +95,26 @@ def test_items_of_a_built_folder_are_made_lazily_and_alike(tmp_path: Path) -> No
     assert items[3].id == "r3" and [i.id for i in items[140:143]] == ["r140", "r141", "r142"]
 
 
+@pytest.mark.parametrize(("name", "task"), [("geoeval", "geoeval_aug"), ("me2", "me2_explain"), ("me2", "me2_solve")])
+def test_geoeval_and_me2_items_of_a_built_folder_stream_with_the_fields_a_whole_read_gives(
+    name: str, task: str, tmp_path: Path
+) -> None:
+    """GeoEval (complexity rated at build time) and ME2 make items as the run reaches them,
+    with the same fields, choices and ids as reading the whole set first."""
+    from geomeval.benchmarks.geoeval import data as geoeval_data
+    from geomeval.benchmarks.me2 import data as me2_data
+
+    source = {"geoeval": geoeval_data, "me2": me2_data}[name]
+    built = tmp_path / "built"
+    source.build(str(source.sample_path()), str(built))
+    bench = get_benchmark(name)
+    items = bench.load_items(str(built), task, None)
+    assert isinstance(items, LazyItems) and isinstance(items.rows, BuiltRows)
+    whole = bench.load_items(None, task, None)  # the embedded sample, read as a Dataset
+    assert [(i.id, i.fields, i.choices) for i in items] == [(i.id, i.fields, i.choices) for i in whole]
+    assert items.ids() == [i.id for i in whole] and len(bench.load_items(str(built), task, 2)) == 2
+
+
 def test_a_run_holds_a_window_of_items_not_the_release(tmp_path: Path) -> None:
     """What a run's peak Python memory grows by per item is a fraction of the item's figure:
     each item is read, posed, scored, written and let go (before, every item's image bytes

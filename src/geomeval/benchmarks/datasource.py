@@ -359,21 +359,32 @@ class DataSource:
 
         return named_row(row, self.features)
 
-    def rows(self, data: str | None, undecoded: Callable[[Any], Any] | None = None, limit: int | None = None) -> Any:
+    def rows(self, data: str | None, undecoded: Callable[[Any], Any] | None = None, limit: int | None = None,
+             config: str | None = None) -> Any:
         """The rows for `--data` with images as {bytes, path}, to make items from lazily
         (`LazyItems`): a built folder streamed shard by shard (`BuiltRows`), anything else
-        the `undecoded(dataset)` that `load` gives, cut at `limit`."""
+        the `undecoded(dataset)` that `load` gives, cut at `limit`. `config`: a subset's
+        (`SubsetDataSource`)."""
         undecoded = undecoded or self.undecoded
         kind, where = self.locate(data)
-        files = BuiltRows.find(Path(where)) if kind == "built" else []
+        files = BuiltRows.find(Path(where), config=self._shard_config(config)) if kind == "built" else []
         if files:
             rows = BuiltRows(files, limit)
             missing = [name for name in self.features if name not in rows.column_names]
             if missing:
                 raise DataError("(dataset)", missing[0], f"column missing from {data}")
             return rows
-        dataset = undecoded(self.load(data))
+        dataset = undecoded(self._load_config(data, config))
         return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
+
+    def _shard_config(self, config: str | None) -> str | None:
+        """The folder under data/ a built config's shards are in (None: data/ itself)."""
+        if config is not None:
+            raise UsageError(f"{self.title} has one config; {config!r} names another")
+        return None
+
+    def _load_config(self, data: str | None, config: str | None) -> Any:
+        return self.load(data)
 
     def load(self, data: str | None) -> Any:
         """The dataset for `--data`: None = embedded sample; a path (built or raw); else a hub id."""
@@ -445,7 +456,13 @@ class SubsetDataSource(DataSource):
         summary["missing"] = [name for name in self.configs if name not in present]
         return summary
 
-    def load(self, data: str | None, config: str | None = None) -> Any:
+    def _shard_config(self, config: str | None) -> str | None:
+        return self.config(config)
+
+    def _load_config(self, data: str | None, config: str | None) -> Any:
+        return self.load(data, config=config)
+
+    def load(self, data: str | None, config: str | None = None) -> Any:  # type: ignore[override]
         """One config's dataset for `--data` (None = embedded sample; a built or raw path; else
         a hub id)."""
         name = self.config(config)

@@ -32,6 +32,11 @@ data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
 
 
+def _item(row: dict[str, Any]) -> Item:
+    fields = data.SOURCE.named(row)
+    return Item(id=fields["id"], fields=fields, choices=tuple(fields["choices"] or ()))
+
+
 def release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     """A raw release for lmms-eval's build cache fingerprint: the JSON of every subset it
     holds, and the image files where `raw.read_release` looks for diagrams (images/ and
@@ -93,13 +98,16 @@ class GeoEval(Benchmark):
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
         if task not in self.tasks:
             raise UsageError(f"unknown GeoEval task {task!r}; tasks: {', '.join(self.tasks)}")
-        dataset = data.undecoded(data.load(data_arg, config=task))
-        if limit is not None:
-            dataset = dataset.select(range(min(limit, len(dataset))))
-        rows = [data.SOURCE.named(row) for row in dataset]
-        levels: list[str | None] = [None] * len(rows)
-        if any(not r["complexity"] for r in rows):
-            levels = list(rate([measure(problem_text(r, task), r["diagram_description"], r["solution"]) for r in rows]))
+        from ..datasource import BuiltRows, LazyItems
+
+        source = data.SOURCE.rows(data_arg, limit=limit, config=task)
+        rated = source.column("complexity") if isinstance(source, BuiltRows) else source["complexity"]
+        if all(level is not None for level in rated):  # rated at build time: made as the run reaches them
+            return LazyItems(source, _item)  # type: ignore[return-value]
+        # A complexity is rated over the whole set loaded (the official tertiles), so a set with
+        # an unrated problem is read whole first.
+        rows = [data.SOURCE.named(row) for row in source]
+        levels = list(rate([measure(problem_text(r, task), r["diagram_description"], r["solution"]) for r in rows]))
         items = []
         for row, level in zip(rows, levels, strict=True):
             row["complexity"] = row["complexity"] or level

@@ -129,13 +129,19 @@ class ME2(Benchmark):
                 f"--mode {self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
                 f"{task} shows no solution summary to withhold"
             )
-        dataset = data.undecoded(data.load(data_arg))
-        if limit is not None:
-            dataset = dataset.select(range(min(limit, len(dataset))))
-        rows = [named(row) for row in dataset]
-        if task == "me2_keypoints" and rows and not any(row.get("keypoint_options") for row in rows):
-            raise UsageError(f"me2_keypoints: {NO_OPTIONS}")
-        return [Item(id=row["id"], fields=row, choices=self._choices(row, task)) for row in rows]
+        from ..datasource import BuiltRows, LazyItems
+
+        rows = data.SOURCE.rows(data_arg, limit=limit)  # made into items as the run reaches them
+        if task == "me2_keypoints" and len(rows):
+            options = rows.column("keypoint_options") if isinstance(rows, BuiltRows) else rows["keypoint_options"]
+            if not any(options):
+                raise UsageError(f"me2_keypoints: {NO_OPTIONS}")
+
+        def item(row: dict[str, Any]) -> Item:
+            fields = named(row)
+            return Item(id=fields["id"], fields=fields, choices=self._choices(fields, task))
+
+        return LazyItems(rows, item)  # type: ignore[return-value]
 
     @staticmethod
     def _choices(row: dict[str, Any], task: str) -> tuple[str, ...]:
