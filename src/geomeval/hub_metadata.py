@@ -1,8 +1,10 @@
 """What each dataset geomeval publishes says about itself on the Hub: name, license terms per
 source, languages, task categories, tags, release size and citations.
 
-One entry per dataset, keyed by the name its card renderer passes to `hfdata.card_header`
-(the benchmark's name; CapGeo has two datasets, `capgeo_bench` and `capgeo`). The repo ids
+One entry per dataset, declared in its benchmark's folder (`benchmarks/<name>/hub.py`, read
+through `Benchmark.hub`) and keyed by the name its card renderer passes to
+`hfdata.card_header` (the benchmark's name; CapGeo has two datasets, `capgeo_bench` and
+`capgeo`). The repo ids
 are the ones the lmms-eval task YAMLs read (`integrations.lmms_eval`'s `hub_dataset`; a test
 checks they agree), so what `geomeval publish` pushes is what those tasks load.
 
@@ -18,6 +20,7 @@ whose terms are unknown or restrictive is refused by `geomeval publish` (`redist
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 HUB_LICENSES = frozenset({
     "apache-2.0", "mit", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc-by-nc-sa-4.0",
@@ -76,139 +79,23 @@ class HubMetadata:
         return [*self.tags, *self.extra_tags]
 
 
-GEOLAUX_BIB = """@article{fu2025geolaux,
-  title   = {GeoLaux: A Benchmark for Evaluating MLLMs' Geometry Performance on Long-Step Problems Requiring Auxiliary Lines},
-  author  = {Fu, Yumeng and Zhu, Jiayin and Zhang, Lingling and Zhao, Bo and Ma, Shaoxuan and Zhang, Yushun and Wu, Yanrui and Wu, Wenjun},
-  journal = {arXiv preprint arXiv:2508.06226},
-  year    = {2025}
-}"""
+def _declared() -> dict[str, HubMetadata]:
+    """Every registered benchmark's dataset (`Benchmark.hub`, from its folder's hub.py)."""
+    from .benchmarks import REGISTRY
 
-GGBENCH_BIB = """@article{wei2025ggbench,
-  title   = {GGBench: A Geometric Generative Reasoning Benchmark for Unified Multimodal Models},
-  author  = {Wei, Jingxuan and Jia, Caijun and Bai, Xi and Xu, Xinglong and Li, Siyuan and Sun, Linzhuang and Yu, Bihui and He, Conghui and Wu, Lijun and Tan, Cheng},
-  journal = {arXiv preprint arXiv:2511.11134},
-  year    = {2025}
-}"""
+    return {name: bench.hub for name, bench in REGISTRY.items() if bench.hub is not None}
 
-CAPGEO_BIB = """@article{li2025capgeo,
-  title   = {CapGeo: A Caption-Assisted Approach to Geometric Reasoning},
-  author  = {Li, Yuying and Qian, Siyi and Liang, Hao and Zheng, Leqi and An, Ruichuan and Guo, Yongzhen and Zhang, Wentao},
-  journal = {arXiv preprint arXiv:2510.09302},
-  year    = {2025}
-}"""
 
-MATHVISTA_BIB = """@inproceedings{lu2024mathvista,
-  title     = {MathVista: Evaluating Mathematical Reasoning of Foundation Models in Visual Contexts},
-  author    = {Lu, Pan and Bansal, Hritik and Xia, Tony and Liu, Jiacheng and Li, Chunyuan and Hajishirzi, Hannaneh and Cheng, Hao and Chang, Kai-Wei and Galley, Michel and Gao, Jianfeng},
-  booktitle = {International Conference on Learning Representations (ICLR)},
-  year      = {2024}
-}"""
-
-MATHVERSE_BIB = """@article{zhang2024mathverse,
-  title   = {MathVerse: Does Your Multi-modal LLM Truly See the Diagrams in Visual Math Problems?},
-  author  = {Zhang, Renrui and others},
-  journal = {arXiv preprint arXiv:2403.14624},
-  year    = {2024}
-}"""
-
-GEOQA_BIB = """@inproceedings{chen2021geoqa,
-  title     = {GeoQA: A Geometric Question Answering Benchmark Towards Multimodal Numerical Reasoning},
-  author    = {Chen, Jiaqi and Tang, Jianheng and Qin, Jinghui and Liang, Xiaodan and Liu, Lingbo and Xing, Eric P. and Lin, Liang},
-  booktitle = {Findings of the Association for Computational Linguistics: ACL-IJCNLP 2021},
-  year      = {2021}
-}"""
-
-GEOEVAL_BIB = """@inproceedings{zhang2024geoeval,
-  title     = {GeoEval: Benchmark for Evaluating LLMs and Multi-Modal Models on Geometry Problem-Solving},
-  author    = {Zhang, Jiaxin and Li, Zhongzhi and Zhang, Mingliang and Yin, Fei and Liu, Chenglin and Moshfeghi, Yashar},
-  booktitle = {Findings of the Association for Computational Linguistics: ACL 2024},
-  year      = {2024}
-}"""
-
-ME2_BIB = """@inproceedings{park2026me2,
-  title     = {Explain with Visual Keypoints Like a Real Mentor! A Benchmark for Multimodal Solution Explanation},
-  author    = {Park, Jaewoo and Park, Jungyang and Jang, Dongju and Chung, Jiwan and Yoo, Byungwoo and Shin, Jaewoo and Park, Seonjoon and Kim, Taehyeong and Yu, Youngjae},
-  booktitle = {Proceedings of the AAAI Conference on Artificial Intelligence},
-  year      = {2026},
-  eprint    = {2504.03197},
-  archivePrefix = {arXiv}
-}"""
-
-METADATA: dict[str, HubMetadata] = {
-    "geolaux": HubMetadata(
-        name="geolaux", repo_id="geomeval/GeoLaux", pretty_name="GeoLaux",
-        license="mit",
-        license_reason="the official release (github.com/Candice-yu/GeoLaux) states that its dataset and code are under the MIT license (its LICENSE file).",
-        sources=(SourceTerms("GeoLaux (Fu et al., 2025)", "mit", "https://github.com/Candice-yu/GeoLaux/blob/main/LICENSE",
-                             "keep the copyright and permission notice"),),
-        language=("en", "zh"), task_categories=("visual-question-answering", "image-text-to-text"),
-        release_rows=2186, citations=(GEOLAUX_BIB,), redistributable=True,
-        extra_tags=("auxiliary-lines", "step-level-evaluation"),
-    ),
-    "ggbench": HubMetadata(
-        name="ggbench", repo_id="geomeval/GGBench", pretty_name="GGBench",
-        license="unknown",
-        license_reason="neither the official repository (github.com/opendatalab-raiser/GGBench, no LICENSE file, no license in its README) nor the paper states a license for the data; the authors' own Hub dataset could not be consulted offline.",
-        sources=(SourceTerms("GGBench (Wei et al., 2025)", "unknown", "https://github.com/opendatalab-raiser/GGBench",
-                             "no license published; the problems were collected from public geometry problems on the web (paper, Sec. 3)"),),
-        language=("en",), task_categories=("text-generation", "image-text-to-text"),
-        release_rows=1411, citations=(GGBENCH_BIB,), redistributable=False,
-        extra_tags=("geogebra", "geometric-construction"),
-    ),
-    "geoeval": HubMetadata(
-        name="geoeval", repo_id="geomeval/GeoEval", pretty_name="GeoEval",
-        license="other", license_name="geoeval-academic-research",
-        license_link="https://github.com/GeoEval/GeoEval#dataset-download",
-        license_reason="the official release is handed out for academic research only, after an application form (github.com/GeoEval/GeoEval, 'GeoEval Dataset Application Form for Academic Research'); no open license is published, and its sources (Geometry3K, PGPS9K, UniGeo, GeoQA+, GeometryQA, MATH, MathQA) keep their own terms.",
-        sources=(SourceTerms("GeoEval (Zhang et al., 2024)", "other", "https://github.com/GeoEval/GeoEval",
-                             "academic research only, by application; redistribution not granted"),),
-        language=("en",), task_categories=("question-answering", "visual-question-answering"),
-        release_rows=5050, citations=(GEOEVAL_BIB,), redistributable=False,
-        extra_tags=("backward-reasoning",),
-    ),
-    "me2": HubMetadata(
-        name="me2", repo_id="geomeval/ME2", pretty_name="ME2",
-        license="unknown",
-        license_reason="the official repository (github.com/jungyangpark/ME2) states no license for the data and its Hub dataset (jungypark/ME2) could not be consulted offline; the problems come from the authors' in-house platform.",
-        sources=(SourceTerms("ME2 (Park et al., AAAI 2026)", "unknown", "https://github.com/jungyangpark/ME2",
-                             "no license published; problems from a Korean in-house mathematics education platform"),),
-        language=("en", "ko"), task_categories=("visual-question-answering", "image-text-to-text"),
-        release_rows=1000, citations=(ME2_BIB,), redistributable=False,
-        extra_tags=("explanation", "education"),
-    ),
-    "capgeo_bench": HubMetadata(
-        name="capgeo_bench", repo_id="geomeval/CapGeo-Bench", pretty_name="CapGeo-Bench",
-        license="unknown",
-        license_reason="the CapGeo paper publishes no license for CapGeo-Bench; its figures were collected from Chinese K-12 textbooks (paper, Sec. 3), whose copyright terms the paper does not give.",
-        sources=(SourceTerms("CapGeo-Bench (Li et al., 2025)", "unknown", "https://arxiv.org/abs/2510.09302",
-                             "no license published; figures from K-12 textbooks"),),
-        language=("en", "zh"), task_categories=("image-to-text",),
-        release_rows=4641, citations=(CAPGEO_BIB,), redistributable=False,
-        extra_tags=("captioning", "keypoints"),
-    ),
-    "capgeo": HubMetadata(
-        name="capgeo", repo_id="geomeval/CapGeo-Reasoning", pretty_name="CapGeo reasoning (MathVista, MathVerse, GeoQA with captions)",
-        license="other", license_name="per-source-terms",
-        license_link="https://huggingface.co/datasets/AI4Math/MathVista",
-        license_reason="a build joins problems of three sources under their own terms: MathVista's CC BY-SA 4.0 is share-alike, so a redistributed build holding MathVista items must itself be CC BY-SA 4.0 with attribution; MathVerse is MIT; GeoQA publishes no license.",
-        sources=(
-            SourceTerms("MathVista testmini (Lu et al., ICLR 2024)", "cc-by-sa-4.0", "https://huggingface.co/datasets/AI4Math/MathVista",
-                        "share-alike: redistribute MathVista-derived rows under CC BY-SA 4.0, with attribution"),
-            SourceTerms("MathVerse testmini (Zhang et al., 2024)", "mit", "https://huggingface.co/datasets/AI4Math/MathVerse",
-                        "keep the copyright and permission notice"),
-            SourceTerms("GeoQA (Chen et al., Findings of ACL 2021)", "unknown", "https://github.com/chen-judge/GeoQA",
-                        "no license published"),
-        ),
-        language=("en",), task_categories=("visual-question-answering", "question-answering"),
-        release_rows=1984,  # 208 MathVista geometry + 2 × 788 MathVerse + GeoQA's 200
-        citations=(CAPGEO_BIB, MATHVISTA_BIB, MATHVERSE_BIB, GEOQA_BIB), redistributable=False,
-        extra_tags=("captioning", "share-alike"),
-    ),
-}
+def __getattr__(name: str) -> Any:
+    """`METADATA`, {dataset name: HubMetadata}, read from the registry when first asked for
+    (the benchmark folders import this module for the classes above)."""
+    if name == "METADATA":
+        return _declared()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def metadata(name: str) -> HubMetadata:
     try:
-        return METADATA[name]
+        return _declared()[name]
     except KeyError:
-        raise KeyError(f"no Hub metadata for dataset {name!r}; datasets: {', '.join(METADATA)}") from None
+        raise KeyError(f"no Hub metadata for dataset {name!r}; datasets: {', '.join(_declared())}") from None

@@ -10,6 +10,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..hub_metadata import HubMetadata
 from ..prompts import PromptSet, Template, default_set
 from ..records import SampleRecord, Score
 from .lmms import LmmsBenchmark
@@ -67,6 +68,8 @@ class Benchmark(ABC):
     Options: ClassVar[type[Any]] = NoOptions
     # Its lmms-eval tasks (shipped in lmms_tasks/<name>/), or None when it has none.
     lmms: ClassVar[LmmsBenchmark | None] = None
+    # Its Hub dataset (id, license terms, citations: the folder's hub.py), or None.
+    hub: ClassVar[HubMetadata | None] = None
     # Every prompt the benchmark sends, as a named template a prompt file may replace.
     prompt_templates: tuple[Template, ...] = ()
     _prompt_set: PromptSet | None = None

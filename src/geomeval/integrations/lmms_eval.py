@@ -10,7 +10,7 @@ items through the benchmark's Features (`benchmarks.rows.named_row`), as in `geo
 Everything here is shared; what differs per benchmark is its `Benchmark.lmms` declaration,
 in its own folder (`benchmarks.lmms.LmmsBenchmark`: tasks, metric names, which image
 columns scoring needs, which release folders the cache fingerprint covers), read from the
-registry into `BENCHMARKS`, with the Hub id `geomeval publish` writes (hub_metadata). A task
+registry into `BENCHMARKS`, with the Hub id `geomeval publish` writes (`Benchmark.hub`). A task
 YAML's `lmms_eval_specific_kwargs` carry its prompts and judge (`TaskSettings`). Tasks: GeoLaux `geolaux`, `geolaux_aux`; GGBench `ggbench_code`;
 CapGeo-Bench `capgeo_bench` (the figure alone → a caption, scored by keypoints; tasks in
 `lmms_tasks/capgeo/`); CapGeo `capgeo_reasoning_direct`, `capgeo_reasoning_with_image`,
@@ -152,12 +152,10 @@ def _declared() -> tuple[LmmsBenchmark, ...]:
     from dataclasses import replace
 
     from ..benchmarks import REGISTRY
-    from ..hub_metadata import METADATA
 
-    hub = {name: entry.repo_id for name, entry in METADATA.items()}
     return tuple(
         replace(bench.lmms, name=bench.name, title=bench.lmms.title or bench.title,
-                hub_dataset=hub.get(bench.name, f"geomeval/{bench.title}"))
+                hub_dataset=bench.hub.repo_id if bench.hub is not None else f"geomeval/{bench.title}")
         for bench in REGISTRY.values()
         if bench.lmms is not None
     )

@@ -31,6 +31,7 @@ from ..lmms import LmmsBenchmark
 from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
+from .hub import HUB
 from .reasoning import TEMPLATES
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
@@ -81,6 +82,7 @@ class Setup:
 class CapGeo(Benchmark):
     name = "capgeo"
     title = "CapGeo"
+    hub = HUB
     tasks = ("capgeo_reasoning",)
     # One task per mode, reading the caption a built reasoning dataset carries (`geomeval capgeo
     # build`); the folder and its second template are shared with CapGeo-Bench.

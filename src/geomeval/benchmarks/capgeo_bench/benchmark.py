@@ -15,6 +15,7 @@ from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from ..capgeo.captioning import FIGURE_TEMPLATES, caption_messages, caption_messages_zh
 from ..lmms import LmmsBenchmark, metric_key
+from .hub import HUB
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ KEYPOINT_METRICS = tuple(
 class CapGeoBench(Benchmark):
     name = "capgeo_bench"
     title = "CapGeo-Bench"
+    hub = HUB
     tasks = ("capgeo_bench", "capgeo_bench_zh")
     # Only the English task in lmms-eval: capgeo_bench_zh scores the rows that have a Chinese
     # caption, a subset a task over the whole split cannot pose. Each item also carries the

@@ -23,6 +23,7 @@ from ..options import about
 from .analyses import description_length, external_constant, subjects
 from .complexity import measure, rate
 from .features import SUBSETS
+from .hub import HUB
 from .prompts import MODES, TEMPLATES, Mode, build_messages, problem_text, uses
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class GeoEvalOptions:
 class GeoEval(Benchmark):
     name = "geoeval"
     title = "GeoEval"
+    hub = HUB
     tasks = SUBSETS
     # One built folder with a config per subset: each task reads its own; the group `geoeval`
     # runs all four. T applies to text-only items, so the scorer must see the diagram.

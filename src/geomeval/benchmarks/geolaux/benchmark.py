@@ -12,6 +12,7 @@ from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from ..lmms import LmmsBenchmark
 from .features import step_bucket
+from .hub import HUB
 from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def _item(row: dict[str, Any]) -> Item:
 class GeoLaux(Benchmark):
     name = "geolaux"
     title = "GeoLaux"
+    hub = HUB
     tasks = ("geolaux", "geolaux_aux")
     lmms = LmmsBenchmark(
         tasks=("geolaux", "geolaux_aux"),

@@ -13,6 +13,7 @@ from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, model_failure
 from ..lmms import LmmsBenchmark
 from ..options import about
+from .hub import HUB
 from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
 
@@ -44,6 +45,7 @@ class GGBenchOptions:
 class GGBench(Benchmark):
     name = "ggbench"
     title = "GGBench"
+    hub = HUB
     tasks = ("ggbench_code", "ggbench_image")
     # lmms-eval's generate_until returns text only, so the image track has no task there. Its
     # metrics are `scoring.CODE_TRACK_METRICS` without LPIPS, which needs torchvision, which

@@ -26,6 +26,7 @@ from ..base import Benchmark, Item, NotPosable
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .features import ANCHORED, OPTION_LETTERS
+from .hub import HUB
 from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ class ME2Options:
 class ME2(Benchmark):
     name = "me2"
     title = "ME2"
+    hub = HUB
     tasks = TASKS
     # BERTScore is reported when its local model loads (else N/A, with the reason logged). Images
     # may sit beside the records file or in folders: the fingerprint stats every file under it.
