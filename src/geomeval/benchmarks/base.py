@@ -148,14 +148,23 @@ class Benchmark(ABC):
     def new_record(self, item: Item, task: str) -> SampleRecord:
         """A record holding the targets and breakdown keys, before any response."""
 
-    @abstractmethod
+    def module(self, role: str) -> Any:
+        """The benchmark folder's module for a role (`scoring`, `data`), imported when first
+        needed: every folder names the same role with the same file name."""
+        from importlib import import_module
+
+        return import_module(f"{type(self).__module__.rpartition('.')[0]}.{role}")
+
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         """Scores for one record with a response (the engine scores the others by
-        `model_failed`); failures are unscored `Score`s, never zeros.
+        `model_failed`); failures are unscored `Score`s, never zeros. The default is the
+        folder's `scoring.score_record(record, judge, prompts)`.
 
         May set `record.extracted` and `record.judgment`; judge calls go through
         `judge.ask`, so they share the run's concurrency, cache and retries.
         """
+        scores: dict[str, Score] = await self.module("scoring").score_record(record, judge, self.prompts)
+        return scores
 
     def responded(self, record: SampleRecord) -> bool:
         """Whether the model gave an answer to score: a reply without a generation error
@@ -179,10 +188,14 @@ class Benchmark(ABC):
             return False
         return all(s.scored or s.needs_judge or s.not_applicable for s in record.scores.values())
 
-    @abstractmethod
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        """Metrics with coverage, and breakdowns, for `results.json`."""
+        """Metrics with coverage, and breakdowns, for `results.json`: the folder's
+        `scoring.aggregate(records)`."""
+        summary: dict[str, Any] = self.module("scoring").aggregate(records)
+        return summary
 
-    @abstractmethod
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        """Convert the official raw release into typed parquet shards plus a card."""
+        """Convert the official raw release into typed parquet shards plus a card: the
+        folder's `data.build`."""
+        built: dict[str, Any] = self.module("data").build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
+        return built

@@ -7,7 +7,7 @@ Tasks: `capgeo_bench` (English captions, scored against `caption_en`) and `capge
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...errors import UsageError
 from ...lazy import lazy_import
@@ -17,9 +17,6 @@ from ..capgeo.captioning import FIGURE_TEMPLATES, caption_messages, caption_mess
 from ..lmms import LmmsBenchmark, metric_key
 from .hub import HUB
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
-
-if TYPE_CHECKING:
-    from ...judges import Judge
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -97,16 +94,9 @@ class CapGeoBench(Benchmark):
             meta={"class": row["geometry_class"], "difficulty": int(row["difficulty"]), "source": row["source"]},
         )
 
-    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge, self.prompts)
-
-    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        return scoring.aggregate(records)
-
-    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
 
 # ---------------------------------------------------------------------- inside lmms-eval
+
 
 def lmms_avg_inputs(task: str, entries: Mapping[str, Any]) -> dict[str, Any]:
     """Under `Avg`, the item's scores Table 4's Avg is derived from (`AVG_INPUTS`): an

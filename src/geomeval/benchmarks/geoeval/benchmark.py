@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...errors import UsageError
 from ...lazy import lazy_import
@@ -25,9 +25,6 @@ from .complexity import measure, rate
 from .features import SUBSETS
 from .hub import HUB
 from .prompts import MODES, TEMPLATES, Mode, build_messages, problem_text, uses
-
-if TYPE_CHECKING:
-    from ...judges import Judge
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -157,15 +154,6 @@ class GeoEval(Benchmark):
             },
         )
 
-    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge, self.prompts)
-
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """A unscored with the reason; T too, or not applicable for an item with a diagram."""
         return scoring.failed_scores(record)
-
-    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        return scoring.aggregate(records)
-
-    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

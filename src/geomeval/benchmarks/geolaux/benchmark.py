@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...errors import UsageError
 from ...lazy import lazy_import
-from ...records import SampleRecord, Score
+from ...records import SampleRecord
 from ..base import Benchmark, Item
 from ..lmms import LmmsBenchmark
 from .features import step_bucket
 from .hub import HUB
 from .prompts import TEMPLATES, build_messages
-
-if TYPE_CHECKING:
-    from ...judges import Judge
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -97,9 +94,6 @@ class GeoLaux(Benchmark):
             },
         )
 
-    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge, self.prompts)
-
     def finished(self, record: SampleRecord) -> bool:
         """As the base's, and a solution with a first wrong step whose error type the judge
         failed to give is asked again on resume (that question unscores no metric)."""
@@ -107,9 +101,3 @@ class GeoLaux(Benchmark):
         if judgment.get("first_error_step") is not None and judgment.get("error_type") is None:
             return False
         return super().finished(record)
-
-    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        return scoring.aggregate(records)
-
-    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

@@ -145,9 +145,3 @@ class GGBench(Benchmark):
         """The metrics of the record's track, unscored with the failure as the reason."""
         names = scoring.IMAGE_TRACK_METRICS if record.task == "ggbench_image" else scoring.CODE_TRACK_METRICS
         return {name: Score.missing(model_failure(record)) for name in names}
-
-    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        return scoring.aggregate(records)
-
-    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

@@ -17,7 +17,7 @@ run folder with another judge without the dataset.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 from ...errors import UsageError
 from ...lazy import lazy_import
@@ -28,9 +28,6 @@ from ..options import about
 from .features import ANCHORED, OPTION_LETTERS
 from .hub import HUB
 from .prompts import TEMPLATES, build_messages
-
-if TYPE_CHECKING:
-    from ...judges import Judge
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -189,15 +186,6 @@ class ME2(Benchmark):
             } | ({ANCHORED: self.with_summary} if task == SUMMARY_TASK else {}),
         )
 
-    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge, self.prompts)
-
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """The task's metrics only, BERTScore marked not computed where it cannot be."""
         return scoring.failed_scores(record)
-
-    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        return scoring.aggregate(records)
-
-    def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        return data.build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
