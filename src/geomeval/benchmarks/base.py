@@ -10,6 +10,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import UsageError
 from ..hub_metadata import HubMetadata
 from ..prompts import PromptSet, Template, default_set
 from ..records import SampleRecord, Score
@@ -88,6 +89,11 @@ class Benchmark(ABC):
     @property
     def default_task(self) -> str:
         return self.tasks[0]
+
+    def check_task(self, task: str) -> None:
+        """A UsageError naming the benchmark's tasks when `task` is none of them."""
+        if task not in self.tasks:
+            raise UsageError(f"unknown {self.title} task {task!r}; tasks: {', '.join(self.tasks)}")
 
     def embedded(self, folder: str = "sample") -> Path:
         """The folder of the benchmark's embedded files, found without importing its data

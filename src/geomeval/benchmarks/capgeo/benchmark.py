@@ -199,8 +199,7 @@ class CapGeo(Benchmark):
         return f"embedded samples ({', '.join(SOURCES)})"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
-        if task not in self.tasks:
-            raise UsageError(f"unknown CapGeo task {task!r}; tasks: {', '.join(self.tasks)}")
+        self.check_task(task)
         if self.built_source:
             if data_arg is not None:
                 raise UsageError("a built --source is the data: leave out --data")

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -68,8 +67,7 @@ class CapGeoBench(Benchmark):
         return f"embedded sample ({count} figures)"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
-        if task not in self.tasks:
-            raise UsageError(f"unknown CapGeo-Bench task {task!r}; tasks: {', '.join(self.tasks)}")
+        self.check_task(task)
         dataset = data.undecoded(data.load(data_arg))
         items = []
         for row in dataset:

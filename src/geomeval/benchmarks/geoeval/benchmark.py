@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -95,8 +94,7 @@ class GeoEval(Benchmark):
         return "embedded sample (all four subsets)"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
-        if task not in self.tasks:
-            raise UsageError(f"unknown GeoEval task {task!r}; tasks: {', '.join(self.tasks)}")
+        self.check_task(task)
         from ..datasource import BuiltRows, LazyItems
 
         source = data.SOURCE.rows(data_arg, limit=limit, config=task)

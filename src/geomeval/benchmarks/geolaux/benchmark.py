@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord
 from ..base import Benchmark, Item
@@ -61,8 +60,7 @@ class GeoLaux(Benchmark):
         return status
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
-        if task not in self.tasks:
-            raise UsageError(f"unknown GeoLaux task {task!r}; tasks: {', '.join(self.tasks)}")
+        self.check_task(task)
         from ..datasource import LazyItems
 
         return LazyItems(data.SOURCE.rows(data_arg, limit=limit), _item)  # type: ignore[return-value]

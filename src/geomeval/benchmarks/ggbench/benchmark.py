@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from ...errors import UsageError
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, model_failure
@@ -103,8 +102,7 @@ class GGBench(Benchmark):
         return f"embedded sample ({count} problems)"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
-        if task not in self.tasks:
-            raise UsageError(f"unknown GGBench task {task!r}; tasks: {', '.join(self.tasks)}")
+        self.check_task(task)
         from ..datasource import LazyItems
 
         # made as the run reaches them, so only a window of items and figures is held

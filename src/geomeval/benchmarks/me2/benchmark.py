@@ -121,8 +121,7 @@ class ME2(Benchmark):
         return "embedded sample (15 original problems, geometry and graph)"
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
-        if task not in self.tasks:
-            raise UsageError(f"unknown ME2 task {task!r}; tasks: {', '.join(self.tasks)}")
+        self.check_task(task)
         if not self.with_summary and task != SUMMARY_TASK:
             raise UsageError(
                 f"--mode {self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
