@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from geomeval.benchmarks.capgeo import captioning, reasoning
+from geomeval.benchmarks.capgeo import captioning
+from geomeval.benchmarks.capgeo import prompts as reasoning
 from geomeval.benchmarks.capgeo.benchmark import CapGeo
 from geomeval.benchmarks.capgeo_bench.benchmark import CapGeoBench
 from geomeval.models import Generation

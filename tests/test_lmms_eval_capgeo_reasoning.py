@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks.capgeo import data as reasoning_data
-from geomeval.benchmarks.capgeo import reasoning
+from geomeval.benchmarks.capgeo import prompts as reasoning
+from geomeval.benchmarks.capgeo import scoring as reasoning_scoring
 from geomeval.benchmarks.capgeo.sources import SOURCES, sample_file
 from geomeval.integrations import lmms_eval as integration
 from geomeval.testing.chat_server import ChatServer, prompt_text
@@ -76,7 +77,7 @@ def full_docs(tasks: dict, mode: str) -> list[dict]:
 
 def test_the_entry_agrees_with_the_benchmark() -> None:
     assert SPEC.tasks == tuple(TASKS.values())
-    assert SPEC.metrics == reasoning.METRICS and integration.metric_keys(SPEC) == {
+    assert SPEC.metrics == reasoning_scoring.METRICS and integration.metric_keys(SPEC) == {
         "accuracy": "accuracy"
     }
     assert SPEC.hub_dataset == "geomeval/CapGeo-Reasoning" and SPEC.task_folder == "capgeo"

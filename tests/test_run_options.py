@@ -27,7 +27,7 @@ def test_every_benchmark_declares_frozen_options_and_records_them_round_trip(nam
 
 
 def test_choices_are_the_modules_own() -> None:
-    from geomeval.benchmarks.capgeo import reasoning
+    from geomeval.benchmarks.capgeo import prompts as reasoning
     from geomeval.benchmarks.geoeval.prompts import MODES as GEOEVAL_MODES
     from geomeval.benchmarks.me2.benchmark import MODES as ME2_MODES
 

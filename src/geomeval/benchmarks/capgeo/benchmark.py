@@ -32,21 +32,20 @@ from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
 from .hub import HUB
-from .reasoning import TEMPLATES
+from .prompts import MODES, TEMPLATES, reasoning_messages
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
 if TYPE_CHECKING:
     from ...judges import Judge
 
-reasoning = lazy_import(f"{__package__}.reasoning")
+scoring = lazy_import(f"{__package__}.scoring")
 data = lazy_import(f"{__package__}.data")
 
 
 DEFAULT_SOURCE = "mathvista_geometry"
 
 
-# reasoning.MODES (that module is imported when first used)
-Mode = Literal["direct", "with_image", "without_image"]
+Mode = Literal["direct", "with_image", "without_image"]  # prompts.MODES (a test checks they agree)
 
 
 LMMS_PREFIX = "capgeo_reasoning_"  # the lmms-eval task of each mode: capgeo_reasoning_<mode>
@@ -104,7 +103,7 @@ class CapGeo(Benchmark):
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return reasoning.METRICS
+        return scoring.METRICS
     compare_by = "question_type"
 
     def __init__(self, setup: Setup | None = None) -> None:
@@ -161,8 +160,8 @@ class CapGeo(Benchmark):
     def with_mode(self, mode: str) -> CapGeo:
         """This benchmark posing `mode`, for items whose rows already carry their captions
         (a built reasoning dataset, as lmms-eval's tasks read it): no captioner is needed."""
-        if mode not in reasoning.MODES:
-            raise UsageError(f"unknown mode {mode!r}; modes: {', '.join(reasoning.MODES)}")
+        if mode not in MODES:
+            raise UsageError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
         return self._with(dataclasses.replace(self.setup, mode=mode))
 
     @property
@@ -246,7 +245,7 @@ class CapGeo(Benchmark):
             await self.setup.captioner.aclose()
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
-        return reasoning.reasoning_messages(item.fields, self.setup.mode, item.fields.get("caption"), self.prompts)
+        return reasoning_messages(item.fields, self.setup.mode, item.fields.get("caption"), self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -267,15 +266,12 @@ class CapGeo(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return reasoning.score_record(record)
+        return scoring.score_record(record)  # the answer checker alone: no judge, no prompt
 
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """An item that could not be posed says so (its placeholder failed too); others as
         the base's."""
-        return reasoning.unposed_scores(record) or super().model_failed(record)
-
-    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
-        return reasoning.aggregate(records)
+        return scoring.unposed_scores(record) or super().model_failed(record)
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         raise UsageError(

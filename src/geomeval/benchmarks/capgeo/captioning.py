@@ -122,7 +122,7 @@ TEMPLATE_NAMES = {
     PROBLEM_WITH_QUESTION: "caption_with_question",
 }
 _FIG6 = "Fig. 6's captioning prompt for "
-# CapGeo's: the captioner restates the whole problem (reasoning.TEMPLATES).
+# CapGeo's: the captioner restates the whole problem (prompts.TEMPLATES).
 PROBLEM_TEMPLATES = (
     Template(TEMPLATE_NAMES[PROBLEM_VISION_INTENSIVE], CAPTION_PROBLEM_VISION_INTENSIVE, ("question",),
              required=("question",),

@@ -8,7 +8,7 @@ from importlib.resources import files
 from ...hfdata import card_header, card_sections
 from ...prompts import card_section
 from .features import FEATURES
-from .reasoning import TEMPLATES
+from .prompts import TEMPLATES
 
 
 def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
