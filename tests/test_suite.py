@@ -61,3 +61,27 @@ def test_a_failing_part_is_reported_and_the_rest_still_run(tmp_path: Path) -> No
     me2, geolaux = suite["parts"]
     assert "error" in me2 and "missing" in me2["error"]
     assert geolaux["n_items"] == 3 and "error" not in geolaux
+
+
+def test_a_benchmarks_run_options_reach_its_parts_and_are_checked_first(tmp_path: Path) -> None:
+    """`-T geoeval.mode=text`: GeoEval's parts run in that mode (recorded in each run.json as
+    `geomeval run -T mode=text` records it); a bad option stops before any part runs."""
+    from geomeval.suites import parse_options
+
+    parts = [("geoeval", "geoeval_2000"), ("geolaux", "geolaux")]
+    assert parse_options(["geoeval.mode=text"], parts) == {"geoeval": {"mode": "text"}}
+    with pytest.raises(ValueError, match="not in this suite"):
+        parse_options(["me2.mode=without_summary"], parts)
+    with pytest.raises(ValueError, match="expected BENCHMARK.KEY=VALUE"):
+        parse_options(["mode=text"], parts)
+    with pytest.raises(ValueError, match="mode"):
+        parse_options(["geoeval.mode=telepathy"], parts)
+    root = tmp_path / "suite"
+    done = cli("suite", "--model", "baseline:random", "--part", "geoeval:geoeval_2000", "--part", "geolaux",
+               "-T", "geoeval.mode=text", "--limit", "2", "--out", str(root))
+    assert done.returncode == 0, done.stderr
+    config = json.loads((root / "baseline_random" / "geoeval-geoeval_2000" / "run.json").read_text())
+    assert config["options"]["mode"] == "text"
+    bad = cli("suite", "--model", "baseline:random", "--part", "geoeval", "-T", "geoeval.mode=telepathy",
+              "--out", str(tmp_path / "bad"))
+    assert bad.returncode == 2 and "mode" in bad.stderr and not (tmp_path / "bad").exists()

@@ -60,6 +60,26 @@ def parse_data(pairs: Sequence[str] | None, parts: Sequence[tuple[str, str]]) ->
     return found
 
 
+def parse_options(pairs: Sequence[str] | None, parts: Sequence[tuple[str, str]]) -> dict[str, dict[str, str]]:
+    """`-T BENCHMARK.KEY=VALUE` pairs as {benchmark: {key: value}}, each benchmark's checked
+    by its own `configure` now, so a bad option stops the suite before any part runs."""
+    found: dict[str, dict[str, str]] = {}
+    names = {name for name, _ in parts}
+    for pair in pairs or ():
+        target, sep, value = pair.partition("=")
+        name, dot, key = target.strip().partition(".")
+        if not sep or not dot or not key.isidentifier() or not value.strip():
+            raise UsageError(f"-T {pair!r}: expected BENCHMARK.KEY=VALUE, e.g. -T geoeval.mode=text")
+        if name not in names:
+            raise UsageError(f"-T {pair!r}: {name!r} is not in this suite ({', '.join(sorted(names))})")
+        if key in found.get(name, {}):
+            raise UsageError(f"-T {name}.{key} given twice")
+        found.setdefault(name, {})[key] = value.strip()
+    for name, options in found.items():
+        get_benchmark(name).configure(options)
+    return found
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text.split("/")[-1])[:60] or "model"
 
@@ -77,10 +97,12 @@ def run_suite(
     seed: int = 0,
     progress: Callable[[str], Progress] | None = None,
     run_kwargs: dict[str, Any] | None = None,
+    options: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, Any]:
     """Run every part (a fresh model and judge each, as each run closes its own), then write
     the combined report and the leaderboard. A part that fails (bad data, an endpoint that
-    cannot be used) is recorded with its error and the suite goes on; a spent budget stops it."""
+    cannot be used) is recorded with its error and the suite goes on; a spent budget stops it.
+    `options`: a benchmark's run options (`parse_options`), for each of its parts."""
     model_dir = out_root / slug(model_spec)
     model_dir.mkdir(parents=True, exist_ok=True)
     started = now()
@@ -89,7 +111,10 @@ def run_suite(
         out_dir = model_dir / f"{name}-{task}"
         row: dict[str, Any] = {"benchmark": name, "task": task, "out": str(out_dir.relative_to(out_root))}
         try:
-            results = run(get_benchmark(name), task=task, model=make_model(), judge=make_judge(), out_dir=out_dir,
+            bench = get_benchmark(name)
+            if (options or {}).get(name):
+                bench = bench.configure((options or {})[name])
+            results = run(bench, task=task, model=make_model(), judge=make_judge(), out_dir=out_dir,
                           data=(data or {}).get(name), limit=limit, concurrency=concurrency, seed=seed,
                           progress=progress(f"{name}/{task}") if progress else None, **(run_kwargs or {}))
         except BudgetExhausted as exc:

@@ -440,6 +440,9 @@ def suite(
                                                         "default: every benchmark's default task")] = None,
     data: Annotated[list[str] | None, typer.Option(help="BENCHMARK=PATH: that benchmark's data (repeatable); "
                                                         "default: each one's embedded sample")] = None,
+    task_option: Annotated[list[str] | None, typer.Option(
+        "--task-option", "-T", help="BENCHMARK.KEY=VALUE: a benchmark's run option for its parts (repeatable), "
+                                    "e.g. -T geoeval.mode=text; `geomeval run --help` lists each one's options")] = None,
     judge: Annotated[str | None, typer.Option(help="offline or openai:<model> (default: GEOMEVAL_JUDGE_MODEL, else offline)")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="score only the first N items of each part")] = None,
     out_dir: Annotated[Path, typer.Option("--out", help="suite root: one folder per model, and leaderboard.md")] = Path("runs/suite"),
@@ -462,10 +465,11 @@ def suite(
     from ..judges import parse_judge_spec
     from ..models import ModelOptions, parse_model_spec
     from ..report import fmt_interval, fmt_metric
-    from ..suites import parse_data, parse_parts, run_suite, slug
+    from ..suites import parse_data, parse_options, parse_parts, run_suite, slug
 
     parts = parse_parts(part)
     data_by_bench = parse_data(data, parts)
+    options_by_bench = parse_options(task_option, parts)
     response_cache = _cache(cache, no_cache)
     price_table = _read_prices(prices)
     budget = _budget(max_requests, max_cost, price_table)
@@ -480,6 +484,7 @@ def suite(
                                                 max_tokens=judge_max_tokens),
             out_root=out_dir, data=data_by_bench, limit=limit, concurrency=concurrency, seed=seed,
             progress=lambda _label: update, run_kwargs={"budget": budget, "prices": price_table},
+            options=options_by_bench,
         )
     table = Table(title=f"suite · {model}")
     for column in ("benchmark", "task", "headline", "score", "95% interval", "scored"):
