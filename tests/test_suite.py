@@ -72,7 +72,7 @@ def test_a_benchmarks_run_options_reach_its_parts_and_are_checked_first(tmp_path
     assert parse_options(["geoeval.mode=text"], parts) == {"geoeval": {"mode": "text"}}
     with pytest.raises(ValueError, match="not in this suite"):
         parse_options(["me2.mode=without_summary"], parts)
-    with pytest.raises(ValueError, match="expected BENCHMARK.KEY=VALUE"):
+    with pytest.raises(ValueError, match=r"expected BENCHMARK\.KEY=VALUE"):
         parse_options(["mode=text"], parts)
     with pytest.raises(ValueError, match="mode"):
         parse_options(["geoeval.mode=telepathy"], parts)
