@@ -123,6 +123,7 @@ from typing import Any
 
 import yaml
 
+from ..benchmarks.lmms import TEMPLATE, LmmsBenchmark, metric_key
 from ..cache import cache_dir
 from ..errors import MIN_COVERAGE_EXIT, UsageError
 
@@ -142,9 +143,6 @@ log = logging.getLogger(__name__)
 
 
 # --------------------------------------------------------------------------- per benchmark
-
-
-from ..benchmarks.lmms import TEMPLATE, LmmsBenchmark, metric_key  # noqa: E402  (re-exported)
 
 
 def _declared() -> tuple[LmmsBenchmark, ...]:

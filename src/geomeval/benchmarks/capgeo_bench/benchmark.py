@@ -111,10 +111,9 @@ def lmms_avg_inputs(task: str, entries: Mapping[str, Any]) -> dict[str, Any]:
 
 def lmms_avg(items: Sequence[Any]) -> float | None:
     """Table 4's Avg over the task, computed as `geomeval run capgeo_bench` computes it
-    (`bench_scoring.headline_avg`): the judge engine's when a judge ran, else the offline
+    (`scoring.headline_avg`): the judge engine's when a judge ran, else the offline
     engine's; None (N/A) when a dimension has no scored item. The engine is logged."""
     from ...integrations.lmms_eval import log_info, resolve
-    from . import scoring as bench_scoring
 
     resolve(items)
     records = [
@@ -123,8 +122,8 @@ def lmms_avg(items: Sequence[Any]) -> float | None:
         for x in items
         if isinstance(x, Mapping)
     ]
-    name, value = bench_scoring.headline_avg(records)
-    engine = "the judge engine" if name.endswith(bench_scoring.JUDGE_SUFFIX) else "the offline engine (no judge ran)"
-    message = f"capgeo_bench Avg ({bench_scoring.AVG_EXPLAINED}) over {len(records)} items: {value}, {engine}"
+    name, value = scoring.headline_avg(records)
+    engine = "the judge engine" if name.endswith(scoring.JUDGE_SUFFIX) else "the offline engine (no judge ran)"
+    message = f"capgeo_bench Avg ({scoring.AVG_EXPLAINED}) over {len(records)} items: {value}, {engine}"
     log_info(message)
     return value
