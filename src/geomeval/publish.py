@@ -4,7 +4,7 @@ token (a dry run is the default).
 
 Faces:
 
-- a dataset (`hub_metadata.METADATA`: geolaux, ggbench, geoeval, me2, capgeo_bench, capgeo):
+- a dataset (every registered benchmark's `hub`, `hub_metadata.METADATA`):
   README.md (the card: Hub metadata, configs, features and sizes) and `data/` parquet shards,
   built from `--data` (a raw release or a built folder) or the embedded sample. Validated:
   the card through huggingface_hub's `DatasetCard` (license, language, task and size
@@ -32,7 +32,6 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -54,14 +53,6 @@ def repo_root() -> Path:
             return candidate
     raise PublishError("publishing the Space or a metric Space needs a geomeval checkout (its files and "
                        "wheel come from it): run from the checkout")
-DATA_MODULES = {
-    "geolaux": "geomeval.benchmarks.geolaux.data",
-    "ggbench": "geomeval.benchmarks.ggbench.data",
-    "geoeval": "geomeval.benchmarks.geoeval.data",
-    "me2": "geomeval.benchmarks.me2.data",
-    "capgeo_bench": "geomeval.benchmarks.capgeo_bench.data",
-    "capgeo": "geomeval.benchmarks.capgeo.data",
-}
 SPACE_REPO_ID = "geomeval/geomeval"
 SPACE_FILES = ("README.md", "app.py", "requirements.txt", "packages.txt")
 METRIC_FILES = ("README.md", "app.py", "requirements.txt")
@@ -97,8 +88,11 @@ class Staged:
 
 
 def _data_module(name: str) -> Any:
+    """The dataset's `data` module: its benchmark folder's (every folder names it so)."""
     metadata(name)  # a clear error for an unknown name
-    return import_module(DATA_MODULES[name])
+    from .benchmarks import get_benchmark
+
+    return get_benchmark(name).module("data")
 
 
 def _configs(module: Any, raw: Path) -> list[str | None]:
