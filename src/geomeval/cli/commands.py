@@ -733,9 +733,22 @@ def _refuse_busy_port(host: str, port: int) -> None:
             ) from None
 
 
+def _lmms_help() -> str:
+    """Each benchmark's lmms-eval tasks and groups, read from its declaration (`Benchmark.lmms`)."""
+    from ..benchmarks import REGISTRY
+
+    lines = []
+    for name, bench in REGISTRY.items():
+        if bench.lmms is not None:
+            groups = f"; group {', '.join(bench.lmms.groups)}" if bench.lmms.groups else ""
+            lines.append(f"{name}: tasks {', '.join(bench.lmms.tasks)}{groups}")
+    return "\n\n".join(lines)
+
+
 @app.command(
     "lmms-eval",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    epilog=_lmms_help(),
 )
 def lmms_eval_command(
     ctx: typer.Context,
@@ -744,9 +757,7 @@ def lmms_eval_command(
     prompts: Annotated[Path | None, typer.Option(envvar="GEOMEVAL_PROMPTS",
                                                  help="prompt file replacing named templates, as `geomeval run --prompts`")] = None,
 ) -> None:
-    """Run lmms-eval on geomeval's tasks (geolaux, geolaux_aux, ggbench_code, capgeo_bench,
-    capgeo_reasoning_direct, capgeo_reasoning_with_image, capgeo_reasoning_without_image,
-    geoeval_2000, geoeval_backward, geoeval_aug, geoeval_hard, and the group geoeval).
+    """Run lmms-eval on geomeval's tasks (listed below, by benchmark).
 
     geomeval lmms-eval [--data PATH] -- ARGS, where ARGS go to `python -m lmms_eval`
     unchanged, e.g. `--model openai --model_args model=NAME,base_url=URL --tasks geolaux
