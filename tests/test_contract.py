@@ -53,6 +53,12 @@ def test_run_resume_and_rescore(name: str, task: str, tmp_path: Path) -> None:
     first = run(bench, task=task, model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),
                 out_dir=out, limit=LIMIT)
     assert first["n_items"] == LIMIT and first["metrics"], (name, task)
+    # the breakdowns the benchmark declares, in its order, each group in the declared order
+    assert list(first["breakdowns"]) == [b.name for b in bench.breakdowns], (name, task)
+    for breakdown in bench.breakdowns:
+        groups = list(first["breakdowns"][breakdown.name])
+        declared = [g for g in breakdown.order if g in groups]
+        assert groups[: len(declared)] == declared, (name, breakdown.name, groups)
     samples = (out / "samples.jsonl").read_text(encoding="utf-8")
     records = [json.loads(line) for line in samples.splitlines()]
     assert len(records) == LIMIT

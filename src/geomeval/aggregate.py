@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .records import SampleRecord
@@ -65,19 +66,45 @@ def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[st
     return short
 
 
+GroupKey = Callable[[SampleRecord], "str | Sequence[str] | None"]
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """One breakdown a benchmark declares (`Benchmark.breakdowns`): its name, what groups a
+    record (the record's `meta[field]`, `field` defaulting to the name, or a function of the
+    record: several groups for an item in two categories, None to leave it out) and the
+    order its groups are shown in (groups not listed follow, sorted)."""
+
+    name: str
+    field: str = ""
+    key: GroupKey | None = None
+    order: tuple[str, ...] = ()
+
+    def of(self, record: SampleRecord) -> str | Sequence[str] | None:
+        if self.key is not None:
+            return self.key(record)
+        value = record.meta.get(self.field or self.name)
+        return value or None  # an empty text or list is no group
+
+
 def summarize(
     records: Sequence[SampleRecord],
     metrics: Iterable[str],
-    groups: Mapping[str, Callable[[SampleRecord], str | Sequence[str] | None]],
+    groups: Mapping[str, GroupKey] | None = None,
     group_order: Mapping[str, Sequence[str]] | None = None,
     units: Mapping[str, str] | None = None,
+    breakdowns: Sequence[Breakdown] = (),
 ) -> dict[str, Any]:
-    """Overall metrics and per-group breakdowns; a key function may return several groups
-    (an item in two categories counts in both), or None to leave the item out.
+    """Overall metrics and per-group breakdowns (the benchmark's declared `breakdowns`, or
+    `groups` with their `group_order`); a key function may return several groups (an item
+    in two categories counts in both), or None to leave the item out.
 
     `units` names metrics that are not shares in [0, 1] ("dB", or "raw" for a plain number);
     reports print those as they are instead of as percentages.
     """
+    groups = {**(groups or {}), **{b.name: b.of for b in breakdowns}}
+    group_order = {**(group_order or {}), **{b.name: b.order for b in breakdowns if b.order}}
     metrics = list(metrics)
     summary: dict[str, Any] = {
         "metrics": {m: metric_summary(records, m) for m in metrics},

@@ -10,6 +10,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..aggregate import Breakdown
 from ..errors import UsageError
 from ..hub_metadata import HubMetadata
 from ..prompts import PromptSet, Template, default_set
@@ -193,6 +194,12 @@ class Benchmark(ABC):
         if record.generation_error is not None or record.response is None:
             return False
         return all(s.scored or s.needs_judge or s.not_applicable for s in record.scores.values())
+
+    @property
+    def breakdowns(self) -> tuple[Breakdown, ...]:
+        """The breakdowns its results are reported by, in order (the folder's
+        `scoring.BREAKDOWNS`: each with the record field it groups by and its groups' order)."""
+        return tuple(self.module("scoring").BREAKDOWNS)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         """Metrics with coverage, and breakdowns, for `results.json`: the folder's

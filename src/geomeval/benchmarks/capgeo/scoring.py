@@ -9,7 +9,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from ...aggregate import summarize
+from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer
 from ...records import SampleRecord, Score
 from .prompts import no_caption_reason
@@ -42,13 +42,8 @@ def score_record(record: SampleRecord) -> dict[str, Score]:
                               f"{record.target['answer']!r}; {verdict.rule}: {verdict.detail}")}
 
 
+BREAKDOWNS = (Breakdown("question_type", order=("multi_choice", "free_form")), Breakdown("subject"))
+
+
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
-    return summarize(
-        records,
-        METRICS,
-        groups={
-            "question_type": lambda r: r.meta.get("question_type"),
-            "subject": lambda r: r.meta.get("subject") or None,
-        },
-        group_order={"question_type": ["multi_choice", "free_form"]},
-    )
+    return summarize(records, METRICS, breakdowns=BREAKDOWNS)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ...aggregate import summarize
+from ...aggregate import Breakdown, summarize
 from ...judges import Judge
 from ...keypoints import score_captions
 from ...prompts import PromptSet, default_set
@@ -160,21 +160,17 @@ async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -
     return scores
 
 
+# Table 4's breakdowns: by geometry class, difficulty, and both.
+BREAKDOWNS = (
+    Breakdown("class", order=tuple(CLASSES)),
+    Breakdown("difficulty", key=lambda r: str(r.meta.get("difficulty")), order=tuple(str(d) for d in DIFFICULTIES)),
+    Breakdown("class_difficulty", key=lambda r: f"{r.meta.get('class')} · {r.meta.get('difficulty')}",
+              order=tuple(f"{c} · {d}" for c in CLASSES for d in DIFFICULTIES)),
+)
+
+
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
-    summary = summarize(
-        records,
-        METRICS,
-        groups={
-            "class": lambda r: r.meta.get("class"),
-            "difficulty": lambda r: str(r.meta.get("difficulty")),
-            "class_difficulty": lambda r: f"{r.meta.get('class')} · {r.meta.get('difficulty')}",
-        },
-        group_order={
-            "class": list(CLASSES),
-            "difficulty": [str(d) for d in DIFFICULTIES],
-            "class_difficulty": [f"{c} · {d}" for c in CLASSES for d in DIFFICULTIES],
-        },
-    )
+    summary = summarize(records, METRICS, breakdowns=BREAKDOWNS)
     for suffix in ("", JUDGE_SUFFIX):
         summary["metrics"][AVG + suffix] = avg_stats(summary["metrics"], suffix)
         for buckets in summary["breakdowns"].values():

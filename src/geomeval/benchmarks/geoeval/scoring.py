@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...aggregate import summarize
+from ...aggregate import Breakdown, summarize
 from ...judges import Judge
 from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
@@ -76,35 +76,25 @@ def _not_text_only() -> Score:
     return Score.inapplicable("the item has a diagram: T counts text-only items")
 
 
+# The paper's breakdowns (Figs. 2 and 3, Table 2) and the official description-length buckets.
+BREAKDOWNS = (
+    Breakdown("subset", key=lambda r: r.task, order=tuple(SUBSETS)),
+    Breakdown("source", order=tuple(SOURCES)),
+    Breakdown("problem_type", order=tuple(PROBLEM_TYPES)),
+    Breakdown("subject", field="subjects", order=tuple(SUBJECTS)),
+    Breakdown("external_constant", order=tuple(CONSTANT_ORDER)),
+    Breakdown("complexity", order=tuple(COMPLEXITIES)),
+    Breakdown("question_length", field="length_bucket", order=tuple(QUESTION_LENGTHS)),
+    Breakdown("description_length", order=tuple(DESCRIPTION_LENGTHS)),
+    Breakdown("description", key=lambda r: "with description" if r.meta.get("description_shown") else "without description",
+              order=("with description", "without description")),
+)
+
+
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     """A and T, the paper's breakdowns (the analysis keys are `analyses`'), and the run as a
     row of the paper's Table 2."""
-    summary = summarize(
-        records,
-        METRICS,
-        groups={
-            "subset": lambda r: r.task,
-            "source": lambda r: r.meta.get("source"),
-            "problem_type": lambda r: r.meta.get("problem_type"),
-            "subject": lambda r: r.meta.get("subjects") or None,
-            "external_constant": lambda r: r.meta.get("external_constant"),
-            "complexity": lambda r: r.meta.get("complexity"),
-            "question_length": lambda r: r.meta.get("length_bucket"),
-            "description_length": lambda r: r.meta.get("description_length"),
-            "description": lambda r: "with description" if r.meta.get("description_shown") else "without description",
-        },
-        group_order={
-            "subset": list(SUBSETS),
-            "source": list(SOURCES),
-            "problem_type": list(PROBLEM_TYPES),
-            "subject": list(SUBJECTS),
-            "external_constant": list(CONSTANT_ORDER),
-            "complexity": list(COMPLEXITIES),
-            "question_length": list(QUESTION_LENGTHS),
-            "description_length": list(DESCRIPTION_LENGTHS),
-            "description": ["with description", "without description"],
-        },
-    )
+    summary = summarize(records, METRICS, breakdowns=BREAKDOWNS)
     summary["tables"] = [paper_table(summary)]
     return summary
 

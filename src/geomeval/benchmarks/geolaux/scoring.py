@@ -16,7 +16,7 @@ import binascii
 import string
 from typing import Any
 
-from ...aggregate import summarize
+from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer
 from ...errors import EndpointFailure
 from ...images import image_bytes
@@ -237,23 +237,17 @@ def paper_table(summary: dict[str, Any]) -> dict[str, Any]:
     row.append(drop["value"] / 100 if drop else None)
     row += [summary["metrics"][m]["value"] for m in METRICS]
     return {"title": "GeoLaux as in the paper's main table (%)", "columns": list(PAPER_COLUMNS), "rows": [row]}
+# The paper's breakdowns: by problem type, solution length, auxiliary line and language.
+BREAKDOWNS = (
+    Breakdown("type", order=("calculation", "proving")),
+    Breakdown("step_bucket", order=tuple(f"{lo}-{hi}" for lo, hi in STEP_BUCKETS)),
+    Breakdown("auxiliary_type", order=("none", "simple", "complex")),
+    Breakdown("language"),
+)
+
+
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
-    buckets = [f"{lo}-{hi}" for lo, hi in STEP_BUCKETS]
-    summary = summarize(
-        records,
-        METRICS,
-        groups={
-            "type": lambda r: r.meta.get("type"),
-            "step_bucket": lambda r: r.meta.get("step_bucket"),
-            "auxiliary_type": lambda r: r.meta.get("auxiliary_type"),
-            "language": lambda r: r.meta.get("language"),
-        },
-        group_order={
-            "type": ["calculation", "proving"],
-            "step_bucket": buckets,
-            "auxiliary_type": ["none", "simple", "complex"],
-        },
-    )
+    summary = summarize(records, METRICS, breakdowns=BREAKDOWNS)
     summary["analysis"] = analysis(records)
     summary["tables"] = [paper_table(summary), *analysis_tables(summary["analysis"])]
     return summary

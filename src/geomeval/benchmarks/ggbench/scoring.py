@@ -29,7 +29,7 @@ from typing import Any
 
 from PIL import Image as PILImage
 
-from ...aggregate import summarize
+from ...aggregate import Breakdown, summarize
 from ...codemetrics import code_metrics
 from ...geogebra import (
     Construction,
@@ -616,6 +616,13 @@ def jar_pass_at_1_score(code: str) -> tuple[Score, list[dict[str, Any]]]:
 # --------------------------------------------------------------------------- aggregation
 
 
+BREAKDOWNS = (
+    Breakdown("difficulty", order=tuple(DIFFICULTIES)),
+    Breakdown("problem_type", order=tuple(PROBLEM_TYPES)),
+    Breakdown("category", field="categories", order=tuple(CATEGORIES)),
+)
+
+
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     image_track = bool(records) and all(r.task == "ggbench_image" for r in records)
     names = list(IMAGE_TRACK_METRICS if image_track else CODE_TRACK_METRICS)
@@ -626,16 +633,7 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     summary = summarize(
         records,
         names,
-        groups={
-            "difficulty": lambda r: r.meta.get("difficulty"),
-            "problem_type": lambda r: r.meta.get("problem_type"),
-            "category": lambda r: r.meta.get("categories"),
-        },
-        group_order={
-            "difficulty": list(DIFFICULTIES),
-            "problem_type": list(PROBLEM_TYPES),
-            "category": list(CATEGORIES),
-        },
+        breakdowns=BREAKDOWNS,
         units=UNITS,
     )
     summary["headline"] = _headline(summary["metrics"], image_track)

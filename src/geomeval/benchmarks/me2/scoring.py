@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from ...aggregate import summarize
+from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer, parse_json_object, read_option_letter
 from ...judges import Judge
 from ...prompts import PromptSet
@@ -284,6 +284,14 @@ def text_scores(candidate: str, reference: str) -> dict[str, Score]:
 # --------------------------------------------------------------------------- aggregate
 
 
+BREAKDOWNS = (
+    Breakdown("domain", order=tuple(DOMAINS)),
+    Breakdown("question_format", order=tuple(QUESTION_FORMATS)),
+    Breakdown("question_type", field="question_answer_type", order=tuple(QUESTION_ANSWER_TYPES)),
+    Breakdown("chapter"),
+)
+
+
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     task = records[0].task if records else "me2_solve"
     names = list(TASK_METRICS[task])
@@ -297,17 +305,7 @@ def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
     summary = summarize(
         records,
         names,
-        groups={
-            "domain": lambda r: r.meta.get("domain"),
-            "question_format": lambda r: r.meta.get("question_format"),
-            "question_type": lambda r: r.meta.get("question_answer_type"),
-            "chapter": lambda r: r.meta.get("chapter") or None,
-        },
-        group_order={
-            "domain": list(DOMAINS),
-            "question_format": list(QUESTION_FORMATS),
-            "question_type": list(QUESTION_ANSWER_TYPES),
-        },
+        breakdowns=BREAKDOWNS,
         units=UNITS,
     )
     summary["headline"] = _headline(task, summary["metrics"])
