@@ -34,12 +34,10 @@ class LmmsBenchmark:
     summary: tuple[str, ...]  # printed after a run
     scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
     release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
-    # Where the code lives when it is not geomeval.benchmarks.<name> with the modules data,
-    # raw and features: CapGeo's data module also reads its raw sources.
     folder: str = ""  # the task folder under lmms_tasks/; "" = name
-    package_name: str = ""  # "" = geomeval.benchmarks.<name>
-    module_names: tuple[tuple[str, str], ...] = ()  # (role, module) where not data/raw/features
-    features_name: str = "FEATURES"  # the typed Features in the features module
+    # (role, module) where the folder's module for a role has another name (CapGeo's data
+    # module also reads its raw sources: ("raw", "data")).
+    module_names: tuple[tuple[str, str], ...] = ()
     template: str = TEMPLATE  # the template its task YAMLs include (two benchmarks share capgeo/)
     # The registry's benchmark configured for one task (CapGeo: the task's mode); None = as is.
     configure: Callable[[Any, str], Any] | None = None
@@ -77,33 +75,28 @@ class LmmsBenchmark:
     hub_dataset: str = ""
 
     @property
-    def package(self) -> str:
-        return self.package_name or f"geomeval.benchmarks.{self.name}"
-
-    @property
     def task_folder(self) -> str:
         return self.folder or self.name
 
     def module(self, role: str) -> Any:
         """The benchmark's `data`, `raw` or `features` module (imported when first needed)."""
-        return import_module(f"{self.package}.{dict(self.module_names).get(role, role)}")
+        return import_module(f"geomeval.benchmarks.{self.name}.{dict(self.module_names).get(role, role)}")
 
     def features(self) -> Any:
         """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
-        return getattr(self.module("features"), self.features_name)
+        return self.module("data").SOURCE.features
 
     def metrics_for(self, task: str | None) -> tuple[str, ...]:
         """The metrics `task` reports (its YAML's metric_list); None: all of the benchmark's."""
         return dict(self.task_metrics).get(task, self.metrics) if task else self.metrics
 
     def row(self, doc: Mapping[str, Any]) -> dict[str, Any]:
-        """An lmms-eval doc as the fields `geomeval run` gives the item (`rows.named_row`, from
-        the Features); images the scorer keeps (GGBench's reference figure) as PNG bytes, since
-        lmms-eval decodes every image to PIL."""
+        """An lmms-eval doc as the fields `geomeval run` gives the item (its data source's
+        `named`, from the Features); images the scorer keeps (GGBench's reference figure) as
+        PNG bytes, since lmms-eval decodes every image to PIL."""
         from ..images import image_bytes
-        from .rows import named_row
 
-        row = named_row(doc, self.features())
+        row = self.module("data").SOURCE.named(doc)
         for column in self.scoring_columns:
             image = row.get(column)
             if image is not None and not isinstance(image, dict):
