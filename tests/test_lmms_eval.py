@@ -124,7 +124,7 @@ def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tm
         assert request["model"] == "test-model"
         key = item_id(prompt_text(request))
         seen.add(key)
-        row = integration.doc_to_row(by_id[key])
+        row = integration.doc_to_row(by_id[key], "geolaux")
         expected = build_messages(row, with_auxiliary=False, prompts=GeoLaux().prompts)[0]["content"]
         assert [p["type"] for p in request["messages"][-1]["content"]] == [p["type"] for p in expected]
         assert prompt_text(request) == expected[0]["text"]
@@ -210,7 +210,7 @@ def test_messages_match_build_messages_for_lmms_docs(rows: list[dict]) -> None:
     for row in rows:
         for task in ("geolaux", "geolaux_aux"):
             ours = integration.doc_to_messages(row, task)[0]["content"]
-            expected = build_messages(integration.doc_to_row(row), with_auxiliary=task == "geolaux_aux", prompts=GeoLaux().prompts)
+            expected = build_messages(integration.doc_to_row(row, task), with_auxiliary=task == "geolaux_aux", prompts=GeoLaux().prompts)
             expected = expected[0]["content"]
             assert [p["type"] for p in ours] == ["text" if p["type"] == "text" else "image" for p in expected]
             assert ours[0]["text"] == expected[0]["text"] == integration.doc_to_text(row, task)
@@ -240,7 +240,7 @@ def test_process_results_and_aggregation(rows: list[dict]) -> None:
 def test_include_dir_rewrites_dataset_path_and_keeps_function_tags(tmp_path: Path) -> None:
     from lmms_eval.utils import load_yaml_config
 
-    include = integration.prepare_include_dir(tmp_path / "inc", "/data/GeoLaux built")
+    include = integration.prepare_include_dir(tmp_path / "inc", {"geolaux": "/data/GeoLaux built"})
     folder = include / "geomeval" / "geolaux"
     shipped = integration.load_task_yaml((integration.tasks_dir() / "geolaux" / integration.TEMPLATE).read_text())
     rewritten = integration.load_task_yaml((folder / integration.TEMPLATE).read_text())
@@ -356,7 +356,7 @@ def test_task_kwargs_set_prompts_and_judge_and_lmms_eval_reports_stderr(built: P
     lmms-eval tasks carry theirs: plain `python -m lmms_eval --include_path`, no geomeval
     wrapper and no GEOMEVAL_JUDGE_* variable. The judge's API key is read from the
     environment only. lmms-eval's Stderr_CLT comes from the scored items."""
-    include = integration.prepare_include_dir(tmp_path / "inc", str(built))
+    include = integration.prepare_include_dir(tmp_path / "inc", {"geolaux": str(built)})
     template = include / "geomeval" / "geolaux" / integration.TEMPLATE
     config = integration.load_task_yaml(template.read_text(encoding="utf-8"))
     out = tmp_path / "out"

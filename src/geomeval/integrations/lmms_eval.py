@@ -185,7 +185,7 @@ def metric_keys(spec: LmmsBenchmark, task: str | None = None) -> dict[str, str]:
 # --------------------------------------------------------------------------- task functions
 
 
-def doc_to_row(doc: Mapping[str, Any], task: str = "geolaux") -> dict[str, Any]:
+def doc_to_row(doc: Mapping[str, Any], task: str) -> dict[str, Any]:
     """An lmms-eval doc as the fields `geomeval run` gives the item."""
     return for_task(task).row(doc)
 
@@ -733,12 +733,10 @@ def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def cached_build(raw: Path, spec: LmmsBenchmark | None = None) -> Path:
-    """Build a raw release once into the cache; later calls reuse the folder (GeoLaux's
-    when no benchmark is named)."""
+def cached_build(raw: Path, spec: LmmsBenchmark) -> Path:
+    """Build a raw release once into the cache; later calls reuse the folder."""
     from ..hfdata import is_built_dataset
 
-    spec = spec or SPECS["geolaux"]
     target = cache_dir() / "lmms_eval" / f"{spec.name}-{_fingerprint(spec, raw)}"
     if is_built_dataset(target):
         return target
@@ -772,11 +770,9 @@ def _check_built_columns(spec: LmmsBenchmark, path: Path) -> None:
         raise DataError("(dataset)", missing[0], f"column missing from {path}: not a built {spec.title} dataset")
 
 
-def resolve_dataset(data_arg: str | None, spec: LmmsBenchmark | None = None) -> str:
+def resolve_dataset(data_arg: str | None, spec: LmmsBenchmark) -> str:
     """`dataset_path` for a benchmark's tasks: a built folder (building raw data into the
-    cache) or a hub id. Same rules as `geomeval run --data`: None is the embedded sample.
-    GeoLaux's when no benchmark is named."""
-    spec = spec or SPECS["geolaux"]
+    cache) or a hub id. Same rules as `geomeval run --data`: None is the embedded sample."""
     kind, where = spec.module("data").locate(data_arg)
     if kind == "built":
         path = Path(where).resolve()
@@ -843,15 +839,13 @@ def dump_task_yaml(config: Mapping[str, Any]) -> str:
     return yaml.dump(dict(config), Dumper=_Dumper, sort_keys=False, allow_unicode=True)
 
 
-def prepare_include_dir(
-    dest: Path, dataset_paths: Mapping[str, str] | str, user_include: str | None = None
-) -> Path:
+def prepare_include_dir(dest: Path, dataset_paths: Mapping[str, str], user_include: str | None = None) -> Path:
     """Copy the shipped tasks into `dest`, pointing each benchmark's tasks at its dataset.
 
     `dataset_paths` maps a benchmark name to its `dataset_path`; benchmarks left out keep
-    their Hub id. A plain string is GeoLaux's path (the form before GGBench had tasks).
+    their Hub id.
     """
-    paths = {"geolaux": dataset_paths} if isinstance(dataset_paths, str) else dict(dataset_paths)
+    paths = dict(dataset_paths)
     specs = {spec.name: spec for spec in BENCHMARKS}
     tasks = dest / "geomeval"
     shutil.copytree(tasks_dir(), tasks, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
