@@ -162,3 +162,22 @@ def test_reference_image_kept_in_the_record_is_small_png() -> None:
 
 def test_plan_text_drops_code_blocks() -> None:
     assert scoring.plan_text("Plan: X.\n```geogebra\nA = (0, 0)\n```\nThen Y.") == "Plan: X.\nThen Y."
+
+
+def test_a_jar_harness_failure_leaves_pass_at_1_unscored_and_a_script_timeout_scores_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`-T engine=jar`: a timeout is the script's failure (0); the harness's own failure (its
+    pipe gone, output it cannot read) says nothing of the answer, so Pass@1 is unscored."""
+    from geomeval.benchmarks.ggbench.scoring import jar_pass_at_1_score
+    from geomeval.geogebra import jar_scoring
+
+    def verdict(error: str, harness: bool):
+        return lambda code: {"passed": False, "lines": 1, "failed": [], "error": error, "harness_failure": harness}
+
+    monkeypatch.setattr(jar_scoring, "jar_pass_at_1", verdict("harness exited before the script ran: EPIPE", True))
+    score, failed = jar_pass_at_1_score("A = (0, 0)")
+    assert score.value is None and "harness failure" in (score.unscored or "") and failed == []
+    monkeypatch.setattr(jar_scoring, "jar_pass_at_1", verdict("timeout after 60 s (JVM restarted)", False))
+    score, _ = jar_pass_at_1_score("A = (0, 0)")
+    assert score.value == 0.0 and "timeout" in score.explanation

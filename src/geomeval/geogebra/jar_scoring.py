@@ -76,8 +76,9 @@ def close_shared() -> None:
 
 
 def jar_pass_at_1(code: str) -> dict[str, Any]:
-    """{"passed": bool, "lines": n, "failed": [{"line", "source", "error"}], "error": harness
-    failure or None} for an answer's GeoGebra code, as GeoGebra 4.0.34 runs it."""
+    """{"passed": bool, "lines": n, "failed": [{"line", "source", "error"}], "error": why the
+    script did not finish or None, "harness_failure": whether that was the harness's own
+    failure rather than the script's} for an answer's GeoGebra code, as GeoGebra 4.0.34 runs it."""
     try:
         numbers, lines = jar_lines(code)
     except sx.ParseError as exc:  # over the parser's limits: refused whole, as the engine does
@@ -85,8 +86,9 @@ def jar_pass_at_1(code: str) -> dict[str, Any]:
     if not lines:
         return {"passed": False, "lines": 0, "failed": [], "error": None}
     result = _engine().run(lines, id="answer")
-    if result.get("error"):  # a timeout or a crash on this script: the script's failure
-        return {"passed": False, "lines": len(lines), "failed": [], "error": str(result["error"])[:300]}
+    if result.get("error"):  # a timeout or a crash on this script is its failure; the harness's is not
+        return {"passed": False, "lines": len(lines), "failed": [], "error": str(result["error"])[:300],
+                "harness_failure": bool(result.get("harness_failure"))}
     failed = [
         {"line": numbers[i] if i < len(numbers) else i + 1, "source": lines[i][:200] if i < len(lines) else "",
          "error": str(entry.get("error") or "")[:300]}

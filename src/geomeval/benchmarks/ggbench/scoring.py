@@ -604,6 +604,8 @@ def jar_pass_at_1_score(code: str) -> tuple[Score, list[dict[str, Any]]]:
     from ...geogebra.jar_scoring import jar_pass_at_1
 
     verdict = jar_pass_at_1(code)
+    if verdict.get("harness_failure"):  # the harness failed, not the answer: no verdict, never 0
+        return Score.missing(f"GeoGebra 4.0.34 harness failure: {verdict['error']}"), []
     if verdict["error"]:
         return Score(0.0, explanation=f"GeoGebra 4.0.34: {verdict['error']}"), []
     failed = verdict["failed"]

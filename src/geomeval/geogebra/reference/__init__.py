@@ -153,9 +153,14 @@ def compile_harness(jar: Path, javac: Path | None = None) -> Path:
     return dest
 
 
-def _error_result(script_id: str, message: str) -> dict[str, Any]:
-    """A result for a script the harness could not finish (timeout, JVM crash)."""
-    return {"id": script_id, "error": message, "lines": [], "objects": []}
+def _error_result(script_id: str, message: str, *, harness: bool = False) -> dict[str, Any]:
+    """A result for a script the harness could not finish: the script's doing (a timeout, the
+    JVM dying while it ran), or with `harness` the harness's own failure before or after the
+    script (a pipe gone, output it cannot read), which says nothing of the script."""
+    result = {"id": script_id, "error": message, "lines": [], "objects": []}
+    if harness:
+        result["harness_failure"] = True
+    return result
 
 
 class ReferenceEngine:
@@ -341,7 +346,7 @@ class ReferenceEngine:
             except (BrokenPipeError, OSError) as exc:
                 tail = self._stderr_tail()
                 self._kill()
-                return _error_result(id, f"harness exited before the script ran: {exc}\n{tail}")
+                return _error_result(id, f"harness exited before the script ran: {exc}\n{tail}", harness=True)
             line = self._read_line(limit)
             if line is None:
                 alive = proc.poll() is None
@@ -356,11 +361,11 @@ class ReferenceEngine:
                 result = json.loads(line)
             except json.JSONDecodeError as exc:
                 self._kill()
-                return _error_result(id, f"unreadable harness output ({exc}): {line[:500]!r}")
+                return _error_result(id, f"unreadable harness output ({exc}): {line[:500]!r}", harness=True)
             if result.get("id") != id:
                 # Cannot happen with one request in flight; never pair a result with the wrong id.
                 self._kill()
-                return _error_result(id, f"harness answered for id {result.get('id')!r}")
+                return _error_result(id, f"harness answered for id {result.get('id')!r}", harness=True)
             return result
 
     def run_batch(
