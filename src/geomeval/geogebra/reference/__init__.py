@@ -157,7 +157,7 @@ def _error_result(script_id: str, message: str, *, harness: bool = False) -> dic
     """A result for a script the harness could not finish: the script's doing (a timeout, the
     JVM dying while it ran), or with `harness` the harness's own failure before or after the
     script (a pipe gone, output it cannot read), which says nothing of the script."""
-    result = {"id": script_id, "error": message, "lines": [], "objects": []}
+    result: dict[str, Any] = {"id": script_id, "error": message, "lines": [], "objects": []}
     if harness:
         result["harness_failure"] = True
     return result
