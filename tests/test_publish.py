@@ -188,3 +188,28 @@ def test_source_terms_render_in_the_license_section() -> None:
     assert body.count("```bibtex") == len(metadata("capgeo").citations)
     assert card_sections("me2", "x\n```bibtex\n@x{}\n```\n").count("```bibtex") == 1  # the body's own
     assert isinstance(metadata("capgeo").sources[0], SourceTerms)
+
+
+def test_overwrite_never_empties_a_folder_publish_did_not_stage(tmp_path: Path) -> None:
+    """`--overwrite` replaces a folder a publish staged; a folder holding anything else (the
+    user's project, a built dataset beside notes) is refused and left as it was, whichever
+    face is staged and whether the data is a raw release or a built folder."""
+    from geomeval.benchmarks.me2 import data as me2_data
+    from geomeval.publish import stage_dataset, stage_metric
+
+    built = tmp_path / "built"
+    me2_data.build(str(me2_data.sample_path()), str(built))
+    for stage_into in (
+        lambda out: stage_dataset("me2", out, overwrite=True),  # from the embedded sample
+        lambda out: stage_dataset("me2", out, data=built, overwrite=True),  # from a built folder
+        lambda out: stage_metric("me2_accuracy", out, overwrite=True, wheel=None),
+    ):
+        mine = tmp_path / f"mine-{len(list(tmp_path.iterdir()))}"
+        mine.mkdir()
+        (mine / "notes.txt").write_text("keep me", encoding="utf-8")
+        with pytest.raises(FileExistsError, match=r"notes\.txt"):
+            stage_into(mine)
+        assert (mine / "notes.txt").read_text(encoding="utf-8") == "keep me"
+    staged = tmp_path / "staged"
+    stage_dataset("me2", staged, data=built)
+    assert stage_dataset("me2", staged, data=built, overwrite=True).folder == staged  # its own folder: replaced

@@ -276,7 +276,7 @@ BUILD_MARKER = ".geomeval-build"
 _BUILD_ENTRIES = frozenset({"README.md", "data", "build_report.json", BUILD_MARKER})
 
 
-def _replaceable(out: Path) -> str | None:
+def build_refusal(out: Path) -> str | None:
     """Why `out` must not be replaced by a build, or None when it may (a geomeval build)."""
     if not out.is_dir() or out.is_symlink():
         return f"{out} exists and is not a folder"
@@ -305,7 +305,7 @@ def _write_atomically(out_dir: str | os.PathLike[str], fill: Any, overwrite: boo
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         if not overwrite:
             raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace a previous build")
-        refusal = _replaceable(out)
+        refusal = build_refusal(out)
         if refusal:
             raise FileExistsError(refusal)
     out.parent.mkdir(parents=True, exist_ok=True)

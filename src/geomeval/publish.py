@@ -37,7 +37,7 @@ from typing import Any
 
 from .errors import UsageError
 from .faces import metric_path
-from .hfdata import BUILD_MARKER, is_built_dataset, load_built
+from .hfdata import BUILD_MARKER, build_refusal, is_built_dataset, load_built
 from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
 
 
@@ -142,12 +142,28 @@ def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None,
     return staged
 
 
-def _copy_built(src: Path, out: Path, overwrite: bool) -> None:
-    if out.exists() and any(out.iterdir()):
+def _empty_out(out: Path, overwrite: bool, ours: tuple[str, ...] | None = None) -> None:
+    """Make `out` an empty folder to stage into. A non-empty one is emptied only with
+    `overwrite`, and only when it holds nothing but what a publish writes there (`ours`: those
+    file names; None: a dataset folder, as `hfdata.build_refusal` judges it); a folder with
+    anything else in it is the user's and is refused, untouched."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
         if not overwrite:
             raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
+        if ours is None:
+            refusal = build_refusal(out)
+        else:
+            foreign = sorted(entry.name for entry in out.iterdir() if entry.name not in ours) if out.is_dir() else [out.name]
+            refusal = (f"{out} holds files a publish did not write ({', '.join(foreign[:3])}); --overwrite "
+                       "replaces only a folder `geomeval publish` staged. Choose a new or empty --out") if foreign else None
+        if refusal:
+            raise FileExistsError(refusal)
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
+
+
+def _copy_built(src: Path, out: Path, overwrite: bool) -> None:
+    _empty_out(out, overwrite)
     shutil.copy2(src / "README.md", out / "README.md")
     shutil.copytree(src / "data", out / "data")
 
@@ -309,11 +325,7 @@ def validate_space_card(readme: Path, *, metric: bool = False) -> dict[str, Any]
 
 
 def _stage_files(src: Path, out: Path, names: tuple[str, ...], overwrite: bool) -> None:
-    if out.exists() and any(out.iterdir()):
-        if not overwrite:
-            raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+    _empty_out(out, overwrite, (*names, "wheels"))  # wheels/: geomeval's wheel, `_finish_space`
     for name in names:
         if not (src / name).is_file():
             raise PublishError(f"{src / name} is missing")
