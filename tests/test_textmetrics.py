@@ -33,7 +33,6 @@ from geomeval.textmetrics import (
     rouge_l,
     rouge_tokens,
     text_metrics,
-    tokenize_13a,
 )
 
 # Explanations as ME2's teachers and models write them.
@@ -108,11 +107,6 @@ TOKENIZER_TEXTS = [
     "  leading and trailing spaces  ",
     "<skipped> text",
 ]
-
-
-@pytest.mark.parametrize("text", TOKENIZER_TEXTS)
-def test_13a_tokens_match_sacrebleu(text: str) -> None:
-    assert tokenize_13a(text) == _sacrebleu_tokens(text)
 
 
 @pytest.mark.parametrize(("candidate", "reference"), PAIRS)
@@ -613,6 +607,32 @@ def test_bertscore_with_a_local_roberta_folder(tiny_roberta: Path) -> None:
     for ours, theirs in zip(scorer.score_pairs(candidates, references), expected, strict=True):
         assert ours == pytest.approx(theirs, abs=2e-5)
     assert scorer.score(REFERENCE, REFERENCE) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
+
+
+def test_a_layout_that_cannot_be_cut_is_read_at_its_last_layer_only(tiny_roberta: Path, tmp_path: Path) -> None:
+    """DistilBERT keeps its blocks in transformer.layer, which the scorer cannot cut: an
+    earlier layer is refused, saying why, rather than read silently from the top layer."""
+    import shutil
+
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from geomeval.textmetrics import BertScoreUnavailable
+
+    folder = tmp_path / "tiny-distilbert"
+    folder.mkdir()
+    for name in ("vocab.json", "merges.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        if (tiny_roberta / name).is_file():
+            shutil.copy2(tiny_roberta / name, folder / name)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+    config = transformers.DistilBertConfig(vocab_size=len(tokenizer), dim=32, n_layers=3, n_heads=2, hidden_dim=64,
+                                           max_position_embeddings=42, pad_token_id=tokenizer.pad_token_id)
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        transformers.DistilBertModel(config).save_pretrained(str(folder))
+    with pytest.raises(BertScoreUnavailable, match=r"cannot be cut at layer 2 of 3"):
+        BertScorer(folder, 2)
+    last = BertScorer(folder, 3)
+    assert last.score(REFERENCE, REFERENCE) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
 
 
 def test_default_bertscore_model_license_is_the_model_cards() -> None:

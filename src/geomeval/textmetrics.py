@@ -16,7 +16,7 @@ Inputs
 
 BLEU (``bleu``) — equal (to float rounding) to ``evaluate``'s ``bleu`` for one pair
     The TensorFlow NMT ``compute_bleu`` that ``evaluate`` wraps, computed by sacrebleu with
-    the same settings: tokens from the 13a tokenizer (``tokenize_13a``, sacrebleu's own),
+    the same settings: tokens from sacrebleu's 13a tokenizer (evaluate ships a copy of it),
     clipped n-gram precisions for n = 1..max_order, their geometric mean, 0 as soon as any
     precision is 0 (no smoothing, no effective order), times the brevity penalty exp(1 - r/c)
     when the candidate has fewer tokens (c) than the reference (r). BLEU-2 is max_order=2,
@@ -102,7 +102,6 @@ __all__ = [
     "rouge_l",
     "rouge_tokens",
     "text_metrics",
-    "tokenize_13a",
 ]
 
 MAX_CHARS = 50_000
@@ -167,14 +166,6 @@ def _prepare(candidate: str, reference: str) -> tuple[str, str, bool]:
 
 # ---------------------------------------------------------------------------------------------
 # BLEU
-
-
-def tokenize_13a(text: str) -> list[str]:
-    """Tokens as evaluate's bleu sees them: sacrebleu's ``Tokenizer13a`` (evaluate ships a copy
-    of it), split on spaces."""
-    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-
-    return Tokenizer13a()(text).split()
 
 
 @lru_cache(maxsize=8)
@@ -374,7 +365,6 @@ class _LoadedModel:
     lock: threading.Lock
     max_length: int
     special_ids: frozenset[int]
-    pad_id: int
 
 
 _MODELS: dict[tuple[str, int], _LoadedModel] = {}
@@ -421,7 +411,7 @@ def _read_config(path: Path, how: str) -> dict[str, Any]:
 
 
 def _layer_count(config: dict[str, Any], path: Path) -> int:
-    for key in ("num_hidden_layers", "n_layer", "num_layers"):
+    for key in ("num_hidden_layers", "n_layer", "n_layers", "num_layers"):
         value = config.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             return value
@@ -459,11 +449,14 @@ def _import_torch() -> tuple[Any, Any]:
     return torch, transformers
 
 
-def _load(path: Path, layer: int, model_type: str) -> _LoadedModel:
-    """Tokenizer and model from local files only, cut after ``layer`` where the layout allows.
+def _load(path: Path, layer: int, layers: int, model_type: str) -> _LoadedModel:
+    """Tokenizer and model from local files only, cut after ``layer`` of its ``layers``.
 
-    bert_score drops the layers above the one it reads, which saves their time; a BERT-style
-    ``encoder.layer`` list is cut the same way, other layouts run whole.
+    bert_score reads the last output of the model it is given, having dropped the layers
+    above the one it wants; a BERT-style ``encoder.layer`` list is cut here the same way. A
+    layout that cannot be cut is used only for its last layer: an earlier one is refused
+    rather than silently read from the top. Texts are cut at the position embeddings too
+    (bert_score truncates at the tokenizer's ``model_max_length``).
     """
     _torch, transformers = _import_torch()
     options: dict[str, Any] = {"local_files_only": True}
@@ -481,22 +474,28 @@ def _load(path: Path, layer: int, model_type: str) -> _LoadedModel:
     for parameter in model.parameters():
         parameter.requires_grad_(False)
     blocks = getattr(getattr(model, "encoder", None), "layer", None)
-    if blocks is not None and hasattr(blocks, "__getitem__") and len(blocks) > layer:
-        model.encoder.layer = blocks[:layer]
+    if blocks is not None and hasattr(blocks, "__getitem__"):
+        if len(blocks) > layer:
+            model.encoder.layer = blocks[:layer]
+    elif layer < layers:
+        raise BertScoreUnavailable(
+            f"{path}: a {model_type or type(model).__name__} model cannot be cut at layer {layer} of "
+            f"{layers} (only a BERT-style encoder.layer list can); use its last layer or a BERT-style model"
+        )
     limits = [int(tokenizer.model_max_length)] if tokenizer.model_max_length < 1e6 else []
     positions = getattr(model.config, "max_position_embeddings", None)
     if isinstance(positions, int) and positions > 0:
         limits.append(positions)
+    max_length = min(limits) if limits else 512
+    tokenizer.model_max_length = max_length
     special = {tokenizer.cls_token_id, tokenizer.sep_token_id}
     special.discard(None)
-    pad = tokenizer.pad_token_id
     return _LoadedModel(
         tokenizer=tokenizer,
         model=model,
         lock=threading.Lock(),
-        max_length=min(limits) if limits else 512,
+        max_length=max_length,
         special_ids=frozenset(special),
-        pad_id=int(pad) if pad is not None else 0,
     )
 
 
@@ -545,7 +544,7 @@ class BertScorer:
         key = (str(path.resolve()), self.layer)
         with _MODELS_LOCK:
             if key not in _MODELS:
-                _MODELS[key] = _load(path, self.layer, str(config.get("model_type", "")))
+                _MODELS[key] = _load(path, self.layer, layers, str(config.get("model_type", "")))
             self._loaded = _MODELS[key]
         self.max_length = self._loaded.max_length
 
