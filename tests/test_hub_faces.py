@@ -213,3 +213,25 @@ def test_metric_space_serves_its_example_on_loopback(name: str) -> None:
             client.predict("{predictions:", api_name="/compute")
     finally:
         app.demo.close()
+
+
+def test_the_image_metric_space_draws_scripts_as_geomeval_run_does() -> None:
+    """The ggbench_image Space draws each prediction in its reference's view at the run's
+    render size, so a prediction equal to its reference gives the same PNG; a script over the
+    Space's limits is the visitor's error, named, and so are unpaired lists."""
+    from geomeval.benchmarks.ggbench.scoring import RENDER_SIZE
+    from geomeval.demo.limits import MAX_SCRIPT_CHARS
+    from geomeval.geogebra import render_png, run_script
+    from geomeval.geogebra.render import fit_window
+    from geomeval.metric_space import render_scripts
+
+    script = "A = (0, 0)\nB = (4, 0)\nC = (1, 3)\nPolygon(A, B, C)"
+    drawn = render_scripts({"predictions": [script, None], "references": [script, script]})
+    reference = run_script(script)
+    expected = render_png(reference, size=RENDER_SIZE, window=fit_window(reference, size=RENDER_SIZE))
+    assert drawn["references"] == [{"bytes": expected}] * 2
+    assert drawn["predictions"] == [{"bytes": expected}, None]
+    with pytest.raises(ValueError, match="script refused"):
+        render_scripts({"predictions": ["A = (0, 0)\n" * (MAX_SCRIPT_CHARS // 10)], "references": [script]})
+    with pytest.raises(ValueError, match="1 predictions but 2 references"):
+        render_scripts({"predictions": [script], "references": [script, script]})

@@ -87,18 +87,28 @@ def build_app(folder: str | Path, name: str, example: Mapping[str, Any],
 
 
 def render_scripts(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """GGBench image track: GeoGebra scripts (or null: nothing drawn) rendered by geomeval's
-    engine into the PNG drawings the metric compares."""
-    from .geogebra import render_png, run_script
+    """GGBench image track: GeoGebra scripts (or null: nothing drawn) rendered into the PNG
+    drawings the metric compares, as `geomeval run` draws them: at its render size, each
+    prediction in its reference's view so the pixels line up, under the Space's script
+    limits (a refused script is the visitor's error, with the limit named)."""
+    from .benchmarks.ggbench.scoring import RENDER_SIZE
+    from .demo.try_metrics import _render, _run
+    from .geogebra.render import fit_window
 
-    def draw(script: Any) -> Any:
-        if script is None:
-            return None
-        if not isinstance(script, str):
+    predictions, references = kwargs["predictions"], kwargs["references"]
+    for script in (*predictions, *references):
+        if script is not None and not isinstance(script, str):
             raise ValueError("each prediction and reference is a GeoGebra script (a string) or null")
-        return {"bytes": render_png(run_script(script))}
-
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     out = dict(kwargs)
-    out["predictions"] = [draw(s) for s in kwargs["predictions"]]
-    out["references"] = [draw(s) for s in kwargs["references"]]
+    out["predictions"], out["references"] = [], []
+    for prediction, reference in zip(predictions, references, strict=True):
+        window = None
+        if reference is not None:
+            drawn = _run(reference)
+            window = fit_window(drawn, size=RENDER_SIZE)
+            reference = {"bytes": _render(drawn, window)}
+        out["references"].append(reference)
+        out["predictions"].append(None if prediction is None else {"bytes": _render(_run(prediction), window)})
     return out
