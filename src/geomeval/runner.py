@@ -480,7 +480,7 @@ def finalize(
     from .report import write_report
 
     summary = bench.aggregate(records)
-    generated = sum(1 for r in records if r.generation_error is None and r.response is not None)
+    generated = sum(1 for r in records if bench.responded(r))
     results = {
         "benchmark": bench.name,
         "title": bench.title,

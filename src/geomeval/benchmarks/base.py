@@ -191,7 +191,7 @@ class Benchmark(ABC):
         score set, waiting on a judge the run does not have, or not applicable. A benchmark
         with a judgment that can fail without unscoring a metric (GeoLaux's error-type
         question) asks again for it here."""
-        if record.generation_error is not None or record.response is None:
+        if not self.responded(record):
             return False
         return all(s.scored or s.needs_judge or s.not_applicable for s in record.scores.values())
 
