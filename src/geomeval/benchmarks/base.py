@@ -144,7 +144,7 @@ class Benchmark(ABC):
         """A one-line account of which data is available offline."""
 
     @abstractmethod
-    def load_items(self, data: str | None, task: str, limit: int | None) -> list[Item]:
+    def load_items(self, data: str | None, task: str, limit: int | None) -> Sequence[Item]:
         """Items from the embedded sample (data=None), a built or raw local path, or a hub id."""
 
     @abstractmethod

@@ -169,8 +169,9 @@ class BuiltRows:
     def __len__(self) -> int:
         return self.total if self.keep is None else len(self.keep)
 
-    def column(self, name: str) -> list[Any]:
-        """One column's values for every row (reading only that column)."""
+    def __getitem__(self, name: str) -> list[Any]:
+        """One column's values for every row, as `Dataset[name]` gives them (reading only
+        that column)."""
         import pyarrow.parquet as pq
 
         values: list[Any] = []
@@ -216,8 +217,7 @@ class LazyItems(Sequence[Item]):
         return len(self.rows)
 
     def ids(self) -> list[str]:
-        values = self.rows.column(self.id_column) if isinstance(self.rows, BuiltRows) else self.rows[self.id_column]
-        return [str(v) for v in values]
+        return [str(v) for v in self.rows[self.id_column]]
 
     def __iter__(self) -> Iterator[Item]:
         for row in self.rows:
@@ -359,13 +359,11 @@ class DataSource:
 
         return named_row(row, self.features)
 
-    def rows(self, data: str | None, undecoded: Callable[[Any], Any] | None = None, limit: int | None = None,
-             config: str | None = None) -> Any:
+    def rows(self, data: str | None, limit: int | None = None, config: str | None = None) -> Any:
         """The rows for `--data` with images as {bytes, path}, to make items from lazily
         (`LazyItems`): a built folder streamed shard by shard (`BuiltRows`), anything else
-        the `undecoded(dataset)` that `load` gives, cut at `limit`. `config`: a subset's
-        (`SubsetDataSource`)."""
-        undecoded = undecoded or self.undecoded
+        the `undecoded` dataset `load` gives, cut at `limit`. `config`: a subset's
+        (`SubsetDataSource`). Either gives a column's values as `rows[name]`."""
         kind, where = self.locate(data)
         files = BuiltRows.find(Path(where), config=self._shard_config(config)) if kind == "built" else []
         if files:
@@ -374,7 +372,7 @@ class DataSource:
             if missing:
                 raise DataError("(dataset)", missing[0], f"column missing from {data}")
             return rows
-        dataset = undecoded(self._load_config(data, config))
+        dataset = self.undecoded(self._load_config(data, config))
         return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
 
     def _shard_config(self, config: str | None) -> str | None:

@@ -109,7 +109,7 @@ def load_task(benchmark: str, task: str | None = None) -> TaskData:
     bench = _bench(benchmark)
     task = _task(bench, task)
     try:
-        items = bench.load_items(None, task, None)
+        items = list(bench.load_items(None, task, None))  # a small sample, held for the Space
         meta = [dict(bench.new_record(item, task).meta) for item in items]
     except Exception as exc:
         return TaskData([], [], f"{bench.title} has no embedded sample to show here: {type(exc).__name__}: {exc}")

@@ -197,7 +197,7 @@ class CapGeo(Benchmark):
     def data_status(self) -> str:
         return f"embedded samples ({', '.join(SOURCES)})"
 
-    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
         if self.built_source:
             if data_arg is not None:

@@ -66,7 +66,7 @@ class CapGeoBench(Benchmark):
         count = sum(1 for _ in (sample / "images").glob("*.png")) if sample.is_dir() else 0
         return f"embedded sample ({count} figures)"
 
-    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
         dataset = data.undecoded(data.load(data_arg))
         items = []

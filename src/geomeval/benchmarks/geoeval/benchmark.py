@@ -10,6 +10,7 @@ than that) is rated over the items loaded, so there a `--limit` changes the leve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,14 +94,13 @@ class GeoEval(Benchmark):
     def data_status(self) -> str:
         return "embedded sample (all four subsets)"
 
-    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
-        from ..datasource import BuiltRows, LazyItems
+        from ..datasource import LazyItems
 
         source = data.SOURCE.rows(data_arg, limit=limit, config=task)
-        rated = source.column("complexity") if isinstance(source, BuiltRows) else source["complexity"]
-        if all(level is not None for level in rated):  # rated at build time: made as the run reaches them
-            return LazyItems(source, _item)  # type: ignore[return-value]
+        if all(level is not None for level in source["complexity"]):  # rated at build time: made as the run reaches them
+            return LazyItems(source, _item)
         # A complexity is rated over the whole set loaded (the official tertiles), so a set with
         # an unrated problem is read whole first.
         rows = [data.SOURCE.named(row) for row in source]

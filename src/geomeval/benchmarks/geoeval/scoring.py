@@ -16,6 +16,7 @@ from ...aggregate import Breakdown, summarize
 from ...judges import Judge
 from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
+from ..base import model_failure
 from .analyses import CONSTANT_ORDER, DESCRIPTION_LENGTHS, SUBJECTS
 from .complexity import QUESTION_LENGTH_EDGES, question_length_bucket
 from .extraction import extract, is_correct
@@ -67,7 +68,7 @@ def answer_scores(record: SampleRecord, answer: str | None, method: str, judge_e
 
 def failed_scores(record: SampleRecord) -> dict[str, Score]:
     """A failed or missing response: unscored with the reason, T still only for text-only items."""
-    reason = f"model failed: {record.generation_error or 'no response'}"
+    reason = model_failure(record)
     text_only = not record.meta.get("has_diagram")
     return {"A": Score.missing(reason), "T": Score.missing(reason) if text_only else _not_text_only()}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,11 +60,11 @@ class GeoLaux(Benchmark):
             status += f"; raw release at {shared.resolve()}"
         return status
 
-    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
         from ..datasource import LazyItems
 
-        return LazyItems(data.SOURCE.rows(data_arg, limit=limit), _item)  # type: ignore[return-value]
+        return LazyItems(data.SOURCE.rows(data_arg, limit=limit), _item)
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return build_messages(item.fields, with_auxiliary=task == "geolaux_aux", prompts=self.prompts)

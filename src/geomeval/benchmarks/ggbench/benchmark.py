@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -101,13 +101,13 @@ class GGBench(Benchmark):
         count = len(json.loads(release.read_text(encoding="utf-8"))) if release.is_file() else 0
         return f"embedded sample ({count} problems)"
 
-    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
         from ..datasource import LazyItems
 
         # made as the run reaches them, so only a window of items and figures is held
         rows = data.SOURCE.rows(data_arg, limit=limit)
-        return LazyItems(rows, lambda row: Item(id=row["id"], fields=data.SOURCE.named(row)))  # type: ignore[return-value]
+        return LazyItems(rows, lambda row: Item(id=row["id"], fields=data.SOURCE.named(row)))
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return task_messages(item.fields, track=TRACKS[task], prompts=self.prompts)

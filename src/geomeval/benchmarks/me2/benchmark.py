@@ -16,6 +16,7 @@ run folder with another judge without the dataset.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -120,26 +121,24 @@ class ME2(Benchmark):
     def data_status(self) -> str:
         return "embedded sample (15 original problems, geometry and graph)"
 
-    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> list[Item]:
+    def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
         if not self.with_summary and task != SUMMARY_TASK:
             raise UsageError(
                 f"--mode {self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
                 f"{task} shows no solution summary to withhold"
             )
-        from ..datasource import BuiltRows, LazyItems
+        from ..datasource import LazyItems
 
         rows = data.SOURCE.rows(data_arg, limit=limit)  # made into items as the run reaches them
-        if task == "me2_keypoints" and len(rows):
-            options = rows.column("keypoint_options") if isinstance(rows, BuiltRows) else rows["keypoint_options"]
-            if not any(options):
-                raise UsageError(f"me2_keypoints: {NO_OPTIONS}")
+        if task == "me2_keypoints" and len(rows) and not any(rows["keypoint_options"]):
+            raise UsageError(f"me2_keypoints: {NO_OPTIONS}")
 
         def item(row: dict[str, Any]) -> Item:
             fields = named(row)
             return Item(id=fields["id"], fields=fields, choices=self._choices(fields, task))
 
-        return LazyItems(rows, item)  # type: ignore[return-value]
+        return LazyItems(rows, item)
 
     @staticmethod
     def _choices(row: dict[str, Any], task: str) -> tuple[str, ...]:

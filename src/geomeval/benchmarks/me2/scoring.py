@@ -30,6 +30,7 @@ from ...answers import check_answer, extract_final_answer, parse_json_object, re
 from ...judges import Judge
 from ...prompts import PromptSet
 from ...records import SampleRecord, Score, judged
+from ..base import model_failure
 from . import prompts
 from .features import (
     ANCHORED,
@@ -130,7 +131,7 @@ async def score_record(record: SampleRecord, judge: Judge, prompt_set: PromptSet
 def failed_scores(record: SampleRecord) -> dict[str, Score]:
     """A failed or missing response (`ME2.model_failed`): the task's metrics unscored with the
     reason, BERTScore still marked not computed where the run has no model for it."""
-    reason = f"model failed: {record.generation_error or 'no response'}"
+    reason = model_failure(record)
     scores = {name: Score.missing(reason) for name in TASK_METRICS[record.task]}
     if record.task == "me2_explain" and not bert_available():
         scores |= _bert_not_computed()
