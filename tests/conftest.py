@@ -48,8 +48,6 @@ def _fresh_lmms_eval_state() -> object:
     """Each test's lmms-eval task functions start as a fresh process would: no benchmark,
     judge or task settings left from another test's environment."""
     yield
-    import sys
-
     integration = sys.modules.get("geomeval.integrations.lmms_eval")
     if integration is not None:
         integration.reset_state()
