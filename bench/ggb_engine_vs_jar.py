@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from geomeval.geogebra import run_script
-from geomeval.geogebra import syntax as sx
+from geomeval.geogebra.jar_scoring import jar_lines
 from geomeval.geogebra.reference import ReferenceEngine, ReferenceUnavailable
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "ggb_corpus"
@@ -50,17 +50,6 @@ from geomeval.geogebra import run_script
 for text in json.loads(Path(sys.argv[1]).read_text(encoding="utf-8")):
     run_script(text)
 """
-
-
-def legacy_lines(text: str) -> list[str]:
-    """The script in GeoGebra 4.0's bracket syntax, as the cross-check test sends it."""
-    lines = []
-    for entry in sx.parse_script(text):
-        if isinstance(entry, sx.ParseError):
-            lines.append(entry.source)
-        else:
-            lines.append(sx.to_source(entry, legacy=True))
-    return lines
 
 
 def per_second(count: int, seconds: float) -> float:
@@ -111,8 +100,8 @@ def main() -> int:
         render_png(run_script(text), size=(800, 600))
     render_rate = per_second(len(subset), time.perf_counter() - start)
 
-    batch = [legacy_lines(text) for text in scripts]
-    warm_batch = [legacy_lines(text) for text in corpus]
+    batch = [jar_lines(text)[1] for text in scripts]  # GeoGebra 4.0 syntax, as -T engine=jar sends it
+    warm_batch = [jar_lines(text)[1] for text in corpus]
     try:
         started = time.perf_counter()
         with ReferenceEngine() as jar:

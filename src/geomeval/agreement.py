@@ -67,7 +67,7 @@ def krippendorff_alpha(units: Sequence[Sequence[float | None]], level: str = "in
         def delta(x: float, y: float) -> float:
             return (x - y) ** 2
     else:
-        raise UsageError(f"level {level!r}: use nominal or interval")
+        raise ValueError(f"level {level!r}: use nominal or interval")  # chosen by the code, not typed by a user
     total = sum(len(unit) for unit in pairable)
     if total < 2:
         return float("nan")
