@@ -298,7 +298,7 @@ def run(
             sink.flush()  # the whole line reaches the OS at once: kill -9 cannot lose it
             if not prefetched:  # the first item is done: start-up is over, the run now waits on
                 prefetched.append(True)  # its endpoints, while the report's imports load
-                if bench.name not in SCORES_WITH_MATPLOTLIB:
+                if not bench.plots_while_scoring:
                     prefetch_report_modules()
             done[record.id] = light(record)
             if progress:
@@ -329,12 +329,6 @@ def run(
         stopped.results = results  # type: ignore[attr-defined]
         raise stopped
     return results
-
-
-SCORES_WITH_MATPLOTLIB = ("ggbench", "capgeo")
-"""Benchmarks whose scorers import matplotlib on the run's own threads (GeoGebra figures,
-CapGeo grids): no prefetch there, so two threads never import its modules at once (a
-concurrent circular import can hand one of them a half-initialised module)."""
 
 
 def _import_plotting() -> None:
