@@ -72,7 +72,6 @@ MAX_PIXELS = 50_000_000
 WHITE = (255, 255, 255)
 
 # SSIM constants (Wang et al. 2004).
-SSIM_WINDOW = 11
 SSIM_SIGMA = 1.5
 SSIM_K1 = 0.01
 SSIM_K2 = 0.03
