@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any, overload
@@ -30,6 +31,7 @@ from ..hfdata import (
     write_dataset,
 )
 from .base import DataError, Item
+from .schema import features as features_of
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
@@ -171,12 +173,13 @@ class BuiltRows:
 
     def __getitem__(self, name: str) -> list[Any]:
         """One column's values for every row, as `Dataset[name]` gives them (reading only
-        that column)."""
+        that column; through `ParquetFile`, since `read_table` imports pyarrow.dataset and
+        pandas, half a second of a run's start-up)."""
         import pyarrow.parquet as pq
 
         values: list[Any] = []
         for path in self.files:
-            values += pq.read_table(path, columns=[name]).column(name).to_pylist()
+            values += pq.ParquetFile(path).read(columns=[name]).column(name).to_pylist()
         values = values[: self.total]
         return values if self.keep is None else [values[i] for i in self.keep]
 
@@ -196,11 +199,27 @@ class BuiltRows:
             for batch in pq.ParquetFile(path).iter_batches(batch_size=ROW_BATCH):
                 end = min(number + batch.num_rows, self.total)
                 chosen = [i - number for i in range(number, end) if wanted is None or i in wanted]
-                if chosen:  # only the rows wanted are turned into Python values (images included)
-                    yield from batch.take(chosen).to_pylist()
+                # only the rows wanted are turned into Python values (images included), a run
+                # of consecutive rows at a time: `take` would import pandas (half a second)
+                for start, length in _runs(chosen):
+                    yield from batch.slice(start, length).to_pylist()
                 number += batch.num_rows
                 if number >= self.total:
                     return
+
+
+def _runs(positions: list[int]) -> Iterator[tuple[int, int]]:
+    """(start, length) of each run of consecutive numbers in sorted `positions`."""
+    start = previous = None
+    for position in positions:
+        if previous is not None and position == previous + 1:
+            previous = position
+            continue
+        if start is not None and previous is not None:
+            yield start, previous - start + 1
+        start = previous = position
+    if start is not None and previous is not None:
+        yield start, previous - start + 1
 
 
 class LazyItems(Sequence[Item]):
@@ -278,7 +297,7 @@ def collect(
 class DataSource:
     title: str
     package: str  # holds the embedded sample folder
-    features: Any
+    schema: Mapping[str, Any]  # the typed columns, as plain data (`schema.Schema`): no `datasets` import
     read_release: Callable[..., RawRelease]  # (raw, *, skip_invalid) -> RawRelease
     render_card: Callable[..., str]
     is_raw: Callable[[Path], bool]
@@ -286,6 +305,12 @@ class DataSource:
     # `build` streams the release into shards, a row at a time (its `read_release` returns
     # `collect`'s release as it is, doing nothing more with the rows)
     streamed: bool = False
+
+    @cached_property
+    def features(self) -> Any:
+        """The `datasets.Features` of `schema`, made on first use (building, loading through
+        `datasets`, publishing): reading a built folder needs only `schema`."""
+        return features_of(self.schema)
 
     def sample_path(self) -> Path:
         with as_file(files(self.package).joinpath(self.sample_dir)) as path:
@@ -357,7 +382,7 @@ class DataSource:
         """A row as a benchmark's `Item.fields`: class labels as names (`rows.named_row`)."""
         from .rows import named_row
 
-        return named_row(row, self.features)
+        return named_row(row, self.schema)
 
     def rows(self, data: str | None, limit: int | None = None, config: str | None = None) -> Any:
         """The rows for `--data` with images as {bytes, path}, to make items from lazily
@@ -368,7 +393,7 @@ class DataSource:
         files = BuiltRows.find(Path(where), config=self._shard_config(config)) if kind == "built" else []
         if files:
             rows = BuiltRows(files, limit)
-            missing = [name for name in self.features if name not in rows.column_names]
+            missing = [name for name in self.schema if name not in rows.column_names]
             if missing:
                 raise DataError("(dataset)", missing[0], f"column missing from {data}")
             return rows

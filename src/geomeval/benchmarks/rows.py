@@ -6,7 +6,9 @@ decoding them to PIL and encoding them again: `undecoded` casts every image colu
 (found by walking the Features) to undecoded `{bytes, path}`, and `named_row` turns every
 class label (alone or in a list) back into its name. `geomeval run` reads rows through
 both; lmms-eval hands over rows it decoded itself (images as PIL, which the prompts
-accept), and `named_row` makes them the same fields.
+accept), and `named_row` makes them the same fields. The walk reads the schema as plain data
+(`schema.Schema`, or a Features through `to_dict()`), so a run over a built folder never
+imports `datasets`.
 """
 
 from __future__ import annotations
@@ -18,29 +20,34 @@ from typing import Any
 from .datasource import read_bounded_image
 
 
-def _walk(features: Mapping[str, Any]) -> Iterator[tuple[str, Any, bool]]:
-    """(column, feature, is_list) for every top-level column: a list column's element feature."""
-    from datasets import LargeList, List, Sequence
+def _plain(features: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The schema as plain data (`schema.Schema`): a `datasets.Features` (lmms-eval's rows,
+    a loaded dataset) through its `to_dict()`, a declared schema as it is."""
+    to_dict = getattr(features, "to_dict", None)
+    return to_dict() if callable(to_dict) else features
 
-    for column, feature in features.items():
-        if isinstance(feature, (List, LargeList, Sequence)):
-            yield column, feature.feature, True
+
+def _walk(features: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], bool]]:
+    """(column, feature, is_list) for every top-level column: a list column's element feature."""
+    for column, feature in _plain(features).items():
+        if isinstance(feature, Mapping) and feature.get("_type") in ("List", "LargeList", "Sequence"):
+            yield column, feature["feature"], True
         else:
             yield column, feature, False
 
 
+def _is(feature: Mapping[str, Any], kind: str) -> bool:
+    return feature.get("_type") == kind  # a dict of features (a record) has no "_type"
+
+
 def image_columns(features: Mapping[str, Any]) -> tuple[str, ...]:
     """The columns holding an image or a list of images."""
-    from datasets import Image
-
-    return tuple(column for column, feature, _ in _walk(features) if isinstance(feature, Image))
+    return tuple(column for column, feature, _ in _walk(features) if _is(feature, "Image"))
 
 
 def label_columns(features: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
     """{column: its class names} for every column holding a class label or a list of them."""
-    from datasets import ClassLabel
-
-    return {column: tuple(feature.names) for column, feature, _ in _walk(features) if isinstance(feature, ClassLabel)}
+    return {column: tuple(feature["names"]) for column, feature, _ in _walk(features) if _is(feature, "ClassLabel")}
 
 
 def undecoded(dataset: Any, features: Mapping[str, Any] | None = None) -> Any:
@@ -54,7 +61,7 @@ def undecoded(dataset: Any, features: Mapping[str, Any] | None = None) -> Any:
     ds_logging.disable_progress_bar()  # a schema change on a small table: no progress bar
     try:
         for column, feature, is_list in _walk(features):
-            if not isinstance(feature, Image) or column not in dataset.column_names:
+            if not _is(feature, "Image") or column not in dataset.column_names:
                 continue
             dataset = dataset.cast_column(column, List(Image(decode=False)) if is_list else Image(decode=False))
         return dataset

@@ -32,7 +32,7 @@ from ...hfdata import write_dataset
 from ..base import DataError
 from ..datasource import DataSource, RawRelease
 from .card import render_card
-from .features import FEATURES
+from .features import SCHEMA
 from .sources import SOURCES, apply_sampling, load_source, sample_captions, sampling
 
 ALL_SOURCES = "all"  # `--source all`: every embedded sample, with its reference captions
@@ -183,7 +183,7 @@ def _write(parts: list[Joined], out: str | Path, overwrite: bool) -> dict[str, A
     from datasets import Dataset
 
     rows = [row for part in parts for row in part.rows]
-    dataset = Dataset.from_list(rows, features=FEATURES)
+    dataset = Dataset.from_list(rows, features=SOURCE.features)
     summary = write_dataset({"test": dataset}, out, render_card, overwrite=overwrite)
     return {**summary, **_summary(parts)}
 
@@ -250,7 +250,7 @@ def _is_raw(path: Path) -> bool:
     return False
 
 
-SOURCE = DataSource("CapGeo reasoning", __package__, FEATURES, read_sources, render_card,
+SOURCE = DataSource("CapGeo reasoning", __package__, SCHEMA, read_sources, render_card,
                     _is_raw, sample_dir="sources")
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw

@@ -7,31 +7,31 @@ from __future__ import annotations
 from typing import Any
 
 from ...lazy import lazy_attributes
+from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 QUESTION_TYPES = ("multi_choice", "free_form")
 
 
-def _datasets_features() -> dict[str, Any]:
-    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
-    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
-    from datasets import ClassLabel, Features, Image, List, Value
+SCHEMA: Schema = {
+    "id": Value("string"),  # the source's own id (pid, sample_index, id)
+    "source": Value("string"),  # a `sources.SOURCES` name
+    "question": Value("string"),  # "" for MathVerse Vision Only (drawn in the image)
+    "image": Image(),
+    "choices": List(Value("string")),  # [] for free-form problems
+    "answer": Value("string"),  # a letter, an option's text or a value, as the source gives it
+    "question_type": ClassLabel(names=list(QUESTION_TYPES)),
+    "unit": Value("string"),  # None where the source gives none
+    "subject": Value("string"),
+    "caption": Value("string"),  # None where the captioner gave none (unscored in caption modes)
+    "captioner": Value("string"),  # whose captions these are; None when the build joined none
+}
+"""The columns and their types, as `datasets.Features.to_dict()` gives them (see `schema`)."""
 
-    FEATURES = Features(
-        {
-            "id": Value("string"),  # the source's own id (pid, sample_index, id)
-            "source": Value("string"),  # a `sources.SOURCES` name
-            "question": Value("string"),  # "" for MathVerse Vision Only (drawn in the image)
-            "image": Image(),
-            "choices": List(Value("string")),  # [] for free-form problems
-            "answer": Value("string"),  # a letter, an option's text or a value, as the source gives it
-            "question_type": ClassLabel(names=list(QUESTION_TYPES)),
-            "unit": Value("string"),  # None where the source gives none
-            "subject": Value("string"),
-            "caption": Value("string"),  # None where the captioner gave none (unscored in caption modes)
-            "captioner": Value("string"),  # whose captions these are; None when the build joined none
-        }
-    )
-    return {"FEATURES": FEATURES}
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of `SCHEMA`. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list`, `--help` and a run need not pay."""
+    return {"FEATURES": features(SCHEMA)}
 
 
 __getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)

@@ -7,12 +7,12 @@ from importlib.resources import files
 
 from ...hfdata import card_header, card_sections
 from ...prompts import card_section
+from . import features
 from .benchmark import TEMPLATES
-from .features import FEATURES
 
 
 def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
     """The full card; `splits` maps split names to (examples, bytes) once a build knows them."""
     body = files(__package__).joinpath("card.md").read_text(encoding="utf-8")
-    return card_header(FEATURES, splits, dataset="capgeo_bench") + "\n" + card_sections(
+    return card_header(features.FEATURES, splits, dataset="capgeo_bench") + "\n" + card_sections(
         "capgeo_bench", body + "\n" + card_section(TEMPLATES))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..datasource import DataSource
 from .card import render_card
-from .features import FEATURES
+from .features import SCHEMA
 from .raw import RELEASE_NAMES, read_release
 
 
@@ -17,10 +17,10 @@ def _is_raw(path: Path) -> bool:
     return any((path / name).is_file() for name in RELEASE_NAMES)
 
 
-SOURCE = DataSource("CapGeo-Bench", __package__, FEATURES, read_release, render_card, _is_raw)
+SOURCE = DataSource("CapGeo-Bench", __package__, SCHEMA, read_release, render_card, _is_raw)
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw
 build = SOURCE.build
 locate = SOURCE.locate
 load = SOURCE.load
-undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from FEATURES
+undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from SCHEMA

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from ..datasource import SubsetDataSource
 from .card import render_card
-from .features import FEATURES, SUBSETS
+from .features import SCHEMA, SUBSETS
 from .raw import is_release, read_release, subsets_in
 
 SOURCE = SubsetDataSource(
-    "GeoEval", __package__, FEATURES, read_release, render_card, is_release, configs=SUBSETS, subsets=subsets_in
+    "GeoEval", __package__, SCHEMA, read_release, render_card, is_release, configs=SUBSETS, subsets=subsets_in
 )
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw
 build = SOURCE.build
 locate = SOURCE.locate
 load = SOURCE.load
-undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from FEATURES
+undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from SCHEMA

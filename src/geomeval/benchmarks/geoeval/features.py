@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...lazy import lazy_attributes
+from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 # One Hugging Face config per subset, in the paper's order (the first is the default).
 SUBSETS = ("geoeval_2000", "geoeval_backward", "geoeval_aug", "geoeval_hard")
@@ -21,38 +22,37 @@ PROBLEM_TYPES = ("flat", "solid", "analytic")
 COMPLEXITIES = ("Easy", "Middle", "Hard")
 
 
-def _datasets_features() -> dict[str, Any]:
-    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
-    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
-    from datasets import ClassLabel, Features, Image, List, Value
+SCHEMA: Schema = {
+    "id": Value("string"),  # the release's key; backward and aug items keep their main item's
+    "subset": ClassLabel(names=list(SUBSETS)),
+    "source": ClassLabel(names=list(SOURCES)),
+    "problem": Value("string"),  # text.Num_Exp
+    "rephrased_problem": Value("string"),  # text.aug_problem (geoeval_aug only)
+    "backward_problem": Value("string"),  # backward_text (geoeval_backward only)
+    "backward_answer": Value("string"),  # backward_answer_value, the value of the masked x
+    "diagram": Image(),  # None for text-only problems
+    # The diagram in words (structure then semantic clauses); None when the release has none.
+    "diagram_description": Value("string"),
+    "choices": List(Value("string")),  # None for free-response problems
+    "answer": Value("string"),  # answer_value as text
+    # The source's reference solution (program, equation or worked text): the complexity
+    # rating measures it; None when the release has none.
+    "solution": Value("string"),
+    "answer_type": ClassLabel(names=list(ANSWER_TYPES)),  # of the answer the subset grades
+    "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
+    "geometry_shapes": List(Value("string")),
+    "knowledge_points": List(Value("string")),
+    "formal_knowledge_points": List(Value("string")),
+    "complexity": ClassLabel(names=list(COMPLEXITIES)),  # None until rated
+    "question_length": Value("int32"),  # words in `problem`
+}
+"""The columns and their types, as `datasets.Features.to_dict()` gives them (see `schema`)."""
 
-    FEATURES = Features(
-        {
-            "id": Value("string"),  # the release's key; backward and aug items keep their main item's
-            "subset": ClassLabel(names=list(SUBSETS)),
-            "source": ClassLabel(names=list(SOURCES)),
-            "problem": Value("string"),  # text.Num_Exp
-            "rephrased_problem": Value("string"),  # text.aug_problem (geoeval_aug only)
-            "backward_problem": Value("string"),  # backward_text (geoeval_backward only)
-            "backward_answer": Value("string"),  # backward_answer_value, the value of the masked x
-            "diagram": Image(),  # None for text-only problems
-            # The diagram in words (structure then semantic clauses); None when the release has none.
-            "diagram_description": Value("string"),
-            "choices": List(Value("string")),  # None for free-response problems
-            "answer": Value("string"),  # answer_value as text
-            # The source's reference solution (program, equation or worked text): the complexity
-            # rating measures it; None when the release has none.
-            "solution": Value("string"),
-            "answer_type": ClassLabel(names=list(ANSWER_TYPES)),  # of the answer the subset grades
-            "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
-            "geometry_shapes": List(Value("string")),
-            "knowledge_points": List(Value("string")),
-            "formal_knowledge_points": List(Value("string")),
-            "complexity": ClassLabel(names=list(COMPLEXITIES)),  # None until rated
-            "question_length": Value("int32"),  # words in `problem`
-        }
-    )
-    return {"FEATURES": FEATURES}
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of `SCHEMA`. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list`, `--help` and a run need not pay."""
+    return {"FEATURES": features(SCHEMA)}
 
 
 __getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)

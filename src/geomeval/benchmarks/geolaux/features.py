@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...lazy import lazy_attributes
+from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 TYPES = ("calculation", "proving")
 AUXILIARY_TYPES = ("none", "simple", "complex")
@@ -19,30 +20,29 @@ def step_bucket(step_length: int) -> str:
     return f">{STEP_BUCKETS[-1][1]}" if step_length > STEP_BUCKETS[-1][1] else "0"
 
 
-def _datasets_features() -> dict[str, Any]:
-    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
-    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
-    from datasets import ClassLabel, Features, Image, List, Value
+SCHEMA: Schema = {
+    "id": Value("string"),
+    "problem_text": Value("string"),
+    "image": Image(),
+    "type": ClassLabel(names=list(TYPES)),
+    "choices": List(Value("string")),
+    "answer": Value("string"),
+    "unit": Value("string"),
+    "solution": Value("string"),
+    "step_length": Value("int32"),
+    "steps_explanation": Value("string"),
+    "auxiliary_type": ClassLabel(names=list(AUXILIARY_TYPES)),
+    "auxiliary_text": Value("string"),
+    "auxiliary_image": Image(),
+    "language": Value("string"),
+}
+"""The columns and their types, as `datasets.Features.to_dict()` gives them (see `schema`)."""
 
-    FEATURES = Features(
-        {
-            "id": Value("string"),
-            "problem_text": Value("string"),
-            "image": Image(),
-            "type": ClassLabel(names=list(TYPES)),
-            "choices": List(Value("string")),
-            "answer": Value("string"),
-            "unit": Value("string"),
-            "solution": Value("string"),
-            "step_length": Value("int32"),
-            "steps_explanation": Value("string"),
-            "auxiliary_type": ClassLabel(names=list(AUXILIARY_TYPES)),
-            "auxiliary_text": Value("string"),
-            "auxiliary_image": Image(),
-            "language": Value("string"),
-        }
-    )
-    return {"FEATURES": FEATURES}
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of `SCHEMA`. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list`, `--help` and a run need not pay."""
+    return {"FEATURES": features(SCHEMA)}
 
 
 __getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)

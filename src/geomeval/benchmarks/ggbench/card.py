@@ -6,7 +6,7 @@ from importlib.resources import files
 
 from ...hfdata import card_header, card_sections
 from ...prompts import card_section
-from .features import FEATURES
+from . import features
 from .prompts import TEMPLATES
 
 
@@ -17,4 +17,4 @@ def card_body() -> str:
 
 def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
     """The full card; `splits` maps split names to (examples, bytes) once a build knows them."""
-    return card_header(FEATURES, splits, dataset="ggbench") + "\n" + card_sections("ggbench", card_body())
+    return card_header(features.FEATURES, splits, dataset="ggbench") + "\n" + card_sections("ggbench", card_body())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..datasource import DataSource
 from .card import render_card
-from .features import FEATURES
+from .features import SCHEMA
 from .raw import RELEASE_FILE, read_release
 
 
@@ -17,10 +17,10 @@ def _is_raw(path: Path) -> bool:
     ).is_file()
 
 
-SOURCE = DataSource("GGBench", __package__, FEATURES, read_release, render_card, _is_raw, streamed=True)
+SOURCE = DataSource("GGBench", __package__, SCHEMA, read_release, render_card, _is_raw, streamed=True)
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw
 build = SOURCE.build
 locate = SOURCE.locate
 load = SOURCE.load
-undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from FEATURES
+undecoded = SOURCE.undecoded  # images as {bytes, path}: the columns come from SCHEMA

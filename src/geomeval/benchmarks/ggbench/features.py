@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...lazy import lazy_attributes
+from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 DIFFICULTIES = ("Easy", "Medium", "Hard")
 PROBLEM_TYPES = ("straightedge-and-compass", "geometric transformation", "analytic construction")
@@ -20,29 +21,28 @@ CATEGORIES = (
 )
 
 
-def _datasets_features() -> dict[str, Any]:
-    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
-    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
-    from datasets import ClassLabel, Features, Image, List, Value
+SCHEMA: Schema = {
+    "id": Value("string"),
+    "problem": Value("string"),
+    "problem_image": Image(),  # None when the problem comes without a figure
+    "difficulty": ClassLabel(names=list(DIFFICULTIES)),
+    "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
+    "categories": List(ClassLabel(names=list(CATEGORIES))),
+    # The reference solution: each step's explanation and the GeoGebra commands it runs.
+    "steps": List({"text": Value("string"), "code": Value("string")}),
+    "reference_script": Value("string"),  # every step's code, in order
+    "inspection": Value("string"),  # what a correct construction must show, in words
+    "step_images": List(Image()),  # the figure after each step
+    "final_image": Image(),
+    "long_image": Image(),  # the step images side by side, as the process judge sees them
+}
+"""The columns and their types, as `datasets.Features.to_dict()` gives them (see `schema`)."""
 
-    FEATURES = Features(
-        {
-            "id": Value("string"),
-            "problem": Value("string"),
-            "problem_image": Image(),  # None when the problem comes without a figure
-            "difficulty": ClassLabel(names=list(DIFFICULTIES)),
-            "problem_type": ClassLabel(names=list(PROBLEM_TYPES)),
-            "categories": List(ClassLabel(names=list(CATEGORIES))),
-            # The reference solution: each step's explanation and the GeoGebra commands it runs.
-            "steps": List({"text": Value("string"), "code": Value("string")}),
-            "reference_script": Value("string"),  # every step's code, in order
-            "inspection": Value("string"),  # what a correct construction must show, in words
-            "step_images": List(Image()),  # the figure after each step
-            "final_image": Image(),
-            "long_image": Image(),  # the step images side by side, as the process judge sees them
-        }
-    )
-    return {"FEATURES": FEATURES}
+
+def _datasets_features() -> dict[str, Any]:
+    """The `datasets` Features of `SCHEMA`. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list`, `--help` and a run need not pay."""
+    return {"FEATURES": features(SCHEMA)}
 
 
 __getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)

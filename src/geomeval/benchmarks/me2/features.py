@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...lazy import lazy_attributes
+from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 DOMAINS = ("geometry", "graph")
 QUESTION_FORMATS = ("multiple-choice", "short-answer")
@@ -33,37 +34,36 @@ QUESTION_ANSWER_TYPES: dict[str, tuple[str, str]] = {
 }
 
 
+KEYPOINT = {"element": Value("string"), "description": Value("string")}
+SCHEMA: Schema = {
+    "id": Value("string"),
+    "problem": Value("string"),  # problem_text (a multiple-choice problem lists its options)
+    "problem_image": Image(),
+    "solution": Value("string"),  # solution_text, the teacher's worked explanation
+    # The problem figure with only the keypoints added; None when the release has none.
+    "solution_image": Image(),
+    "answer": Value("string"),  # answer_text (an option letter for multiple-choice)
+    "visual_keypoints": List(KEYPOINT),  # what the solution figure adds or highlights
+    "solution_summary": Value("string"),  # summary_solution_text
+    "domain": ClassLabel(names=list(DOMAINS)),
+    "question_format": ClassLabel(names=list(QUESTION_FORMATS)),
+    "chapter": Value("string"),  # chapter_title
+    "section": Value("string"),  # section_title
+    # Five candidate keypoint sets in A-E order, each as the text the model is shown.
+    "keypoint_options": List(Value("string")),
+    "keypoint_answer": ClassLabel(names=list(OPTION_LETTERS)),
+    # Provenance of each option, A-E; None when the release does not record it.
+    "option_sources": List(ClassLabel(names=list(OPTION_SOURCES))),
+    # The pool item each option's keypoints were taken from, A-E; None when unrecorded.
+    "option_items": List(Value("string")),
+}
+"""The columns and their types, as `datasets.Features.to_dict()` gives them (see `schema`)."""
+
+
 def _datasets_features() -> dict[str, Any]:
-    """The `datasets` Features of this schema. Built on first use (module `__getattr__`):
-    importing `datasets` costs half a second that `geomeval list` and `--help` need not pay."""
-    from datasets import ClassLabel, Features, Image, List, Value
-
-    KEYPOINT = {"element": Value("string"), "description": Value("string")}
-    FEATURES = Features(
-        {
-            "id": Value("string"),
-            "problem": Value("string"),  # problem_text (a multiple-choice problem lists its options)
-            "problem_image": Image(),
-            "solution": Value("string"),  # solution_text, the teacher's worked explanation
-            # The problem figure with only the keypoints added; None when the release has none.
-            "solution_image": Image(),
-            "answer": Value("string"),  # answer_text (an option letter for multiple-choice)
-            "visual_keypoints": List(KEYPOINT),  # what the solution figure adds or highlights
-            "solution_summary": Value("string"),  # summary_solution_text
-            "domain": ClassLabel(names=list(DOMAINS)),
-            "question_format": ClassLabel(names=list(QUESTION_FORMATS)),
-            "chapter": Value("string"),  # chapter_title
-            "section": Value("string"),  # section_title
-            # Five candidate keypoint sets in A-E order, each as the text the model is shown.
-            "keypoint_options": List(Value("string")),
-            "keypoint_answer": ClassLabel(names=list(OPTION_LETTERS)),
-            # Provenance of each option, A-E; None when the release does not record it.
-            "option_sources": List(ClassLabel(names=list(OPTION_SOURCES))),
-            # The pool item each option's keypoints were taken from, A-E; None when unrecorded.
-            "option_items": List(Value("string")),
-        }
-    )
-    return {"KEYPOINT": KEYPOINT, "FEATURES": FEATURES}
+    """The `datasets` Features of `SCHEMA`. Built on first use (module `__getattr__`):
+    importing `datasets` costs half a second that `geomeval list`, `--help` and a run need not pay."""
+    return {"FEATURES": features(SCHEMA)}
 
 
-__getattr__ = lazy_attributes(globals(), ("KEYPOINT", "FEATURES"), _datasets_features)
+__getattr__ = lazy_attributes(globals(), ("FEATURES",), _datasets_features)
