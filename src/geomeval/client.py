@@ -31,9 +31,11 @@ import json
 import logging
 import os
 import random
+import re
 import threading
 import time
 import urllib.parse
+import uuid
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -360,6 +362,7 @@ class ChatClient:
         if self.failure is not None:
             raise self.failure
         body = {"model": self.model, "messages": plain_text_messages(messages), **params}
+        payload = json_body(body)
         reshaped = 0  # a refused parameter is fixed at most twice (max_tokens, temperature)
         state = self._state()
         url = f"{self.base_url}/chat/completions"
@@ -377,7 +380,7 @@ class ChatClient:
                     self.budget.take()
                 self.requests_sent += 1
                 try:
-                    status, raw, header = await self._post(state, url, body)
+                    status, raw, header = await self._post(state, url, payload)
                 except TimeoutError:
                     error = f"timed out: the server answered nothing for {self.timeout_s:g}s"
                     retryable = True
@@ -422,6 +425,7 @@ class ChatClient:
                         error = f"HTTP {status}: {self.redact(snippet)}"
                         if status == 400 and reshaped < 2 and (fixed := self._reshape(raw, body)) is not None:
                             body, reshaped = fixed, reshaped + 1  # the same request, in the shape asked for
+                            payload = json_body(body)
                             continue
                         if status in FATAL_STATUS:
                             hint = FATAL_STATUS[status]
@@ -504,14 +508,14 @@ class ChatClient:
             found["cost_usd"] = cost
         return found
 
-    async def _post(self, state: _LoopState, url: str, body: dict[str, Any]) -> tuple[int, bytes, str | None]:
+    async def _post(self, state: _LoopState, url: str, payload: bytes) -> tuple[int, bytes, str | None]:
         """One request: (status, body, Retry-After). TimeoutError once `timeout_s` passed in
         which the endpoint answered nothing (counted from this request's start or the
         endpoint's last reply, whichever is later); the connection is then closed, which a
         server that checks (llama.cpp's, vLLM) takes as the request being abandoned."""
 
         async def exchange() -> tuple[int, bytes, str | None]:
-            async with state.http.post(url, json=body) as response:
+            async with state.http.post(url, data=payload, headers=JSON_CONTENT) as response:
                 raw = await _read_capped(response, MAX_REPLY_BYTES)
                 return response.status, raw, response.headers.get("Retry-After")
 
@@ -540,6 +544,36 @@ class ChatClient:
             await state.http.close()
 
 
+SPLICE_CHARS = 4096
+"""Strings this long are copied into a request's JSON as they are when they need no escaping."""
+_ESCAPED = (*(chr(code) for code in range(32)), '"', "\\")  # what JSON escapes in ASCII text
+
+
+def json_body(body: dict[str, Any]) -> bytes:
+    """`body` as JSON, the bytes `json.dumps` gives (what aiohttp's `json=` sends), encoded once
+    per request rather than once per attempt. A long ASCII string with nothing to escape (a
+    figure's data URL) is copied in rather than scanned by the encoder a character at a time:
+    about 0.6 ms a figure on the event loop, against 0.05 ms for the checks."""
+    token = f"geomeval-splice-{uuid.uuid4().hex}-"
+    spliced: list[str] = []
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: swap(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [swap(item) for item in value]
+        if (isinstance(value, str) and len(value) >= SPLICE_CHARS and value.isascii()
+                and not any(char in value for char in _ESCAPED)):
+            spliced.append(value)
+            return f"{token}{len(spliced) - 1}"
+        return value
+
+    text = json.dumps(swap(body))
+    if spliced:
+        text = re.sub(f'"{token}(\\d+)"', lambda found: f'"{spliced[int(found[1])]}"', text)
+    return text.encode("utf-8")
+
+
 def plain_text_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Messages as sent: a content list made only of text parts becomes one plain string.
 
@@ -564,6 +598,9 @@ def _has_image(messages: list[dict[str, Any]]) -> bool:
         for message in messages if isinstance(message.get("content"), list)
         for part in message["content"]
     )
+
+
+JSON_CONTENT = {"Content-Type": "application/json"}
 
 
 class ReplyTooLarge(Exception):
