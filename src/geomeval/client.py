@@ -31,7 +31,6 @@ import json
 import logging
 import os
 import random
-import re
 import threading
 import time
 import urllib.parse
@@ -568,10 +567,12 @@ def json_body(body: dict[str, Any]) -> bytes:
             return f"{token}{len(spliced) - 1}"
         return value
 
-    text = json.dumps(swap(body))
-    if spliced:
-        text = re.sub(f'"{token}(\\d+)"', lambda found: f'"{spliced[int(found[1])]}"', text)
-    return text.encode("utf-8")
+    head, *rest = json.dumps(swap(body)).split(f'"{token}')
+    pieces = [head]
+    for piece in rest:  # '<number>"<what follows>'
+        number, _, after = piece.partition('"')
+        pieces += ['"', spliced[int(number)], '"', after]
+    return "".join(pieces).encode("utf-8")
 
 
 def plain_text_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -397,8 +397,25 @@ class DataSource:
             if missing:
                 raise DataError("(dataset)", missing[0], f"column missing from {data}")
             return rows
-        dataset = self.undecoded(self._load_config(data, config))
-        return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
+        if kind == "raw":  # the embedded sample, a raw release: `datasets` only where it converts
+            from .rows import plain_rows
+
+            release = self._read_config(where, config)
+            plain = plain_rows(release.rows, self.schema)
+            found: Any = plain if plain is not None else self.undecoded(self._typed(release.rows))
+        else:
+            found = self.undecoded(self._load_config(data, config))
+        return found.select(range(min(limit, len(found)))) if limit is not None else found
+
+    def _read_config(self, raw: Path | str, config: str | None) -> RawRelease:
+        """A raw release's rows (a subset's: `SubsetDataSource`)."""
+        self._shard_config(config)  # one config: refuses another
+        return self.read_release(raw, skip_invalid=False)
+
+    def _typed(self, rows: list[dict[str, Any]]) -> Any:
+        from datasets import Dataset
+
+        return Dataset.from_list(rows, features=self.features)
 
     def _shard_config(self, config: str | None) -> str | None:
         """The folder under data/ a built config's shards are in (None: data/ itself)."""
@@ -481,6 +498,9 @@ class SubsetDataSource(DataSource):
 
     def _shard_config(self, config: str | None) -> str | None:
         return self.config(config)
+
+    def _read_config(self, raw: Path | str, config: str | None) -> RawRelease:
+        return self.read_release(raw, self.config(config), skip_invalid=False)
 
     def _load_config(self, data: str | None, config: str | None) -> Any:
         return self.load(data, config=config)

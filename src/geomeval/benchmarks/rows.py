@@ -13,7 +13,8 @@ imports `datasets`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import os
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +110,94 @@ def named_row(row: Mapping[str, Any], features: Mapping[str, Any]) -> dict[str, 
             value = _with_bytes(value)
         fields[column] = value
     return fields
+
+
+_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
+
+
+class _Refit(Exception):
+    """A value `datasets` would convert (cast, coerce, re-encode): `plain_rows` leaves the
+    release to `datasets` rather than guess the conversion."""
+
+
+def _as_stored(value: Any, feature: Any) -> Any:
+    """`value` as a typed dataset gives it back undecoded, for values that round-trip as they
+    are (else `_Refit`): a string, an integer in range, a class label's name or number, an
+    image as {bytes, path}, lists and records of those, None anywhere."""
+    if value is None:
+        return None
+    if not isinstance(feature, Mapping):
+        raise _Refit
+    kind = feature.get("_type")
+    if kind is None:  # a record: a dict of features
+        if not isinstance(value, dict) or set(value) != set(feature):
+            raise _Refit
+        return {name: _as_stored(value[name], sub) for name, sub in feature.items()}
+    if kind == "List":
+        if not isinstance(value, list):
+            raise _Refit
+        return [_as_stored(element, feature["feature"]) for element in value]
+    if kind == "Value":
+        dtype = feature["dtype"]
+        if dtype == "string" and isinstance(value, str):
+            return value
+        if dtype in _INT_BITS and isinstance(value, int) and not isinstance(value, bool):
+            limit = 1 << (_INT_BITS[dtype] - 1)
+            if -limit <= value < limit:
+                return value
+        raise _Refit
+    if kind == "ClassLabel":
+        if isinstance(value, str) and value in feature["names"]:
+            return value  # `named_row` keeps a name, as it names the number datasets stores
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(feature["names"]):
+            return value
+        raise _Refit
+    if kind == "Image":
+        # datasets keeps {bytes, path} as it is, unless the path names a file here (it then
+        # keeps only the path): that case, and any other image form, is left to it
+        if (isinstance(value, dict) and set(value) <= {"bytes", "path"} and isinstance(value.get("bytes"), bytes)
+                and (value.get("path") is None or (isinstance(value["path"], str) and not os.path.isfile(value["path"])))):
+            return {"bytes": value["bytes"], "path": value.get("path")}
+        raise _Refit
+    raise _Refit
+
+
+class PlainRows:
+    """A release's rows held as Python values, as a typed dataset of them would give them back
+    (`undecoded`): rows by iteration, a column as rows[name], `select`, `len`. What `geomeval
+    run` reads an embedded sample or a raw release through, without importing `datasets`."""
+
+    def __init__(self, rows: list[dict[str, Any]], columns: list[str]):
+        self.rows = rows
+        self.column_names = columns
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows)
+
+    def __getitem__(self, name: str) -> list[Any]:
+        return [row[name] for row in self.rows]
+
+    def select(self, keep: Iterable[int]) -> PlainRows:
+        return PlainRows([self.rows[i] for i in keep], self.column_names)
+
+
+def plain_rows(rows: list[dict[str, Any]], features: Mapping[str, Any]) -> PlainRows | None:
+    """`rows` (a raw release's, as its reader made them for `Dataset.from_list`) as the typed,
+    undecoded dataset would give them back, or None when a value would be converted on the
+    way (a number for a string, a float, a label out of its names, an image given by path):
+    the caller then builds the dataset. Every row must hold exactly the schema's columns."""
+    schema = _plain(features)
+    columns = list(schema)
+    wanted = set(columns)
+    stored: list[dict[str, Any]] = []
+    try:
+        for row in rows:
+            if set(row) != wanted:
+                raise _Refit
+            stored.append({column: _as_stored(row[column], schema[column]) for column in columns})
+    except _Refit:
+        return None
+    return PlainRows(stored, columns)

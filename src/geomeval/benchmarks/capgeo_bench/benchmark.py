@@ -68,9 +68,8 @@ class CapGeoBench(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
-        dataset = data.undecoded(data.load(data_arg))
         items = []
-        for row in dataset:
+        for row in data.SOURCE.rows(data_arg):  # images as {bytes, path}
             if task == "capgeo_bench_zh" and not row["caption_zh"]:
                 continue  # no Chinese reference to score against
             items.append(Item(id=row["id"], fields=data.SOURCE.named(row)))
