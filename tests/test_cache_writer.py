@@ -1,0 +1,56 @@
+"""The response cache writes off the caller's thread, in batches, and still reads back a key
+just written; nothing queued is lost at close or at a normal exit."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from geomeval.cache import ResponseCache
+
+
+def _rows(path: Path) -> dict[str, str]:
+    with sqlite3.connect(path) as db:
+        return dict(db.execute("SELECT key, text FROM responses").fetchall())
+
+
+def test_a_key_just_written_reads_back_at_once_from_any_cache_on_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    cache = ResponseCache(path)
+    cache.put("k", "text", "m", {"finish_reason": "stop"})
+    assert cache.get_entry("k") == ("text", {"finish_reason": "stop"})  # before or after its commit
+    other = ResponseCache(path)
+    assert other.get("k") == "text"
+    cache.delete("k")
+    assert cache.get("k") is None and other.get("k") is None
+    cache.put("k", "again", "m")
+    assert other.get("k") == "again"
+    other.close()
+    cache.close()
+    assert _rows(path) == {"k": "again"}
+
+
+def test_writes_run_on_the_writer_thread_and_close_commits_them(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    cache = ResponseCache(path)
+    writer = cache._writer
+    assert writer is not None
+    threads: set[str] = set()
+    writer.db.set_trace_callback(lambda sql: threads.add(threading.current_thread().name) if "INSERT" in sql else None)
+    for n in range(300):
+        cache.put(f"k{n}", f"t{n}", "m")
+    assert len(cache) == 300  # counts what is committed: waits for the queue
+    assert threads == {writer.thread.name}
+    cache.close()
+    assert len(_rows(path)) == 300
+
+
+def test_a_process_that_exits_without_closing_keeps_its_writes(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    code = (f"from geomeval.cache import ResponseCache\ncache = ResponseCache({str(path)!r})\n"
+            "for n in range(500):\n    cache.put(f'k{n}', 't', 'm')\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    assert len(_rows(path)) == 500
