@@ -9,11 +9,12 @@ ideal wall time is items·latency/concurrency. Prints the whole process's wall t
 ratio to that ideal, and where the rest goes: start-up (process start to the first model
 request), the calls (first request to last judge reply) and the tail (last reply to exit,
 which is writing results.json and report.md), for the fastest of `--repeat` runs (the
-machine's other load only adds time). Beside it, like for like, a bare client as a whole
-process (aiohttp posting the same items' model and judge requests with their figures at the
-same concurrency, as the official scripts schedule them, with no cache, scoring or files):
-the floor any Python client pays on this machine. Target: whole process ≤ 1.3× the ideal.
-Exits 1 when it misses.
+machine's other load only adds time). Beside it, like for like and split the same way, a bare
+client as a whole process (aiohttp posting the same items' model and judge requests with
+their figures at the same concurrency, as the official scripts schedule them, with no cache,
+scoring or files): the floor any Python client pays on this machine, and geomeval / bare.
+Target: whole process ≤ 1.3× the ideal; where the bare client alone misses it, the script
+says so. Exits 1 when geomeval misses.
 """
 
 from __future__ import annotations
@@ -111,34 +112,46 @@ def main() -> None:
         return respond
 
     best: tuple[float, float, float, dict[str, list[float]], dict] | None = None
-    bare_wall = float("inf")
+    bare: tuple[float, float, dict[str, list[float]]] | None = None
     for _ in range(args.repeat):  # the fastest of a few: the machine's other load only adds time
         stamps = {"model": [], "judge": []}
         start, end, results = one_run(data, args, stamps, responder)
         if best is None or end - start < best[1] - best[0]:
             best = (start, end, 0.0, stamps, results)
-        bare_start, bare_end, bare_results = one_run(data, args, {"model": [], "judge": []}, responder, bare=True)
+        bare_stamps: dict[str, list[float]] = {"model": [], "judge": []}
+        bare_start, bare_end, bare_results = one_run(data, args, bare_stamps, responder, bare=True)
         assert bare_results["n_items"] == args.items
-        bare_wall = min(bare_wall, bare_end - bare_start)
-    assert best is not None
+        if bare is None or bare_end - bare_start < bare[1] - bare[0]:
+            bare = (bare_start, bare_end, bare_stamps)
+    assert best is not None and bare is not None
     start, end, _, stamps, results = best
     calls = len(stamps["judge"])
     ideal = calls * args.latency / args.concurrency
     wall = end - start
     first = min(stamps["model"]) - start
     last = max(stamps["judge"])
+    bare_wall = bare[1] - bare[0]
+    bare_first = min(bare[2]["model"]) - bare[0]
+    bare_last = max(bare[2]["judge"])
     print(f"geomeval run geolaux, {args.items} replicated GeoLaux items, whole process; judge latency "
           f"{1000 * args.latency:.0f} ms, concurrency {args.concurrency}, {os.cpu_count()} cores")
     print(f"judge calls {calls}, model calls {len(stamps['model'])}, items scored {results['n_items']}")
-    print(f"start-up (process start -> first model request): {first:6.2f} s")
-    print(f"calls (first request -> last judge reply):       {last - start - first:6.2f} s "
-          f"({(last - start - first) / ideal:.2f}x the ideal)")
-    print(f"tail (last judge reply -> process exit):         {end - last:6.2f} s")
     print(f"a bare client, whole process (aiohttp, the same {args.items} items, model then judge, same "
-          f"concurrency, no cache, no scoring, no files): {bare_wall:.2f} s = {bare_wall / ideal:.2f}x the ideal; "
+          f"concurrency, no cache, no scoring, no files), beside geomeval:")
+    print("                                                  geomeval     bare")
+    print(f"start-up (process start -> first model request): {first:6.2f} s  {bare_first:6.2f} s")
+    print(f"calls (first request -> last judge reply):       {last - start - first:6.2f} s  "
+          f"{bare_last - bare[0] - bare_first:6.2f} s   ({(last - start - first) / ideal:.2f}x and "
+          f"{(bare_last - bare[0] - bare_first) / ideal:.2f}x the ideal)")
+    print(f"tail (last judge reply -> process exit):         {end - last:6.2f} s  {bare[1] - bare_last:6.2f} s")
+    print(f"whole process:                                   {wall:6.2f} s  {bare_wall:6.2f} s   "
           f"geomeval / bare: {wall / bare_wall:.2f}x")
     ratio = wall / ideal
     verdict = "PASS" if ratio <= TARGET and calls == args.items else "FAIL"
+    if bare_wall / ideal > TARGET:  # say so rather than blame geomeval for the machine
+        print(f"the target cannot hold here: a bare client alone takes {bare_wall / ideal:.2f}x the ideal on "
+              f"{os.cpu_count()} cores (the floor for any Python client at this latency and concurrency); "
+              f"geomeval adds {wall - bare_wall:.2f} s to it ({wall / bare_wall:.2f}x)")
     print(f"whole process {wall:.2f} s / ideal {calls}·{args.latency:g}/{args.concurrency} = {ideal:.2f} s: "
           f"{ratio:.2f}x (target <= {TARGET}x): {verdict}")
     if verdict == "FAIL":
