@@ -54,3 +54,15 @@ def test_a_process_that_exits_without_closing_keeps_its_writes(tmp_path: Path) -
             "for n in range(500):\n    cache.put(f'k{n}', 't', 'm')\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
     assert len(_rows(path)) == 500
+
+
+def test_a_cache_file_replaced_meanwhile_gets_a_writer_of_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    old = ResponseCache(path)
+    for name in list(tmp_path.iterdir()):
+        name.rename(tmp_path / f"gone-{name.name}")
+    new = ResponseCache(path)
+    new.put("k", "t", "m")
+    new.close()
+    old.close()
+    assert _rows(path) == {"k": "t"}

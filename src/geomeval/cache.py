@@ -164,6 +164,7 @@ class _Writer:
         self.pending: dict[str, Any] = {}  # key -> row tuple, or _DELETED
         self.queue: queue.Queue[tuple[str, Any] | None] = queue.Queue(WRITE_QUEUE)
         self.db = _connect(path)
+        self.inode = os.stat(path).st_ino
         self.thread = threading.Thread(target=self._write, name=f"geomeval-cache-{path.name}", daemon=True)
         self.thread.start()
 
@@ -171,7 +172,7 @@ class _Writer:
     def open(cls, path: Path) -> _Writer:
         with _WRITERS_LOCK:
             writer = _WRITERS.get(path)
-            if writer is None:
+            if writer is None or writer.inode != os.stat(path).st_ino:  # none yet, or the file was replaced
                 writer = _WRITERS[path] = _Writer(path)
             writer.users += 1
             return writer
@@ -182,7 +183,8 @@ class _Writer:
             self.users -= 1
             if self.users > 0:
                 return
-            del _WRITERS[self.path]
+            if _WRITERS.get(self.path) is self:
+                del _WRITERS[self.path]
         self.queue.put(None)
         self.thread.join()
         self.db.close()
