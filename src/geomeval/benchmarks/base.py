@@ -99,7 +99,7 @@ class Benchmark(ABC):
     def check_task(self, task: str) -> None:
         """A UsageError naming the benchmark's tasks when `task` is none of them."""
         if task not in self.tasks:
-            raise UsageError(f"unknown {self.title} task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"{self.title} has no task {task!r}; its tasks: {', '.join(self.tasks)}")
 
     def embedded(self, folder: str = "sample") -> Path:
         """The folder of the benchmark's embedded files, found without importing its data

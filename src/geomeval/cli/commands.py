@@ -293,22 +293,6 @@ def _print_plan(found: dict[str, Any]) -> None:
     )
 
 
-def _task_options(pairs: list[str], aliases: dict[str, Any]) -> dict[str, Any]:
-    """-T KEY=VALUE pairs, with the older flags of the same options (`--mode text` is
-    `-T mode=text`), as one dict for `Benchmark.configure`; a malformed pair, or a key given
-    twice, is a usage error."""
-    options: dict[str, Any] = {key: value for key, value in aliases.items() if value is not None}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not key.isidentifier() or not value.strip():
-            raise UsageError(f"-T {pair!r}: expected KEY=VALUE, e.g. -T mode=text")
-        if key in options:
-            raise UsageError(f"-T {key} given twice")
-        options[key] = value.strip()
-    return options
-
-
 BENCHMARK_NAMES = "{benchmarks}"
 """Placeholder in a help text for the registered benchmarks' names, filled by `RegistryHelp`."""
 
@@ -456,7 +440,9 @@ def run(
         )
     aliases = {"source": source, "mode": mode, "captions": captions, "sample_seed": sample_seed,
                "all_problems": all_problems or None}
-    given = _task_options(task_option or [], aliases)
+    from ..benchmarks.options import option_pairs
+
+    given = option_pairs(task_option or [], {key: value for key, value in aliases.items() if value is not None})
     if captioner_obj is not None:
         given["captioner"] = captioner_obj
     bench = bench.configure(given)
