@@ -92,17 +92,8 @@ def test_agrees_with_the_runner_on_the_sample(mode: str) -> None:
             record.response = None if answer is None else f"<think>Working.</think><answer>{answer}</answer>"
             record.scores = score_record_sync(bench, record, Judge("offline"))
             records.append(record)
-    results = evaluation.evaluate_accuracy(
-        [r.response for r in records],
-        [r.target["answer"] for r in records],
-        choices=[r.target["choices"] for r in records],
-        units=[r.target["unit"] for r in records],
-        mode=mode,
-        captions=[r.target["caption"] for r in records] if mode != "direct" else None,
-        question_types=[r.meta["question_type"] for r in records],
-        subjects=[r.meta["subject"] for r in records],
-        per_item=True,
-    )
+    # the records reach the face through the benchmark's declaration, as the contract test's do
+    results = evaluation.evaluate_accuracy(**CapGeo().evaluate_face("capgeo_reasoning").inputs(records), per_item=True)
     expected = CapGeo().aggregate(records)
     accuracy = expected["metrics"]["accuracy"]
     assert results["accuracy"] == pytest.approx(accuracy["value"])
