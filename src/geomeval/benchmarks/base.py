@@ -120,6 +120,12 @@ class Benchmark(ABC):
         clone._prompt_set = prompt_set
         return clone
 
+    def task_metrics(self, task: str) -> tuple[str, ...]:
+        """The metrics `task` scores, the one statement of them that the lmms-eval tasks read:
+        by default all of `metrics`; a benchmark whose tasks score different ones (ME2's three,
+        GGBench's two tracks) says which."""
+        return self.metrics
+
     @property
     def default_task(self) -> str:
         return self.tasks[0]
