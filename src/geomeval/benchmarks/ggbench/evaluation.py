@@ -17,6 +17,7 @@ from typing import Any
 from ...aggregate import face_summary
 from ...imagemetrics import lpips_status
 from ...records import SampleRecord, Score
+from ..base import EvaluateFace, NoEvaluateFace, face_predictions
 from . import scoring
 
 NO_RESPONSE = "model failed: no response"  # the runner's reason for a missing response
@@ -195,3 +196,28 @@ def evaluate_images(
     if per_item:
         results["per_item"] = _per_item(items)
     return results
+
+
+# --- a run's records, as the faces take them --------------------------------------------------
+
+
+def code_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
+    """`evaluate_code`'s keywords for the records of one offline `geomeval run ggbench --task
+    ggbench_code` (the judge rubrics need a live judge's 1–5 scores)."""
+    return {
+        "predictions": face_predictions(records),
+        "references": [r.target["reference_script"] for r in records],
+    }
+
+
+FACES: dict[str, EvaluateFace | NoEvaluateFace] = {
+    "ggbench_code": EvaluateFace("ggbench_code", code_inputs, scoring.ENGINE_METRICS + scoring.CODE_METRICS),
+    # The run draws the model's images from the paths its outputs recorded and compares them
+    # with the reference its engine renders from the release's script; the module compares
+    # the images it is handed, and its judge metrics take a live judge's scores.
+    "ggbench_image": NoEvaluateFace(
+        "metrics/ggbench_image compares images the caller hands it (and takes a live judge's rubric "
+        "scores); a run's pixel scores compare the drawings its records point to with the reference "
+        "the engine renders, which records do not hold"
+    ),
+}
