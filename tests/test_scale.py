@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import get_benchmark
+from geomeval.benchmarks.capgeo_bench import data as capgeo_bench_data
 from geomeval.benchmarks.datasource import BuiltRows, LazyItems
 from geomeval.benchmarks.geolaux import data as geolaux_data
 from geomeval.benchmarks.ggbench import data as ggbench_data
-from geomeval.hfdata import load_built
+from geomeval.benchmarks.me2 import data as me2_data
+from geomeval.hfdata import load_built, write_dataset
 from geomeval.judges import parse_judge_spec
 from geomeval.models import ModelOptions, parse_model_spec
 from geomeval.records import SampleRecord, Score
@@ -49,10 +51,12 @@ def test_sample_lines_are_those_asdict_wrote() -> None:
     assert SampleRecord.from_dict(json.loads(record.to_json())).to_json() == record.to_json()
 
 
-@pytest.mark.parametrize("source", [geolaux_data, ggbench_data], ids=["geolaux", "ggbench"])
+@pytest.mark.parametrize("source", [geolaux_data, ggbench_data, capgeo_bench_data, me2_data],
+                         ids=["geolaux", "ggbench", "capgeo_bench", "me2"])
 def test_streamed_build_gives_the_rows_an_in_memory_build_gives(source, tmp_path: Path) -> None:
     streamed = source.SOURCE.build(str(source.sample_path()), str(tmp_path / "streamed"), )
-    whole = dataclasses.replace(source.SOURCE, streamed=False).build(str(source.sample_path()), str(tmp_path / "whole"))
+    dataset, _ = source.SOURCE.from_raw(source.sample_path())  # every row held, then written
+    whole = write_dataset({"test": dataset}, tmp_path / "whole", source.SOURCE.render_card)
     assert streamed["splits"]["test"]["num_examples"] == whole["splits"]["test"]["num_examples"] > 0
     expected = list(source.undecoded(load_built(tmp_path / "whole")))
     assert list(source.undecoded(load_built(tmp_path / "streamed"))) == expected  # load_dataset reads it alike

@@ -283,9 +283,6 @@ class DataSource:
     render_card: Callable[..., str]
     is_raw: Callable[[Path], bool]
     sample_dir: str = "sample"
-    # `build` streams the release into shards, a row at a time (its `read_release` returns
-    # `collect`'s release as it is, doing nothing more with the rows)
-    streamed: bool = False
 
     def sample_path(self) -> Path:
         with as_file(files(self.package).joinpath(self.sample_dir)) as path:
@@ -298,31 +295,15 @@ class DataSource:
         return Dataset.from_list(release.rows, features=self.features), release.skipped
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        """Typed parquet shards and a card from the official raw release."""
-        if self.streamed:
-            return self._build_streamed(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
-        dataset, skipped = self.from_raw(raw, skip_invalid=skip_invalid)
-        if len(dataset) == 0:
-            raise DataError("(release)", "(all)", "no valid items to build")
-        summary = write_dataset({"test": dataset}, out, self.render_card, overwrite=overwrite)
-        summary["skipped"] = skipped
-        return summary
-
-    def _build_streamed(self, raw: str, out: str, *, skip_invalid: bool, overwrite: bool) -> dict[str, Any]:
-        """`build` with each row written to its shard as it is read: memory holds one shard's
-        rows, however large the release (the shards and card are those `build` writes)."""
+        """Typed parquet shards and a card from the official raw release, each row written to
+        its shard as `collect` converts it: memory holds one shard's rows, however large the
+        release. A reader that makes its rows itself (not through `collect`) returns them in
+        its release, and they are written after."""
         skipped: list[dict[str, str]] = []
 
         def write(folder: Path, split: str, rows_per_shard: int) -> tuple[int, int]:
             sink = ShardWriter(self.features, folder, split, rows_per_shard)
-            token = ROW_SINK.set(sink)
-            try:
-                release = self.read_release(raw, skip_invalid=skip_invalid)
-            finally:
-                ROW_SINK.reset(token)
-            if release.rows:  # a reader that kept rows itself: write them too
-                for row in release.rows:
-                    sink.write(row)
+            release = self.read_into(sink, raw, skip_invalid=skip_invalid)
             if sink.count == 0:
                 raise DataError("(release)", "(all)", "no valid items to build")
             skipped.extend(release.skipped)
@@ -331,6 +312,18 @@ class DataSource:
         summary = write_dataset({"test": write}, out, self.render_card, overwrite=overwrite)
         summary["skipped"] = skipped
         return summary
+
+    def read_into(self, sink: ShardWriter, raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
+        """Read the release `raw` with every row sent to `sink` as it is converted (rows the
+        reader kept itself too, after); the release, for its skipped items."""
+        token = ROW_SINK.set(sink)
+        try:
+            release = self.read_release(raw, skip_invalid=skip_invalid)
+        finally:
+            ROW_SINK.reset(token)
+        for row in release.rows:  # a reader that kept rows itself: write them too
+            sink.write(row)
+        return release
 
     def locate(self, data: str | None) -> tuple[str, Path | str]:
         """What `--data` names: ("raw", sample) for None, ("built", path), ("raw", path) or ("hub", id)."""
