@@ -243,3 +243,30 @@ def test_a_rescore_holds_a_window_of_records_not_the_file(tmp_path: Path) -> Non
         assert results["n_items"] == n
     per_item = (peaks[1000] - peaks[100]) / 900
     assert per_item < 0.8 * figure, (peaks, figure)
+
+
+@pytest.mark.parametrize(("name", "task"), [("geolaux", "geolaux"), ("ggbench", "ggbench_code"),
+                                            ("capgeo_bench", "capgeo_bench_zh"), ("me2", "me2_solve")])
+def test_items_of_a_raw_release_stream_as_those_of_its_built_folder(name: str, task: str, tmp_path: Path) -> None:
+    """A raw release is read once into temporary shards, a row at a time, and its items made
+    as the run reaches them (not every row and image held): the items its build gives, and
+    the shards go with the items."""
+    import gc
+
+    source = {"geolaux": geolaux_data, "ggbench": ggbench_data, "capgeo_bench": capgeo_bench_data,
+              "me2": me2_data}[name]
+    raw = tmp_path / "raw"
+    shutil.copytree(source.sample_path(), raw)  # a path of its own: --data given, not the sample
+    source.build(str(raw), str(tmp_path / "built"))
+    bench = get_benchmark(name)
+    items = bench.load_items(str(raw), task, None)
+    assert isinstance(items, LazyItems) and isinstance(items.rows, BuiltRows)
+    built = bench.load_items(str(tmp_path / "built"), task, None)
+    assert [(i.id, i.fields, i.choices) for i in items] == [(i.id, i.fields, i.choices) for i in built]
+    assert len(bench.load_items(str(raw), task, 2)) == 2
+    assert [i.id for i in items.without({built[0].id})] == [i.id for i in built][1:]
+    folder = items.rows.files[0].parent
+    assert folder.is_dir()
+    del items
+    gc.collect()
+    assert not folder.exists()

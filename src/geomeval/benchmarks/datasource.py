@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import tempfile
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -153,6 +156,7 @@ class BuiltRows:
         total = sum(self.sizes)
         self.total = total if limit is None else min(limit, total)
         self.keep = keep
+        self.holds: Any = None  # what lives as long as these rows (a raw release's temporary shards)
 
     @classmethod
     def find(cls, folder: Path, split: str = "test", config: str | None = None) -> list[Path]:
@@ -185,6 +189,7 @@ class BuiltRows:
         chosen = keep if self.keep is None else [self.keep[i] for i in keep]
         subset = BuiltRows.__new__(BuiltRows)
         subset.files, subset.sizes, subset.total, subset.keep = self.files, self.sizes, self.total, sorted(chosen)
+        subset.holds = self.holds
         return subset
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
@@ -201,6 +206,15 @@ class BuiltRows:
                 number += batch.num_rows
                 if number >= self.total:
                     return
+
+
+class _TemporaryFolder:
+    """A folder removed once nothing refers to this (the last rows reading it are gone), or
+    when the process exits."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        weakref.finalize(self, shutil.rmtree, path, True)
 
 
 class LazyItems(Sequence[Item]):
@@ -358,6 +372,8 @@ class DataSource:
         the `undecoded` dataset `load` gives, cut at `limit`. `config`: a subset's
         (`SubsetDataSource`). Either gives a column's values as `rows[name]`."""
         kind, where = self.locate(data)
+        if kind == "raw" and data is not None:
+            return self._raw_rows(Path(where), limit, config)
         files = BuiltRows.find(Path(where), config=self._shard_config(config)) if kind == "built" else []
         if files:
             rows = BuiltRows(files, limit)
@@ -367,6 +383,24 @@ class DataSource:
             return rows
         dataset = self.undecoded(self._load_config(data, config))
         return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
+
+    def _raw_rows(self, raw: Path, limit: int | None, config: str | None) -> Any:
+        """A raw release's rows, read once into parquet shards in a temporary folder (a row at
+        a time, as `build` writes them) and streamed from there (`BuiltRows`): a run of a raw
+        release holds a window of its images, not all of them. The folder goes when the rows
+        do (and with the process)."""
+        self._shard_config(config)  # one config only
+        folder = Path(tempfile.mkdtemp(prefix="geomeval-raw-"))
+        try:
+            sink = ShardWriter(self.features, folder / "data", "test")
+            self.read_into(sink, raw)
+            sink.close()  # names the shards
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        rows = BuiltRows(BuiltRows.find(folder), limit)
+        rows.holds = _TemporaryFolder(folder)
+        return rows
 
     def _shard_config(self, config: str | None) -> str | None:
         """The folder under data/ a built config's shards are in (None: data/ itself)."""
@@ -449,6 +483,11 @@ class SubsetDataSource(DataSource):
 
     def _shard_config(self, config: str | None) -> str | None:
         return self.config(config)
+
+    def _raw_rows(self, raw: Path, limit: int | None, config: str | None) -> Any:
+        """A raw subset is read whole: each item's complexity is rated against its subset."""
+        dataset = self.undecoded(self.load(str(raw), config=config))
+        return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
 
     def _load_config(self, data: str | None, config: str | None) -> Any:
         return self.load(data, config=config)
