@@ -402,6 +402,19 @@ class DataSource:
         rows.holds = _TemporaryFolder(folder)
         return rows
 
+    def raw_dataset(self, raw: str | Path) -> Any:
+        """A raw release as a Dataset mapped from disk rather than held in memory (what
+        `from_raw` gives, rows and images alike): read a row at a time into temporary shards,
+        as `_raw_rows` does, and loaded from them with its arrow cache beside them."""
+        from datasets import Dataset
+
+        rows = self._raw_rows(Path(raw), None, None)
+        folder = rows.holds.path
+        dataset = Dataset.from_parquet([str(f) for f in rows.files], features=self.features,
+                                       cache_dir=str(folder / "cache"), keep_in_memory=False)
+        dataset.temporary_folder = rows.holds  # the folder goes with the dataset (mapped files stay readable)
+        return dataset
+
     def _shard_config(self, config: str | None) -> str | None:
         """The folder under data/ a built config's shards are in (None: data/ itself)."""
         if config is not None:
