@@ -203,9 +203,11 @@ class CapGeo(Benchmark):
         if self.built_source:
             if data_arg is not None:
                 raise UsageError("a built --source is the data: leave out --data")
-            rows = [_built_row(row) for row in data.load(self.setup.source)]
-        else:
-            rows = apply_sampling(load_source(self.setup.source, data_arg), self.sampling())
+            from ..datasource import LazyItems
+
+            data.locate(self.setup.source)  # a path that is not built says how to build it
+            return LazyItems(data.SOURCE.rows(self.setup.source, limit), _built_item)
+        rows = apply_sampling(load_source(self.setup.source, data_arg), self.sampling())
         rows = rows[:limit] if limit is not None else rows
         return [Item(id=row["id"], fields=row, choices=tuple(row["choices"])) for row in rows]
 
@@ -280,6 +282,11 @@ class CapGeo(Benchmark):
             "with --source. To build its typed dataset with captions joined in (what its lmms-eval "
             "tasks read), use `geomeval capgeo build --source SOURCE --data FILE --captions FILE.jsonl --out DIR`"
         )
+
+
+def _built_item(row: dict[str, Any]) -> Item:
+    row = _built_row(row)
+    return Item(id=row["id"], fields=row, choices=tuple(row["choices"]))
 
 
 def _built_row(row: dict[str, Any]) -> dict[str, Any]:
