@@ -15,7 +15,7 @@ import pytest
 evaluate = pytest.importorskip("evaluate")
 
 from geomeval.benchmarks.capgeo import evaluation  # noqa: E402
-from geomeval.benchmarks.capgeo.benchmark import CapGeo, Setup  # noqa: E402
+from geomeval.benchmarks.capgeo.benchmark import CapGeo, CapGeoOptions  # noqa: E402
 from geomeval.benchmarks.capgeo.sources import SOURCES  # noqa: E402
 from geomeval.engine import score_record_sync  # noqa: E402
 from geomeval.faces import metric_path  # noqa: E402
@@ -82,7 +82,7 @@ def test_agrees_with_the_runner_on_the_sample(mode: str) -> None:
     right, wrong, unanswered and (in a caption mode) uncaptioned items alike."""
     records = []
     for source in SOURCES:
-        bench = CapGeo(Setup(source=source)).with_mode(mode)
+        bench = CapGeo(CapGeoOptions(source=source)).with_mode(mode)
         for index, item in enumerate(bench.load_items(None, "capgeo_reasoning", None)):
             if mode != "direct":
                 item.fields["caption"] = None if index == 1 else f"The problem restated: {item.fields['question']}"
