@@ -6,8 +6,9 @@ readable rather than pixel-perfect copies of GeoGebra: the same construction alw
 byte-identical PNGs, every view is bounded, and nothing here can hang or blow up on the
 absurd coordinates a wrong script produces.
 
-Only matplotlib's Agg canvas is used, through a private `Figure` per call (never pyplot or
-its global state), so rendering is safe from worker threads. Everything is clipped to the
+Only matplotlib's Agg canvas is used, through `Figure`s private to the calling thread (never
+pyplot or its global state; each thread reuses its own between renders), so rendering is
+safe from worker threads. Everything is clipped to the
 view by this module before matplotlib sees it: Agg fails ("Exceeded cell block limit") or
 crawls on filled paths that reach far outside the image, and an infinite line has no
 endpoints to give it anyway.
@@ -16,10 +17,13 @@ endpoints to give it anyway.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
 import math
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
@@ -88,6 +92,10 @@ CURVE_T = 50.0
 MAX_LONG_WIDTH = 32_768
 MAX_STEP_IMAGE_PIXELS = 50_000_000  # a drawn step image larger than this is refused, not decoded
 STEP_TITLE_HEIGHT = 32
+# Each thread keeps its figures of up to this many sizes for the next render (_blank_view);
+# a larger image than POOLED_PIXELS gets a figure of its own, let go after the render.
+POOLED_VIEWS = 4
+POOLED_PIXELS = 1024 * 1024
 # Beyond this a coordinate is treated as "far away": it cannot widen a fitted view.
 MAX_COORDINATE = 1e12
 
@@ -157,6 +165,8 @@ Z_FILL, Z_ANGLE, Z_OUTLINE, Z_CONIC, Z_LINE, Z_VECTOR = 1.0, 1.5, 2.0, 2.5, 3.0,
 Z_POINT, Z_TEXT, Z_LABEL = 5.0, 6.0, 7.0
 
 TAU = 2 * math.pi
+
+_pool = threading.local()  # this thread's reusable figures, by size (_blank_view)
 
 
 # --- public API -----------------------------------------------------------------------------
@@ -1316,6 +1326,44 @@ def _new_figure(width: int, height: int) -> tuple[Figure, FigureCanvasAgg]:
     return figure, canvas
 
 
+def _new_view(width: int, height: int) -> tuple[Figure, FigureCanvasAgg, Axes]:
+    """A figure with one frameless Axes filling it, the view every construction is drawn in."""
+    figure, canvas = _new_figure(width, height)
+    ax = figure.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_axis_off()
+    ax.set_autoscale_on(False)
+    return figure, canvas, ax
+
+
+def _blank_view(width: int, height: int) -> tuple[Figure, FigureCanvasAgg, Axes]:
+    """This thread's figure of this size, emptied of the last drawing, or a new one.
+
+    Making a Figure and its Axes is a third of a render, and the Agg renderer that comes
+    with a canvas keeps the text layout and mathtext caches, so a reused canvas draws labels
+    without measuring them again. Only what a drawing adds (artists on the Axes, the error
+    footer on the figure) is taken off; every render sets the limits. Each thread has its
+    own figures (matplotlib objects are not thread-safe), at most POOLED_VIEWS sizes of at
+    most POOLED_PIXELS each, so what the pool holds stays bounded.
+    """
+    if width * height > POOLED_PIXELS:
+        return _new_view(width, height)
+    views: OrderedDict[Size, tuple[Figure, FigureCanvasAgg, Axes]] | None = getattr(_pool, "views", None)
+    if views is None:
+        views = _pool.views = OrderedDict()
+    view = views.pop((width, height), None)
+    if view is None:
+        view = _new_view(width, height)
+    else:
+        figure, _canvas, ax = view
+        drawn = [*ax.lines, *ax.collections, *ax.patches, *ax.texts, *ax.artists, *ax.images, *figure.texts]
+        for artist in drawn:
+            artist.remove()
+    views[(width, height)] = view
+    if len(views) > POOLED_VIEWS:
+        views.popitem(last=False)
+    return view
+
+
 def _to_image(figure: Figure, canvas: FigureCanvasAgg, size: Size) -> Image.Image:
     canvas.draw()
     rgba = np.asarray(canvas.buffer_rgba())
@@ -1344,12 +1392,9 @@ def _render_image(
             f"window must be finite (xmin, ymin, xmax, ymax) with min < max, got {window!r}"
         )
     items = list(_drawables(construction, labels))  # raises before any drawing if too many
-    figure, canvas = _new_figure(width, height)
-    ax = figure.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_axis_off()
+    figure, canvas, ax = _blank_view(width, height)
     ax.set_xlim(view[0], view[2])
     ax.set_ylim(view[1], view[3])
-    ax.set_autoscale_on(False)
     painter = _Painter(ax, view, (width, height))  # type: ignore[arg-type]
     if construction.view.grid or construction.view.axes:
         _draw_axes(ax, view, (width, height), construction.view.axes, construction.view.grid)
@@ -1493,7 +1538,10 @@ def _draw_errors(figure: Figure, construction: Construction, width: int) -> None
     )
 
 
+@functools.lru_cache(maxsize=256)
 def _render_title(title: str, width: int) -> Image.Image:
+    """A panel's "Step k" strip; drawn once per title and width, since every long image
+    repeats the same few (callers only paste it, never change it)."""
     figure, canvas = _new_figure(width, STEP_TITLE_HEIGHT)
     figure.set_facecolor((0.95, 0.95, 0.95))
     figure.text(
