@@ -188,6 +188,22 @@ def render_png(
     return _png(_render_image(construction, size, labels, window, show_errors))
 
 
+def render_image(
+    construction: Construction,
+    *,
+    size: tuple[int, int] = (800, 600),
+    window: tuple[float, float, float, float] | None = None,
+) -> Image.Image:
+    """The final figure as `render_png` draws it, as an RGB image: for a caller that reads
+    the pixels (the pixel metrics), so no PNG is encoded only to be decoded again."""
+    return _render_image(construction, size, None, window)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """A rendered image as the PNG bytes `render_png` gives for it."""
+    return _png(image)
+
+
 def render_steps(construction: Construction, *, size: tuple[int, int] = (600, 450)) -> list[bytes]:
     """One PNG per command block, each showing what exists once that block has run.
 
