@@ -292,10 +292,9 @@ def _side_by_side(
         title = f"Step {last + 1}" if first == last else f"Steps {first + 1}–{last + 1}"
         canvas.paste(_render_title(title, width), (index * width, 0))
         canvas.paste(snapshot, (index * width, STEP_TITLE_HEIGHT))
-    pixels = np.asarray(canvas).copy()
     for index in range(1, len(panels)):
-        pixels[:, index * width] = (160, 160, 160)
-    return Image.fromarray(pixels)
+        canvas.paste((160, 160, 160), (index * width, 0, index * width + 1, canvas.height))
+    return canvas
 
 
 def long_image_panels(blocks: int, max_steps: int) -> list[tuple[int, int]]:
@@ -1382,10 +1381,13 @@ def _blank_view(width: int, height: int) -> tuple[Figure, FigureCanvasAgg, Axes]
 
 def _to_image(figure: Figure, canvas: FigureCanvasAgg, size: Size) -> Image.Image:
     canvas.draw()
-    rgba = np.asarray(canvas.buffer_rgba())
+    buffer = canvas.buffer_rgba()
+    rgba = np.asarray(buffer)
     if rgba.shape[:2] != (size[1], size[0]):
         raise RuntimeError(f"canvas is {rgba.shape[1]}x{rgba.shape[0]}, expected {size}")
-    return Image.fromarray(np.ascontiguousarray(rgba[:, :, :3]), mode="RGB")
+    # Alpha dropped by PIL straight from Agg's buffer (a copy, so the reused canvas can draw
+    # again): the same pixels as slicing the array, without numpy's strided copy.
+    return Image.frombuffer("RGBA", size, buffer, "raw", "RGBA", 0, 1).convert("RGB")
 
 
 def _render_image(
