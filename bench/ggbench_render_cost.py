@@ -21,6 +21,11 @@ its own) and the reference's own code. Compared side by side, on the same items:
 
 Last, the reference figure's re-encoding (`bounded_png`, done for every record) as it is now
 against the `optimize=True` it dropped, on the same figures: ms per figure and file sizes.
+
+PASS when every figure and long image has the same pixels both ways and rendering is under
+half of a run's scoring without a judge (an answer of its own, empty figure cache); exits 1
+otherwise. With a judge the long image (drawn, and encoded as the PNG the judge is sent) is
+most of the CPU, beside judge calls that take seconds of wall time each.
 """
 
 from __future__ import annotations
@@ -142,8 +147,11 @@ def main() -> None:
         def once() -> None:
             for answer, target, reference in zip(answers, targets, references, strict=True):
                 scoring.code_track(answer, target, reference, False, "rendered", judged)
-        empty_figure_cache()
-        run = per_item(once, 1)  # every reference drawn once, as in a run
+
+        def new_run() -> None:
+            empty_figure_cache()
+            once()
+        run = per_item(new_run, args.rounds)  # every reference drawn once, as in a run
         return run, per_item(once, args.rounds)  # every reference from the cache, as in a rescore
 
     def was(answers: list[str], judged: bool) -> dict[str, float]:
@@ -203,6 +211,8 @@ def main() -> None:
               f"{old['total'] / run['total']:.2f}x / {old['total'] / rescore['total']:.2f}x faster")
     for name, function in originals.items():
         setattr(scoring, name, function)
+    run_share = rows[1][1]["render"] / rows[1][1]["total"]
+    passed = same_finals == len(old_finals) and same_longs == len(old_longs) and run_share < 0.5
 
     figures = [bytes(item.fields["final_image"]["bytes"]) for item in items]
 
@@ -223,6 +233,9 @@ def main() -> None:
     (slow, slow_size), (fast, fast_size) = encode(True), encode(False)
     print(f"reference figure re-encoding: optimize=True {slow:.1f} ms, now {fast:.1f} ms a figure "
           f"({slow / fast:.2f}x faster; files {100 * (fast_size / slow_size - 1):+.1f}%)")
+    print(f"{'PASS' if passed else 'FAIL'}: pixels identical, rendering {100 * run_share:.0f}% of a run's scoring "
+          "without a judge (target < 50%)")
+    raise SystemExit(0 if passed else 1)
 
 
 if __name__ == "__main__":
