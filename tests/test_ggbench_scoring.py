@@ -101,13 +101,14 @@ def test_reference_scores_one_against_itself() -> None:
     assert scores["PSNR"].value == scoring.PSNR_CAP  # identical: capped, not infinite
 
 
-def test_figures_are_drawn_only_for_what_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_figures_are_drawn_only_for_what_reads_them(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The reference figure is drawn once (then the figure cache has it); an answer with the
     reference's code is that figure; without a judge no PNG is made for the answer; a blank
     figure gets no long image. The scores are those of drawing everything each time."""
     from geomeval.geogebra import figures
 
-    monkeypatch.setattr(figures, "_shared", figures.FigureCache(None))
+    monkeypatch.setenv("GEOMEVAL_CACHE_DIR", str(tmp_path))  # no figure from an earlier test
+    monkeypatch.setattr(figures, "_shared", None)
     drawn: list[str] = []
     for name in ("render_image", "render_long_image", "encode_png"):
         original = getattr(scoring, name)
