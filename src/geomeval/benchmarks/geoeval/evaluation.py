@@ -20,10 +20,10 @@ from __future__ import annotations
 import math
 import numbers
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import face_summary, summarize
+from ...aggregate import Breakdown, face_summary, summarize
 from ...answers import ChoiceError, parse_choices
 from ...client import BackgroundLoop
 from ...engine import score_records_sync
@@ -286,20 +286,11 @@ def _results(
     if extraction == "judge":
         results["judge_failures"] = judge_failures
     if groups:
-        summary = summarize(records, metrics, groups=_group_keys(groups), group_order=groups)
+        summary = summarize(records, metrics, breakdowns=[Breakdown(name, order=tuple(order)) for name, order in groups.items()])
         results["breakdowns"] = summary["breakdowns"]
     if per_item:
         results["per_item"] = [_item(r, metrics) for r in records]
     return results
-
-
-def _group_keys(
-    groups: dict[str, tuple[str, ...]],
-) -> dict[str, Callable[[SampleRecord], str | None]]:
-    def key(group: str) -> Callable[[SampleRecord], str | None]:
-        return lambda record: record.meta.get(group)
-
-    return {group: key(group) for group in groups}
 
 
 def _item(record: SampleRecord, metrics: tuple[str, ...]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...aggregate import face_summary, summarize
+from ...aggregate import Breakdown, face_summary, summarize
 from ...client import BackgroundLoop
 from ...engine import score_records_sync
 from ...faceinputs import check_columns, class_name
@@ -429,14 +429,10 @@ def _summary(
     results: dict[str, Any] = dict(means)
     results |= {"n": len(records), "coverage": coverage, "unscored": unscored}
     if groups:
-        keys = {group: _meta_key(group) for group in groups}
-        summary = summarize(records, metrics, groups=keys, group_order=groups)
+        breakdowns = [Breakdown(name, order=tuple(order)) for name, order in groups.items()]
+        summary = summarize(records, metrics, breakdowns=breakdowns)
         results["breakdowns"] = summary["breakdowns"]
     return results
-
-
-def _meta_key(group: str) -> Any:
-    return lambda record: record.meta.get(group)
 
 
 def _judge_failures(records: list[SampleRecord]) -> int:
