@@ -23,6 +23,7 @@ from geomeval.models import ModelOptions, parse_model_spec
 from geomeval.records import SampleRecord, Score
 from geomeval.runner import read_samples, run
 from geomeval.testing.chat_server import ChatServer
+from geomeval.testing.replicated import replicated_release
 
 
 def reference_json(record: SampleRecord) -> str:
@@ -63,27 +64,9 @@ def test_streamed_build_gives_the_rows_an_in_memory_build_gives(source, tmp_path
     assert list(BuiltRows(BuiltRows.find(tmp_path / "streamed"))) == expected  # and so does the run's reader
 
 
-def replicated(n: int, out: Path) -> Path:
-    """A GeoLaux raw release of `n` real sample items, each with its own figure file."""
-    root = geolaux_data.sample_path()
-    items = json.loads((root / "GeoLaux_sample.json").read_text(encoding="utf-8"))
-    real = [v for v in items.values() if v.get("auxiliary_image_name") in (None, "", "null")]
-    (out / "original_images").mkdir(parents=True)
-    (out / "auxiliary_images").mkdir()
-    release = {}
-    for index in range(n):
-        record = real[index % len(real)]
-        source = next((root / "original_images").glob(f"{record['original_image_name']}.*"))
-        shutil.copyfile(source, out / "original_images" / f"r{index}{source.suffix}")
-        release[f"r{index}"] = {**record, "problem_text": f"{record['problem_text']} (#{index})",
-                                "original_image_name": f"r{index}"}
-    (out / "release.json").write_text(json.dumps(release, ensure_ascii=False), encoding="utf-8")
-    return out
-
-
 def test_items_of_a_built_folder_are_made_lazily_and_alike(tmp_path: Path) -> None:
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(150, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(150, tmp_path / "raw")), str(built))
     bench = get_benchmark("geolaux")
     items = bench.load_items(str(built), "geolaux", None)
     assert isinstance(items, LazyItems) and isinstance(items.rows, BuiltRows)
@@ -130,7 +113,7 @@ def test_a_run_holds_a_window_of_items_not_the_release(tmp_path: Path) -> None:
     import gc
 
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(1000, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(1000, tmp_path / "raw")), str(built))
     figure = sum(p.stat().st_size for p in (tmp_path / "raw" / "original_images").iterdir()) / 1000
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path / "warm",
@@ -155,7 +138,7 @@ def test_a_run_holds_a_window_of_items_not_the_release(tmp_path: Path) -> None:
 
 def test_resuming_a_streamed_run_redoes_only_what_is_missing(tmp_path: Path) -> None:
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(40, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(40, tmp_path / "raw")), str(built))
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     answer = json.dumps({"steps": ["1. by the figure"], "short_answer": "70"})
     with ChatServer(lambda request: answer) as server:
@@ -185,7 +168,7 @@ def test_an_interrupted_rescore_leaves_the_samples_whole_and_resumes_where_it_st
     from geomeval.errors import EndpointFailure
 
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(40, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(40, tmp_path / "raw")), str(built))
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     out = tmp_path / "out"
     full = run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=out,
@@ -224,7 +207,7 @@ def test_a_rescore_holds_a_window_of_records_not_the_file(tmp_path: Path) -> Non
     from geomeval.runner import rescore
 
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(1000, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(1000, tmp_path / "raw")), str(built))
     figure = sum(p.stat().st_size for p in (tmp_path / "raw" / "original_images").iterdir()) / 1000
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     for n in (100, 1000):
