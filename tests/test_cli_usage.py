@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -65,6 +66,33 @@ def test_help_imports_no_heavy_module(args: list[str]) -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_commands_that_show_no_benchmark_leave_the_registry_unimported(args: list[str]) -> None:
+    probe = (
+        "import sys\n"
+        f"sys.argv = ['geomeval', *{args!r}]\n"
+        "import geomeval.cli\n"
+        "try:\n    geomeval.cli.main()\nexcept SystemExit:\n    pass\n"
+        "print('geomeval.benchmarks' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stderr.strip().splitlines()[-1] == "False", done.stderr
+
+
+def test_help_names_every_registered_benchmark_with_its_tasks_and_options() -> None:
+    from geomeval.benchmarks import REGISTRY
+    from geomeval.benchmarks.options import specs
+
+    text = " ".join(geomeval("run", "--help").stdout.split())
+    for name, bench in REGISTRY.items():
+        assert f"{name}: tasks {', '.join(bench.tasks)}" in text
+        for spec in specs(bench.Options):
+            assert f"-T {spec.name}=" in text
+    for command in (["prompts", "--help"], ["publish", "--help"]):
+        shown = " ".join(geomeval(*command).stdout.split())
+        assert "{benchmarks}" not in shown and all(re.search(rf"\b{name}\b", shown) for name in REGISTRY), shown
 
 
 def test_errors_keep_square_brackets_such_as_an_extras_name(tmp_path: Path) -> None:

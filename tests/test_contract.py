@@ -2,8 +2,9 @@
 
 A benchmark is covered here the moment it is registered: its embedded sample runs end to end
 (a floor model, the offline judge), a second run resumes without posing anything again and
-changes nothing, `geomeval score` rescores to the same numbers, lmms-eval poses each item
-exactly as `geomeval run` does, the card in the repository is the one its code renders, and
+changes nothing, `geomeval score` rescores to the same numbers, the task's `evaluate` module
+computes the run's numbers from its records (or the folder says why it has none), lmms-eval
+poses each item exactly as `geomeval run` does, the card in the repository is the one its code renders, and
 every prompt it sends is a named template (so `--prompts FILE` can replace it).
 """
 
@@ -16,9 +17,11 @@ from typing import Any
 import pytest
 
 from geomeval.benchmarks import REGISTRY, get_benchmark
-from geomeval.benchmarks.base import NotPosable
+from geomeval.benchmarks.base import Benchmark, EvaluateFace, NoEvaluateFace, NotPosable
+from geomeval.faces import metric_path
 from geomeval.judges import parse_judge_spec
 from geomeval.models import parse_model_spec
+from geomeval.records import SampleRecord
 from geomeval.runner import rescore, run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -74,6 +77,30 @@ def test_run_resume_and_rescore(name: str, task: str, tmp_path: Path) -> None:
 
     rescored = rescore(out, parse_judge_spec("offline"))
     assert _numbers(rescored) == _numbers(first)
+
+    _evaluate_face_agrees(bench, task, [SampleRecord.from_dict(r) for r in records], first)
+
+
+def _evaluate_face_agrees(bench: Benchmark, task: str, records: list[SampleRecord], summary: dict[str, Any]) -> None:
+    """The task's `evaluate` module (loaded offline from metrics/<name>), computed on the run's
+    own records through the folder's declared adapter, gives the run's numbers: each declared
+    metric's mean over scored items and its coverage (the same items scored, the same left
+    unscored). A task without a module says why."""
+    face = bench.evaluate_face(task)
+    if isinstance(face, NoEvaluateFace):
+        assert face.reason.strip(), (bench.name, task)
+        return
+    assert isinstance(face, EvaluateFace) and face.equal, (bench.name, task)
+    evaluate = pytest.importorskip("evaluate")
+    results = evaluate.load(metric_path(face.metric)).compute(**face.inputs(records))
+    for metric in face.equal:
+        ours, theirs = results[metric], summary["metrics"][metric]
+        if theirs["value"] is None:
+            assert ours is None, (bench.name, task, metric, ours)
+        else:
+            assert ours == pytest.approx(theirs["value"]), (bench.name, task, metric, ours, theirs)
+        coverage = results["coverage"][metric]
+        assert coverage == pytest.approx(theirs["scored"] / theirs["total"]), (bench.name, task, metric)
 
 
 def _lmms_tasks() -> list[tuple[str, str]]:

@@ -127,6 +127,44 @@ def test_png_has_requested_size_and_is_deterministic() -> None:
     assert all(png == first for png in again)
 
 
+def test_a_reused_figure_draws_what_a_fresh_one_draws() -> None:
+    """Each thread reuses its figure of a size: nothing of one drawing (artists, the error
+    footer, the view) shows in the next. A new thread starts with fresh figures."""
+    full = sample()
+    full.view.axes = full.view.grid = True
+    full.lines.append(LineStatus(99, "Foo(1)", False, "unknown command", [], 3))
+    other = build(("P", red_point(-7, 2), 0), ("Q", GeoPoint(5, -1), 0))
+
+    def in_a_new_thread(construction: Construction, **options: object) -> bytes:
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(lambda: render_png(construction, size=SMALL, **options)).result()  # type: ignore[arg-type]
+
+    first = render_png(full, size=SMALL, show_errors=True)
+    after = render_png(other, size=SMALL)
+    assert after == in_a_new_thread(other)
+    assert render_png(full, size=SMALL, show_errors=True) == first == in_a_new_thread(full, show_errors=True)
+    assert render_png(full, size=SMALL) == in_a_new_thread(full)
+
+
+def test_a_figure_cache_keeps_pngs_by_script_size_and_view(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from geomeval.geogebra.figures import FigureCache, figure_key
+
+    key = figure_key(["A = (0, 0)"], SMALL, (0.0, 0.0, 4.0, 3.0))
+    assert key == figure_key(["A = (0, 0)"], SMALL, (0, 0, 4, 3))
+    others = {figure_key(["A = (0, 1)"], SMALL, (0, 0, 4, 3)), figure_key(["A = (0, 0)"], (90, 120), (0, 0, 4, 3)),
+              figure_key(["A = (0, 0)"], SMALL, (0, 0, 4, 3.5)), figure_key(["A = (0, 0)"], SMALL, None),
+              figure_key(["A = (0, 0)", ""], SMALL, (0, 0, 4, 3))}
+    assert key not in others and len(others) == 5
+    drawn: list[int] = []
+    cache = FigureCache(tmp_path / "figures", memory=1)
+    assert cache.drawn(key, lambda: drawn.append(1) or b"png") == b"png"
+    assert cache.drawn(key, lambda: drawn.append(1) or b"other") == b"png" and len(drawn) == 1
+    assert FigureCache(tmp_path / "figures").get(key) == b"png"  # a later process finds the file
+    assert FigureCache(None).get(key) is None
+    cache.put("k2", b"second")  # memory holds one: the first is read back from its file
+    assert cache.get(key) == b"png" and [p.suffix for p in (tmp_path / "figures").iterdir()] == [".png"] * 2
+
+
 @pytest.mark.parametrize("size", [(16, 16), (29, 57), (113, 201)])
 def test_odd_sizes_are_exact(size: tuple[int, int]) -> None:
     assert Image.open(io.BytesIO(render_png(sample(), size=size))).size == size

@@ -101,6 +101,35 @@ def test_reference_scores_one_against_itself() -> None:
     assert scores["PSNR"].value == scoring.PSNR_CAP  # identical: capped, not infinite
 
 
+def test_figures_are_drawn_only_for_what_reads_them(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The reference figure is drawn once (then the figure cache has it); an answer with the
+    reference's code is that figure; without a judge no PNG is made for the answer; a blank
+    figure gets no long image. The scores are those of drawing everything each time."""
+    from geomeval.geogebra import figures
+
+    monkeypatch.setenv("GEOMEVAL_CACHE_DIR", str(tmp_path))  # no figure from an earlier test
+    monkeypatch.setattr(figures, "_shared", None)
+    drawn: list[str] = []
+    for name in ("render_image", "render_long_image", "encode_png"):
+        original = getattr(scoring, name)
+        monkeypatch.setattr(scoring, name, lambda *a, _f=original, _n=name, **k: drawn.append(_n) or _f(*a, **k))
+    target, own = _target(), _as_answer(REFERENCE_STEPS)
+    other = _as_answer(REFERENCE_STEPS[:-1])
+    _, first, _ = scoring.code_track(other, target, None, False, "rendered", False)
+    assert drawn == ["render_image", "encode_png", "render_image"]  # the reference (kept as PNG), the answer
+    drawn.clear()
+    result, again, _ = scoring.code_track(other, target, None, False, "rendered", False)
+    assert drawn == ["render_image"] and again == first and result.final is None
+    drawn.clear()
+    result, same, _ = scoring.code_track(own, target, None, False, "rendered", True)
+    assert drawn == ["render_long_image"] and same["SSIM"].value == pytest.approx(1.0)
+    assert result.final == render_png(run_blocks(REFERENCE_STEPS), size=scoring.RENDER_SIZE,
+                                      window=scoring.fit_window(run_blocks(REFERENCE_STEPS), size=scoring.RENDER_SIZE))
+    drawn.clear()
+    result, _, _ = scoring.code_track("```geogebra\nFoo(1)\n```", target, None, False, "rendered", True)
+    assert result.blank and result.final is None and result.long is None and drawn == ["render_image"]
+
+
 def test_rotated_and_scaled_copy_still_verifies() -> None:
     scores = _score(ROTATED_SCALED)
     assert scores["Pass@1"].value == 1.0

@@ -183,13 +183,10 @@ def test_the_face_agrees_with_the_runner_scorer(metric) -> None:
         record.scores = asyncio.run(bench.score(record, Judge("offline")))
         records.append(record)
     expected = bench.aggregate(records)
-    results = metric.compute(
-        predictions=predictions,
-        references=[item.fields["caption_en"] for item in items],
-        language="en",
-        classes=[item.fields["geometry_class"] for item in items],
-        difficulties=[item.fields["difficulty"] for item in items],
-    )
+    inputs = bench.evaluate_face("capgeo_bench").inputs(records)  # the declaration the contract test uses
+    assert inputs["predictions"] == predictions and inputs["language"] == "en"
+    assert inputs["references"] == [item.fields["caption_en"] for item in items]
+    results = metric.compute(**inputs)
     for name in OFFLINE:
         assert results[name] == pytest.approx(expected["metrics"][name]["value"]), name
     assert results["table"] == expected["tables"][0]

@@ -371,19 +371,49 @@ def test_image_forms_give_the_same_numbers(image_metric, figures, tmp_path: Path
     assert values[0] == values[1] == values[2]
 
 
-def test_none_prediction_is_unscored_not_worst(image_metric, figures) -> None:
+def test_none_prediction_is_unscored_as_no_response(image_metric, figures) -> None:
     png = figures["reference"]
     results = image_metric.compute(
         predictions=[None, {"bytes": png}], references=[{"bytes": png}] * 2
     )
     assert results["SSIM"] == pytest.approx(1.0) and results["PSNR"] == 100.0
     assert results["coverage"] == {"PSNR": 0.5, "SSIM": 0.5}
-    reason = [{"item": 0, "reason": "the model drew no final image"}]
+    reason = [{"item": 0, "reason": "model failed: no response"}]
     assert results["unscored"] == {"PSNR": reason, "SSIM": reason}
 
     nothing = image_metric.compute(predictions=[None], references=[{"bytes": png}])
     assert nothing["PSNR"] is None and nothing["SSIM"] is None
     assert nothing["coverage"] == {"PSNR": 0.0, "SSIM": 0.0}
+
+
+def test_a_blank_drawing_is_scored_at_the_floor_as_a_run_scores_it(image_metric, figures) -> None:
+    png = figures["reference"]
+    white = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(white, format="PNG")
+    results = image_metric.compute(
+        predictions=[{"bytes": white.getvalue()}, {"bytes": png}], references=[{"bytes": png}] * 2, per_item=True
+    )
+    assert results["coverage"] == {"PSNR": 1.0, "SSIM": 1.0} and results["unscored"] == {}
+    blank = results["per_item"][0]
+    assert blank["PSNR"]["value"] == 0.0 and blank["SSIM"]["value"] == 0.0
+    assert "blank" in blank["PSNR"]["explanation"]
+    assert results["PSNR"] == pytest.approx(100.0 / 2) and results["SSIM"] == pytest.approx(1.0 / 2)
+
+
+def test_the_backend_floors_an_undecodable_drawing_and_names_an_item_that_is_no_image(figures) -> None:
+    # Through `evaluate`, datasets decodes the images first; the backend (also the Space's)
+    # takes raw bytes, where a drawing that cannot be decoded is the model's failure.
+    from geomeval.benchmarks.ggbench.evaluation import evaluate_images
+
+    png = figures["reference"]
+    results = evaluate_images([b"not a png", b"", png], [png] * 3, per_item=True)
+    assert results["coverage"] == {"PSNR": 1.0, "SSIM": 1.0}
+    for item in results["per_item"][:2]:
+        assert item["PSNR"]["value"] == 0.0 and "unreadable" in item["PSNR"]["explanation"]
+    with pytest.raises(ValueError, match=r"item 1, predictions: .*not found"):
+        evaluate_images([png, "/no/such/drawing.png"], [png] * 2)
+    with pytest.raises(ValueError, match=r"item 0, predictions: not an image"):
+        evaluate_images([3.5], [png])
 
 
 def test_lpips_unavailable_gives_a_note_not_a_number(
@@ -425,7 +455,7 @@ def test_lpips_when_available_is_averaged_with_coverage(image_metric, figures, m
     reference = imagemetrics.load_image(png).astype(float)
     assert results["LPIPS"] == pytest.approx((0.0 + np.abs(square - reference).mean() / 255) / 2)
     assert results["coverage"]["LPIPS"] == pytest.approx(2 / 3)
-    assert results["unscored"]["LPIPS"] == [{"item": 2, "reason": "the model drew no final image"}]
+    assert results["unscored"]["LPIPS"] == [{"item": 2, "reason": "model failed: no response"}]
     assert not any(note.startswith("LPIPS") for note in results["notes"])
 
 

@@ -283,17 +283,8 @@ def test_accuracy_agrees_with_the_runner_on_the_sample(task: str) -> None:
         if task == "me2_keypoints" and index % 4 == 0:
             record.response = "The final answer is: (A)"
         record.scores = score_record_sync(bench, record, Judge("offline"))
-    results = evaluation.evaluate_accuracy(
-        [r.response for r in records],
-        [r.target["keypoint_answer" if task == "me2_keypoints" else "answer"] for r in records],
-        task=task,
-        question_formats=[r.meta["question_format"] for r in records],
-        domains=[r.meta["domain"] for r in records],
-        option_sources=[r.target["option_sources"] for r in records]
-        if task == "me2_keypoints"
-        else None,
-        per_item=True,
-    )
+    # the records reach the face through the benchmark's declaration, as the contract test's do
+    results = evaluation.evaluate_accuracy(**bench.evaluate_face(task).inputs(records), per_item=True)
     values = [r.scores["accuracy"].value for r in records]
     assert results["accuracy"] == pytest.approx(mean(values))
     assert 0 < results["accuracy"] < 1  # the sample exercises right and wrong answers
@@ -565,14 +556,7 @@ def test_explanation_agrees_with_the_runner_on_the_sample() -> None:
         reference = record.target["reference"]
         record.response = reference if index % 2 else " ".join(reference.split()[:12])
         record.scores = score_record_sync(bench, record, Judge("offline"))
-    results = evaluation.evaluate_explanations(
-        [r.response for r in records],
-        [r.target["reference"] for r in records],
-        keypoints=[r.target["keypoints"] for r in records],
-        answers=[r.target["answer"] for r in records],
-        problems=[r.target["problem"] for r in records],
-        domains=[r.meta["domain"] for r in records],
-    )
+    results = evaluation.evaluate_explanations(**bench.evaluate_face("me2_explain").inputs(records))
     for name in scoring.TEXT_METRICS + scoring.BERT_METRICS:
         assert results[name] == pytest.approx(mean(r.scores[name].value for r in records)), name
     assert 0 < results["BLEU-4"] < 1

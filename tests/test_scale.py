@@ -12,15 +12,18 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import get_benchmark
+from geomeval.benchmarks.capgeo_bench import data as capgeo_bench_data
 from geomeval.benchmarks.datasource import BuiltRows, LazyItems
 from geomeval.benchmarks.geolaux import data as geolaux_data
 from geomeval.benchmarks.ggbench import data as ggbench_data
-from geomeval.hfdata import load_built
+from geomeval.benchmarks.me2 import data as me2_data
+from geomeval.hfdata import load_built, write_dataset
 from geomeval.judges import parse_judge_spec
 from geomeval.models import ModelOptions, parse_model_spec
 from geomeval.records import SampleRecord, Score
 from geomeval.runner import read_samples, run
 from geomeval.testing.chat_server import ChatServer
+from geomeval.testing.replicated import replicated_release
 
 
 def reference_json(record: SampleRecord) -> str:
@@ -49,37 +52,21 @@ def test_sample_lines_are_those_asdict_wrote() -> None:
     assert SampleRecord.from_dict(json.loads(record.to_json())).to_json() == record.to_json()
 
 
-@pytest.mark.parametrize("source", [geolaux_data, ggbench_data], ids=["geolaux", "ggbench"])
+@pytest.mark.parametrize("source", [geolaux_data, ggbench_data, capgeo_bench_data, me2_data],
+                         ids=["geolaux", "ggbench", "capgeo_bench", "me2"])
 def test_streamed_build_gives_the_rows_an_in_memory_build_gives(source, tmp_path: Path) -> None:
     streamed = source.SOURCE.build(str(source.sample_path()), str(tmp_path / "streamed"), )
-    whole = dataclasses.replace(source.SOURCE, streamed=False).build(str(source.sample_path()), str(tmp_path / "whole"))
+    dataset, _ = source.SOURCE.from_raw(source.sample_path())  # every row held, then written
+    whole = write_dataset({"test": dataset}, tmp_path / "whole", source.SOURCE.render_card)
     assert streamed["splits"]["test"]["num_examples"] == whole["splits"]["test"]["num_examples"] > 0
     expected = list(source.undecoded(load_built(tmp_path / "whole")))
     assert list(source.undecoded(load_built(tmp_path / "streamed"))) == expected  # load_dataset reads it alike
     assert list(BuiltRows(BuiltRows.find(tmp_path / "streamed"))) == expected  # and so does the run's reader
 
 
-def replicated(n: int, out: Path) -> Path:
-    """A GeoLaux raw release of `n` real sample items, each with its own figure file."""
-    root = geolaux_data.sample_path()
-    items = json.loads((root / "GeoLaux_sample.json").read_text(encoding="utf-8"))
-    real = [v for v in items.values() if v.get("auxiliary_image_name") in (None, "", "null")]
-    (out / "original_images").mkdir(parents=True)
-    (out / "auxiliary_images").mkdir()
-    release = {}
-    for index in range(n):
-        record = real[index % len(real)]
-        source = next((root / "original_images").glob(f"{record['original_image_name']}.*"))
-        shutil.copyfile(source, out / "original_images" / f"r{index}{source.suffix}")
-        release[f"r{index}"] = {**record, "problem_text": f"{record['problem_text']} (#{index})",
-                                "original_image_name": f"r{index}"}
-    (out / "release.json").write_text(json.dumps(release, ensure_ascii=False), encoding="utf-8")
-    return out
-
-
 def test_items_of_a_built_folder_are_made_lazily_and_alike(tmp_path: Path) -> None:
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(150, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(150, tmp_path / "raw")), str(built))
     bench = get_benchmark("geolaux")
     items = bench.load_items(str(built), "geolaux", None)
     assert isinstance(items, LazyItems) and isinstance(items.rows, BuiltRows)
@@ -126,7 +113,7 @@ def test_a_run_holds_a_window_of_items_not_the_release(tmp_path: Path) -> None:
     import gc
 
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(1000, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(1000, tmp_path / "raw")), str(built))
     figure = sum(p.stat().st_size for p in (tmp_path / "raw" / "original_images").iterdir()) / 1000
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path / "warm",
@@ -151,7 +138,7 @@ def test_a_run_holds_a_window_of_items_not_the_release(tmp_path: Path) -> None:
 
 def test_resuming_a_streamed_run_redoes_only_what_is_missing(tmp_path: Path) -> None:
     built = tmp_path / "built"
-    geolaux_data.build(str(replicated(40, tmp_path / "raw")), str(built))
+    geolaux_data.build(str(replicated_release(40, tmp_path / "raw")), str(built))
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     answer = json.dumps({"steps": ["1. by the figure"], "short_answer": "70"})
     with ChatServer(lambda request: answer) as server:
@@ -169,3 +156,100 @@ def test_resuming_a_streamed_run_redoes_only_what_is_missing(tmp_path: Path) -> 
     ids = [json.loads(line)["id"] for line in (partial / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted(ids) == sorted(f"r{i}" for i in range(40))
     assert resumed["metrics"] == full["metrics"] and resumed["n_items"] == 40
+
+
+def test_an_interrupted_rescore_leaves_the_samples_whole_and_resumes_where_it_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rescoring writes beside samples.jsonl in its order and replaces it only when done: a
+    rescore stopped by an unusable judge leaves the old file as it was, and the next one with
+    the same judge scores only the records not yet written (another judge starts afresh)."""
+    from geomeval import runner
+    from geomeval.errors import EndpointFailure
+
+    built = tmp_path / "built"
+    geolaux_data.build(str(replicated_release(40, tmp_path / "raw")), str(built))
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    out = tmp_path / "out"
+    full = run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=out,
+               data=str(built))
+    before = (out / "samples.jsonl").read_bytes()
+    real_score, scored = runner.score, []
+
+    async def failing(bench, record, judge):  # the judge's endpoint goes down after 23 records
+        if len(scored) == 23:
+            raise EndpointFailure("judge down")
+        scored.append(record.id)
+        return await real_score(bench, record, judge)
+
+    monkeypatch.setattr(runner, "score", failing)
+    with pytest.raises(EndpointFailure):
+        runner.rescore(out, parse_judge_spec("offline"), concurrency=2)
+    assert (out / "samples.jsonl").read_bytes() == before
+    partial = (out / runner.RESCORING).read_text(encoding="utf-8")
+    assert 0 < partial.count("\n") <= 23
+    (out / runner.RESCORING).write_text(partial + partial.splitlines()[0][:40], encoding="utf-8")  # a torn line
+    written = partial.count("\n")
+    counted: list[str] = []
+    monkeypatch.setattr(runner, "score", lambda b, r, j: counted.append(r.id) or real_score(b, r, j))
+    rescored = runner.rescore(out, parse_judge_spec("offline"))
+    assert len(counted) == 40 - written  # only what the interrupted rescore had not written
+    assert rescored["metrics"] == full["metrics"] and rescored["n_items"] == 40
+    assert (out / "samples.jsonl").read_bytes() == before  # the same judge: the same lines, in order
+    assert not (out / runner.RESCORING).exists() and not (out / runner.RESCORING_STATE).exists()
+
+
+def test_a_rescore_holds_a_window_of_records_not_the_file(tmp_path: Path) -> None:
+    """What a rescore's peak Python memory grows by per record is a fraction of its figure
+    (each record is read, scored, written and kept without its figure), as for a run."""
+    import gc
+
+    from geomeval.runner import rescore
+
+    built = tmp_path / "built"
+    geolaux_data.build(str(replicated_release(1000, tmp_path / "raw")), str(built))
+    figure = sum(p.stat().st_size for p in (tmp_path / "raw" / "original_images").iterdir()) / 1000
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    for n in (100, 1000):
+        run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path / f"out{n}",
+            data=str(built), limit=n)
+    rescore(tmp_path / "out100", judge)  # imports and caches outside the measurement
+    peaks = {}
+    for n in (100, 1000):
+        gc.collect()
+        tracemalloc.start()
+        try:
+            results = rescore(tmp_path / f"out{n}", parse_judge_spec("offline"), concurrency=8)
+            peaks[n] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert results["n_items"] == n
+    per_item = (peaks[1000] - peaks[100]) / 900
+    assert per_item < 0.8 * figure, (peaks, figure)
+
+
+@pytest.mark.parametrize(("name", "task"), [("geolaux", "geolaux"), ("ggbench", "ggbench_code"),
+                                            ("capgeo_bench", "capgeo_bench_zh"), ("me2", "me2_solve")])
+def test_items_of_a_raw_release_stream_as_those_of_its_built_folder(name: str, task: str, tmp_path: Path) -> None:
+    """A raw release is read once into temporary shards, a row at a time, and its items made
+    as the run reaches them (not every row and image held): the items its build gives, and
+    the shards go with the items."""
+    import gc
+
+    source = {"geolaux": geolaux_data, "ggbench": ggbench_data, "capgeo_bench": capgeo_bench_data,
+              "me2": me2_data}[name]
+    raw = tmp_path / "raw"
+    shutil.copytree(source.sample_path(), raw)  # a path of its own: --data given, not the sample
+    source.build(str(raw), str(tmp_path / "built"))
+    bench = get_benchmark(name)
+    items = bench.load_items(str(raw), task, None)
+    assert isinstance(items, LazyItems) and isinstance(items.rows, BuiltRows)
+    built = bench.load_items(str(tmp_path / "built"), task, None)
+    assert [(i.id, i.fields, i.choices) for i in items] == [(i.id, i.fields, i.choices) for i in built]
+    assert len(bench.load_items(str(raw), task, 2)) == 2
+    assert [i.id for i in items.without({built[0].id})] == [i.id for i in built][1:]
+    folder = items.rows.files[0].parent
+    assert folder.is_dir()
+    del items
+    gc.collect()
+    assert not folder.exists()

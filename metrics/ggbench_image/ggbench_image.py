@@ -32,8 +32,10 @@ final image is compared with the reference figure, both brought to 256x256:
   package and locally provided AlexNet weights are available; otherwise it is left out
   and `notes` says why.
 
-Each metric is the mean over the items where it is scored, with its coverage; an item
-whose model drew nothing (prediction None) is unscored, not scored as the worst value.
+Each metric is the mean over the items where it is scored, with its coverage. A None
+prediction (no response recorded, e.g. the server failed) is unscored; a drawing that
+cannot be decoded, or is one flat colour, is the model's failure and is scored at each
+metric's floor (PSNR 0, SSIM 0, LPIPS 1), as `geomeval run` scores it.
 Given an LLM judge's 1-5 rubric scores, it adds GGBench's judge metrics (VLM-T, Step
 Accuracy, Process Consistency, Problem-Solution Accuracy, VLM-I-Mid, VLM-I-Res, VLM-I) as
 published (score / 5) and, for VLM-T and the VLM-I family, rescaled so 1 maps to 0
@@ -44,8 +46,8 @@ _KWARGS_DESCRIPTION = """
 Compares drawn construction images with reference figures.
 Args:
     predictions (`list` of images): per item, the model's final image: a PIL image, a path,
-        or a {"bytes", "path"} dict (the `datasets.Image` feature). `None` where the model
-        drew nothing: the item is unscored.
+        or a {"bytes", "path"} dict (the `datasets.Image` feature). `None` where no response
+        was recorded: the item is unscored. An undecodable or blank drawing scores the floor.
     references (`list` of images): per item, the reference figure (required).
     lpips (`bool`, optional, default False): also compute LPIPS, when available.
     per_item (`bool`, optional, default False): also return each item's values and

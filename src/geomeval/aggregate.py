@@ -91,20 +91,16 @@ class Breakdown:
 def summarize(
     records: Sequence[SampleRecord],
     metrics: Iterable[str],
-    groups: Mapping[str, GroupKey] | None = None,
-    group_order: Mapping[str, Sequence[str]] | None = None,
     units: Mapping[str, str] | None = None,
     breakdowns: Sequence[Breakdown] = (),
 ) -> dict[str, Any]:
-    """Overall metrics and per-group breakdowns (the benchmark's declared `breakdowns`, or
-    `groups` with their `group_order`); a key function may return several groups (an item
-    in two categories counts in both), or None to leave the item out.
+    """Overall metrics and, per declared breakdown (`Benchmark.breakdowns`), each group's; an
+    item in two categories counts in both, and one its breakdown gives no group is left out
+    of that breakdown.
 
     `units` names metrics that are not shares in [0, 1] ("dB", or "raw" for a plain number);
     reports print those as they are instead of as percentages.
     """
-    groups = {**(groups or {}), **{b.name: b.of for b in breakdowns}}
-    group_order = {**(group_order or {}), **{b.name: b.order for b in breakdowns if b.order}}
     metrics = list(metrics)
     summary: dict[str, Any] = {
         "metrics": {m: metric_summary(records, m) for m in metrics},
@@ -113,16 +109,14 @@ def summarize(
     for name, unit in (units or {}).items():
         if name in summary["metrics"]:
             summary["metrics"][name]["unit"] = unit
-    for name, key in groups.items():
+    for breakdown in breakdowns:
         buckets: dict[str, list[SampleRecord]] = {}
         for record in records:
-            value = key(record)
+            value = breakdown.of(record)
             for bucket in [value] if isinstance(value, str) else (value or ()):
                 buckets.setdefault(bucket, []).append(record)
-        order = list((group_order or {}).get(name, ())) + sorted(
-            k for k in buckets if k not in (group_order or {}).get(name, ())
-        )
-        summary["breakdowns"][name] = {
+        order = list(breakdown.order) + sorted(k for k in buckets if k not in breakdown.order)
+        summary["breakdowns"][breakdown.name] = {
             k: {m: metric_summary(buckets[k], m) for m in metrics} for k in order if k in buckets
         }
     return summary

@@ -103,6 +103,13 @@ class LpipsUnavailableWarning(RuntimeWarning):
 # Loading and normalising images
 
 
+def decode_image(image: Any) -> Image.Image:
+    """Any supported input as a loaded PIL image: ValueError when it cannot be decoded (empty,
+    corrupt, too many pixels), FileNotFoundError for a path to no file, TypeError for what is
+    no image at all."""
+    return _decode(image)
+
+
 def load_image(image: Any) -> np.ndarray:
     """The image as a 256×256×3 uint8 RGB array, transparency composited over white.
 

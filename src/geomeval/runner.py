@@ -21,7 +21,8 @@ import json
 import os
 import platform
 import tempfile
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -79,39 +80,53 @@ def read_samples(path: Path, *, refuse_torn: bool = False) -> list[SampleRecord]
 
     `refuse_torn`: a torn final line is an error too (rescoring must not rewrite the file
     without the item; resuming the run redoes it)."""
+    return list(iter_samples(path, refuse_torn=refuse_torn))
+
+
+def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRecord]:
+    """`read_samples` a line at a time, holding one record (with its figures) rather than the
+    file: what rescoring reads. Lines end at newlines only (a response may hold U+2028)."""
     if not path.exists():
-        return []
-    records: list[SampleRecord] = []
-    # errors="replace": a kill -9 can cut the last line inside a multi-byte character
-    lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(SampleRecord.from_dict(json.loads(line)))
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            if number == len(lines) and refuse_torn:
-                raise UsageError(
-                    f"{path}, line {number}: the last sample is incomplete (the run was interrupted). "
-                    "Resume the run first (the same `geomeval run` command), then rescore; "
-                    "the file was left as it is"
-                ) from None
-            if number == len(lines):
-                break
-            raise UsageError(f"{path}, line {number}: unreadable sample ({exc})") from None
-    return records
+        return
+    with path.open("rb") as handle:
+        number, line = 0, handle.readline()
+        while line:
+            number, following = number + 1, handle.readline()
+            # errors="replace": a kill -9 can cut the last line inside a multi-byte character
+            text = line.decode("utf-8", errors="replace")
+            line = following
+            if not text.strip():
+                continue
+            try:
+                record = SampleRecord.from_dict(json.loads(text))
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                if not following and refuse_torn:
+                    raise UsageError(
+                        f"{path}, line {number}: the last sample is incomplete (the run was interrupted). "
+                        "Resume the run first (the same `geomeval run` command), then rescore; "
+                        "the file was left as it is"
+                    ) from None
+                if not following:
+                    return
+                raise UsageError(f"{path}, line {number}: unreadable sample ({exc})") from None
+            yield record
 
 
 def write_samples(path: Path, records: list[SampleRecord]) -> None:
-    """Replace samples.jsonl atomically (used when rescoring or dropping a torn line)."""
+    """Replace samples.jsonl atomically (used when dropping a torn line and failures to retry)."""
     fd, tmp = tempfile.mkstemp(prefix=".samples.", dir=path.parent)
-    # mkstemp makes the file 0600: give it the mode the old file had, else the usual one
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~current_umask()
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        os.fchmod(handle.fileno(), mode)
         for record in records:
             handle.write(record.to_json() + "\n")
-    os.replace(tmp, path)
+    _replace_keeping_mode(Path(tmp), path)
+
+
+def _replace_keeping_mode(new: Path, path: Path) -> None:
+    """Move `new` over `path` atomically, with the mode the old file had, else the usual one
+    (mkstemp makes its files 0600)."""
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~current_umask()
+    os.chmod(new, mode)
+    os.replace(new, path)
 
 
 def _pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -> tuple[SampleRecord, Any]:
@@ -412,39 +427,112 @@ def plan(bench: Benchmark, *, task: str, model: Model, judge: Judge, out_dir: Pa
     }
 
 
+RESCORING = ".samples.rescoring.jsonl"
+"""A rescore's output while it runs: the records rescored so far, in samples.jsonl's order.
+It replaces samples.jsonl only once complete, so a killed rescore leaves the old file whole,
+and the next `geomeval score` with the same judge carries on after its last complete line."""
+RESCORING_STATE = ".rescoring.json"
+"""What the partial rescore was made from (the judge, and samples.jsonl's size and time):
+another judge, or samples.jsonl changed since (a resumed run), starts the rescore afresh."""
+
+
 def rescore(
     out_dir: Path, judge: Judge, progress: Progress | None = None, concurrency: int = 32
 ) -> dict[str, Any]:
-    """Score saved outputs again (e.g. with another judge) without regenerating."""
+    """Score saved outputs again (e.g. with another judge) without regenerating.
+
+    Records are read, scored and written a window at a time (twice `concurrency`, written in
+    their order), and kept without their figures once written (`light`), as a run keeps
+    them: memory does not grow with the items' images."""
     config_path = out_dir / RUN_CONFIG
     if not config_path.exists():
         raise FileNotFoundError(f"{config_path} not found: is {out_dir} a geomeval run folder?")
     config = read_config(config_path)
     bench = get_benchmark(config["benchmark"]).from_options(config.get("options") or {})
     bench = with_recorded_prompts(bench, config)
-    records = read_samples(out_dir / SAMPLES, refuse_torn=True)
-    finished = 0
-
-    async def one(record: SampleRecord) -> None:
-        nonlocal finished
-        await score(bench, record, judge)
-        finished += 1
-        if progress:
-            progress(finished, len(records))
+    samples_path = out_dir / SAMPLES
+    total = _check_whole(samples_path)
+    records = _resumed_rescore(out_dir, judge.spec)
+    size = 2 * max(1, concurrency)
 
     async def main() -> None:
-        try:
-            await for_each(records, concurrency, one)
-        finally:
-            await judge.aclose()
+        window: deque[asyncio.Task[SampleRecord]] = deque()
+        with (out_dir / RESCORING).open("a", encoding="utf-8") as sink:
 
+            def save(record: SampleRecord) -> None:
+                sink.write(record.to_json() + "\n")
+                sink.flush()  # whole lines only: a killed rescore resumes after the last one
+                records.append(light(record))
+                if progress:
+                    progress(len(records), total)
+
+            try:
+                for record in itertools.islice(iter_samples(samples_path), len(records), None):
+                    if len(window) >= size:
+                        save(await window.popleft())
+                    window.append(asyncio.create_task(score(bench, record, judge)))
+                while window:
+                    save(await window.popleft())
+                sink.flush()
+                os.fsync(sink.fileno())
+            finally:
+                for task in window:
+                    task.cancel()
+                await asyncio.gather(*window, return_exceptions=True)
+                await judge.aclose()
+
+    if progress:
+        progress(len(records), total)
     asyncio.run(main())
-    write_samples(out_dir / SAMPLES, records)  # atomic: a killed rescore leaves the old file
+    _replace_keeping_mode(out_dir / RESCORING, samples_path)  # atomic: the old file or the new one
+    (out_dir / RESCORING_STATE).unlink(missing_ok=True)
     config["judge"] = judge.spec
     config.setdefault("provenance", {})["rescored"] = {"at": now(), "judge": judge.spec}
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     requests = {"judge": judge.client.usage()} if judge.client is not None and hasattr(judge.client, "usage") else {}
     return finalize(bench, records, config, out_dir, {"requests": requests})
+
+
+def _check_whole(path: Path) -> int:
+    """The number of records in samples.jsonl, read without keeping them; a UsageError for a
+    torn last line before any judge is asked (rescoring would rewrite the file without it)."""
+    return sum(1 for _ in iter_samples(path, refuse_torn=True))
+
+
+def _samples_stamp(path: Path) -> dict[str, int]:
+    stat = path.stat()
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def _resumed_rescore(out_dir: Path, judge_spec: str) -> list[SampleRecord]:
+    """The records an interrupted rescore of the same samples with the same judge wrote
+    (light), its partial file cut after its last complete line; else none, the partial file
+    emptied and the state recorded for this rescore."""
+    partial, state_path = out_dir / RESCORING, out_dir / RESCORING_STATE
+    state = {"judge": judge_spec, "samples": _samples_stamp(out_dir / SAMPLES)}
+    try:
+        previous = json.loads(state_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        previous = None
+    if previous == state and partial.exists():
+        kept: list[SampleRecord] = []
+        end = 0
+        with partial.open("rb") as handle:
+            for line in handle:
+                try:
+                    record = SampleRecord.from_dict(json.loads(line))
+                except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
+                    break  # the line a kill cut short: it and anything after are redone
+                if not line.endswith(b"\n"):
+                    break
+                kept.append(light(record))
+                end += len(line)
+        with partial.open("r+b") as handle:
+            handle.truncate(end)
+        return kept
+    partial.write_bytes(b"")
+    state_path.write_text(json.dumps(state) + "\n", encoding="utf-8")
+    return []
 
 
 def generation_usage(records: list[SampleRecord]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .benchmarks import REGISTRY, get_benchmark
+from .benchmarks.options import option_pairs
 from .client import BudgetExhausted
 from .errors import UsageError
 from .judges import Judge
@@ -36,8 +37,10 @@ def parse_parts(specs: Sequence[str] | None) -> list[tuple[str, str]]:
         name, _, task = spec.partition(":")
         bench = get_benchmark(name)
         task = task or bench.default_task
-        if task not in bench.tasks:
-            raise UsageError(f"{spec!r}: {bench.name} has no task {task!r} (tasks: {', '.join(bench.tasks)})")
+        try:
+            bench.check_task(task)
+        except UsageError as exc:
+            raise UsageError(f"{spec!r}: {exc}") from None
         if (bench.name, task) in parts:
             raise UsageError(f"{spec!r} named twice")
         parts.append((bench.name, task))
@@ -65,16 +68,11 @@ def parse_options(pairs: Sequence[str] | None, parts: Sequence[tuple[str, str]])
     by its own `configure` now, so a bad option stops the suite before any part runs."""
     found: dict[str, dict[str, str]] = {}
     names = {name for name, _ in parts}
-    for pair in pairs or ():
-        target, sep, value = pair.partition("=")
-        name, dot, key = target.strip().partition(".")
-        if not sep or not dot or not key.isidentifier() or not value.strip():
-            raise UsageError(f"-T {pair!r}: expected BENCHMARK.KEY=VALUE, e.g. -T geoeval.mode=text")
+    for target, value in option_pairs(pairs or (), scoped=True).items():
+        name, _, key = target.partition(".")
         if name not in names:
-            raise UsageError(f"-T {pair!r}: {name!r} is not in this suite ({', '.join(sorted(names))})")
-        if key in found.get(name, {}):
-            raise UsageError(f"-T {name}.{key} given twice")
-        found.setdefault(name, {})[key] = value.strip()
+            raise UsageError(f"-T {target}={value}: {name!r} is not in this suite ({', '.join(sorted(names))})")
+        found.setdefault(name, {})[key] = value
     for name, options in found.items():
         get_benchmark(name).configure(options)
     return found

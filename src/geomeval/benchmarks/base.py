@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -41,6 +41,34 @@ class NotPosable(ValueError):
 def model_failure(record: SampleRecord) -> str:
     """Why a record has no answer to score, as its unscored metrics say it."""
     return f"model failed: {record.generation_error or 'no response'}"
+
+
+@dataclass(frozen=True)
+class EvaluateFace:
+    """A task's `evaluate` module (`metrics/<metric>`) as a run's records reach it: `inputs`
+    turns the records into the module's `compute(...)` keywords, and for each metric in `equal`
+    the module's result (its value and coverage) is the run's summary number. The folder's
+    `evaluation.FACES` declares one per task; the contract test computes the module on a run's
+    records and holds it to that."""
+
+    metric: str
+    inputs: Callable[[Sequence[SampleRecord]], dict[str, Any]]
+    equal: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NoEvaluateFace:
+    """A task whose metrics no `evaluate` module computes from a run's records, and why (its
+    module takes what only a live judge gives): declared, so that a missing face is a
+    decision the folder states, never an oversight."""
+
+    reason: str
+
+
+def face_predictions(records: Sequence[SampleRecord]) -> list[str | None]:
+    """The records' responses as the faces take them: None where the model gave none (a failed
+    generation), which the faces leave unscored as the engine does."""
+    return [r.response if r.generation_error is None else None for r in records]
 
 
 @dataclass(frozen=True)
@@ -92,6 +120,12 @@ class Benchmark(ABC):
         clone._prompt_set = prompt_set
         return clone
 
+    def task_metrics(self, task: str) -> tuple[str, ...]:
+        """The metrics `task` scores, the one statement of them that the lmms-eval tasks read:
+        by default all of `metrics`; a benchmark whose tasks score different ones (ME2's three,
+        GGBench's two tracks) says which."""
+        return self.metrics
+
     @property
     def default_task(self) -> str:
         return self.tasks[0]
@@ -99,7 +133,7 @@ class Benchmark(ABC):
     def check_task(self, task: str) -> None:
         """A UsageError naming the benchmark's tasks when `task` is none of them."""
         if task not in self.tasks:
-            raise UsageError(f"unknown {self.title} task {task!r}; tasks: {', '.join(self.tasks)}")
+            raise UsageError(f"{self.title} has no task {task!r}; its tasks: {', '.join(self.tasks)}")
 
     def embedded(self, folder: str = "sample") -> Path:
         """The folder of the benchmark's embedded files, found without importing its data
@@ -199,6 +233,14 @@ class Benchmark(ABC):
         if not self.responded(record):
             return False
         return all(s.scored or s.needs_judge or s.not_applicable for s in record.scores.values())
+
+    def evaluate_face(self, task: str) -> EvaluateFace | NoEvaluateFace:
+        """The task's `evaluate` module and how a run's records become its inputs, or why it has
+        none: the folder's `evaluation.FACES[task]` (every task declares one or the other)."""
+        faces: Mapping[str, EvaluateFace | NoEvaluateFace] = self.module("evaluation").FACES
+        if task not in faces:
+            raise KeyError(f"{self.name}: evaluation.FACES declares no evaluate face for task {task!r}")
+        return faces[task]
 
     @property
     def breakdowns(self) -> tuple[Breakdown, ...]:

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import tempfile
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -155,6 +158,7 @@ class BuiltRows:
         total = sum(self.sizes)
         self.total = total if limit is None else min(limit, total)
         self.keep = keep
+        self.holds: Any = None  # what lives as long as these rows (a raw release's temporary shards)
 
     @classmethod
     def find(cls, folder: Path, split: str = "test", config: str | None = None) -> list[Path]:
@@ -188,6 +192,7 @@ class BuiltRows:
         chosen = keep if self.keep is None else [self.keep[i] for i in keep]
         subset = BuiltRows.__new__(BuiltRows)
         subset.files, subset.sizes, subset.total, subset.keep = self.files, self.sizes, self.total, sorted(chosen)
+        subset.holds = self.holds
         return subset
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
@@ -220,6 +225,14 @@ def _runs(positions: list[int]) -> Iterator[tuple[int, int]]:
         start = previous = position
     if start is not None and previous is not None:
         yield start, previous - start + 1
+
+class _TemporaryFolder:
+    """A folder removed once nothing refers to this (the last rows reading it are gone), or
+    when the process exits."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        weakref.finalize(self, shutil.rmtree, path, True)
 
 
 class LazyItems(Sequence[Item]):
@@ -302,9 +315,6 @@ class DataSource:
     render_card: Callable[..., str]
     is_raw: Callable[[Path], bool]
     sample_dir: str = "sample"
-    # `build` streams the release into shards, a row at a time (its `read_release` returns
-    # `collect`'s release as it is, doing nothing more with the rows)
-    streamed: bool = False
 
     @cached_property
     def features(self) -> Any:
@@ -323,31 +333,15 @@ class DataSource:
         return Dataset.from_list(release.rows, features=self.features), release.skipped
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
-        """Typed parquet shards and a card from the official raw release."""
-        if self.streamed:
-            return self._build_streamed(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
-        dataset, skipped = self.from_raw(raw, skip_invalid=skip_invalid)
-        if len(dataset) == 0:
-            raise DataError("(release)", "(all)", "no valid items to build")
-        summary = write_dataset({"test": dataset}, out, self.render_card, overwrite=overwrite)
-        summary["skipped"] = skipped
-        return summary
-
-    def _build_streamed(self, raw: str, out: str, *, skip_invalid: bool, overwrite: bool) -> dict[str, Any]:
-        """`build` with each row written to its shard as it is read: memory holds one shard's
-        rows, however large the release (the shards and card are those `build` writes)."""
+        """Typed parquet shards and a card from the official raw release, each row written to
+        its shard as `collect` converts it: memory holds one shard's rows, however large the
+        release. A reader that makes its rows itself (not through `collect`) returns them in
+        its release, and they are written after."""
         skipped: list[dict[str, str]] = []
 
         def write(folder: Path, split: str, rows_per_shard: int) -> tuple[int, int]:
             sink = ShardWriter(self.features, folder, split, rows_per_shard)
-            token = ROW_SINK.set(sink)
-            try:
-                release = self.read_release(raw, skip_invalid=skip_invalid)
-            finally:
-                ROW_SINK.reset(token)
-            if release.rows:  # a reader that kept rows itself: write them too
-                for row in release.rows:
-                    sink.write(row)
+            release = self.read_into(sink, raw, skip_invalid=skip_invalid)
             if sink.count == 0:
                 raise DataError("(release)", "(all)", "no valid items to build")
             skipped.extend(release.skipped)
@@ -356,6 +350,18 @@ class DataSource:
         summary = write_dataset({"test": write}, out, self.render_card, overwrite=overwrite)
         summary["skipped"] = skipped
         return summary
+
+    def read_into(self, sink: ShardWriter, raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
+        """Read the release `raw` with every row sent to `sink` as it is converted (rows the
+        reader kept itself too, after); the release, for its skipped items."""
+        token = ROW_SINK.set(sink)
+        try:
+            release = self.read_release(raw, skip_invalid=skip_invalid)
+        finally:
+            ROW_SINK.reset(token)
+        for row in release.rows:  # a reader that kept rows itself: write them too
+            sink.write(row)
+        return release
 
     def locate(self, data: str | None) -> tuple[str, Path | str]:
         """What `--data` names: ("raw", sample) for None, ("built", path), ("raw", path) or ("hub", id)."""
@@ -390,6 +396,8 @@ class DataSource:
         the `undecoded` dataset `load` gives, cut at `limit`. `config`: a subset's
         (`SubsetDataSource`). Either gives a column's values as `rows[name]`."""
         kind, where = self.locate(data)
+        if kind == "raw" and data is not None:
+            return self._raw_rows(Path(where), limit, config)
         files = BuiltRows.find(Path(where), config=self._shard_config(config)) if kind == "built" else []
         if files:
             rows = BuiltRows(files, limit)
@@ -397,7 +405,7 @@ class DataSource:
             if missing:
                 raise DataError("(dataset)", missing[0], f"column missing from {data}")
             return rows
-        if kind == "raw":  # the embedded sample, a raw release: `datasets` only where it converts
+        if kind == "raw":  # the embedded sample (small, read whole): `datasets` only where it converts
             from .rows import plain_rows
 
             release = self._read_config(where, config)
@@ -416,6 +424,37 @@ class DataSource:
         from datasets import Dataset
 
         return Dataset.from_list(rows, features=self.features)
+
+    def _raw_rows(self, raw: Path, limit: int | None, config: str | None) -> Any:
+        """A raw release's rows, read once into parquet shards in a temporary folder (a row at
+        a time, as `build` writes them) and streamed from there (`BuiltRows`): a run of a raw
+        release holds a window of its images, not all of them. The folder goes when the rows
+        do (and with the process)."""
+        self._shard_config(config)  # one config only
+        folder = Path(tempfile.mkdtemp(prefix="geomeval-raw-"))
+        try:
+            sink = ShardWriter(self.features, folder / "data", "test")
+            self.read_into(sink, raw)
+            sink.close()  # names the shards
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        rows = BuiltRows(BuiltRows.find(folder), limit)
+        rows.holds = _TemporaryFolder(folder)
+        return rows
+
+    def raw_dataset(self, raw: str | Path) -> Any:
+        """A raw release as a Dataset mapped from disk rather than held in memory (what
+        `from_raw` gives, rows and images alike): read a row at a time into temporary shards,
+        as `_raw_rows` does, and loaded from them with its arrow cache beside them."""
+        from datasets import Dataset
+
+        rows = self._raw_rows(Path(raw), None, None)
+        folder = rows.holds.path
+        dataset = Dataset.from_parquet([str(f) for f in rows.files], features=self.features,
+                                       cache_dir=str(folder / "cache"), keep_in_memory=False)
+        dataset.temporary_folder = rows.holds  # the folder goes with the dataset (mapped files stay readable)
+        return dataset
 
     def _shard_config(self, config: str | None) -> str | None:
         """The folder under data/ a built config's shards are in (None: data/ itself)."""
@@ -501,6 +540,10 @@ class SubsetDataSource(DataSource):
 
     def _read_config(self, raw: Path | str, config: str | None) -> RawRelease:
         return self.read_release(raw, self.config(config), skip_invalid=False)
+    def _raw_rows(self, raw: Path, limit: int | None, config: str | None) -> Any:
+        """A raw subset is read whole: each item's complexity is rated against its subset."""
+        dataset = self.undecoded(self.load(str(raw), config=config))
+        return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
 
     def _load_config(self, data: str | None, config: str | None) -> Any:
         return self.load(data, config=config)

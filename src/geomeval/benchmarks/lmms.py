@@ -53,8 +53,6 @@ class LmmsBenchmark:
     dataset_names: tuple[tuple[str, str], ...] = ()
     # lmms-eval groups shipped in the task folder (their YAML's `group:` names).
     groups: tuple[str, ...] = ()
-    # (task, its metrics) where tasks differ (ME2's three); a task not named has `metrics`.
-    task_metrics: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # Entries derived from an item's other entries (CapGeo-Bench's Avg inputs): their metric
     # names, and (task, the item's entries) -> {key: entry}.
     derived: tuple[str, ...] = ()
@@ -87,8 +85,15 @@ class LmmsBenchmark:
         return self.module("data").SOURCE.features
 
     def metrics_for(self, task: str | None) -> tuple[str, ...]:
-        """The metrics `task` reports (its YAML's metric_list); None: all of the benchmark's."""
-        return dict(self.task_metrics).get(task, self.metrics) if task else self.metrics
+        """The metrics `task` reports (its YAML's metric_list): those of `metrics` the
+        benchmark's `task_metrics` declares for the task (ME2's differ per task); None: all."""
+        if not task:
+            return self.metrics
+        from . import get_benchmark
+
+        bench = get_benchmark(self.name)
+        scored = set(bench.task_metrics(task if task in bench.tasks else bench.default_task))
+        return tuple(name for name in self.metrics if name in scored)
 
     def row(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """An lmms-eval doc as the fields `geomeval run` gives the item (its data source's

@@ -11,7 +11,7 @@ import dataclasses
 import sys
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,24 @@ def about(help: str, *, named: str | None = None) -> dict[str, Any]:
     """An option field's metadata, `field(default=..., metadata=about(...))`: the help line
     `geomeval run --help` shows, and what an error calls it (`named`, default the key)."""
     return {"help": help, "named": named}
+
+
+def option_pairs(pairs: Iterable[str], given: Mapping[str, Any] | None = None, *, scoped: bool = False) -> dict[str, Any]:
+    """`-T KEY=VALUE` strings as a dict, added to `given` (the older flags of the same options,
+    `--mode text` being `-T mode=text`). `scoped`: each KEY is `BENCHMARK.KEY`, as `geomeval
+    suite` takes them. A malformed pair, or a key given twice, is a usage error."""
+    shape, example = ("BENCHMARK.KEY=VALUE", "geoeval.mode=text") if scoped else ("KEY=VALUE", "mode=text")
+    options = dict(given or {})
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        parts = key.split(".")
+        if not sep or len(parts) != (2 if scoped else 1) or not all(p.isidentifier() for p in parts) or not value.strip():
+            raise UsageError(f"-T {pair!r}: expected {shape}, e.g. -T {example}")
+        if key in options:
+            raise UsageError(f"-T {key} given twice")
+        options[key] = value.strip()
+    return options
 
 
 @dataclasses.dataclass(frozen=True)

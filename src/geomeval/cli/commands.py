@@ -7,9 +7,10 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -23,9 +24,13 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from typer.core import TyperCommand
 
 from .. import __version__
 from ..errors import MIN_COVERAGE_EXIT, UsageError
+
+if TYPE_CHECKING:
+    from typer import _click  # the click typer bundles (typer has no click dependency)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
 console = Console(stderr=True)
@@ -288,20 +293,8 @@ def _print_plan(found: dict[str, Any]) -> None:
     )
 
 
-def _task_options(pairs: list[str], aliases: dict[str, Any]) -> dict[str, Any]:
-    """-T KEY=VALUE pairs, with the older flags of the same options (`--mode text` is
-    `-T mode=text`), as one dict for `Benchmark.configure`; a malformed pair, or a key given
-    twice, is a usage error."""
-    options: dict[str, Any] = {key: value for key, value in aliases.items() if value is not None}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not key.isidentifier() or not value.strip():
-            raise UsageError(f"-T {pair!r}: expected KEY=VALUE, e.g. -T mode=text")
-        if key in options:
-            raise UsageError(f"-T {key} given twice")
-        options[key] = value.strip()
-    return options
+BENCHMARK_NAMES = "{benchmarks}"
+"""Placeholder in a help text for the registered benchmarks' names, filled by `RegistryHelp`."""
 
 
 def _names() -> str:
@@ -325,9 +318,47 @@ def _options_help() -> str:
     return "\n\n".join(lines)
 
 
-@app.command(epilog=_options_help())
+def _lmms_help() -> str:
+    """Each benchmark's lmms-eval tasks and groups, read from its declaration (`Benchmark.lmms`)."""
+    from ..benchmarks import REGISTRY
+
+    lines = []
+    for name, bench in REGISTRY.items():
+        if bench.lmms is not None:
+            groups = f"; group {', '.join(bench.lmms.groups)}" if bench.lmms.groups else ""
+            lines.append(f"{name}: tasks {', '.join(bench.lmms.tasks)}{groups}")
+    return "\n\n".join(lines)
+
+
+class RegistryHelp(TyperCommand):
+    """A command whose help reads the benchmark registry when the help is shown, not when the
+    command line is imported: importing every benchmark costs about 0.15 s, which `--version`,
+    `list` and every run would otherwise pay. `BENCHMARK_NAMES` in a parameter's help becomes
+    the registered names; the epilog names the function (`_options_help`, `_lmms_help`) that
+    writes it."""
+
+    epilog_from: Callable[[], str] | None = None
+
+    def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+        if any(BENCHMARK_NAMES in (getattr(param, "help", None) or "") for param in self.params):
+            names = _names()
+            for param in self.params:
+                text = getattr(param, "help", None)
+                if text and BENCHMARK_NAMES in text:
+                    param.help = text.replace(BENCHMARK_NAMES, names)  # type: ignore[attr-defined]
+        if self.epilog_from is not None:
+            self.epilog, self.epilog_from = self.epilog_from(), None
+        super().format_help(ctx, formatter)
+
+
+def registry_help(epilog: Callable[[], str] | None = None) -> type[RegistryHelp]:
+    """The command class for `app.command(cls=...)`, with the epilog written by `epilog`."""
+    return type("RegistryHelpCommand", (RegistryHelp,), {"epilog_from": staticmethod(epilog) if epilog else None})
+
+
+@app.command(cls=registry_help(_options_help))
 def run(
-    benchmark: Annotated[str, typer.Argument(help=_names())],
+    benchmark: Annotated[str, typer.Argument(help=BENCHMARK_NAMES)],
     model: Annotated[
         str, typer.Option(help="openai:<model>, vllm:<model-or-path>, replay:<samples.jsonl>, baseline:random, baseline:empty")
     ],
@@ -409,7 +440,9 @@ def run(
         )
     aliases = {"source": source, "mode": mode, "captions": captions, "sample_seed": sample_seed,
                "all_problems": all_problems or None}
-    given = _task_options(task_option or [], aliases)
+    from ..benchmarks.options import option_pairs
+
+    given = option_pairs(task_option or [], {key: value for key, value in aliases.items() if value is not None})
     if captioner_obj is not None:
         given["captioner"] = captioner_obj
     bench = bench.configure(given)
@@ -505,9 +538,9 @@ def suite(
         sys.exit(1)
 
 
-@app.command("prompts")
+@app.command("prompts", cls=registry_help())
 def prompts_command(
-    benchmark: Annotated[str, typer.Argument(help=_names())],
+    benchmark: Annotated[str, typer.Argument(help=BENCHMARK_NAMES)],
     check: Annotated[Path | None, typer.Option(help="validate this prompt file for the benchmark instead")] = None,
 ) -> None:
     """Print a benchmark's default prompt templates as a prompt file (for --prompts), or check one."""
@@ -675,9 +708,9 @@ def build(
     out.print(f"built: {out_dir}")
 
 
-@app.command()
+@app.command(cls=registry_help())
 def publish(
-    target: Annotated[str, typer.Argument(help=f"a dataset ({_names()}), space, or metric:<name>")],
+    target: Annotated[str, typer.Argument(help=f"a dataset ({BENCHMARK_NAMES}), space, or metric:<name>")],
     out_dir: Annotated[Path, typer.Option("--out", help="folder for the repository as the Hub would hold it")],
     data: Annotated[Path | None, typer.Option(help="datasets: a raw release or built folder (default: the embedded sample)")] = None,
     repo_id: Annotated[str | None, typer.Option(help="push to this repo (with --token); without it, a dry run")] = None,
@@ -733,22 +766,10 @@ def _refuse_busy_port(host: str, port: int) -> None:
             ) from None
 
 
-def _lmms_help() -> str:
-    """Each benchmark's lmms-eval tasks and groups, read from its declaration (`Benchmark.lmms`)."""
-    from ..benchmarks import REGISTRY
-
-    lines = []
-    for name, bench in REGISTRY.items():
-        if bench.lmms is not None:
-            groups = f"; group {', '.join(bench.lmms.groups)}" if bench.lmms.groups else ""
-            lines.append(f"{name}: tasks {', '.join(bench.lmms.tasks)}{groups}")
-    return "\n\n".join(lines)
-
-
 @app.command(
     "lmms-eval",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-    epilog=_lmms_help(),
+    cls=registry_help(_lmms_help),
 )
 def lmms_eval_command(
     ctx: typer.Context,

@@ -6,8 +6,9 @@ readable rather than pixel-perfect copies of GeoGebra: the same construction alw
 byte-identical PNGs, every view is bounded, and nothing here can hang or blow up on the
 absurd coordinates a wrong script produces.
 
-Only matplotlib's Agg canvas is used, through a private `Figure` per call (never pyplot or
-its global state), so rendering is safe from worker threads. Everything is clipped to the
+Only matplotlib's Agg canvas is used, through `Figure`s private to the calling thread (never
+pyplot or its global state; each thread reuses its own between renders), so rendering is
+safe from worker threads. Everything is clipped to the
 view by this module before matplotlib sees it: Agg fails ("Exceeded cell block limit") or
 crawls on filled paths that reach far outside the image, and an infinite line has no
 endpoints to give it anyway.
@@ -16,10 +17,13 @@ endpoints to give it anyway.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
 import math
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
@@ -88,6 +92,10 @@ CURVE_T = 50.0
 MAX_LONG_WIDTH = 32_768
 MAX_STEP_IMAGE_PIXELS = 50_000_000  # a drawn step image larger than this is refused, not decoded
 STEP_TITLE_HEIGHT = 32
+# Each thread keeps its figures of up to this many sizes for the next render (_blank_view);
+# a larger image than POOLED_PIXELS gets a figure of its own, let go after the render.
+POOLED_VIEWS = 4
+POOLED_PIXELS = 1024 * 1024
 # Beyond this a coordinate is treated as "far away": it cannot widen a fitted view.
 MAX_COORDINATE = 1e12
 
@@ -158,6 +166,8 @@ Z_POINT, Z_TEXT, Z_LABEL = 5.0, 6.0, 7.0
 
 TAU = 2 * math.pi
 
+_pool = threading.local()  # this thread's reusable figures, by size (_blank_view)
+
 
 # --- public API -----------------------------------------------------------------------------
 
@@ -176,6 +186,22 @@ def render_png(
     by default it is `fit_window` for the same labels and size.
     """
     return _png(_render_image(construction, size, labels, window, show_errors))
+
+
+def render_image(
+    construction: Construction,
+    *,
+    size: tuple[int, int] = (800, 600),
+    window: tuple[float, float, float, float] | None = None,
+) -> Image.Image:
+    """The final figure as `render_png` draws it, as an RGB image: for a caller that reads
+    the pixels (the pixel metrics), so no PNG is encoded only to be decoded again."""
+    return _render_image(construction, size, None, window)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """A rendered image as the PNG bytes `render_png` gives for it."""
+    return _png(image)
 
 
 def render_steps(construction: Construction, *, size: tuple[int, int] = (600, 450)) -> list[bytes]:
@@ -266,10 +292,9 @@ def _side_by_side(
         title = f"Step {last + 1}" if first == last else f"Steps {first + 1}–{last + 1}"
         canvas.paste(_render_title(title, width), (index * width, 0))
         canvas.paste(snapshot, (index * width, STEP_TITLE_HEIGHT))
-    pixels = np.asarray(canvas).copy()
     for index in range(1, len(panels)):
-        pixels[:, index * width] = (160, 160, 160)
-    return Image.fromarray(pixels)
+        canvas.paste((160, 160, 160), (index * width, 0, index * width + 1, canvas.height))
+    return canvas
 
 
 def long_image_panels(blocks: int, max_steps: int) -> list[tuple[int, int]]:
@@ -1316,12 +1341,53 @@ def _new_figure(width: int, height: int) -> tuple[Figure, FigureCanvasAgg]:
     return figure, canvas
 
 
+def _new_view(width: int, height: int) -> tuple[Figure, FigureCanvasAgg, Axes]:
+    """A figure with one frameless Axes filling it, the view every construction is drawn in."""
+    figure, canvas = _new_figure(width, height)
+    ax = figure.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_axis_off()
+    ax.set_autoscale_on(False)
+    return figure, canvas, ax
+
+
+def _blank_view(width: int, height: int) -> tuple[Figure, FigureCanvasAgg, Axes]:
+    """This thread's figure of this size, emptied of the last drawing, or a new one.
+
+    Making a Figure and its Axes is a third of a render, and the Agg renderer that comes
+    with a canvas keeps the text layout and mathtext caches, so a reused canvas draws labels
+    without measuring them again. Only what a drawing adds (artists on the Axes, the error
+    footer on the figure) is taken off; every render sets the limits. Each thread has its
+    own figures (matplotlib objects are not thread-safe), at most POOLED_VIEWS sizes of at
+    most POOLED_PIXELS each, so what the pool holds stays bounded.
+    """
+    if width * height > POOLED_PIXELS:
+        return _new_view(width, height)
+    views: OrderedDict[Size, tuple[Figure, FigureCanvasAgg, Axes]] | None = getattr(_pool, "views", None)
+    if views is None:
+        views = _pool.views = OrderedDict()
+    view = views.pop((width, height), None)
+    if view is None:
+        view = _new_view(width, height)
+    else:
+        figure, _canvas, ax = view
+        drawn = [*ax.lines, *ax.collections, *ax.patches, *ax.texts, *ax.artists, *ax.images, *figure.texts]
+        for artist in drawn:
+            artist.remove()
+    views[(width, height)] = view
+    if len(views) > POOLED_VIEWS:
+        views.popitem(last=False)
+    return view
+
+
 def _to_image(figure: Figure, canvas: FigureCanvasAgg, size: Size) -> Image.Image:
     canvas.draw()
-    rgba = np.asarray(canvas.buffer_rgba())
+    buffer = canvas.buffer_rgba()
+    rgba = np.asarray(buffer)
     if rgba.shape[:2] != (size[1], size[0]):
         raise RuntimeError(f"canvas is {rgba.shape[1]}x{rgba.shape[0]}, expected {size}")
-    return Image.fromarray(np.ascontiguousarray(rgba[:, :, :3]), mode="RGB")
+    # Alpha dropped by PIL straight from Agg's buffer (a copy, so the reused canvas can draw
+    # again): the same pixels as slicing the array, without numpy's strided copy.
+    return Image.frombuffer("RGBA", size, buffer, "raw", "RGBA", 0, 1).convert("RGB")
 
 
 def _render_image(
@@ -1344,12 +1410,9 @@ def _render_image(
             f"window must be finite (xmin, ymin, xmax, ymax) with min < max, got {window!r}"
         )
     items = list(_drawables(construction, labels))  # raises before any drawing if too many
-    figure, canvas = _new_figure(width, height)
-    ax = figure.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_axis_off()
+    figure, canvas, ax = _blank_view(width, height)
     ax.set_xlim(view[0], view[2])
     ax.set_ylim(view[1], view[3])
-    ax.set_autoscale_on(False)
     painter = _Painter(ax, view, (width, height))  # type: ignore[arg-type]
     if construction.view.grid or construction.view.axes:
         _draw_axes(ax, view, (width, height), construction.view.axes, construction.view.grid)
@@ -1493,7 +1556,10 @@ def _draw_errors(figure: Figure, construction: Construction, width: int) -> None
     )
 
 
+@functools.lru_cache(maxsize=256)
 def _render_title(title: str, width: int) -> Image.Image:
+    """A panel's "Step k" strip; drawn once per title and width, since every long image
+    repeats the same few (callers only paste it, never change it)."""
     figure, canvas = _new_figure(width, STEP_TITLE_HEIGHT)
     figure.set_facecolor((0.95, 0.95, 0.95))
     figure.text(

@@ -19,7 +19,7 @@ dataset carries in its `caption` column; same folder, second template
 `_reasoning_template_yaml`, and one CapGeo per task, configured for its mode); GeoEval
 `geoeval_2000`, `geoeval_backward`, `geoeval_aug`, `geoeval_hard` and the group `geoeval`
 of all four (metrics A and T, GeoEval's default input mode); ME2 `me2_solve`, `me2_keypoints`,
-`me2_explain` and the group `me2` (each task has its own metrics: `task_metrics`).
+`me2_explain` and the group `me2` (each task has its own metrics: `ME2.task_metrics`).
 GGBench's `ggbench_image` has no lmms-eval task: lmms-eval 0.7.3's `generate_until`
 returns text only, and that track scores the model's drawings.
 

@@ -32,7 +32,7 @@ from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
 from .hub import HUB
-from .prompts import MODES, TEMPLATES, reasoning_messages
+from .prompts import TEMPLATES, reasoning_messages
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
 if TYPE_CHECKING:
@@ -68,16 +68,6 @@ class CapGeoOptions:
         "geoqa: every problem, not the paper's random 200"))
 
 
-@dataclasses.dataclass
-class Setup:
-    source: str = DEFAULT_SOURCE
-    mode: str = "direct"
-    captioner: Any = None  # a geomeval Model; needed unless mode is direct
-    captions: Path = DEFAULT_FOLDER
-    sample_seed: int | None = None  # draws the paper's subsample (None: sources.PAPER_SAMPLE_SEED)
-    all_problems: bool = False  # every problem instead of the paper's subsample
-
-
 class CapGeo(Benchmark):
     name = "capgeo"
     title = "CapGeo"
@@ -107,8 +97,9 @@ class CapGeo(Benchmark):
         return scoring.METRICS
     compare_by = "question_type"
 
-    def __init__(self, setup: Setup | None = None) -> None:
-        self.setup = setup or Setup()
+    def __init__(self, settings: CapGeoOptions | None = None, captioner: Any = None) -> None:
+        self.settings = settings or CapGeoOptions()
+        self.captioner = captioner  # a geomeval Model; a caption mode over an official source needs one
 
     # --- options -------------------------------------------------------------------------
 
@@ -119,59 +110,57 @@ class CapGeo(Benchmark):
         captioner = given.pop("captioner", None)
         if isinstance(captioner, str):
             raise UsageError("give the captioner with --captioner MODEL (a model, with its own endpoint)")
-        setup = Setup(captioner=captioner, **dataclasses.asdict(self.parse_options(given)))
-        if setup.source in SOURCES:
-            sampling(setup.source, setup.sample_seed, setup.all_problems)  # refuses a needless switch
-        elif setup.sample_seed is not None or setup.all_problems:
+        settings = self.parse_options(given)
+        if settings.source in SOURCES:
+            sampling(settings.source, settings.sample_seed, settings.all_problems)  # refuses a needless switch
+        elif settings.sample_seed is not None or settings.all_problems:
             raise UsageError("--sample-seed/--all-problems: a built --source holds the problems it was built "
                              "with (give them to `geomeval capgeo build`)")
-        if setup.source not in SOURCES:
+        if settings.source not in SOURCES:
             # A folder written by `geomeval capgeo build`: its caption column supplies the captions.
-            if not is_built_dataset(Path(setup.source).expanduser()):
+            if not is_built_dataset(Path(settings.source).expanduser()):
                 raise UsageError(
-                    f"unknown --source {setup.source!r}: use one of {', '.join(SOURCES)} or a folder "
+                    f"unknown --source {settings.source!r}: use one of {', '.join(SOURCES)} or a folder "
                     "built by `geomeval capgeo build`"
                 )
-            if setup.captioner is not None:
+            if captioner is not None:
                 raise UsageError("a built --source supplies its own captions: leave out --captioner")
-            return self._with(setup)
-        if setup.mode != "direct" and setup.captioner is None:
+            return self._with(settings)
+        if settings.mode != "direct" and captioner is None:
             raise UsageError(
-                f"--mode {setup.mode} needs captions: give --captioner <model spec> (a vision model "
+                f"--mode {settings.mode} needs captions: give --captioner <model spec> (a vision model "
                 "captions each figure once), or pass as --source a folder built by `geomeval capgeo "
                 "build` from captions you already have; then a text-only model reasons with "
                 "--mode without_image and needs no vision model (README, 'Text-only models')"
             )
-        return self._with(setup)
+        return self._with(settings, captioner)
 
     def configured(self, options: Any) -> CapGeo:
         """Set up as `options` say, without a captioner (rescoring reads the records alone)."""
-        return self._with(Setup(**dataclasses.asdict(options)))
+        return self._with(options)
 
-    def _with(self, setup: Setup) -> CapGeo:
-        """This benchmark with another setup, rendering the same prompt set."""
-        configured = CapGeo(setup)
+    def _with(self, settings: CapGeoOptions, captioner: Any = None) -> CapGeo:
+        """This benchmark with other settings (and captioner), rendering the same prompt set."""
+        configured = CapGeo(settings, captioner)
         configured._prompt_set = self._prompt_set
         return configured
 
     @property
     def built_source(self) -> bool:
-        return self.setup.source not in SOURCES
+        return self.settings.source not in SOURCES
 
     def with_mode(self, mode: str) -> CapGeo:
         """This benchmark posing `mode`, for items whose rows already carry their captions
         (a built reasoning dataset, as lmms-eval's tasks read it): no captioner is needed."""
-        if mode not in MODES:
-            raise UsageError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
-        return self._with(dataclasses.replace(self.setup, mode=mode))
+        return self._with(self.parse_options({**dataclasses.asdict(self.settings), "mode": mode}), self.captioner)
 
     @property
     def options(self) -> dict[str, Any]:
         if self.built_source:
-            captioner = "the built dataset's caption column" if self.setup.mode != "direct" else None
-            return {"source": str(Path(self.setup.source).resolve()), "mode": self.setup.mode, "captioner": captioner}
-        captioner = self.setup.captioner.spec if self.setup.captioner is not None and self.setup.mode != "direct" else None
-        options = {"source": self.setup.source, "mode": self.setup.mode, "captioner": captioner}
+            captioner = "the built dataset's caption column" if self.settings.mode != "direct" else None
+            return {"source": str(Path(self.settings.source).resolve()), "mode": self.settings.mode, "captioner": captioner}
+        captioner = self.captioner.spec if self.captioner is not None and self.settings.mode != "direct" else None
+        options = {"source": self.settings.source, "mode": self.settings.mode, "captioner": captioner}
         drawn = self.sampling()
         if drawn is not None:  # only a subsampled source records it: others' run.json stay as they were
             options["subsample"] = drawn
@@ -179,19 +168,19 @@ class CapGeo(Benchmark):
 
     def sampling(self) -> dict[str, int] | str | None:
         """The source's subsample as run.json records it (`sources.sampling`)."""
-        return sampling(self.setup.source, self.setup.sample_seed, self.setup.all_problems)
+        return sampling(self.settings.source, self.settings.sample_seed, self.settings.all_problems)
 
     def store(self) -> CaptionStore:
         """The captioner's store for this source. Captions asked with a replaced caption prompt
         are another store (the variant named with the prompt's hash): a run never reuses
         captions written for other wording."""
-        source = SOURCES[self.setup.source]
+        source = SOURCES[self.settings.source]
         variant = source.variant
         name = TEMPLATE_NAMES[variant]
         if name in self.prompts.overrides:
             digest = hashlib.sha256(self.prompts.overrides[name].encode("utf-8")).hexdigest()[:12]
             variant = f"{variant}-prompt-{digest}"
-        return CaptionStore(self.setup.captions, self.setup.captioner.spec, source.name, variant)
+        return CaptionStore(self.settings.captions, self.captioner.spec, source.name, variant)
 
     # --- the benchmark contract ----------------------------------------------------------
 
@@ -203,22 +192,24 @@ class CapGeo(Benchmark):
         if self.built_source:
             if data_arg is not None:
                 raise UsageError("a built --source is the data: leave out --data")
-            rows = [_built_row(row) for row in data.load(self.setup.source)]
-        else:
-            rows = apply_sampling(load_source(self.setup.source, data_arg), self.sampling())
+            from ..datasource import LazyItems
+
+            data.locate(self.settings.source)  # a path that is not built says how to build it
+            return LazyItems(data.SOURCE.rows(self.settings.source, limit), _built_item)
+        rows = apply_sampling(load_source(self.settings.source, data_arg), self.sampling())
         rows = rows[:limit] if limit is not None else rows
         return [Item(id=row["id"], fields=row, choices=tuple(row["choices"])) for row in rows]
 
     async def prepare(self, items: Sequence[Item], concurrency: int) -> None:
         """The caption pass: stored captions are reused; missing or failed ones are asked for."""
-        if self.setup.mode == "direct" or self.built_source or not items:
+        if self.settings.mode == "direct" or self.built_source or not items:
             return
         from ...engine import for_each
 
         store = self.store()
         stored = store.read()
-        variant = SOURCES[self.setup.source].variant
-        captioner = self.setup.captioner
+        variant = SOURCES[self.settings.source].variant
+        captioner = self.captioner
 
         async def caption(item: Item) -> None:
             entry = stored.get(item.id)
@@ -242,11 +233,11 @@ class CapGeo(Benchmark):
         await for_each(items, concurrency, caption)
 
     async def aclose(self) -> None:
-        if self.setup.captioner is not None:
-            await self.setup.captioner.aclose()
+        if self.captioner is not None:
+            await self.captioner.aclose()
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
-        return reasoning_messages(item.fields, self.setup.mode, item.fields.get("caption"), self.prompts)
+        return reasoning_messages(item.fields, self.settings.mode, item.fields.get("caption"), self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -259,7 +250,7 @@ class CapGeo(Benchmark):
                 "choices": list(row["choices"]),
                 "answer": row["answer"],
                 "unit": row.get("unit"),
-                "mode": self.setup.mode,
+                "mode": self.settings.mode,
                 "caption": row.get("caption"),
                 "caption_error": row.get("caption_error"),
             },
@@ -280,6 +271,11 @@ class CapGeo(Benchmark):
             "with --source. To build its typed dataset with captions joined in (what its lmms-eval "
             "tasks read), use `geomeval capgeo build --source SOURCE --data FILE --captions FILE.jsonl --out DIR`"
         )
+
+
+def _built_item(row: dict[str, Any]) -> Item:
+    row = _built_row(row)
+    return Item(id=row["id"], fields=row, choices=tuple(row["choices"]))
 
 
 def _built_row(row: dict[str, Any]) -> dict[str, Any]:

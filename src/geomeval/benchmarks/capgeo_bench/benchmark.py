@@ -68,12 +68,14 @@ class CapGeoBench(Benchmark):
 
     def load_items(self, data_arg: str | None, task: str, limit: int | None) -> Sequence[Item]:
         self.check_task(task)
-        items = []
-        for row in data.SOURCE.rows(data_arg):  # images as {bytes, path}
-            if task == "capgeo_bench_zh" and not row["caption_zh"]:
-                continue  # no Chinese reference to score against
-            items.append(Item(id=row["id"], fields=data.SOURCE.named(row)))
-        return items[:limit] if limit is not None else items
+        from ..datasource import LazyItems
+
+        rows = data.SOURCE.rows(data_arg)
+        if task == "capgeo_bench_zh":  # only items with a Chinese reference to score against
+            rows = rows.select([i for i, caption in enumerate(rows["caption_zh"]) if caption])
+        if limit is not None:
+            rows = rows.select(list(range(min(limit, len(rows)))))
+        return LazyItems(rows, lambda row: Item(id=row["id"], fields=data.SOURCE.named(row)))
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         if task == "capgeo_bench_zh":

@@ -20,16 +20,17 @@ from __future__ import annotations
 import math
 import numbers
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import face_summary, summarize
+from ...aggregate import Breakdown, face_summary, summarize
 from ...answers import ChoiceError, parse_choices
 from ...client import BackgroundLoop
 from ...engine import score_records_sync
 from ...faceinputs import check_columns, class_name
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
+from ..base import EvaluateFace, face_predictions
 from .benchmark import GeoEval
 from .features import PROBLEM_TYPES, SOURCES, SUBSETS
 from .scoring import answer_scores, failed_scores
@@ -285,20 +286,11 @@ def _results(
     if extraction == "judge":
         results["judge_failures"] = judge_failures
     if groups:
-        summary = summarize(records, metrics, groups=_group_keys(groups), group_order=groups)
+        summary = summarize(records, metrics, breakdowns=[Breakdown(name, order=tuple(order)) for name, order in groups.items()])
         results["breakdowns"] = summary["breakdowns"]
     if per_item:
         results["per_item"] = [_item(r, metrics) for r in records]
     return results
-
-
-def _group_keys(
-    groups: dict[str, tuple[str, ...]],
-) -> dict[str, Callable[[SampleRecord], str | None]]:
-    def key(group: str) -> Callable[[SampleRecord], str | None]:
-        return lambda record: record.meta.get(group)
-
-    return {group: key(group) for group in groups}
 
 
 def _item(record: SampleRecord, metrics: tuple[str, ...]) -> dict[str, Any]:
@@ -319,3 +311,22 @@ def _item(record: SampleRecord, metrics: tuple[str, ...]) -> dict[str, Any]:
             for name in metrics
         },
     }
+
+
+# --- the run's records, as the face takes them ------------------------------------------------
+
+
+def run_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
+    """`evaluate_accuracy`'s keywords for the records of one offline `geomeval run geoeval`
+    (rules extraction: the judge's needs a live judge)."""
+    return {
+        "predictions": face_predictions(records),
+        "references": [r.target["answer"] for r in records],
+        "choices": [r.target["choices"] for r in records],
+        "text_only": [not r.meta["has_diagram"] for r in records],
+        "subsets": [r.task for r in records],
+        "problems": [r.target["problem"] for r in records],
+    }
+
+
+FACES = {task: EvaluateFace("geoeval_accuracy", run_inputs, ("A", "T")) for task in SUBSETS}

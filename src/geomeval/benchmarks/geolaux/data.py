@@ -15,7 +15,7 @@ def _is_raw(path: Path) -> bool:
     return (path.is_file() and path.suffix == ".json") or path.is_dir()
 
 
-SOURCE = DataSource("GeoLaux", __package__, SCHEMA, read_release, render_card, _is_raw, streamed=True)
+SOURCE = DataSource("GeoLaux", __package__, SCHEMA, read_release, render_card, _is_raw)
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw
 build = SOURCE.build

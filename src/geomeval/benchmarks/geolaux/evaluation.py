@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..base import NoEvaluateFace
 from .features import TYPES
 from .process_metrics import ERROR_TYPES, check_marks, summarize_process
 
@@ -69,3 +70,14 @@ def check_inputs(
             if value is not None and (not isinstance(value, str) or not value or (allowed and value not in allowed)):
                 expected = f"one of {', '.join(allowed)}" if allowed else "a bucket label"
                 raise ValueError(f"item {index}, {name}: expected {expected} or None, got {value!r}")
+
+
+# The module takes judgments, not responses: the step judge's marks, which only a run with a
+# live judge has (an offline run, the contract test's, leaves PCS and PQS needing a judge and
+# decides ACS with the answer checker, from no marks).
+_NEEDS_JUDGE = NoEvaluateFace(
+    "metrics/geolaux_process takes the step judge's per-step marks and final-answer judgments, "
+    "which only a run with a live judge has; tests/test_metric_geolaux_process.py holds "
+    "the module to process_metrics.summarize_process, the runner's own summary"
+)
+FACES = {"geolaux": _NEEDS_JUDGE, "geolaux_aux": _NEEDS_JUDGE}

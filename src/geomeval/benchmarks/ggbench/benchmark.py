@@ -97,6 +97,10 @@ class GGBench(Benchmark):
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
         return scoring.METRICS
 
+    def task_metrics(self, task: str) -> tuple[str, ...]:
+        """Its track's: the image track has no engine or code metrics."""
+        return scoring.IMAGE_TRACK_METRICS if task == "ggbench_image" else scoring.CODE_TRACK_METRICS
+
     def data_status(self) -> str:
         release = self.embedded() / RELEASE_FILE
         count = len(json.loads(release.read_text(encoding="utf-8"))) if release.is_file() else 0
@@ -142,5 +146,4 @@ class GGBench(Benchmark):
 
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """The metrics of the record's track, unscored with the failure as the reason."""
-        names = scoring.IMAGE_TRACK_METRICS if record.task == "ggbench_image" else scoring.CODE_TRACK_METRICS
-        return {name: Score.missing(model_failure(record)) for name in names}
+        return {name: Score.missing(model_failure(record)) for name in self.task_metrics(record.task)}

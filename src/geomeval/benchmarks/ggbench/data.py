@@ -17,7 +17,7 @@ def _is_raw(path: Path) -> bool:
     ).is_file()
 
 
-SOURCE = DataSource("GGBench", __package__, SCHEMA, read_release, render_card, _is_raw, streamed=True)
+SOURCE = DataSource("GGBench", __package__, SCHEMA, read_release, render_card, _is_raw)
 sample_path = SOURCE.sample_path
 from_raw = SOURCE.from_raw
 build = SOURCE.build

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...aggregate import face_summary
-from ...imagemetrics import lpips_status
+from ...imagemetrics import decode_image, lpips_status
 from ...records import SampleRecord, Score
+from ..base import EvaluateFace, NoEvaluateFace, face_predictions
 from . import scoring
 
 NO_RESPONSE = "model failed: no response"  # the runner's reason for a missing response
-NO_IMAGE = "the model drew no final image"
 # The faces' names for the judge inputs, and the `likert_means` argument each feeds.
 JUDGE_INPUTS = {
     "text_scores": "text",
@@ -157,7 +157,9 @@ def evaluate_images(
 ) -> dict[str, Any]:
     """The image track: PSNR, SSIM (and LPIPS when asked and available) of each drawn final
     image against its reference, plus judge metrics from given rubric scores. A None
-    prediction (the model drew nothing) is unscored."""
+    prediction (no response recorded) is unscored; a drawing that cannot be decoded or shows
+    one flat colour is the model's failure, at each metric's floor, as `geomeval run` scores
+    it (`_drawing_scores`)."""
     n = len(predictions)
     if n == 0:
         raise ValueError("no items: predictions and references are empty")
@@ -176,10 +178,10 @@ def evaluate_images(
             notes.append(f"LPIPS not computed: {reason}")
     names = scoring.PIXEL_METRICS if with_lpips else scoring.PIXEL_METRICS[:2]
     items = [
-        {name: Score.missing(NO_IMAGE) for name in names}
+        {name: Score.missing(NO_RESPONSE) for name in names}
         if candidate is None
-        else scoring.image_pair_scores(candidate, reference, with_lpips)
-        for candidate, reference in zip(predictions, references, strict=True)
+        else _drawing_scores(index, candidate, reference, names, with_lpips)
+        for index, (candidate, reference) in enumerate(zip(predictions, references, strict=True))
     ]
     capped = sum(1 for scores in items if scores["PSNR"].explanation == scoring.PSNR_CAPPED)
     if capped:
@@ -195,3 +197,47 @@ def evaluate_images(
     if per_item:
         results["per_item"] = _per_item(items)
     return results
+
+
+def _drawing_scores(
+    index: int, candidate: Any, reference: Any, names: tuple[str, ...], with_lpips: bool
+) -> dict[str, Score]:
+    """The run's rule for a model's own drawing (`scoring.pixel_scores`): undecodable (empty,
+    corrupt, over the pixel limit) or blank, it is the model's failure and every pixel metric
+    is at its floor (PSNR 0, SSIM 0, LPIPS 1); else it is compared. Something that is no
+    image at all, or a path to no file, is the caller's mistake: a ValueError naming the item."""
+    try:
+        decoded = decode_image(candidate)
+    except (TypeError, FileNotFoundError) as exc:
+        raise ValueError(f"item {index}, predictions: {exc}") from None
+    except ValueError as exc:
+        return scoring.floor_scores(names, f"image unreadable: {exc}")
+    low, high = decoded.convert("L").getextrema()
+    if low == high:
+        return scoring.floor_scores(names, "the final image is blank")
+    return scoring.image_pair_scores(decoded, reference, with_lpips)
+
+
+# --- a run's records, as the faces take them --------------------------------------------------
+
+
+def code_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
+    """`evaluate_code`'s keywords for the records of one offline `geomeval run ggbench --task
+    ggbench_code` (the judge rubrics need a live judge's 1–5 scores)."""
+    return {
+        "predictions": face_predictions(records),
+        "references": [r.target["reference_script"] for r in records],
+    }
+
+
+FACES: dict[str, EvaluateFace | NoEvaluateFace] = {
+    "ggbench_code": EvaluateFace("ggbench_code", code_inputs, scoring.ENGINE_METRICS + scoring.CODE_METRICS),
+    # The run draws the model's images from the paths its outputs recorded and compares them
+    # with the reference its engine renders from the release's script; the module compares
+    # the images it is handed, and its judge metrics take a live judge's scores.
+    "ggbench_image": NoEvaluateFace(
+        "metrics/ggbench_image compares images the caller hands it (and takes a live judge's rubric "
+        "scores); a run's pixel scores compare the drawings its records point to with the reference "
+        "the engine renders, which records do not hold"
+    ),
+}

@@ -40,7 +40,8 @@ from ...geogebra import (
     verify,
 )
 from ...geogebra.executor import split_blocks
-from ...geogebra.render import fit_window, long_image_panels
+from ...geogebra.figures import figure_key, shared_figures
+from ...geogebra.render import encode_png, fit_window, long_image_panels, render_image
 from ...geogebra.syntax import ParseError
 from ...imagemetrics import image_metrics, lpips_status
 from ...judges import Judge, likert
@@ -91,15 +92,21 @@ def bounded_png(data: bytes) -> bytes:
     so in each record, and a candidate's figure goes through the same step before the pixel
     metrics, so both sides are resampled alike."""
     with PILImage.open(io.BytesIO(data)) as opened:
-        picture = opened.convert("RGBA")
-    flat = PILImage.new("RGB", picture.size, "white")
-    flat.paste(picture, mask=picture.getchannel("A"))
-    flat.thumbnail((REFERENCE_IMAGE_MAX, REFERENCE_IMAGE_MAX), PILImage.Resampling.LANCZOS)
+        flat = bounded_image(opened)
     buffer = io.BytesIO()
     # no optimize=True: it costs twice the encoding time for a file under 2% smaller, and
     # PNG is lossless, so the pixels every metric and the judge see are the same
     flat.save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def bounded_image(image: PILImage.Image) -> PILImage.Image:
+    """`bounded_png`'s pixels, for an image already decoded (a figure drawn in this process)."""
+    picture = image.convert("RGBA")
+    flat = PILImage.new("RGB", picture.size, "white")
+    flat.paste(picture, mask=picture.getchannel("A"))
+    flat.thumbnail((REFERENCE_IMAGE_MAX, REFERENCE_IMAGE_MAX), PILImage.Resampling.LANCZOS)
+    return flat
 
 
 def reference_image_b64(image: Any) -> str | None:
@@ -132,7 +139,7 @@ class Drawn:
     panels: int = 0  # figures in the long image (0: not known)
     blank: bool = False  # the final figure shows nothing: every line failed, or nothing visible
     final_only: bool = False  # a drawing model gave a final image and no steps
-    reference_drawn: bytes | None = None  # the reference script drawn as the answer is (like for like)
+    reference_drawn: bytes | None = None  # the reference script's figure, in the answer's view (like for like)
 
 
 def is_blank(png: bytes) -> bool:
@@ -231,14 +238,18 @@ def _read_image(path: str, what: str) -> bytes:
 # --------------------------------------------------------------------------- deterministic scores
 
 
-def reference_construction(target: dict[str, Any]) -> tuple[Construction | None, str | None]:
-    """The reference script run by the engine, or why it cannot serve as the reference."""
+def reference_script_text(target: dict[str, Any]) -> str:
+    """What the engine runs for the reference: its steps' code as blocks, else the script."""
     script = target.get("reference_script") or ""
     steps = target.get("steps") or []
     blocks = [s.get("code") or "" for s in steps if (s.get("code") or "").strip()]
-    text = "\n".join(f"```geogebra\n{b}\n```" for b in blocks) if blocks else script
+    return "\n".join(f"```geogebra\n{b}\n```" for b in blocks) if blocks else script
+
+
+def reference_construction(target: dict[str, Any]) -> tuple[Construction | None, str | None]:
+    """The reference script run by the engine, or why it cannot serve as the reference."""
     try:
-        construction = run_script(text)
+        construction = run_script(reference_script_text(target))
     except ParseError as exc:
         return None, f"reference script refused by the engine: {exc}"
     if not construction.pass_at_1:
@@ -293,12 +304,18 @@ def _what(exc: BaseException) -> str:
 
 def code_track(
     response: str, target: dict[str, Any], reference_png: bytes | None, with_lpips: bool,
-    pixel_reference: str = "rendered", with_long: bool = True,
+    pixel_reference: str = "rendered", for_judge: bool = True,
 ) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
     """Everything deterministic about a code-track answer: what it drew (without the engine's
     objects, so the result pickles out of a sandbox worker), its engine, code and pixel
     scores, and its failing lines. Each family is computed on its own: a crash costs only
-    the metrics that need the part that crashed, at their floor."""
+    the metrics that need the part that crashed, at their floor.
+
+    Only what a metric reads is drawn: the pixel metrics read the final figure's pixels (no
+    PNG is made for them); the judge, when `for_judge`, reads its PNG and the long image,
+    which a blank figure makes moot (the rubric's 1). The reference figure comes from the
+    figure cache (drawn once per script, view and renderer), and an answer whose code is the
+    reference's is that same figure."""
     try:
         reference, reference_problem = reference_construction(target)
     except Exception as exc:  # the release's own script: not the answer's failure
@@ -311,36 +328,78 @@ def code_track(
     scores = engine_scores(drawn, reference, reference_problem)
     scores.update(guarded_similarity_scores(drawn, target))
     pixels = pixel_names(with_lpips)
-    window = None
+    window = framing = None
+    try:  # the reference's view, which the answer is drawn in too, so pixels line up
+        window = fit_window(reference, size=RENDER_SIZE) if reference is not None else None
+    except Exception as exc:  # no figure in that view, the answer's nor the reference's
+        framing = exc
+    reference_key = reference_figure = None
+    if pixel_reference == "rendered" and reference is not None and reference_problem is None and framing is None:
+        reference_key = figure_key(_blocks(reference_script_text(target)), RENDER_SIZE, window)
+        try:  # the reference drawn by the same engine, in the same window: like for like
+            reference_figure = shared_figures().drawn(
+                reference_key, lambda: encode_png(render_image(reference, size=RENDER_SIZE, window=window)))
+        except Exception:  # the release's own script: fall back to its published figure
+            reference_figure = None
+    final: PILImage.Image | None = None
     if drawn.construction is not None:
         try:
-            window = fit_window(reference, size=RENDER_SIZE) if reference is not None else None
-            drawn.final = render_png(drawn.construction, size=RENDER_SIZE, window=window)
-            if with_long:  # only the process judge reads the long image: a run without one skips it
-                drawn.long = render_long_image(drawn.construction, size=RENDER_SIZE)
+            if framing is not None:
+                raise framing
+            if reference_figure is not None and figure_key(_blocks(response), RENDER_SIZE, window) == reference_key:
+                final = _decoded(reference_figure)  # the reference's own code: its figure, not drawn again
+                drawn.final = reference_figure if for_judge else None
+            else:
+                final = render_image(drawn.construction, size=RENDER_SIZE, window=window)
             drawn.panels = len(long_image_panels(drawn.construction.blocks, LONG_IMAGE_STEPS))
-            drawn.blank = is_blank(drawn.final)
+            drawn.blank = _flat(final)
             if drawn.blank:
                 drawn.problem = ("no line of the answer ran" if not any(line.ok for line in drawn.construction.lines)
                                  else "the answer's construction draws nothing visible")
+            elif for_judge:  # only the judge reads the PNG and the long image
+                drawn.final = drawn.final or encode_png(final)
+                drawn.long = render_long_image(drawn.construction, size=RENDER_SIZE)
         except Exception as exc:  # a figure the renderer cannot draw: the answer's failure
-            drawn.final = drawn.long = None
+            final, drawn.final, drawn.long = None, None, None
             drawn.problem = f"the figure could not be drawn: {_what(exc)}"
             scores.update(floor_scores(pixels, drawn.problem))
-    if pixel_reference == "rendered" and reference is not None and reference_problem is None:
-        try:  # the reference drawn by the same engine, in the same window: like for like
-            drawn.reference_drawn = bounded_png(render_png(
-                reference, size=RENDER_SIZE, window=window or fit_window(reference, size=RENDER_SIZE)))
-        except Exception:  # the release's own script: fall back to its published figure
-            drawn.reference_drawn = None
+    drawn.reference_drawn = reference_figure
     if not any(name in scores for name in pixels):
-        scores.update(pixel_scores(drawn, drawn.reference_drawn or reference_png, with_lpips))
+        reference_pixels = bounded_image(_decoded(reference_figure)) if reference_figure else reference_png
+        scores.update(_figure_scores(drawn, final, reference_pixels, with_lpips))
     failed_lines = [
         {"line": s.line, "source": s.source[:200], "error": (s.error or "")[:300]}
         for s in (drawn.construction.errors if drawn.construction else [])[:20]
     ]
     drawn.construction = None
     return drawn, scores, failed_lines
+
+
+def _blocks(text: str) -> list[str]:
+    """The command blocks the engine runs for this text: what decides the construction."""
+    return [block for _offset, block in split_blocks(text)]
+
+
+def _decoded(png: bytes) -> PILImage.Image:
+    with PILImage.open(io.BytesIO(png)) as opened:
+        return opened.convert("RGB")
+
+
+def _flat(image: PILImage.Image) -> bool:
+    """`is_blank` for a decoded figure."""
+    low, high = image.convert("L").getextrema()
+    return bool(low == high)
+
+
+def _figure_scores(drawn: Drawn, final: PILImage.Image | None, reference: bytes | PILImage.Image | None,
+                   with_lpips: bool) -> dict[str, Score]:
+    """`pixel_scores` for a figure drawn here: the same pixels, compared without a PNG between."""
+    names = pixel_names(with_lpips)
+    if reference is None:
+        return {m: Score.missing("the item has no reference image") for m in names}
+    if final is None or drawn.blank:  # the model's failure: each metric's worst value
+        return floor_scores(names, drawn.problem or "no final figure")
+    return image_pair_scores(bounded_image(final), reference, with_lpips)
 
 
 def _engine_limit(response: str, target: dict[str, Any], reason: str, reference_png: bytes | None,
