@@ -129,13 +129,16 @@ def _replace_keeping_mode(new: Path, path: Path) -> None:
     os.replace(new, path)
 
 
-def _pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -> tuple[SampleRecord, Any]:
-    """The item's record and its messages (or the exception building them raised)."""
+def _pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -> tuple[SampleRecord, Any, str | None]:
+    """The item's record, its messages (or the exception building them raised) and their hash
+    (provenance.py), made together off the event loop: hashing a prompt with its figures is
+    CPU work of the same kind as building it."""
     record = bench.new_record(item, task)
     try:
-        return record, bench.messages(item, task) if needs_messages else None
+        messages = bench.messages(item, task) if needs_messages else None
     except Exception as exc:  # a bad item fails alone, as a generation error
-        return record, exc
+        return record, exc, None
+    return record, messages, messages_sha256(messages)
 
 
 _posed_once: set[tuple[type, str]] = set()
@@ -148,9 +151,9 @@ async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> Sa
     # lazily (lazy.py), and importlib's LazyLoader must not run in two threads at once.
     key = (type(bench), task)
     if key in _posed_once:
-        record, posed = await asyncio.to_thread(_pose, bench, task, item, model.needs_messages)
+        record, posed, digest = await asyncio.to_thread(_pose, bench, task, item, model.needs_messages)
     else:
-        record, posed = _pose(bench, task, item, model.needs_messages)
+        record, posed, digest = _pose(bench, task, item, model.needs_messages)
         _posed_once.add(key)
     messages = None if isinstance(posed, Exception) else posed
     try:
@@ -164,13 +167,12 @@ async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> Sa
     record.response = generation.text
     record.generation_error = generation.error
     record.images = generation.images
-    record.generation_info = _with_prompt_hash(generation.info, messages)
+    record.generation_info = _with_prompt_hash(generation.info, digest)
     return record
 
 
-def _with_prompt_hash(info: dict[str, Any] | None, messages: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+def _with_prompt_hash(info: dict[str, Any] | None, digest: str | None) -> dict[str, Any] | None:
     """The reply's info with the hash of the exact messages sent (see provenance.py)."""
-    digest = messages_sha256(messages)
     if digest is None:
         return info
     return {**(info or {}), "prompt_sha256": digest}
@@ -232,7 +234,7 @@ async def _batched_pipeline(
                 generation = next(answers)
                 record.response, record.generation_error = generation.text, generation.error
                 record.images = generation.images
-                record.generation_info = _with_prompt_hash(generation.info, prompt)
+                record.generation_info = _with_prompt_hash(generation.info, messages_sha256(prompt))
             pending.add(asyncio.create_task(score_and_save(record)))
         for finished in [t for t in pending if t.done()]:
             finished.result()  # surfaces a failed save instead of losing the item silently
