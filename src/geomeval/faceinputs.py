@@ -1,7 +1,7 @@
 """Checks the `evaluate` faces share on what a caller passes: every column one entry per
 item, responses as text or None, and class labels by name or by ClassLabel index. A bad
 value is a ValueError naming the item (its position) and the field, before anything is
-scored."""
+scored. Also what an answer-accuracy face reports per item (`answer_item`)."""
 
 from __future__ import annotations
 
@@ -45,3 +45,16 @@ def class_name(value: Any, index: int, field: str, names: Sequence[str]) -> str:
     raise ValueError(
         f"item {index}, {field}: expected one of {', '.join(names)} (or 0-{len(names) - 1}), got {value!r}"
     )
+
+
+def answer_item(record: Any, metric: str) -> dict[str, Any]:
+    """A scored answer as an accuracy face's `per_item` entry: the answer read from the
+    response, how it was read, whether it is right (None: unscored) and why."""
+    score = record.scores[metric]
+    extracted = record.extracted or {}
+    return {
+        "extracted": extracted.get("answer"),
+        "method": extracted.get("method"),
+        "correct": None if not score.scored else score.value == 1.0,
+        "explanation": score.explanation or score.unscored,
+    }

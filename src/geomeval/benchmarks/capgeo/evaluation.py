@@ -25,7 +25,7 @@ from typing import Any
 
 from ...aggregate import face_summary, summarize
 from ...engine import score_records_sync
-from ...faceinputs import check_columns, class_name
+from ...faceinputs import answer_item, check_columns, class_name
 from ...judges import Judge
 from ...records import SampleRecord
 from ..base import EvaluateFace, face_predictions
@@ -94,7 +94,7 @@ def evaluate_accuracy(
     if given:
         results["breakdowns"] = summarize(records, METRICS, breakdowns=given)["breakdowns"]
     if per_item:
-        results["per_item"] = [_item(record) for record in records]
+        results["per_item"] = [answer_item(record, "accuracy") for record in records]
     return results
 
 
@@ -165,17 +165,6 @@ def _record(
 
 
 # --- results ----------------------------------------------------------------------------------
-
-
-def _item(record: SampleRecord) -> dict[str, Any]:
-    score = record.scores["accuracy"]
-    extracted = record.extracted or {}
-    return {
-        "extracted": extracted.get("answer"),
-        "method": extracted.get("method"),
-        "correct": None if not score.scored else score.value == 1.0,
-        "explanation": score.explanation or score.unscored,
-    }
 
 
 # --- the run's records, as the face takes them ------------------------------------------------

@@ -27,7 +27,7 @@ from ...aggregate import Breakdown, face_summary, summarize
 from ...answers import ChoiceError, parse_choices
 from ...client import BackgroundLoop
 from ...engine import score_records_sync
-from ...faceinputs import check_columns, class_name
+from ...faceinputs import answer_item, check_columns, class_name
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
 from ..base import EvaluateFace, face_predictions
@@ -294,13 +294,8 @@ def _results(
 
 
 def _item(record: SampleRecord, metrics: tuple[str, ...]) -> dict[str, Any]:
-    score = record.scores["A"]
-    extracted = record.extracted or {}
     return {
-        "extracted": extracted.get("answer"),
-        "method": extracted.get("method"),
-        "correct": None if not score.scored else score.value == 1.0,
-        "explanation": score.explanation or score.unscored,
+        **answer_item(record, "A"),
         "judge_error": (record.judgment or {}).get("judge_error"),
         "scores": {
             name: {
