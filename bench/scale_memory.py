@@ -11,9 +11,9 @@ Side by side, per path:
 - build, streamed (what `geomeval build` does: each row written to its shard as it is read)
   against every row and image held, then written (`from_raw` and `write_dataset`);
 - run of the built folder, streamed (items read a window at a time, records kept as their
-  aggregate reads them once written, `Benchmark.kept`) against the items held whole. The run uses an openai model on
-  a loopback server answering at once and the offline judge, so every item is read, posed
-  with its figure, scored and written;
+  aggregate reads them once written, `Benchmark.kept`) against the items held whole. The run
+  uses an openai model on a loopback server answering at once and the offline judge, so every
+  item is read, posed with its figure, scored and written;
 - rescore of that run (`geomeval score --judge offline`): records read, scored and written a
   window at a time (streamed only: there is no held-whole way left to run);
 - raw load: the items of the raw release (`--data` a raw folder), every figure's bytes

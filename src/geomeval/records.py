@@ -48,8 +48,9 @@ class Score:
         """The score as a run keeps it once written (`SampleRecord.kept`): the value, why there
         is none and the flags, which every summary reads; the explanation (often a judge's
         paragraph) only when the benchmark's aggregate reads it."""
-        return Score(self.value, self.explanation if with_explanation else "",
-                     None if self.unscored is None else _shared(self.unscored), self.needs_judge, self.not_applicable, self.judge)
+        unscored = None if self.unscored is None else _shared(self.unscored)
+        return Score(self.value, self.explanation if with_explanation else "", unscored,
+                     self.needs_judge, self.not_applicable, self.judge)
 
     def to_dict(self) -> dict[str, Any]:
         # a plain dict, not dataclasses.asdict: that deep-copies field by field and is the
@@ -94,6 +95,18 @@ def _shared(text: str) -> str:
     return sys.intern(text) if len(text) <= 200 else text
 
 
+def _compact(value: Any) -> Any:
+    """`value` with every short text in it (keys, names, groups) shared (`_shared`): a kept
+    record's meta and token counts repeat the same few names across the whole run."""
+    if isinstance(value, str):
+        return _shared(value)
+    if isinstance(value, dict):
+        return {_compact(k): _compact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
+
+
 def _only(values: dict[str, Any] | None, keys: tuple[str, ...]) -> dict[str, Any] | None:
     """`values` with only `keys` (None stays None: "no judgment" differs from an empty one)."""
     return None if values is None else {k: values[k] for k in keys if k in values}
@@ -131,18 +144,17 @@ class SampleRecord:
         there was a response ("" for one: its text is not read again), and of the target,
         judgment, extracted and explanations only what `fields` names. Judging and rescoring
         read samples.jsonl, never this copy."""
-        info = self.generation_info
         return SampleRecord(
             id=self.id, benchmark=_shared(self.benchmark), task=_shared(self.task),
             target=_only(self.target, fields.target) or {},
-            meta={_shared(k): _shared(v) if isinstance(v, str) else v for k, v in self.meta.items()},
+            meta=_compact(self.meta),
             response=None if self.response is None else "",
             generation_error=self.generation_error,
-            extracted=_only(self.extracted, fields.extracted),
-            judgment=_only(self.judgment, fields.judgment),
+            extracted=_compact(_only(self.extracted, fields.extracted)),
+            judgment=_compact(_only(self.judgment, fields.judgment)),
             scores={_shared(k): v.kept(k in fields.explanations) for k, v in self.scores.items()},
             images=self.images,
-            generation_info=_only(info, ("finish_reason", "usage")),
+            generation_info=_compact(_only(self.generation_info, ("finish_reason", "usage"))),
         )
 
     def to_dict(self) -> dict[str, Any]:
