@@ -146,7 +146,7 @@ def main() -> None:
             if missed:
                 failed.append(label)
         print(f"{label:20}{cells}{ratios}{verdict}")
-    for n in [n for n in sizes if n in rows["build, whole"]]:
+    for n in [n for n in sizes if n in rows.get("build, whole", {})]:
         print(f"N={n}: held whole / streamed, " + ", ".join(
             f"{path} {rows[f'{path}, whole'][n] / rows[f'{path}, streamed'][n]:.2f}x" for path in ("build", "run", "raw load")))
     print(f"target: every streamed peak at N>{first} within {TARGET}x of N={first}")
