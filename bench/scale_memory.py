@@ -10,10 +10,10 @@ Side by side, per path:
 
 - build, streamed (what `geomeval build` does: each row written to its shard as it is read)
   against every row and image held, then written (`from_raw` and `write_dataset`);
-- run of the built folder, streamed (items read a window at a time, records kept without
-  their figures once written) against the items held whole. The run uses an openai model on
-  a loopback server answering at once and the offline judge, so every item is read, posed
-  with its figure, scored and written;
+- run of the built folder, streamed (items read a window at a time, records kept as their
+  aggregate reads them once written, `Benchmark.kept`) against the items held whole. The run
+  uses an openai model on a loopback server answering at once and the offline judge, so every
+  item is read, posed with its figure, scored and written;
 - rescore of that run (`geomeval score --judge offline`): records read, scored and written a
   window at a time (streamed only: there is no held-whole way left to run);
 - raw load: the items of the raw release (`--data` a raw folder), every figure's bytes
@@ -62,7 +62,7 @@ bench = get_benchmark("geolaux")
 if sys.argv[4] == "whole":  # the former way: every item made up front, every record kept whole
     load = bench.load_items
     bench.load_items = lambda *args: list(load(*args))
-    runner.light = lambda record: record
+    bench.kept = lambda record: record
 model = parse_model_spec("openai:m", ModelOptions(base_url=sys.argv[3]))
 results = runner.run(bench, task="geolaux", model=model, judge=parse_judge_spec("offline"), out_dir=Path(sys.argv[2]),
                      data=sys.argv[1], overwrite=True)
@@ -146,7 +146,7 @@ def main() -> None:
             if missed:
                 failed.append(label)
         print(f"{label:20}{cells}{ratios}{verdict}")
-    for n in [n for n in sizes if n in rows["build, whole"]]:
+    for n in [n for n in sizes if n in rows.get("build, whole", {})]:
         print(f"N={n}: held whole / streamed, " + ", ".join(
             f"{path} {rows[f'{path}, whole'][n] / rows[f'{path}, streamed'][n]:.2f}x" for path in ("build", "run", "raw load")))
     print(f"target: every streamed peak at N>{first} within {TARGET}x of N={first}")

@@ -8,6 +8,7 @@ reports coverage, so a failure is never counted as a wrong answer.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,14 @@ class Score:
     def scored(self) -> bool:
         return self.value is not None
 
+    def kept(self, with_explanation: bool) -> Score:
+        """The score as a run keeps it once written (`SampleRecord.kept`): the value, why there
+        is none and the flags, which every summary reads; the explanation (often a judge's
+        paragraph) only when the benchmark's aggregate reads it."""
+        unscored = None if self.unscored is None else _shared(self.unscored)
+        return Score(self.value, self.explanation if with_explanation else "", unscored,
+                     self.needs_judge, self.not_applicable, self.judge)
+
     def to_dict(self) -> dict[str, Any]:
         # a plain dict, not dataclasses.asdict: that deep-copies field by field and is the
         # larger part of writing a sample line (the same keys and values either way)
@@ -64,6 +73,43 @@ def judged(scores: dict[str, Score], outcome: str = "decided") -> dict[str, Scor
         if score.scored:
             score.judge = outcome
     return scores
+
+
+@dataclass(frozen=True)
+class KeptFields:
+    """What a benchmark's `aggregate` reads of a record beyond what every summary reads: the
+    keys of `target`, `judgment` and `extracted`, and the metrics whose `Score.explanation`
+    (e.g. ME2's METEOR variant). A run keeps one copy of every written record for its summary
+    (runner.py), so these decide whether its memory grows by a few hundred bytes an item or by
+    the whole response, judge texts and figures."""
+
+    target: tuple[str, ...] = ()
+    judgment: tuple[str, ...] = ()
+    extracted: tuple[str, ...] = ()
+    explanations: tuple[str, ...] = ()
+
+
+def _shared(text: str) -> str:
+    """One copy of a short repeated text (a task name, a breakdown group, an unscored reason)
+    for every record holding it, instead of one per record read back from JSON."""
+    return sys.intern(text) if len(text) <= 200 else text
+
+
+def _compact(value: Any) -> Any:
+    """`value` with every short text in it (keys, names, groups) shared (`_shared`): a kept
+    record's meta and token counts repeat the same few names across the whole run."""
+    if isinstance(value, str):
+        return _shared(value)
+    if isinstance(value, dict):
+        return {_compact(k): _compact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
+
+
+def _only(values: dict[str, Any] | None, keys: tuple[str, ...]) -> dict[str, Any] | None:
+    """`values` with only `keys` (None stays None: "no judgment" differs from an empty one)."""
+    return None if values is None else {k: values[k] for k in keys if k in values}
 
 
 @dataclass(slots=True)
@@ -90,6 +136,26 @@ class SampleRecord:
     def truncated(self) -> bool:
         """The reply was cut at max_tokens: scored as given, and counted in results."""
         return bool(self.generation_info and self.generation_info.get("finish_reason") == "length")
+
+    def kept(self, fields: KeptFields) -> SampleRecord:
+        """The record as a run keeps it once written, for `aggregate`, `responded` and
+        results.json: id, task, meta (the breakdowns), each score's value and flags, the
+        generation error, images (paths), the reply's finish reason and token usage, whether
+        there was a response ("" for one: its text is not read again), and of the target,
+        judgment, extracted and explanations only what `fields` names. Judging and rescoring
+        read samples.jsonl, never this copy."""
+        return SampleRecord(
+            id=self.id, benchmark=_shared(self.benchmark), task=_shared(self.task),
+            target=_only(self.target, fields.target) or {},
+            meta=_compact(self.meta),
+            response=None if self.response is None else "",
+            generation_error=self.generation_error,
+            extracted=_compact(_only(self.extracted, fields.extracted)),
+            judgment=_compact(_only(self.judgment, fields.judgment)),
+            scores={_shared(k): v.kept(k in fields.explanations) for k, v in self.scores.items()},
+            images=self.images,
+            generation_info=_compact(_only(self.generation_info, ("finish_reason", "usage"))),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON values; the fields are read as they are, not deep-copied

@@ -15,7 +15,6 @@ and each model or judge client bounds its own requests in flight.
 from __future__ import annotations
 
 import asyncio
-import copy
 import itertools
 import json
 import os
@@ -119,6 +118,21 @@ def write_samples(path: Path, records: list[SampleRecord]) -> None:
         for record in records:
             handle.write(record.to_json() + "\n")
     _replace_keeping_mode(Path(tmp), path)
+
+
+def _resume(bench: Benchmark, path: Path) -> dict[str, SampleRecord]:
+    """The finished records of samples.jsonl, kept (`Benchmark.kept`) by id, the file rewritten
+    with only them (a torn last line and failures to retry dropped): read, judged finished on
+    the whole record, written and let go one at a time, so resuming holds no more than the run."""
+    done: dict[str, SampleRecord] = {}
+    fd, tmp = tempfile.mkstemp(prefix=".samples.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        for record in iter_samples(path):
+            if bench.finished(record):
+                handle.write(record.to_json() + "\n")
+                done[record.id] = bench.kept(record)
+    _replace_keeping_mode(Path(tmp), path)
+    return done
 
 
 def _replace_keeping_mode(new: Path, path: Path) -> None:
@@ -295,16 +309,13 @@ def run(
                 f"{out_dir} holds another run (differs in {', '.join(differing)}); "
                 "use another --out or pass --overwrite"
             )
-        existing = [r for r in read_samples(samples_path) if bench.finished(r)]
-        write_samples(samples_path, existing)  # drops a torn last line and failures to retry
-        done = {r.id: r for r in existing}
+        done = _resume(bench, samples_path)
     elif samples_path.exists():
         samples_path.unlink()
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
     ids = item_ids(items)
     todo = items.without(done) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
-    done = {key: light(record) for key, record in done.items()}
     if progress:
         progress(len(done), len(ids))
     prefetched: list[bool] = []
@@ -317,7 +328,7 @@ def run(
                 prefetched.append(True)  # its endpoints, while the report's imports load
                 if not bench.plots_while_scoring:
                     prefetch_report_modules()
-            done[record.id] = light(record)
+            done[record.id] = bench.kept(record)
             if progress:
                 progress(len(done), len(ids))
 
@@ -374,24 +385,6 @@ def item_ids(items: Sequence[Item]) -> list[str]:
     return items.ids() if isinstance(items, LazyItems) else [item.id for item in items]
 
 
-_IMAGE_PREFIXES = ("iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR")  # base64 of PNG, JPEG, GIF, WebP
-LIGHT_MIN_CHARS = 1024
-
-
-def light(record: SampleRecord) -> SampleRecord:
-    """The record as the run keeps it once saved: the figures its target carries as base64
-    (GeoLaux's problem figure, GGBench's reference) left out. They are for judging and
-    rescoring, which read samples.jsonl; aggregation never reads them, so keeping them for
-    every item would make a run's memory grow with its images for nothing."""
-    heavy = [key for key, value in record.target.items()
-             if isinstance(value, str) and len(value) >= LIGHT_MIN_CHARS and value.startswith(_IMAGE_PREFIXES)]
-    if not heavy:
-        return record
-    kept = copy.copy(record)
-    kept.target = {key: value for key, value in record.target.items() if key not in heavy}
-    return kept
-
-
 def _clients(model: Model, judge: Judge) -> dict[str, Any]:
     """The run's chat clients by role (an in-process or baseline model has none)."""
     found = {"model": getattr(model, "client", None), "judge": judge.client}
@@ -409,7 +402,7 @@ def plan(bench: Benchmark, *, task: str, model: Model, judge: Judge, out_dir: Pa
     samples_path = out_dir / SAMPLES
     done: set[str] = set()
     if samples_path.exists() and not overwrite:
-        done = {r.id for r in read_samples(samples_path) if bench.finished(r)}
+        done = {r.id for r in iter_samples(samples_path) if bench.finished(r)}
     todo = items.without(done) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
     client = getattr(model, "client", None)
     model_requests: int | None = None
@@ -444,8 +437,8 @@ def rescore(
     """Score saved outputs again (e.g. with another judge) without regenerating.
 
     Records are read, scored and written a window at a time (twice `concurrency`, written in
-    their order), and kept without their figures once written (`light`), as a run keeps
-    them: memory does not grow with the items' images."""
+    their order), and kept once written only as `aggregate` reads them (`Benchmark.kept`), as
+    a run keeps them: memory does not grow with the items' responses, judge texts or images."""
     config_path = out_dir / RUN_CONFIG
     if not config_path.exists():
         raise FileNotFoundError(f"{config_path} not found: is {out_dir} a geomeval run folder?")
@@ -454,7 +447,7 @@ def rescore(
     bench = with_recorded_prompts(bench, config)
     samples_path = out_dir / SAMPLES
     total = _check_whole(samples_path)
-    records = _resumed_rescore(out_dir, judge.spec)
+    records = _resumed_rescore(bench, out_dir, judge.spec)
     size = 2 * max(1, concurrency)
 
     async def main() -> None:
@@ -464,7 +457,7 @@ def rescore(
             def save(record: SampleRecord) -> None:
                 sink.write(record.to_json() + "\n")
                 sink.flush()  # whole lines only: a killed rescore resumes after the last one
-                records.append(light(record))
+                records.append(bench.kept(record))
                 if progress:
                     progress(len(records), total)
 
@@ -506,9 +499,9 @@ def _samples_stamp(path: Path) -> dict[str, int]:
     return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
-def _resumed_rescore(out_dir: Path, judge_spec: str) -> list[SampleRecord]:
+def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str) -> list[SampleRecord]:
     """The records an interrupted rescore of the same samples with the same judge wrote
-    (light), its partial file cut after its last complete line; else none, the partial file
+    (as kept, `Benchmark.kept`), its partial file cut after its last complete line; else none, the partial file
     emptied and the state recorded for this rescore."""
     partial, state_path = out_dir / RESCORING, out_dir / RESCORING_STATE
     state = {"judge": judge_spec, "samples": _samples_stamp(out_dir / SAMPLES)}
@@ -527,7 +520,7 @@ def _resumed_rescore(out_dir: Path, judge_spec: str) -> list[SampleRecord]:
                     break  # the line a kill cut short: it and anything after are redone
                 if not line.endswith(b"\n"):
                     break
-                kept.append(light(record))
+                kept.append(bench.kept(record))
                 end += len(line)
         with partial.open("r+b") as handle:
             handle.truncate(end)

@@ -14,7 +14,7 @@ from ..aggregate import Breakdown
 from ..errors import UsageError
 from ..hub_metadata import HubMetadata
 from ..prompts import PromptSet, Template, default_set
-from ..records import SampleRecord, Score
+from ..records import KeptFields, SampleRecord, Score
 from .lmms import LmmsBenchmark
 from .options import NoOptions
 from .options import parse as parse_options
@@ -247,6 +247,21 @@ class Benchmark(ABC):
         """The breakdowns its results are reported by, in order (the folder's
         `scoring.BREAKDOWNS`: each with the record field it groups by and its groups' order)."""
         return tuple(self.module("scoring").BREAKDOWNS)
+
+    @property
+    def kept_fields(self) -> KeptFields:
+        """What its `aggregate` reads of a record beyond ids, meta, scores and flags (the
+        folder's `scoring.KEPT`; none when it declares nothing): a run keeps only that of each
+        written record. tests/test_kept.py holds every benchmark × task to it, aggregating the
+        kept copies and the records read back alike."""
+        kept: KeptFields = getattr(self.module("scoring"), "KEPT", KeptFields())
+        return kept
+
+    def kept(self, record: SampleRecord) -> SampleRecord:
+        """The copy of a written record a run keeps for `aggregate`, `responded` and results.json
+        (`SampleRecord.kept` with `kept_fields`): its memory, not the record's, is what a run
+        holds per item."""
+        return record.kept(self.kept_fields)
 
     def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
         """Metrics with coverage, and breakdowns, for `results.json`: the folder's

@@ -22,7 +22,7 @@ from ...errors import EndpointFailure
 from ...images import image_bytes
 from ...judges import Judge
 from ...prompts import PromptSet
-from ...records import SampleRecord, Score, judged
+from ...records import KeptFields, SampleRecord, Score, judged
 from . import judging
 from .analysis_tables import analysis_tables
 from .features import STEP_BUCKETS
@@ -244,6 +244,12 @@ BREAKDOWNS = (
     Breakdown("auxiliary_type", order=("none", "simple", "complex")),
     Breakdown("language"),
 )
+
+
+# The judgment keys `analysis` (and the resume check) read: the rest (the judge's reasons)
+# stays in samples.jsonl, not in the copy a run keeps of every record.
+KEPT = KeptFields(judgment=("marks", "final_answer_correct", "first_error_step", "error_type",
+                            "error_type_error", "step_error_types", "judge_input"))
 
 
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer, parse_json_object, read_option_letter
 from ...judges import Judge
 from ...prompts import PromptSet
-from ...records import SampleRecord, Score, judged
+from ...records import KeptFields, SampleRecord, Score, judged
 from ..base import model_failure
 from . import prompts
 from .features import (
@@ -291,6 +291,11 @@ BREAKDOWNS = (
     Breakdown("question_type", field="question_answer_type", order=tuple(QUESTION_ANSWER_TYPES)),
     Breakdown("chapter"),
 )
+
+
+# Read by the tables: the option kind chosen, and the explanations naming the METEOR variant
+# and BERTScore model (the other explanations stay in samples.jsonl only).
+KEPT = KeptFields(extracted=("chosen_source",), explanations=("METEOR", "BERTScore-F1"))
 
 
 def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
