@@ -66,3 +66,40 @@ def test_a_cache_file_replaced_meanwhile_gets_a_writer_of_its_own(tmp_path: Path
     new.close()
     old.close()
     assert _rows(path) == {"k": "t"}
+
+
+def test_a_forked_child_exits_without_waiting_for_its_parents_writer(tmp_path: Path, monkeypatch) -> None:
+    import atexit
+    import os
+    import time
+
+    from geomeval import cache as cache_module
+
+    committed = threading.Event()
+    slow = cache_module._Writer._commit
+
+    def slow_commit(self, entries):  # the writes stay queued (unfinished) while the parent forks
+        time.sleep(1.0)
+        slow(self, entries)
+        committed.set()
+
+    monkeypatch.setattr(cache_module._Writer, "_commit", slow_commit)
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    for index in range(50):
+        cache.put(f"k{index}", "text", "m")
+    pid = os.fork()
+    if pid == 0:  # the child ends as an interpreter does: its exit functions run
+        try:
+            atexit._run_exitfuncs()
+        finally:
+            os._exit(0)
+    deadline = time.monotonic() + 20
+    while (waited := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if waited[0] == 0:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        raise AssertionError("the forked child waited at exit for a writer thread it does not have")
+    assert os.waitstatus_to_exitcode(waited[1]) == 0
+    cache.close()
+    assert committed.is_set() and len(_rows(tmp_path / "c.sqlite")) == 50

@@ -253,6 +253,16 @@ def _flush_all() -> None:
         writer.flush()
 
 
+def _forget_writers_in_child() -> None:
+    """A forked child has none of its parent's writer threads: waiting at exit for their
+    queues would never end. The child opens its own cache if it needs one (an SQLite
+    connection must not cross a fork anyway)."""
+    _WRITERS.clear()
+
+
+os.register_at_fork(after_in_child=_forget_writers_in_child)
+
+
 class ResponseCache:
     """Thread-safe get/put on one SQLite file; writers from several processes are fine (WAL).
 
