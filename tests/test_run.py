@@ -237,6 +237,20 @@ def test_resume_survives_a_line_torn_inside_a_character(tmp_path: Path) -> None:
     assert resumed["metrics"] == full["metrics"]
 
 
+def test_an_unreadable_middle_line_stops_the_resume_and_leaves_the_folder_as_it_was(tmp_path: Path) -> None:
+    from geomeval.errors import UsageError
+
+    bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
+    run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path)
+    lines = (tmp_path / "samples.jsonl").read_bytes().splitlines(keepends=True)
+    broken = b"".join([lines[0], b"{not json\n", *lines[1:]])
+    (tmp_path / "samples.jsonl").write_bytes(broken)
+    with pytest.raises(UsageError, match=r"samples\.jsonl, line 2: unreadable sample"):
+        run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path)
+    assert (tmp_path / "samples.jsonl").read_bytes() == broken
+    assert not list(tmp_path.glob(".samples.*"))  # no half-written copy left behind
+
+
 def test_resume_with_another_judge_is_refused(tmp_path: Path) -> None:
     bench = get_benchmark("geolaux")
     run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),

@@ -21,7 +21,7 @@ import os
 import platform
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -111,12 +111,16 @@ def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRec
             yield record
 
 
-def write_samples(path: Path, records: list[SampleRecord]) -> None:
-    """Replace samples.jsonl atomically (used when dropping a torn line and failures to retry)."""
+def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
+    """Replace samples.jsonl with `records`, atomically (they may be read from it as they go)."""
     fd, tmp = tempfile.mkstemp(prefix=".samples.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(record.to_json() + "\n")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(record.to_json() + "\n")
+    except BaseException:  # an unreadable line met on the way: the old file stays, no leftover
+        os.unlink(tmp)
+        raise
     _replace_keeping_mode(Path(tmp), path)
 
 
@@ -125,13 +129,14 @@ def _resume(bench: Benchmark, path: Path) -> dict[str, SampleRecord]:
     with only them (a torn last line and failures to retry dropped): read, judged finished on
     the whole record, written and let go one at a time, so resuming holds no more than the run."""
     done: dict[str, SampleRecord] = {}
-    fd, tmp = tempfile.mkstemp(prefix=".samples.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+
+    def finished() -> Iterator[SampleRecord]:
         for record in iter_samples(path):
             if bench.finished(record):
-                handle.write(record.to_json() + "\n")
                 done[record.id] = bench.kept(record)
-    _replace_keeping_mode(Path(tmp), path)
+                yield record
+
+    write_samples(path, finished())
     return done
 
 
