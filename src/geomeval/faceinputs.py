@@ -5,6 +5,7 @@ scored. Also what an answer-accuracy face reports per item (`answer_item`)."""
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 from typing import Any
@@ -45,6 +46,27 @@ def class_name(value: Any, index: int, field: str, names: Sequence[str]) -> str:
     raise ValueError(
         f"item {index}, {field}: expected one of {', '.join(names)} (or 0-{len(names) - 1}), got {value!r}"
     )
+
+
+def entry(column: Sequence[Any] | None, index: int) -> Any:
+    """Item `index`'s value in an optional column (None when the column is not given)."""
+    return None if column is None else column[index]
+
+
+def gold_text(value: Any, index: int, field: str = "references") -> str:
+    """A gold answer as text: a string, or a finite number (`evaluate` hands numbers over as
+    floats, so 12.0 is the 12 it was); anything else, or an empty answer, is a ValueError
+    naming the item and the field."""
+    if isinstance(value, bool) or not isinstance(value, str | numbers.Real):
+        raise ValueError(f"item {index}, {field}: expected the gold answer (text or a number), got {value!r}")
+    if isinstance(value, numbers.Real) and not math.isfinite(value):
+        raise ValueError(f"item {index}, {field}: expected a finite gold value, got {value!r}")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    if not text:
+        raise ValueError(f"item {index}, {field}: the gold answer is empty, so nothing could be counted right")
+    return text
 
 
 def answer_item(record: Any, metric: str) -> dict[str, Any]:

@@ -226,6 +226,7 @@ def _runs(positions: list[int]) -> Iterator[tuple[int, int]]:
     if start is not None and previous is not None:
         yield start, previous - start + 1
 
+
 class _TemporaryFolder:
     """A folder removed once nothing refers to this (the last rows reading it are gone), or
     when the process exits."""
@@ -540,6 +541,7 @@ class SubsetDataSource(DataSource):
 
     def _read_config(self, raw: Path | str, config: str | None) -> RawRelease:
         return self.read_release(raw, self.config(config), skip_invalid=False)
+
     def _raw_rows(self, raw: Path, limit: int | None, config: str | None) -> Any:
         """A raw subset is read whole: each item's complexity is rated against its subset."""
         dataset = self.undecoded(self.load(str(raw), config=config))

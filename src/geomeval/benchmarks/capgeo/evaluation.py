@@ -17,15 +17,13 @@ caption is None (the captioner gave none): it was never posed as the paper poses
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from ...aggregate import face_summary, summarize
 from ...engine import score_records_sync
-from ...faceinputs import answer_item, check_columns, class_name
+from ...faceinputs import answer_item, check_columns, class_name, entry, gold_text
 from ...judges import Judge
 from ...records import SampleRecord
 from ..base import EvaluateFace, face_predictions
@@ -75,8 +73,8 @@ def evaluate_accuracy(
         raise ValueError(NO_CAPTIONS.format(mode=mode))
     records = [
         _record(index, predictions[index], references[index], mode,
-                choices=_column(choices, index), unit=_column(units, index), caption=_column(captions, index),
-                question_type=_column(question_types, index), subject=_column(subjects, index))
+                choices=entry(choices, index), unit=entry(units, index), caption=entry(captions, index),
+                question_type=entry(question_types, index), subject=entry(subjects, index))
         for index in range(len(predictions))
     ]
     score_records_sync(CapGeo(), records, Judge("offline"))  # no judge: the answer checker alone
@@ -99,22 +97,6 @@ def evaluate_accuracy(
 
 
 # --- input ------------------------------------------------------------------------------------
-
-
-def _column(column: Sequence[Any] | None, index: int) -> Any:
-    return None if column is None else column[index]
-
-
-def _reference(value: Any, index: int) -> str:
-    """The gold answer as text; numbers are allowed (a value the caller parsed)."""
-    if isinstance(value, bool) or not isinstance(value, str | numbers.Real):
-        raise ValueError(f"item {index}, references: expected the gold answer (text or a number), got {value!r}")
-    if isinstance(value, numbers.Real) and not math.isfinite(value):
-        raise ValueError(f"item {index}, references: expected a finite gold value, got {value!r}")
-    text = str(value).strip()
-    if not text:
-        raise ValueError(f"item {index}, references: the gold answer is empty, so nothing could be counted right")
-    return text
 
 
 def _options(value: Any, index: int) -> list[str]:
@@ -153,7 +135,7 @@ def _record(
         target={
             "question": "",
             "choices": _options(choices, index),
-            "answer": _reference(reference, index),
+            "answer": gold_text(reference, index),
             "unit": _text(unit, index, "units", "the answer's unit"),
             "mode": mode,
             "caption": _text(caption, index, "captions", "the caption"),

@@ -16,7 +16,6 @@ for one), while a prediction of None (no response at all: the request failed) is
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -25,7 +24,7 @@ from typing import Any
 from ...aggregate import Breakdown, face_summary, summarize
 from ...client import BackgroundLoop
 from ...engine import score_records_sync
-from ...faceinputs import check_columns, class_name
+from ...faceinputs import check_columns, class_name, entry, gold_text
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
 from ...textmetrics import meteor_variant
@@ -108,10 +107,10 @@ def evaluate_accuracy(
             index,
             predictions[index],
             references[index],
-            _column(question_formats, index),
-            _column(domains, index),
-            _column(option_sources, index),
-            _column(problems, index),
+            entry(question_formats, index),
+            entry(domains, index),
+            entry(option_sources, index),
+            entry(problems, index),
         )
         for index in range(len(predictions))
     ]
@@ -178,10 +177,10 @@ def evaluate_explanations(
             index,
             predictions[index],
             references[index],
-            _column(keypoints, index),
-            _column(answers, index),
-            _column(problems, index),
-            _column(domains, index),
+            entry(keypoints, index),
+            entry(answers, index),
+            entry(problems, index),
+            entry(domains, index),
         )
         for index in range(len(predictions))
     ]
@@ -215,10 +214,6 @@ def evaluate_explanations(
 # --------------------------------------------------------------------------- input
 
 
-def _column(column: Sequence[Any] | None, index: int) -> Any:
-    return None if column is None else column[index]
-
-
 def _letter(value: Any, index: int, what: str) -> str:
     """An option letter given as B, b, (B) or B., or (keypoint answers) as its ClassLabel
     index; evaluate hands numeric references over as floats, so 1.0 is index 1."""
@@ -238,22 +233,6 @@ def _letter(value: Any, index: int, what: str) -> str:
     )
 
 
-def _value(value: Any, index: int, field: str = "references") -> str:
-    """A short answer's gold value as text; numbers are allowed."""
-    if isinstance(value, bool) or not isinstance(value, str | numbers.Real):
-        raise ValueError(
-            f"item {index}, {field}: expected the gold answer (text or a number), got {value!r}"
-        )
-    if isinstance(value, numbers.Real) and not math.isfinite(value):
-        raise ValueError(f"item {index}, {field}: expected a finite gold value, got {value!r}")
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)  # evaluate hands numbers over as floats: 12.0 was a 12
-    text = str(value).strip()
-    if not text:
-        raise ValueError(f"item {index}, {field}: the gold answer is empty")
-    return text
-
-
 def _text(value: Any, index: int, field: str, what: str) -> str:
     if value is None:
         return ""
@@ -270,7 +249,7 @@ def _answer(value: Any, index: int) -> str:
         raise ValueError(
             f"item {index}, answers: expected the gold answer (text or a number) or None, got {value!r}"
         )
-    return value if isinstance(value, str) else _value(value, index, "answers")
+    return value if isinstance(value, str) else gold_text(value, index, "answers")
 
 
 def _sources(value: Any, index: int, gold: str) -> list[str]:
@@ -351,7 +330,7 @@ def _accuracy_record(
         target["answer"] = (
             _letter(reference, index, "a multiple-choice item's gold answer")
             if fmt == "multiple-choice"
-            else _value(reference, index)
+            else gold_text(reference, index)
         )
     else:
         gold = _letter(reference, index, "a keypoint item's gold answer")
