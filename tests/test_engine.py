@@ -221,3 +221,23 @@ def test_text_only_messages_go_as_plain_strings_and_images_keep_their_parts() ->
         sent = [request["messages"] for request in server.requests]
     assert sent[0] == [{"role": "system", "content": "be brief"}, {"role": "user", "content": "first\n\nsecond"}]
     assert sent[1] == with_image
+
+
+def test_a_request_body_is_the_json_dumps_bytes_with_long_strings_spliced_in() -> None:
+    from geomeval.client import SPLICE_CHARS, json_body
+
+    figure = "data:image/png;base64," + base64.b64encode(bytes(range(256)) * 64).decode()
+    long_plain = "x" * SPLICE_CHARS
+    needs_escaping = ['a "quoted" ' * 500, "line\n" * 1000, "back\\slash" * 500, "é" * SPLICE_CHARS,
+                      "\x01" + "y" * SPLICE_CHARS]
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": t} for t in needs_escaping]
+             + [{"type": "image_url", "image_url": {"url": figure}}, {"type": "text", "text": long_plain}]},
+            {"role": "assistant", "content": figure},  # the same figure twice
+        ],
+        "temperature": 0, "max_tokens": 16, "stop": ["</answer>", "x" * (SPLICE_CHARS - 1)],
+    }
+    assert json_body(body) == json.dumps(body).encode("utf-8")
+    assert json.loads(json_body(body)) == body
