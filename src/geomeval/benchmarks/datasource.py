@@ -11,6 +11,7 @@ subset, all of them in one built folder. Raw readers share
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import shutil
@@ -19,6 +20,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cached_property
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -79,6 +81,159 @@ def read_json_file(path: Path, encoding: str = "utf-8") -> Any:
         raise DataError(str(exc.key)[:200], "id", f"{path.name}: the key appears twice in one object") from None
     except (json.JSONDecodeError, RecursionError) as exc:
         raise DataError("(file)", path.name, f"not valid JSON: {str(exc)[:200]}") from None
+
+
+MAX_JSON_DEPTH = 500
+"""Containers one inside another that a streamed release file may nest (the top level is
+one): a deeper one is refused as not valid JSON, as the json module refuses one past its
+recursion limit, rather than built level by level until memory runs out."""
+
+_STARTS = ("start_map", "start_array")
+_ENDS = ("end_map", "end_array")
+
+
+class _TooDeep(ValueError):
+    pass
+
+
+class _Utf8Chunks:
+    """A release file read in binary chunks for ijson, each checked as UTF-8 on the way (an
+    incremental decoder, a chunk at a time), so text that is not UTF-8 is named as such, as
+    `read_text` names it, rather than as one of yajl's lexical errors. With `utf-8-sig` a
+    leading byte-order mark is dropped."""
+
+    def __init__(self, handle: io.BufferedReader, encoding: str):
+        self.handle = handle
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.skip_mark = codecs.lookup(encoding).name == "utf-8-sig"
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.handle.read(size)
+        if self.skip_mark and data:
+            data = data.removeprefix(codecs.BOM_UTF8)
+            self.skip_mark = False
+        if data or size != 0:
+            self.decoder.decode(data, final=not data)  # raises UnicodeDecodeError
+        return data
+
+
+def _json_value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int) -> Any:
+    """The JSON value whose first parse event is (event, value), built from `events` up to
+    its last, at `depth` (its container's). Numbers come as the json module gives them (a
+    float where ijson gives a Decimal); a key written twice in one object raises `_DuplicateKey`."""
+    if event not in _STARTS:
+        return float(value) if isinstance(value, Decimal) else value
+    if depth + 1 > MAX_JSON_DEPTH:
+        raise _TooDeep()
+    root: Any = {} if event == "start_map" else []
+    containers: list[Any] = [root]
+    key: Any = None  # the key whose value comes next, in the innermost object
+    keys: list[Any] = []  # the keys of the enclosing objects, to go back to
+    for event, value in events:
+        if event == "map_key":
+            if value in containers[-1]:
+                raise _DuplicateKey(value)
+            key = value
+            continue
+        if event in _ENDS:
+            containers.pop()
+            if not containers:
+                return root
+            key = keys.pop()
+            continue
+        if event in _STARTS:
+            if depth + len(containers) + 1 > MAX_JSON_DEPTH:
+                raise _TooDeep()
+            item: Any = {} if event == "start_map" else []
+        else:
+            item = float(value) if isinstance(value, Decimal) else value
+        inner = containers[-1]
+        if type(inner) is list:
+            inner.append(item)
+        else:
+            inner[key] = item
+        if event in _STARTS:
+            containers.append(item)
+            keys.append(key)
+    return root  # not reached: ijson raises at a premature end
+
+
+def _json_members(path: Path, container: str, expected: str, encoding: str) -> Iterator[tuple[Any, Any]]:
+    """(key or position, value) of each member of the file's top-level `container`
+    ("start_map" or "start_array"), parsed as they come (ijson, yajl's C backend): memory
+    holds one member, never the whole file. Errors as `read_json_file` gives them, each a
+    DataError naming the file: not UTF-8, not valid JSON (with the last member read whole,
+    where the fault lies after it), nested too deeply, a key written twice (at the top
+    level: the item id; inside a member: the item and the key), and, once the whole file
+    is checked as JSON, a top level other than `container` (`expected` says what it should be)."""
+    import ijson
+
+    last: Any = None
+    try:
+        with path.open("rb") as handle:
+            events = ijson.basic_parse(_Utf8Chunks(handle, encoding))
+            first, _ = next(events)
+            if first != container:
+                depth = 1 if first in _STARTS else 0
+                for event, _ in events:  # the whole file is still checked as JSON first
+                    depth += 1 if event in _STARTS else -1 if event in _ENDS else 0
+                    if depth > MAX_JSON_DEPTH:
+                        raise _TooDeep()
+                raise DataError("(file)", path.name, f"expected {expected}")
+            seen: set[str] = set()
+            position = 0
+            for event, value in events:
+                if event in _ENDS:
+                    break
+                key: Any = position
+                if event == "map_key":
+                    key = value
+                    if key in seen:
+                        raise DataError(str(key)[:200], "id", f"{path.name}: the key appears twice in one object")
+                    seen.add(key)
+                    event, value = next(events)
+                try:
+                    member = _json_value(event, value, events, 1)
+                except _DuplicateKey as exc:
+                    item = str(key)[:200] if container == "start_map" else f"#{key}"
+                    raise DataError(item, str(exc.key)[:200], f"{path.name}: the key appears twice in one object") from None
+                yield key, member
+                last, position = key, position + 1
+            for _ in events:  # anything after the top level is an error (ijson: trailing garbage)
+                pass
+    except UnicodeDecodeError:
+        raise DataError("(file)", path.name, "not UTF-8 text") from None
+    except _TooDeep:
+        raise DataError("(file)", path.name, f"not valid JSON: nested more than {MAX_JSON_DEPTH} levels") from None
+    except ijson.JSONError as exc:
+        where = "" if last is None else f" after item {last!r}" if container == "start_map" else f" after item #{last}"
+        raise DataError("(file)", path.name, f"not valid JSON{where}: {_yajl_message(exc)[:200]}") from None
+
+
+def _yajl_message(exc: Exception) -> str:
+    """yajl's error on one line: what went wrong, then the text around it."""
+    text = exc.args[0] if exc.args else str(exc)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    lines = [line.strip() for line in str(text).splitlines() if line.strip() and "(right here)" not in line]
+    return f"{lines[0]} near {lines[1]!r}" if len(lines) > 1 else (lines[0] if lines else "unreadable")
+
+
+def iter_json_object(
+    path: Path, *, expected: str = "a JSON object keyed by problem id", encoding: str = "utf-8"
+) -> Iterator[tuple[str, Any]]:
+    """(key, value) of each member of a release file's top-level JSON object, one at a time
+    (a release keyed by problem id, read incrementally: a 100k-item release is never held
+    whole), with the errors `read_json_file` gives (see `_json_members`)."""
+    for key, value in _json_members(path, "start_map", expected, encoding):
+        yield str(key), value
+
+
+def iter_json_array(path: Path, *, expected: str, encoding: str = "utf-8") -> Iterator[Any]:
+    """Each element of a release file's top-level JSON list, one at a time (see
+    `_json_members`; a key written twice inside element i names item `#i`)."""
+    for _, value in _json_members(path, "start_array", expected, encoding):
+        yield value
 
 
 MAX_IMAGE_PIXELS = 50_000_000

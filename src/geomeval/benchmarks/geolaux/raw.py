@@ -12,7 +12,7 @@ from typing import Any
 
 from ...answers import ChoiceError, parse_choices
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image, read_json_file
+from ..datasource import RawRelease, collect, iter_json_object, read_image
 from .features import AUXILIARY_TYPES, TYPES
 
 NULLS = (None, "", "null", "None", "none")
@@ -37,11 +37,10 @@ def locate_release(raw: str | Path) -> tuple[Path, Path]:
 
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
+    """Typed rows of the release, its JSON read a record at a time (`iter_json_object`), so
+    memory holds one record, not the whole file, however many items it has."""
     json_path, root = locate_release(raw)
-    data = read_json_file(json_path)
-    if not isinstance(data, dict):
-        raise DataError("(file)", json_path.name, "expected a JSON object keyed by problem id")
-    pairs = ((str(item_id), record) for item_id, record in data.items())
+    pairs = iter_json_object(json_path, expected="a JSON object keyed by problem id")
     return collect(pairs, lambda item_id, record: convert_record(item_id, record, root), skip_invalid=skip_invalid)
 
 
