@@ -1,7 +1,7 @@
 """Peak memory (max RSS) of `build`, `run`, `score` (rescore) and loading a raw release as the
 data grows: streamed, the way geomeval works, against held whole, the former way.
 
-    python bench/scale_memory.py [--full] [--sizes 1000,10000] [--whole-up-to 10000]
+    python bench/scale_memory.py [--full] [--sizes 1000,10000] [--whole-up-to 10000] [--paths build,raw]
 
 For each N (1k and 10k; 100k too with `--full`), real GeoLaux items replicated N times (see
 _replicated.py; every item has its own figure file): each measurement is a fresh process (same
@@ -19,6 +19,9 @@ Side by side, per path:
 - raw load: the items of the raw release (`--data` a raw folder), every figure's bytes
   touched, streamed (read once into temporary shards, items made as reached) against the
   release read into a Dataset (`from_raw`, the former way).
+
+`--paths` measures only some of the paths (build, run, rescore, raw: raw load); a run needs
+the build, a rescore the run.
 
 Prints MB per N and, per path, the ratio of each larger N's peak to N=1000's. Target: every
 streamed ratio within 1.5x (flat in N) while the data grows 10x or 100x. Exits 1 when missed.
@@ -39,6 +42,7 @@ from _replicated import replicated_release
 from run_fixed_cost import MODEL_ANSWER
 
 TARGET = 1.5
+PATHS = ("build", "run", "rescore", "raw")
 PEAK = """
 print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
 """
@@ -106,7 +110,12 @@ def main() -> None:
     parser.add_argument("--whole-up-to", type=int, default=10000,
                         help="measure the held-whole ways only up to this N (10k already takes 2 GB)")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "geomeval-bench-scale")
+    parser.add_argument("--paths", default=",".join(PATHS),
+                        help="the paths to measure, of build, run, rescore, raw (a run needs the build, a rescore the run)")
     args = parser.parse_args()
+    paths = set(args.paths.split(","))
+    if not paths <= set(PATHS) or ("run" in paths and "build" not in paths) or ("rescore" in paths and "run" not in paths):
+        parser.error(f"--paths: some of {', '.join(PATHS)}; run needs build, rescore needs run")
     sizes = [int(n) for n in args.sizes.split(",")] + ([100000] if args.full else [])
     env = {k: v for k, v in os.environ.items() if not k.startswith("GEOMEVAL_")}
     rows: dict[str, dict[int, float]] = {}
@@ -116,17 +125,18 @@ def main() -> None:
         for n in sizes:
             raw = replicated_release(n, args.cache / f"raw-{n}")
             ways = ("streamed", "whole") if n <= args.whole_up_to else ("streamed",)
-            for way in ways:
+            for way in ways if "build" in paths else ():
                 out = Path(tmp) / f"built-{n}-{way}"
                 rows.setdefault(f"build, {way}", {})[n] = max_rss_mb(BUILD, str(raw), str(out), way, env=env)
             built = Path(tmp) / f"built-{n}-streamed"
-            for way in ways:
+            for way in ways if "run" in paths else ():
                 out = Path(tmp) / f"run-{n}-{way}"
                 rows.setdefault(f"run, {way}", {})[n] = max_rss_mb(
                     RUN, str(built), str(out), server.base_url, way, env={**env, "GEOMEVAL_CACHE_DIR": str(out) + "-cache"})
-            rows.setdefault("rescore, streamed", {})[n] = max_rss_mb(RESCORE, str(Path(tmp) / f"run-{n}-streamed"), str(n),
-                                                                     env=env)
-            for way in ways:
+            if "rescore" in paths:
+                rows.setdefault("rescore, streamed", {})[n] = max_rss_mb(
+                    RESCORE, str(Path(tmp) / f"run-{n}-streamed"), str(n), env=env)
+            for way in ways if "raw" in paths else ():
                 rows.setdefault(f"raw load, {way}", {})[n] = max_rss_mb(RAW_LOAD, str(raw), way, str(n), env=env)
             for name in (f"built-{n}-whole", f"run-{n}-whole"):  # disk for the next N
                 subprocess.run(["rm", "-rf", str(Path(tmp) / name)], check=False)
@@ -146,9 +156,10 @@ def main() -> None:
             if missed:
                 failed.append(label)
         print(f"{label:20}{cells}{ratios}{verdict}")
-    for n in [n for n in sizes if n in rows.get("build, whole", {})]:
+    for n in [n for n in sizes if any(n in peaks for label, peaks in rows.items() if label.endswith("whole"))]:
         print(f"N={n}: held whole / streamed, " + ", ".join(
-            f"{path} {rows[f'{path}, whole'][n] / rows[f'{path}, streamed'][n]:.2f}x" for path in ("build", "run", "raw load")))
+            f"{path} {rows[f'{path}, whole'][n] / rows[f'{path}, streamed'][n]:.2f}x"
+            for path in ("build", "run", "raw load") if n in rows.get(f"{path}, whole", {})))
     print(f"target: every streamed peak at N>{first} within {TARGET}x of N={first}")
     if failed:
         sys.exit(1)
