@@ -1,0 +1,140 @@
+"""Release JSON read a member at a time (`datasource.iter_json_object`, `iter_json_array`):
+the same values and the same refusals as reading the file whole with the json module, without
+ever holding the file (GeoLaux's 100k-item release is 148 MB of JSON)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from geomeval.benchmarks.base import DataError
+from geomeval.benchmarks.datasource import (
+    MAX_JSON_DEPTH,
+    collect,
+    iter_json_array,
+    iter_json_object,
+)
+from geomeval.benchmarks.geolaux.data import sample_path
+from geomeval.benchmarks.geolaux.raw import convert_record, read_release
+
+SAMPLE = "GeoLaux_sample.json"
+
+
+def _write(tmp_path: Path, content: bytes | str, name: str = "release.json") -> Path:
+    path = tmp_path / name
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def _copy_sample(tmp_path: Path) -> Path:
+    raw = tmp_path / "raw"
+    shutil.copytree(sample_path(), raw)
+    return raw
+
+
+def _records(raw: Path) -> dict:
+    return json.loads((raw / SAMPLE).read_text(encoding="utf-8"))
+
+
+def test_members_and_numbers_are_what_the_json_module_gives(tmp_path: Path) -> None:
+    text = ('{"a": {"int": 3, "float": 1.5, "exp": 1E2, "neg0": -0.0, "big": 12345678901234567890, '
+            '"huge": 1e400, "tiny": 1e-400, "none": null, "yes": true, "text": "∠B \\u00e9 \\ud83d\\ude00", '
+            '"nested": [1, [2, {"k": []}], {}]}, "b": [], "c": "x", "d": 0.1}')
+    path = _write(tmp_path, text)
+    read = list(iter_json_object(path))
+    assert read == list(json.loads(text).items())
+    assert [type(v) for v in read[0][1].values()] == [type(v) for v in json.loads(text)["a"].values()]
+    assert list(iter_json_array(_write(tmp_path, "[1, 2.5, {\"a\": [3]}]", "list.json"), expected="a list")) == [
+        1, 2.5, {"a": [3]}]
+
+
+def test_a_large_release_gives_the_same_rows_as_read_whole(tmp_path: Path) -> None:
+    """Hundreds of items, so the file spans many of ijson's 64 KB reads and records straddle them."""
+    raw = _copy_sample(tmp_path)
+    sample = _records(raw)
+    grown = {f"{item_id}-{copy}": record for copy in range(60) for item_id, record in sample.items()}
+    (raw / SAMPLE).write_text(json.dumps(grown, ensure_ascii=False, indent=1), encoding="utf-8")
+    assert (raw / SAMPLE).stat().st_size > 4 * 64 * 1024
+    streamed = read_release(raw)
+    whole = collect(((item_id, record) for item_id, record in grown.items()),
+                    lambda item_id, record: convert_record(item_id, record, raw))
+    assert len(streamed.rows) == len(grown) and streamed.rows == whole.rows
+
+
+def test_members_come_before_the_file_is_read_to_its_end(tmp_path: Path) -> None:
+    path = _write(tmp_path, '{"first": {"x": 1}, ' + '"filler": "' + "y" * 300_000 + '", "last": {"x": tru}}')
+    members = iter_json_object(path)
+    assert next(members) == ("first", {"x": 1})  # read before the fault further on
+    with pytest.raises(DataError, match=r"release\.json.*not valid JSON after item 'filler'"):
+        list(members)
+
+
+def test_an_id_written_twice_is_refused_naming_it(tmp_path: Path) -> None:
+    path = _write(tmp_path, '{"p1": {"x": 1}, "p2": {"x": 2}, "p1": {"x": 3}}')
+    with pytest.raises(DataError, match=r"the key appears twice") as caught:
+        list(iter_json_object(path))
+    assert (caught.value.item, caught.value.field) == ("p1", "id") and "release.json" in caught.value.message
+
+
+def test_a_key_written_twice_inside_a_record_is_refused_naming_the_item_and_the_key(tmp_path: Path) -> None:
+    path = _write(tmp_path, '{"p1": {"x": 1}, "p2": {"type": "calc", "steps": [{"n": 1, "n": 2}]}}')
+    with pytest.raises(DataError, match=r"release\.json: the key appears twice") as caught:
+        list(iter_json_object(path))
+    assert (caught.value.item, caught.value.field) == ("p2", "n")
+    listed = _write(tmp_path, '[{"a": 1}, {"a": 1, "a": 2}]', "list.json")
+    with pytest.raises(DataError, match="appears twice") as caught:
+        list(iter_json_array(listed, expected="a list"))
+    assert (caught.value.item, caught.value.field) == ("#1", "a")
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("[1, 2]", "expected a JSON object keyed by problem id"),
+        ('"text"', "expected a JSON object keyed by problem id"),
+        ("[1, 2", "not valid JSON"),  # the whole file is checked as JSON before its kind
+        ("", "not valid JSON"),
+        ('{"a": {"x": 1}} trailing', "not valid JSON after item 'a'"),
+        ('{"a": {"x": 1}, "b": {"x": 1,}}', "not valid JSON after item 'a'"),
+        (b'{"a": {"x": "\xc3\x28"}}', "not UTF-8 text"),
+        (b"\xff\xfe{\"a\": 1}", "not UTF-8 text"),
+        ("[" * 100_000, f"nested more than {MAX_JSON_DEPTH} levels"),
+        ('{"a": ' + "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH + "}", f"nested more than {MAX_JSON_DEPTH} levels"),
+    ],
+    ids=["list", "string", "torn-list", "empty", "trailing", "malformed-mid-file", "bad-utf8", "utf16",
+         "deep-list", "deep-record"],
+)
+def test_an_unreadable_file_is_a_data_error_naming_it(tmp_path: Path, content: str | bytes, says: str) -> None:
+    path = _write(tmp_path, content)
+    with pytest.raises(DataError, match=r"not valid JSON|expected|not UTF-8") as caught:
+        list(iter_json_object(path))
+    assert (caught.value.item, caught.value.field) == ("(file)", "release.json") and says in caught.value.message
+
+
+def test_nesting_up_to_the_limit_is_read(tmp_path: Path) -> None:
+    deep = "[" * (MAX_JSON_DEPTH - 1) + "]" * (MAX_JSON_DEPTH - 1)
+    assert list(iter_json_object(_write(tmp_path, '{"a": ' + deep + "}"))) == [("a", json.loads(deep))]
+
+
+def test_a_byte_order_mark_is_dropped_only_where_the_encoding_says(tmp_path: Path) -> None:
+    path = _write(tmp_path, b'\xef\xbb\xbf{"a": 1}')
+    assert list(iter_json_object(path, encoding="utf-8-sig")) == [("a", 1)]
+    with pytest.raises(DataError, match="not valid JSON"):  # as json.loads refuses read_text's BOM
+        list(iter_json_object(path))
+
+
+def test_skip_invalid_counts_bad_records_but_a_torn_file_still_stops(tmp_path: Path) -> None:
+    raw = _copy_sample(tmp_path)
+    records = _records(raw)
+    records["not-a-record"] = ["a", "list"]
+    (raw / SAMPLE).write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    release = read_release(raw, skip_invalid=True)
+    assert [(s["id"], s["field"]) for s in release.skipped] == [("not-a-record", "(record)")]
+    assert len(release.rows) == len(records) - 1
+    text = (raw / SAMPLE).read_text(encoding="utf-8")
+    (raw / SAMPLE).write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(DataError, match=rf"{SAMPLE}.*not valid JSON after item"):
+        read_release(raw, skip_invalid=True)
