@@ -11,11 +11,12 @@ silently dropped.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image, read_json_file
+from ..datasource import RawRelease, collect, iter_json_array, read_image
 from .features import CLASSES, DIFFICULTIES
 
 ALIASES = {"caption": "caption_en", "geometry_class": "class"}
@@ -42,25 +43,25 @@ def locate_release(raw: str | Path) -> Path:
     return found[0]
 
 
-def _records(path: Path) -> list[Any]:
+def _records(path: Path) -> Iterator[Any]:
+    """The captions file's records, one at a time (a line, or a list element, at a time)."""
     if path.suffix == ".jsonl":
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise DataError("(file)", path.name, "not UTF-8 text") from None
-        records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except (json.JSONDecodeError, RecursionError) as exc:
-                raise DataError(f"line {number}", "(record)", f"{path.name}: not valid JSON: {str(exc)[:200]}") from None
-        return records
-    data = read_json_file(path)
-    if not isinstance(data, list):
-        raise DataError("(file)", path.name, "expected a JSON list of captioned figures")
-    return data
+        return _jsonl_records(path)
+    return iter_json_array(path, expected="a JSON list of captioned figures")
+
+
+def _jsonl_records(path: Path) -> Iterator[Any]:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield json.loads(line)
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    raise DataError(f"line {number}", "(record)", f"{path.name}: not valid JSON: {str(exc)[:200]}") from None
+    except UnicodeDecodeError:
+        raise DataError("(file)", path.name, "not UTF-8 text") from None
 
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image, read_json_file
+from ..datasource import RawRelease, collect, iter_json_array, read_image
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
 
 RELEASE_FILE = "GGBench_dataset.json"
@@ -85,9 +85,7 @@ def locate_release(raw: str | Path) -> tuple[Path, tuple[Path, ...]]:
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
     json_path, roots = locate_release(raw)
-    data = read_json_file(json_path)
-    if not isinstance(data, list):
-        raise DataError("(file)", json_path.name, "expected a JSON list of problems")
+    data = iter_json_array(json_path, expected="a JSON list of problems")  # a problem at a time
 
     def item_id(index: int, record: Any) -> str:
         has_id = isinstance(record, dict) and record.get("id") not in NULLS
