@@ -44,8 +44,12 @@ def locate_release(raw: str | Path) -> Path:
 
 
 def _records(path: Path) -> Iterator[Any]:
-    """The captions file's records, one at a time (a line, or a list element, at a time)."""
+    """The captions file's records, one at a time (a line, or a list element, at a time),
+    once the whole file is checked: a torn line stops the build before any record is converted,
+    as when the file was read whole."""
     if path.suffix == ".jsonl":
+        for _ in _jsonl_records(path):
+            pass
         return _jsonl_records(path)
     return iter_json_array(path, expected="a JSON list of captioned figures")
 

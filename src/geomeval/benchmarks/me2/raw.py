@@ -24,6 +24,7 @@ it only skips the checks of the fields it does not use, and has no `skip_invalid
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image, read_json_file
+from ..datasource import RawRelease, collect, iter_json_array, iter_json_object, read_image
 from .features import CIRCLED_OPTIONS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_ANSWER_TYPES
 
 PREFERRED_FILES = ("ME2.jsonl", "ME2.json", "me2.jsonl", "me2.json", "data.jsonl", "data.json")
@@ -167,8 +168,8 @@ def _record_pairs(path: Path) -> tuple[Iterator[tuple[str, Any]], str]:
         raise DataError("(file)", path.name, f"larger than {MAX_FILE_BYTES} bytes")
     if path.suffix.lower() == ".jsonl":
         return _jsonl_records(path), "jsonl"
-    data = _json_data(path)
-    return _json_records(data), "json" if isinstance(data, list) else "json-object"
+    keyed = _opens_object(path)
+    return _json_records(path, keyed), "json-object" if keyed else "json"
 
 
 class _Unreadable:
@@ -214,23 +215,30 @@ def _jsonl_records(path: Path) -> Iterator[tuple[str, Any]]:
         raise DataError("(file)", path.name, "not UTF-8 text") from None
 
 
-def _json_data(path: Path) -> list[Any] | dict[str, Any]:
-    """A `.json` records file: a list of records, or an object of them keyed by item id."""
-    data = read_json_file(path, encoding="utf-8-sig")
-    if not isinstance(data, (list, dict)):
-        raise DataError(
-            "(file)", path.name, "expected a JSON list of records or an object keyed by item id"
-        )
-    if len(data) > MAX_RECORDS:
-        raise DataError("(file)", path.name, f"more than {MAX_RECORDS} records")
-    return data
+def _opens_object(path: Path) -> bool:
+    """Whether a `.json` records file's top level is an object (keyed by item id) rather than
+    a list, from its first character after a byte-order mark and blanks."""
+    with path.open("rb") as handle:
+        head = handle.read(PEEK_BYTES).removeprefix(codecs.BOM_UTF8)
+        while head and not head.strip():
+            head = handle.read(PEEK_BYTES)
+    return head.lstrip().startswith(b"{")
 
 
-def _json_records(data: list[Any] | dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    if isinstance(data, dict):
+def _json_records(path: Path, keyed: bool) -> Iterator[tuple[str, Any]]:
+    """A `.json` records file's records, a record at a time (a list of records, or an object
+    of them keyed by item id), up to `MAX_RECORDS`."""
+    expected = "a JSON list of records or an object keyed by item id"
+    if keyed:
         # The key is the id; `_check_id` checks that a record's own id agrees.
-        return ((str(key)[:MAX_ID_CHARS], record) for key, record in data.items())
-    return identify(data)
+        members = iter_json_object(path, expected=expected, encoding="utf-8-sig")
+        pairs: Iterator[tuple[str, Any]] = ((key[:MAX_ID_CHARS], record) for key, record in members)
+    else:
+        pairs = identify(iter_json_array(path, expected=expected, encoding="utf-8-sig"))
+    for position, pair in enumerate(pairs):
+        if position >= MAX_RECORDS:
+            raise DataError("(file)", path.name, f"more than {MAX_RECORDS} records")
+        yield pair
 
 
 def position_id(position: int) -> str:
