@@ -518,12 +518,14 @@ class DataSource:
         summary["skipped"] = skipped
         return summary
 
-    def read_into(self, sink: ShardWriter, raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
-        """Read the release `raw` with every row sent to `sink` as it is converted (rows the
-        reader kept itself too, after); the release, for its skipped items."""
+    def read_into(
+        self, sink: ShardWriter, raw: str | Path, *, skip_invalid: bool = False, config: str | None = None
+    ) -> RawRelease:
+        """Read the release `raw` (a subset's: `config`) with every row sent to `sink` as it is
+        converted (rows the reader kept itself too, after); the release, for its skipped items."""
         token = ROW_SINK.set(sink)
         try:
-            release = self.read_release(raw, skip_invalid=skip_invalid)
+            release = self._read_config(raw, config, skip_invalid=skip_invalid)
         finally:
             ROW_SINK.reset(token)
         for row in release.rows:  # a reader that kept rows itself: write them too
@@ -582,10 +584,10 @@ class DataSource:
             found = self.undecoded(self._load_config(data, config))
         return found.select(range(min(limit, len(found)))) if limit is not None else found
 
-    def _read_config(self, raw: Path | str, config: str | None) -> RawRelease:
+    def _read_config(self, raw: Path | str, config: str | None, *, skip_invalid: bool = False) -> RawRelease:
         """A raw release's rows (a subset's: `SubsetDataSource`)."""
         self._shard_config(config)  # one config: refuses another
-        return self.read_release(raw, skip_invalid=False)
+        return self.read_release(raw, skip_invalid=skip_invalid)
 
     def _typed(self, rows: list[dict[str, Any]]) -> Any:
         from datasets import Dataset
@@ -596,12 +598,12 @@ class DataSource:
         """A raw release's rows, read once into parquet shards in a temporary folder (a row at
         a time, as `build` writes them) and streamed from there (`BuiltRows`): a run of a raw
         release holds a window of its images, not all of them. The folder goes when the rows
-        do (and with the process)."""
-        self._shard_config(config)  # one config only
+        do (and with the process). `config`: a subset's (`SubsetDataSource`)."""
+        self._shard_config(config)  # refuses a config the source lacks
         folder = Path(tempfile.mkdtemp(prefix="geomeval-raw-"))
         try:
             sink = ShardWriter(self.features, folder / "data", "test")
-            self.read_into(sink, raw)
+            self.read_into(sink, raw, config=config)
             sink.close()  # names the shards
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
@@ -686,14 +688,21 @@ class SubsetDataSource(DataSource):
         present = self.subsets(Path(raw)) if self.subsets else self.configs
         if not present:
             raise FileNotFoundError(f"{raw}: no {self.title} subset found ({', '.join(self.configs)})")
-        built: dict[str, dict[str, Any]] = {}
         skipped: list[dict[str, str]] = []
-        for name in present:
-            dataset, bad = self.from_raw(raw, skip_invalid=skip_invalid, config=name)
-            if len(dataset) == 0:
-                raise DataError(f"({name})", "(all)", "no valid items to build")
-            built[name] = {"test": dataset}
-            skipped += [{"config": name, **entry} for entry in bad]
+
+        def writer(name: str) -> Callable[[Path, str, int], tuple[int, int]]:
+            def write(folder: Path, split: str, rows_per_shard: int) -> tuple[int, int]:
+                """The subset's rows written to its shards as the reader converts them (`DataSource.build`)."""
+                sink = ShardWriter(self.features, folder, split, rows_per_shard)
+                release = self.read_into(sink, raw, skip_invalid=skip_invalid, config=name)
+                if sink.count == 0:
+                    raise DataError(f"({name})", "(all)", "no valid items to build")
+                skipped.extend({"config": name, **entry} for entry in release.skipped)
+                return sink.close()
+
+            return write
+
+        built = {name: {"test": writer(name)} for name in present}
         summary = write_configs(built, out, self.render_card, overwrite=overwrite)
         summary["splits"] = {
             f"{name}/{split}": info for name, entry in summary["configs"].items() for split, info in entry["splits"].items()
@@ -705,13 +714,8 @@ class SubsetDataSource(DataSource):
     def _shard_config(self, config: str | None) -> str | None:
         return self.config(config)
 
-    def _read_config(self, raw: Path | str, config: str | None) -> RawRelease:
-        return self.read_release(raw, self.config(config), skip_invalid=False)
-
-    def _raw_rows(self, raw: Path, limit: int | None, config: str | None) -> Any:
-        """A raw subset is read whole: each item's complexity is rated against its subset."""
-        dataset = self.undecoded(self.load(str(raw), config=config))
-        return dataset.select(range(min(limit, len(dataset)))) if limit is not None else dataset
+    def _read_config(self, raw: Path | str, config: str | None, *, skip_invalid: bool = False) -> RawRelease:
+        return self.read_release(raw, self.config(config), skip_invalid=skip_invalid)
 
     def _load_config(self, data: str | None, config: str | None) -> Any:
         return self.load(data, config=config)

@@ -28,11 +28,12 @@ over the whole subset read, the set the levels are relative to.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, read_image, read_json_file
+from ..datasource import ROW_SINK, RawRelease, collect, iter_json_object, read_image
 from .complexity import measure, rate
 from .features import SOURCES, SUBSETS
 from .prompts import problem_text
@@ -155,37 +156,64 @@ def is_release(path: Path) -> bool:
 
 
 def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) -> RawRelease:
-    """Typed rows of one subset; FileNotFoundError when the release does not hold it."""
+    """Typed rows of one subset; FileNotFoundError when the release does not hold it.
+
+    The subset is read twice, a record at a time, rather than held: first for the lengths
+    of its valid items, by which each item's complexity is rated against the others
+    (`rate_complexity`), then for the rows, each with its level, sent on as they come (a
+    streamed build holds none of them). Both reads convert every record (images included),
+    so the items rated are exactly those kept."""
     json_path = subset_file(raw, config)
     if json_path is None:
         names = " or ".join(SUBSET_FILES[config])
         raise FileNotFoundError(f"{raw} holds no {config} subset ({names})")
-    data = read_json_file(json_path)
-    if not isinstance(data, dict):
-        raise DataError("(file)", json_path.name, "expected a JSON object keyed by problem id")
     roots = (
         *(json_path.parent / d for d in DIAGRAM_DIRS),
         json_path.parent,
         *(json_path.parent.parent / d for d in DIAGRAM_DIRS),
     )
-    pairs = ((str(item_id), record) for item_id, record in data.items())
-    release = collect(
-        pairs, lambda item, record: convert_record(item, record, config, roots), skip_invalid=skip_invalid
+
+    def convert(item: str, record: Any) -> dict[str, Any]:
+        return convert_record(item, record, config, roots)
+
+    levels = rate_complexity(iter_json_object(json_path), convert, config, skip_invalid=skip_invalid)
+    return collect(
+        iter_json_object(json_path),
+        lambda item, record: {**convert(item, record), "complexity": levels[item]},
+        skip_invalid=skip_invalid,
     )
-    rate_complexity(release.rows, config)
-    return release
 
 
-def rate_complexity(rows: list[dict[str, Any]], config: str) -> None:
-    """Fill each row's `complexity`, rated against the other rows of its subset.
+class _Lengths:
+    """A row sink (`ROW_SINK`) that keeps each row's id and measured lengths, not the row."""
+
+    def __init__(self, config: str):
+        self.config = config
+        self.ids: list[str] = []
+        self.lengths: list[tuple[int, int, int]] = []
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.ids.append(row["id"])
+        self.lengths.append(measure(problem_text(row, self.config), row["diagram_description"], row["solution"]))
+
+
+def rate_complexity(
+    records: Iterable[tuple[str, Any]], convert: Callable[[str, Any], dict[str, Any]], config: str,
+    *, skip_invalid: bool = False,
+) -> dict[str, str]:
+    """Each valid item's complexity level by id, rated against the other items of its subset.
 
     Measured on what the subset asks (the backward or rephrased question where it has one),
     its diagram description and its reference solution, as `GeoEval.load_items` measures
-    items that come without a level. Items left out by `--skip-invalid` are not in the set.
-    """
-    lengths = [measure(problem_text(row, config), row["diagram_description"], row["solution"]) for row in rows]
-    for row, level in zip(rows, rate(lengths), strict=True):
-        row["complexity"] = level
+    items that come without a level. Items left out by `--skip-invalid` are not in the set:
+    `records` are converted as the build converts them, and only their lengths are kept."""
+    measured = _Lengths(config)
+    token = ROW_SINK.set(measured)
+    try:
+        collect(records, convert, skip_invalid=skip_invalid)
+    finally:
+        ROW_SINK.reset(token)
+    return dict(zip(measured.ids, rate(measured.lengths), strict=True))
 
 
 def convert_record(item_id: str, record: Any, config: str, roots: tuple[Path, ...]) -> dict[str, Any]:
