@@ -139,3 +139,42 @@ def test_skip_invalid_counts_bad_records_but_a_torn_file_still_stops(tmp_path: P
     (raw / SAMPLE).write_text(text[: len(text) // 2], encoding="utf-8")
     with pytest.raises(DataError, match=rf"{SAMPLE}.*not valid JSON after item"):
         read_release(raw, skip_invalid=True)
+
+
+class _Rows:
+    """A row sink (`ROW_SINK`), as a streamed build's `ShardWriter`, keeping what it is sent."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict] = []
+
+    def write(self, row: dict) -> None:
+        self.rows.append(row)
+
+
+def test_a_geoeval_subset_is_rated_whole_but_never_held(tmp_path: Path) -> None:
+    """Read twice instead of held: the rows go to the sink as they come, each with the level
+    rated over the subset's kept items (an item `skip_invalid` leaves out is not rated)."""
+    from geomeval.benchmarks.datasource import ROW_SINK
+    from geomeval.benchmarks.geoeval import data as geoeval
+    from geomeval.benchmarks.geoeval.complexity import measure, rate
+    from geomeval.benchmarks.geoeval.prompts import problem_text
+    from geomeval.benchmarks.geoeval.raw import read_release as read_subset
+
+    raw = tmp_path / "geoeval"
+    shutil.copytree(geoeval.sample_path(), raw)
+    records = json.loads((raw / "select.json").read_text(encoding="utf-8"))
+    records["105"]["dataset_name"] = "SolidGeo"
+    (raw / "select.json").write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    sink = _Rows()
+    token = ROW_SINK.set(sink)
+    try:
+        release = read_subset(raw, "geoeval_2000", skip_invalid=True)
+    finally:
+        ROW_SINK.reset(token)
+    assert release.rows == [] and [s["id"] for s in release.skipped] == ["105"]
+    assert [row["id"] for row in sink.rows] == [key for key in records if key != "105"]
+    lengths = [measure(problem_text(row, "geoeval_2000"), row["diagram_description"], row["solution"])
+               for row in sink.rows]
+    assert [row["complexity"] for row in sink.rows] == rate(lengths)
+    held = geoeval.from_raw(raw, skip_invalid=True, config="geoeval_2000")[0]
+    assert [geoeval.SOURCE.features["complexity"].int2str(v) for v in held["complexity"]] == rate(lengths)
