@@ -2,45 +2,85 @@
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .records import SampleRecord
+from .records import SampleRecord, Score
 from .stats import mean_uncertainty
 
 JUDGE_OUTCOMES = ("decided", "fallback", "failed")
 
 
-def metric_summary(records: Sequence[SampleRecord], metric: str) -> dict[str, Any]:
+class _Tally:
+    """What one metric's summary reads of the records it covers, gathered a record at a time:
+    the scored values (8 bytes each) and their clusters, the counts, and why the rest are
+    unscored. Summaries are made from tallies, so a run's records are walked once and never
+    held together (they may be read back from disk one at a time: keptrecords.py)."""
+
+    __slots__ = ("clusters", "judge", "needs_judge", "not_applicable", "reasons", "total", "values")
+
+    def __init__(self) -> None:
+        self.values = array("d")
+        self.clusters = array("q")
+        self.reasons: Counter[str] = Counter()
+        self.needs_judge = self.not_applicable = self.total = 0
+        self.judge: Counter[str] = Counter()
+
+    def add(self, score: Score | None, cluster: int) -> None:
+        self.total += 1
+        if score is None:
+            self.reasons["no score"] += 1
+            return
+        if score.value is not None:
+            self.values.append(float(score.value))
+            self.clusters.append(cluster)
+        else:
+            self.reasons[score.unscored or "no score"] += 1
+        self.needs_judge += score.needs_judge
+        self.not_applicable += score.not_applicable
+        if score.judge:
+            self.judge[score.judge] += 1
+
+    def summary(self) -> dict[str, Any]:
+        values = self.values
+        return {
+            "value": (sum(values) / len(values)) if values else None,
+            **mean_uncertainty(values, self.clusters),
+            "scored": len(values),
+            "total": self.total,
+            "coverage": (len(values) / self.total) if self.total else 0.0,
+            "needs_judge": self.needs_judge,
+            "not_applicable": self.not_applicable,
+            "unscored_reasons": dict(self.reasons.most_common(5)),
+            # Items the LLM judge decided, left to the rules after failing, or failed on.
+            **({"judge": {k: self.judge.get(k, 0) for k in JUDGE_OUTCOMES}} if self.judge else {}),
+        }
+
+
+class _Clusters:
+    """Each record's cluster for the standard error as a small number: items sharing
+    `meta["cluster"]` (variants of one source problem) share one, any other item is its own
+    (its id), so the tallies hold 8 bytes a value rather than the cluster's text."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[Hashable, int] = {}
+
+    def of(self, record: SampleRecord) -> int:
+        key = record.meta.get("cluster", record.id)
+        return self._numbers.setdefault(key, len(self._numbers))
+
+
+def metric_summary(records: Iterable[SampleRecord], metric: str) -> dict[str, Any]:
     """Mean of the scored values with its standard error and 95% interval, how many were
     scored, and why the rest were not. Items sharing `meta["cluster"]` (variants of one
     source problem) are counted as one cluster in the standard error."""
-    scored = [r for r in records if metric in r.scores and r.scores[metric].scored]
-    values = [float(r.scores[metric].value) for r in scored]  # type: ignore[arg-type]
-    clusters = [r.meta.get("cluster", r.id) for r in scored]
-    reasons = Counter(
-        (r.scores[metric].unscored if metric in r.scores else None) or "no score"
-        for r in records
-        if metric not in r.scores or not r.scores[metric].scored
-    )
-    needs_judge = sum(1 for r in records if metric in r.scores and r.scores[metric].needs_judge)
-    not_applicable = sum(1 for r in records if metric in r.scores and r.scores[metric].not_applicable)
-    total = len(records)
-    judge = Counter(r.scores[metric].judge for r in records if metric in r.scores and r.scores[metric].judge)
-    return {
-        "value": (sum(values) / len(values)) if values else None,
-        **mean_uncertainty(values, clusters),
-        "scored": len(values),
-        "total": total,
-        "coverage": (len(values) / total) if total else 0.0,
-        "needs_judge": needs_judge,
-        "not_applicable": not_applicable,
-        "unscored_reasons": dict(reasons.most_common(5)),
-        # Items the LLM judge decided, left to the rules after failing, or failed on.
-        **({"judge": {k: judge.get(k, 0) for k in JUDGE_OUTCOMES}} if judge else {}),
-    }
+    tally, clusters = _Tally(), _Clusters()
+    for record in records:
+        tally.add(record.scores.get(metric), clusters.of(record))
+    return tally.summary()
 
 
 def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[str]:
@@ -89,35 +129,46 @@ class Breakdown:
 
 
 def summarize(
-    records: Sequence[SampleRecord],
+    records: Iterable[SampleRecord],
     metrics: Iterable[str],
     units: Mapping[str, str] | None = None,
     breakdowns: Sequence[Breakdown] = (),
 ) -> dict[str, Any]:
     """Overall metrics and, per declared breakdown (`Benchmark.breakdowns`), each group's; an
     item in two categories counts in both, and one its breakdown gives no group is left out
-    of that breakdown.
+    of that breakdown. The records are walked once.
 
     `units` names metrics that are not shares in [0, 1] ("dB", or "raw" for a plain number);
     reports print those as they are instead of as percentages.
     """
     metrics = list(metrics)
+    overall = {m: _Tally() for m in metrics}
+    groups: list[dict[str, dict[str, _Tally]]] = [{} for _ in breakdowns]
+    clusters = _Clusters()
+    for record in records:
+        cluster = clusters.of(record)
+        tallies = [overall]
+        for breakdown, buckets in zip(breakdowns, groups, strict=True):
+            value = breakdown.of(record)
+            for bucket in [value] if isinstance(value, str) else (value or ()):
+                if bucket not in buckets:
+                    buckets[bucket] = {m: _Tally() for m in metrics}
+                tallies.append(buckets[bucket])
+        for metric in metrics:
+            score = record.scores.get(metric)
+            for per_metric in tallies:
+                per_metric[metric].add(score, cluster)
     summary: dict[str, Any] = {
-        "metrics": {m: metric_summary(records, m) for m in metrics},
+        "metrics": {m: overall[m].summary() for m in metrics},
         "breakdowns": {},
     }
     for name, unit in (units or {}).items():
         if name in summary["metrics"]:
             summary["metrics"][name]["unit"] = unit
-    for breakdown in breakdowns:
-        buckets: dict[str, list[SampleRecord]] = {}
-        for record in records:
-            value = breakdown.of(record)
-            for bucket in [value] if isinstance(value, str) else (value or ()):
-                buckets.setdefault(bucket, []).append(record)
+    for breakdown, buckets in zip(breakdowns, groups, strict=True):
         order = list(breakdown.order) + sorted(k for k in buckets if k not in breakdown.order)
         summary["breakdowns"][breakdown.name] = {
-            k: {m: metric_summary(buckets[k], m) for m in metrics} for k in order if k in buckets
+            k: {m: buckets[k][m].summary() for m in metrics} for k in order if k in buckets
         }
     return summary
 

@@ -8,7 +8,6 @@ reports coverage, so a failure is never counted as a wrong answer.
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,8 +47,7 @@ class Score:
         """The score as a run keeps it once written (`SampleRecord.kept`): the value, why there
         is none and the flags, which every summary reads; the explanation (often a judge's
         paragraph) only when the benchmark's aggregate reads it."""
-        unscored = None if self.unscored is None else _shared(self.unscored)
-        return Score(self.value, self.explanation if with_explanation else "", unscored,
+        return Score(self.value, self.explanation if with_explanation else "", self.unscored,
                      self.needs_judge, self.not_applicable, self.judge)
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,31 +78,13 @@ class KeptFields:
     """What a benchmark's `aggregate` reads of a record beyond what every summary reads: the
     keys of `target`, `judgment` and `extracted`, and the metrics whose `Score.explanation`
     (e.g. ME2's METEOR variant). A run keeps one copy of every written record for its summary
-    (runner.py), so these decide whether its memory grows by a few hundred bytes an item or by
-    the whole response, judge texts and figures."""
+    (on disk, keptrecords.py), so these decide whether that copy is a few hundred bytes an
+    item or the whole response, judge texts and figures, read back at every pass of the summary."""
 
     target: tuple[str, ...] = ()
     judgment: tuple[str, ...] = ()
     extracted: tuple[str, ...] = ()
     explanations: tuple[str, ...] = ()
-
-
-def _shared(text: str) -> str:
-    """One copy of a short repeated text (a task name, a breakdown group, an unscored reason)
-    for every record holding it, instead of one per record read back from JSON."""
-    return sys.intern(text) if len(text) <= 200 else text
-
-
-def _compact(value: Any) -> Any:
-    """`value` with every short text in it (keys, names, groups) shared (`_shared`): a kept
-    record's meta and token counts repeat the same few names across the whole run."""
-    if isinstance(value, str):
-        return _shared(value)
-    if isinstance(value, dict):
-        return {_compact(k): _compact(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_compact(v) for v in value]
-    return value
 
 
 def _only(values: dict[str, Any] | None, keys: tuple[str, ...]) -> dict[str, Any] | None:
@@ -145,16 +125,16 @@ class SampleRecord:
         judgment, extracted and explanations only what `fields` names. Judging and rescoring
         read samples.jsonl, never this copy."""
         return SampleRecord(
-            id=self.id, benchmark=_shared(self.benchmark), task=_shared(self.task),
+            id=self.id, benchmark=self.benchmark, task=self.task,
             target=_only(self.target, fields.target) or {},
-            meta=_compact(self.meta),
+            meta=self.meta,
             response=None if self.response is None else "",
             generation_error=self.generation_error,
-            extracted=_compact(_only(self.extracted, fields.extracted)),
-            judgment=_compact(_only(self.judgment, fields.judgment)),
-            scores={_shared(k): v.kept(k in fields.explanations) for k, v in self.scores.items()},
+            extracted=_only(self.extracted, fields.extracted),
+            judgment=_only(self.judgment, fields.judgment),
+            scores={k: v.kept(k in fields.explanations) for k, v in self.scores.items()},
             images=self.images,
-            generation_info=_compact(_only(self.generation_info, ("finish_reason", "usage"))),
+            generation_info=_only(self.generation_info, ("finish_reason", "usage")),
         )
 
     def to_dict(self) -> dict[str, Any]:

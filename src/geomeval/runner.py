@@ -35,6 +35,7 @@ from .engine import for_each, score
 from .errors import EndpointFailure, UsageError
 from .hfdata import current_umask
 from .judges import Judge
+from .keptrecords import KeptRecords
 from .models import Generation, Model
 from .provenance import describe, messages_sha256, now
 from .records import SampleRecord
@@ -124,20 +125,19 @@ def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
     _replace_keeping_mode(Path(tmp), path)
 
 
-def _resume(bench: Benchmark, path: Path) -> dict[str, SampleRecord]:
-    """The finished records of samples.jsonl, kept (`Benchmark.kept`) by id, the file rewritten
-    with only them (a torn last line and failures to retry dropped): read, judged finished on
-    the whole record, written and let go one at a time, so resuming holds no more than the run."""
-    done: dict[str, SampleRecord] = {}
+def _resume(bench: Benchmark, path: Path, done: KeptRecords) -> None:
+    """Keep (`Benchmark.kept`, into `done`) the finished records of samples.jsonl, the file
+    rewritten with only them (a torn last line and failures to retry dropped): read, judged
+    finished on the whole record, written and let go one at a time, so resuming holds no more
+    than the run."""
 
     def finished() -> Iterator[SampleRecord]:
         for record in iter_samples(path):
             if bench.finished(record):
-                done[record.id] = bench.kept(record)
+                done.add(bench.kept(record))
                 yield record
 
     write_samples(path, finished())
-    return done
 
 
 def _replace_keeping_mode(new: Path, path: Path) -> None:
@@ -305,7 +305,8 @@ def run(
         client.budget = budget
     samples_path = out_dir / SAMPLES
     config_path = out_dir / RUN_CONFIG
-    done: dict[str, SampleRecord] = {}
+    ids = item_ids(items)
+    done = KeptRecords(ids)  # what the summary reads of each written record, on disk
     if samples_path.exists() and not overwrite:
         previous = read_config(config_path) if config_path.exists() else {}
         differing = [k for k in RESUME_KEYS if previous.get(k) != config.get(k)]
@@ -314,13 +315,12 @@ def run(
                 f"{out_dir} holds another run (differs in {', '.join(differing)}); "
                 "use another --out or pass --overwrite"
             )
-        done = _resume(bench, samples_path)
+        _resume(bench, samples_path, done)
     elif samples_path.exists():
         samples_path.unlink()
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
-    ids = item_ids(items)
-    todo = items.without(done) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
+    todo = items.without(done.ids()) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
     if progress:
         progress(len(done), len(ids))
     prefetched: list[bool] = []
@@ -333,7 +333,7 @@ def run(
                 prefetched.append(True)  # its endpoints, while the report's imports load
                 if not bench.plots_while_scoring:
                     prefetch_report_modules()
-            done[record.id] = bench.kept(record)
+            done.add(bench.kept(record))
             if progress:
                 progress(len(done), len(ids))
 
@@ -351,13 +351,12 @@ def run(
             asyncio.run(main())
         except BudgetExhausted as exc:
             stopped = exc
-    order = {item_id: i for i, item_id in enumerate(ids)}
-    records = sorted((r for r in done.values() if r.id in order), key=lambda r: order[r.id])
     requests = {role: client.usage(prices) for role, client in clients.items()}
     extra = {"requests": requests, "items_planned": len(ids)}
     if stopped is not None:
         extra["stopped"] = str(stopped)
-    results = finalize(bench, records, config, out_dir, extra)
+    with done:  # the planned items' records, in their order
+        results = finalize(bench, done, config, out_dir, extra)
     if stopped is not None:
         stopped.results = results  # type: ignore[attr-defined]
         raise stopped
@@ -452,7 +451,8 @@ def rescore(
     bench = with_recorded_prompts(bench, config)
     samples_path = out_dir / SAMPLES
     total = _check_whole(samples_path)
-    records = _resumed_rescore(bench, out_dir, judge.spec)
+    records = KeptRecords()  # what the summary reads of each rescored record, on disk
+    _resumed_rescore(bench, out_dir, judge.spec, records)
     size = 2 * max(1, concurrency)
 
     async def main() -> None:
@@ -462,7 +462,7 @@ def rescore(
             def save(record: SampleRecord) -> None:
                 sink.write(record.to_json() + "\n")
                 sink.flush()  # whole lines only: a killed rescore resumes after the last one
-                records.append(bench.kept(record))
+                records.add(bench.kept(record))
                 if progress:
                     progress(len(records), total)
 
@@ -490,7 +490,8 @@ def rescore(
     config.setdefault("provenance", {})["rescored"] = {"at": now(), "judge": judge.spec}
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     requests = {"judge": judge.client.usage()} if judge.client is not None and hasattr(judge.client, "usage") else {}
-    return finalize(bench, records, config, out_dir, {"requests": requests})
+    with records:
+        return finalize(bench, records, config, out_dir, {"requests": requests})
 
 
 def _check_whole(path: Path) -> int:
@@ -504,10 +505,10 @@ def _samples_stamp(path: Path) -> dict[str, int]:
     return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
-def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str) -> list[SampleRecord]:
-    """The records an interrupted rescore of the same samples with the same judge wrote
-    (as kept, `Benchmark.kept`), its partial file cut after its last complete line; else none, the partial file
-    emptied and the state recorded for this rescore."""
+def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str, kept: KeptRecords) -> None:
+    """Keep (`Benchmark.kept`, into `kept`) the records an interrupted rescore of the same
+    samples with the same judge wrote, its partial file cut after its last complete line; else
+    none, the partial file emptied and the state recorded for this rescore."""
     partial, state_path = out_dir / RESCORING, out_dir / RESCORING_STATE
     state = {"judge": judge_spec, "samples": _samples_stamp(out_dir / SAMPLES)}
     try:
@@ -515,7 +516,6 @@ def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str) -> list[S
     except (OSError, ValueError):
         previous = None
     if previous == state and partial.exists():
-        kept: list[SampleRecord] = []
         end = 0
         with partial.open("rb") as handle:
             for line in handle:
@@ -525,38 +525,41 @@ def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str) -> list[S
                     break  # the line a kill cut short: it and anything after are redone
                 if not line.endswith(b"\n"):
                     break
-                kept.append(bench.kept(record))
+                kept.add(bench.kept(record))
                 end += len(line)
         with partial.open("r+b") as handle:
             handle.truncate(end)
-        return kept
+        return
     partial.write_bytes(b"")
     state_path.write_text(json.dumps(state) + "\n", encoding="utf-8")
-    return []
 
 
-def generation_usage(records: list[SampleRecord]) -> dict[str, Any]:
+def generation_usage(records: Sequence[SampleRecord]) -> dict[str, Any]:
     """Answers cut at max_tokens (scored as given, but worth knowing: raise --max-tokens) and
     the tokens the model's server reported, summed over the answers that reported them."""
     usage: dict[str, int] = {}
-    reported = 0
+    reported = truncated = 0
+    truncated_ids: list[str] = []
     for record in records:
+        if record.truncated:
+            truncated += 1
+            if len(truncated_ids) < 20:
+                truncated_ids.append(record.id)
         counts = (record.generation_info or {}).get("usage")
         if isinstance(counts, dict):
             reported += 1
             for name, value in counts.items():
                 if isinstance(value, int):
                     usage[name] = usage.get(name, 0) + value
-    truncated = [r.id for r in records if r.truncated]
     return {
-        "truncated": len(truncated),
-        "truncated_ids": truncated[:20],
+        "truncated": truncated,
+        "truncated_ids": truncated_ids,
         "usage": {**usage, "answers_reporting": reported} if reported else None,
     }
 
 
 def finalize(
-    bench: Benchmark, records: list[SampleRecord], config: dict[str, Any], out_dir: Path,
+    bench: Benchmark, records: Sequence[SampleRecord], config: dict[str, Any], out_dir: Path,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     from .report import write_report

@@ -263,7 +263,7 @@ class Benchmark(ABC):
         holds per item."""
         return record.kept(self.kept_fields)
 
-    def aggregate(self, records: list[SampleRecord]) -> dict[str, Any]:
+    def aggregate(self, records: Sequence[SampleRecord]) -> dict[str, Any]:
         """Metrics with coverage, and breakdowns, for `results.json`: the folder's
         `scoring.aggregate(records)`."""
         summary: dict[str, Any] = self.module("scoring").aggregate(records)

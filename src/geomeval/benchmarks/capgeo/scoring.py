@@ -7,6 +7,7 @@ asks the model something for every row all the same.
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from typing import Any
 
 from ...aggregate import Breakdown, summarize
@@ -45,5 +46,5 @@ def score_record(record: SampleRecord) -> dict[str, Score]:
 BREAKDOWNS = (Breakdown("question_type", order=("multi_choice", "free_form")), Breakdown("subject"))
 
 
-def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:
     return summarize(records, METRICS, breakdowns=BREAKDOWNS)

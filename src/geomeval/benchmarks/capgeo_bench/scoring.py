@@ -18,6 +18,7 @@ Means are over items (macro), overall, per class, per difficulty and per class a
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from ...aggregate import Breakdown, summarize
@@ -169,7 +170,7 @@ BREAKDOWNS = (
 )
 
 
-def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:
     summary = summarize(records, METRICS, breakdowns=BREAKDOWNS)
     for suffix in ("", JUDGE_SUFFIX):
         summary["metrics"][AVG + suffix] = avg_stats(summary["metrics"], suffix)

@@ -10,6 +10,7 @@ scorer's one-sided `float(pred) - float(gold) < 1e-3`, which accepts every too-s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...aggregate import Breakdown, summarize
@@ -92,7 +93,7 @@ BREAKDOWNS = (
 )
 
 
-def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:
     """A and T, the paper's breakdowns (the analysis keys are `analyses`'), and the run as a
     row of the paper's Table 2."""
     summary = summarize(records, METRICS, breakdowns=BREAKDOWNS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import string
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...aggregate import Breakdown, summarize
@@ -165,49 +166,60 @@ def _scores_from(judgment: dict[str, Any], explanation: str) -> dict[str, Score]
     return {metric: Score(values[metric], explanation=explanation) for metric in METRICS}
 
 
-def _judged(records: list[SampleRecord]) -> list[SampleRecord]:
-    return [r for r in records if r.judgment is not None and all(r.scores.get(m) and r.scores[m].scored for m in METRICS)]
+def _is_judged(record: SampleRecord) -> bool:
+    return record.judgment is not None and all(record.scores.get(m) and record.scores[m].scored for m in METRICS)
 
 
-def analysis(records: list[SampleRecord]) -> dict[str, Any] | None:
+FAILURES_SHOWN = 5
+
+
+def analysis(records: Iterable[SampleRecord]) -> dict[str, Any] | None:
     """ΔPCS, the ACS−PCS gap by type, first-error steps, and error types over judged items:
-    over every wrong step (the paper's) and, apart, over each solution's first wrong step."""
-    judged = _judged(records)
-    if not judged:
+    over every wrong step (the paper's) and, apart, over each solution's first wrong step.
+    The records are walked once, keeping of each judged one only the marks and labels read."""
+    marks: list[list[int]] = []
+    finals: list[Any] = []
+    buckets: list[Any] = []
+    types: list[Any] = []
+    step_types: list[Any] = []
+    first_types: list[Any] = []
+    failures: set[str] = set()  # the first few reasons (in sorted order) a first error went unclassified
+    inputs: dict[str, int] = {}
+    for record in records:
+        if not _is_judged(record):
+            continue
+        judgment: dict[str, Any] = record.judgment  # type: ignore[assignment]
+        marks.append(judgment["marks"])
+        finals.append(judgment["final_answer_correct"])
+        buckets.append(record.meta.get("step_bucket"))
+        types.append(record.meta.get("type"))
+        step_types.append(judgment.get("step_error_types"))
+        if judgment.get("first_error_step") is not None:
+            first_types.append(judgment.get("error_type"))
+            if judgment.get("error_type") is None:
+                failures.add(str(judgment.get("error_type_error"))[:200])
+                if len(failures) > FAILURES_SHOWN:
+                    failures.remove(max(failures))
+        source = judgment.get("judge_input") or JUDGED_BEFORE
+        inputs[source] = inputs.get(source, 0) + 1
+    if not marks:
         return None
-    judgments: list[dict[str, Any]] = [r.judgment for r in judged]  # type: ignore[misc]
-    summary = summarize_process(
-        [j["marks"] for j in judgments],
-        [j["final_answer_correct"] for j in judgments],
-        buckets=[r.meta.get("step_bucket") for r in judged],
-        types=[r.meta.get("type") for r in judged],
-    )
-    with_error = [j for j in judgments if j.get("first_error_step") is not None]
-    failures = sorted({str(j.get("error_type_error"))[:200] for j in with_error if j.get("error_type") is None})[:5]
-    every = wrong_step_error_distribution(
-        [j["marks"] for j in judgments], [j.get("step_error_types") for j in judgments]
-    )
+    summary = summarize_process(marks, finals, buckets=buckets, types=types)
+    every = wrong_step_error_distribution(marks, step_types)
     every["coverage"] = every["classified"] / every["needed"] if every["needed"] else None
-    every["unclassified_reasons"] = failures
-    first = error_type_distribution([j.get("error_type") for j in with_error])
-    first["needed"] = len(with_error)
-    first["coverage"] = first["classified"] / len(with_error) if with_error else None
+    every["unclassified_reasons"] = sorted(failures)
+    first = error_type_distribution(first_types)
+    first["needed"] = len(first_types)
+    first["coverage"] = first["classified"] / len(first_types) if first_types else None
     return {
-        "judged_items": len(judged),
-        "judge_input": dict(sorted(_count(j.get("judge_input") or JUDGED_BEFORE for j in judgments).items())),
+        "judged_items": len(marks),
+        "judge_input": dict(sorted(inputs.items())),
         "delta_pcs": summary["delta_pcs"],
         "acs_pcs_gap_by_type": {k: v["ACS_minus_PCS"] for k, v in summary["by_type"].items()},
         "first_error_step": summary["first_error_step"],
         "error_types": every,
         "first_error_types": first,
     }
-
-
-def _count(values: Any) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
-    return counts
 
 
 PAPER_COLUMNS = (
@@ -252,7 +264,7 @@ KEPT = KeptFields(judgment=("marks", "final_answer_correct", "first_error_step",
                             "error_type_error", "step_error_types", "judge_input"))
 
 
-def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:
     summary = summarize(records, METRICS, breakdowns=BREAKDOWNS)
     summary["analysis"] = analysis(records)
     summary["tables"] = [paper_table(summary), *analysis_tables(summary["analysis"])]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -684,7 +685,7 @@ BREAKDOWNS = (
 )
 
 
-def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:
     image_track = bool(records) and all(r.task == "ggbench_image" for r in records)
     names = list(IMAGE_TRACK_METRICS if image_track else CODE_TRACK_METRICS)
     skipped: dict[str, str] = {}

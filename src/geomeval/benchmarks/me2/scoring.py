@@ -23,6 +23,7 @@ import asyncio
 import os
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from ...aggregate import Breakdown, summarize
@@ -298,7 +299,7 @@ BREAKDOWNS = (
 KEPT = KeptFields(extracted=("chosen_source",), explanations=("METEOR", "BERTScore-F1"))
 
 
-def aggregate(records: list[SampleRecord]) -> dict[str, Any]:
+def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:
     task = records[0].task if records else "me2_solve"
     names = list(TASK_METRICS[task])
     skipped: dict[str, str] = {}
@@ -360,7 +361,7 @@ def paper_table(task: str, summary: dict[str, Any], *, anchored: bool = True,
     return {"title": title, "columns": ["metric", "Geometric", "Graph", "Overall"], "rows": rows, "style": "fraction"}
 
 
-def bert_caveat(records: list[SampleRecord]) -> str | None:
+def bert_caveat(records: Sequence[SampleRecord]) -> str | None:
     """The note beside BERTScore when a run scored it with the offline default model."""
     for record in records:
         score = record.scores.get("BERTScore-F1")
@@ -375,7 +376,7 @@ def _headline(task: str, metrics: dict[str, Any]) -> str:
     return "Correctness" if metrics.get("Correctness", {}).get("value") is not None else "ROUGE-L"
 
 
-def chosen_sources_table(records: list[SampleRecord]) -> dict[str, Any] | None:
+def chosen_sources_table(records: Sequence[SampleRecord]) -> dict[str, Any] | None:
     """How often each kind of option was chosen, per domain: which distractors mislead."""
     counts: dict[str, Counter[str]] = {domain: Counter() for domain in DOMAINS}
     for record in records:
@@ -397,7 +398,7 @@ def chosen_sources_table(records: list[SampleRecord]) -> dict[str, Any] | None:
     }
 
 
-def _variants_table(records: list[SampleRecord]) -> dict[str, Any] | None:
+def _variants_table(records: Sequence[SampleRecord]) -> dict[str, Any] | None:
     """Which METEOR variant and BERTScore model produced the text scores: they differ from the
     paper's when WordNet data or the paper's model is not available locally."""
     seen: dict[str, str] = {}

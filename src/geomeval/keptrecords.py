@@ -1,0 +1,105 @@
+"""The copies of a run's written records that its summary reads, held on disk, not in memory.
+
+A run (and a rescore) keeps each record it writes as `Benchmark.kept` makes it: ids, meta,
+score values and flags, and the few judgment or extraction keys its `aggregate` reads. Held
+as Python objects that is about 1.3 KB an item, which at 100k items is most of what the
+process holds. `KeptRecords` writes each kept copy as one JSON line to an anonymous
+temporary file (unlinked at once, so nothing is left behind however the process ends) and
+holds only where each line starts and how long it is: 12 bytes an item, plus, for a run,
+the planned ids it already holds. Reading it back decodes one record at a time, in the
+run's order; aggregation walks it a few times, never holding them all (aggregate.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from .records import SampleRecord
+
+
+class KeptRecords(Sequence[SampleRecord]):
+    """Kept records, in the order of `planned` ids when given (a record of another id is not
+    kept, and a second record of an id replaces the first, as a resumed item redone does),
+    else in the order they were added (a rescore, which reads samples.jsonl in its order)."""
+
+    def __init__(self, planned: Sequence[str] | None = None) -> None:
+        self._file = tempfile.TemporaryFile(prefix="geomeval-kept-")  # noqa: SIM115 (closed by close())
+        self._end = 0
+        self._planned = planned
+        self._slots = None if planned is None else {item_id: i for i, item_id in enumerate(planned)}
+        size = 0 if planned is None else len(planned)
+        self._starts = array("q", [-1]) * size  # -1: no record (yet) for that planned id
+        self._lengths = array("l", [0]) * size
+        self._count = 0
+        self._present: array[int] | None = None  # the slots holding a record, made when indexed
+
+    def add(self, record: SampleRecord) -> None:
+        """Keep `record` (already `Benchmark.kept`)."""
+        line = record.to_json().encode("utf-8")
+        if self._slots is None:
+            slot = len(self._starts)
+            self._starts.append(-1)
+            self._lengths.append(0)
+        else:
+            found = self._slots.get(record.id)
+            if found is None:  # not planned (a resumed item a smaller --limit leaves out)
+                return
+            slot = found
+        os.pwrite(self._file.fileno(), line, self._end)
+        if self._starts[slot] < 0:
+            self._count += 1
+        self._starts[slot], self._lengths[slot] = self._end, len(line)
+        self._end += len(line)
+        self._present = None
+
+    def __contains__(self, item_id: object) -> bool:
+        """Whether a record of the planned id `item_id` is kept (a run's resumed items)."""
+        if self._slots is None or not isinstance(item_id, str):
+            return False
+        slot = self._slots.get(item_id)
+        return slot is not None and self._starts[slot] >= 0
+
+    def ids(self) -> Iterator[str]:
+        """The ids of the kept records, in order (a run's: without reading them back)."""
+        if self._planned is None:
+            return (record.id for record in self)
+        return (self._planned[slot] for slot in range(len(self._starts)) if self._starts[slot] >= 0)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def _read(self, slot: int) -> SampleRecord:
+        line = os.pread(self._file.fileno(), self._lengths[slot], self._starts[slot])
+        return SampleRecord.from_dict(json.loads(line))
+
+    def __iter__(self) -> Iterator[SampleRecord]:
+        for slot in range(len(self._starts)):
+            if self._starts[slot] >= 0:
+                yield self._read(slot)
+
+    @overload
+    def __getitem__(self, index: int) -> SampleRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SampleRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> SampleRecord | list[SampleRecord]:
+        if self._present is None:
+            self._present = array("q", (slot for slot in range(len(self._starts)) if self._starts[slot] >= 0))
+        if isinstance(index, slice):
+            return [self._read(slot) for slot in self._present[index]]
+        return self._read(self._present[index])
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> KeptRecords:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

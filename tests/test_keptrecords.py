@@ -1,0 +1,110 @@
+"""The kept copies of a run's records live on disk (keptrecords.py), and its summary walks them
+without holding them: what a run and a rescore rely on for memory flat in the items (#22)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from geomeval.aggregate import Breakdown, metric_summary, summarize
+from geomeval.benchmarks import get_benchmark
+from geomeval.benchmarks.geolaux.scoring import analysis
+from geomeval.keptrecords import KeptRecords
+from geomeval.records import SampleRecord, Score
+
+
+def _record(item_id: str, value: float | None, **meta: object) -> SampleRecord:
+    score = Score(value) if value is not None else Score.missing("the judge failed")
+    return SampleRecord(id=item_id, benchmark="b", task="t", target={}, meta=dict(meta), response="",
+                        scores={"acc": score})
+
+
+def test_a_runs_kept_records_come_back_in_the_planned_order_one_per_id() -> None:
+    with KeptRecords(["a", "b", "c", "d"]) as kept:
+        kept.add(_record("c", 1.0))
+        kept.add(_record("a", 0.0))
+        kept.add(_record("zz", 1.0))  # not planned (a smaller --limit on resume): not kept
+        kept.add(_record("a", 1.0))  # redone after a resume: replaces the first
+        assert len(kept) == 2
+        assert "a" in kept and "c" in kept and "b" not in kept and "zz" not in kept
+        assert list(kept.ids()) == ["a", "c"]
+        assert [(r.id, r.scores["acc"].value) for r in kept] == [("a", 1.0), ("c", 1.0)]
+        assert kept[1].id == "c" and kept[-1].id == "c" and [r.id for r in kept[:1]] == ["a"]
+        kept.add(_record("b", None))
+        assert [r.id for r in kept] == ["a", "b", "c"] and kept[1].scores["acc"].unscored == "the judge failed"
+
+
+def test_a_rescores_kept_records_come_back_in_the_order_added() -> None:
+    with KeptRecords() as kept:
+        for item_id in ("q", "p", "q"):
+            kept.add(_record(item_id, 1.0, group="x"))
+        assert [r.id for r in kept] == ["q", "p", "q"] and len(kept) == 3
+        assert kept[2].meta == {"group": "x"}
+
+
+def test_kept_records_round_trip_what_a_summary_reads() -> None:
+    record = SampleRecord(
+        id="r1", benchmark="geolaux", task="geolaux", target={}, meta={"type": "proving", "step_bucket": "1-4"},
+        response="", generation_error=None, judgment={"marks": [1, 0], "final_answer_correct": 0},
+        scores={"ACS": Score(0.0, judge="decided"), "PCS": Score(0.5, judge="decided"),
+                "PQS": Score(None, unscored="no", needs_judge=True)},
+        generation_info={"finish_reason": "length", "usage": {"completion_tokens": 900}},
+    )
+    with KeptRecords(["r1"]) as kept:
+        kept.add(record)
+        assert kept[0] == record
+
+
+def test_nothing_is_left_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file is unlinked when made: a run killed at any point leaves nothing behind."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    kept = KeptRecords(["a"])
+    kept.add(_record("a", 1.0))
+    assert os.listdir(tmp_path) == []
+    kept.close()
+
+
+def _once(records: list[SampleRecord]) -> Iterator[SampleRecord]:
+    yield from records  # a second walk finds nothing: a summary that walks twice goes wrong
+
+
+def test_a_summary_walks_the_records_once_and_gives_what_the_records_give() -> None:
+    records = [_record(f"i{i}", float(i % 3 == 0), kind=("even" if i % 2 == 0 else "odd"),
+                       cluster=f"c{i // 2}") for i in range(40)]
+    records += [_record("u1", None, kind="odd"), _record("u2", None)]
+    breakdowns = (Breakdown("kind", order=("odd", "even")),)
+    walked_once = summarize(_once(records), ["acc"], breakdowns=breakdowns)
+    assert walked_once == summarize(records, ["acc"], breakdowns=breakdowns)
+    overall = walked_once["metrics"]["acc"]
+    assert overall == metric_summary(records, "acc")
+    assert (overall["scored"], overall["total"], overall["unscored_reasons"]) == (40, 42, {"the judge failed": 2})
+    assert overall["value"] == pytest.approx(14 / 40)
+    assert overall["ci_method"] == "clustered normal" and overall["clusters"] == 20  # pairs share a cluster
+    assert list(walked_once["breakdowns"]["kind"]) == ["odd", "even"]
+    assert walked_once["breakdowns"]["kind"]["odd"]["acc"]["total"] == 21
+
+
+def test_geolaux_analysis_walks_the_records_once() -> None:
+    bench = get_benchmark("geolaux")
+    judged = []
+    for i in range(14):
+        marks = [1, 0, 1] if i % 2 else [1, 1]
+        judged.append(SampleRecord(
+            id=f"g{i}", benchmark="geolaux", task="geolaux", target={}, response="",
+            meta={"type": "calculation", "step_bucket": "1-4"},
+            judgment={"marks": marks, "final_answer_correct": i % 2, "first_error_step": 2 if i % 2 else None,
+                      "error_type": None, "error_type_error": f"refused {i}", "step_error_types": None},
+            scores={m: Score(0.5) for m in ("ACS", "PCS", "PQS")},
+        ))
+    assert analysis(_once(judged)) == analysis(judged)
+    # the first five reasons in sorted order, of the seven
+    assert analysis(judged)["error_types"]["unclassified_reasons"] == [f"refused {i}" for i in (1, 11, 13, 3, 5)]
+    with KeptRecords([r.id for r in judged]) as kept:
+        for record in judged:
+            kept.add(bench.kept(record))
+        assert bench.aggregate(kept) == bench.aggregate([bench.kept(r) for r in judged])
