@@ -10,8 +10,9 @@ Side by side, per path:
 
 - build, streamed (what `geomeval build` does: each row written to its shard as it is read)
   against every row and image held, then written (`from_raw` and `write_dataset`);
-- run of the built folder, streamed (items read a window at a time, records kept as their
-  aggregate reads them once written, `Benchmark.kept`) against the items held whole. The run
+- run of the built folder, streamed (items read a window at a time, the copy of each record
+  its aggregate reads, `Benchmark.kept`, waiting on disk: keptrecords.py) against the items
+  and the records held whole in memory. The run
   uses an openai model on a loopback server answering at once and the offline judge, so every
   item is read, posed with its figure, scored and written;
 - rescore of that run (`geomeval score --judge offline`): records read, scored and written a
@@ -63,10 +64,21 @@ from geomeval.benchmarks import get_benchmark
 from geomeval.judges import parse_judge_spec
 from geomeval.models import ModelOptions, parse_model_spec
 bench = get_benchmark("geolaux")
-if sys.argv[4] == "whole":  # the former way: every item made up front, every record kept whole
+if sys.argv[4] == "whole":  # the former way: every item made up front, every record held whole
+    from geomeval import runner
     load = bench.load_items
     bench.load_items = lambda *args: list(load(*args))
     bench.kept = lambda record: record
+
+    class Held(list):  # in memory, in place of keptrecords.KeptRecords (on disk)
+        def __init__(self, planned=None):
+            super().__init__()
+        add = list.append
+        __contains__ = lambda self, item_id: any(r.id == item_id for r in self)
+        ids = lambda self: [r.id for r in self]
+        __enter__ = lambda self: self
+        __exit__ = lambda self, *exc: None
+    runner.KeptRecords = Held
 model = parse_model_spec("openai:m", ModelOptions(base_url=sys.argv[3]))
 results = runner.run(bench, task="geolaux", model=model, judge=parse_judge_spec("offline"), out_dir=Path(sys.argv[2]),
                      data=sys.argv[1], overwrite=True)
