@@ -244,7 +244,9 @@ def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
                         va="bottom", fontsize=8, xytext=(0, 2), textcoords="offset points")
         ax.set_ylim(0, 119)
         ax.set_ylabel(f"{metric} (%)")
-        ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10)
+        # y given: the title sits where it would anyway (no ticks on top), without matplotlib
+        # measuring the x axis for it at every draw (a fifth of a plot's cost)
+        ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10, y=1.0)
         name = f"{metric.lower()}_by_{group}.png"
         fig.savefig(plot_dir / name)
         plt.close(fig)
