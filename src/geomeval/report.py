@@ -215,10 +215,9 @@ def table_lines(tables: list[dict[str, Any]] | None) -> list[str]:
 
 def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
     """One bar chart per breakdown of the headline metric; unscored groups are marked, not zero."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # A Figure of its own, drawn by Agg, without pyplot: a third less to import after the
+    # last reply, and no global figure registry to close.
+    from matplotlib.figure import Figure
 
     metric = results.get("headline") or next(iter(results["metrics"]))
     plot_dir.mkdir(parents=True, exist_ok=True)
@@ -229,7 +228,8 @@ def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
         keys = list(buckets)
         values = [buckets[k][metric]["value"] for k in keys]
         width, height = max(3.5, 1.1 * len(keys) + 1.5), 3.2
-        fig, ax = plt.subplots(figsize=(width, height), dpi=100)
+        fig = Figure(figsize=(width, height), dpi=100)
+        ax = fig.subplots()
         # Margins in inches, as tight_layout finds them for this one-line title, tick labels and
         # y label: set rather than measured, since measuring drew every figure twice (a third
         # of a run's tail after its last reply).
@@ -249,6 +249,5 @@ def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
         ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10, y=1.0)
         name = f"{metric.lower()}_by_{group}.png"
         fig.savefig(plot_dir / name)
-        plt.close(fig)
         written[group] = name
     return written

@@ -366,10 +366,8 @@ def run(
 
 def _import_plotting() -> None:
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot
+        import matplotlib.backends.backend_agg
+        import matplotlib.figure  # noqa: F401  (what report.py draws with)
     except Exception:  # the report imports it again and says what is wrong
         pass
 
@@ -381,7 +379,7 @@ def prefetch_report_modules() -> None:
     import sys
     import threading
 
-    if "matplotlib.pyplot" not in sys.modules:
+    if "matplotlib.backends.backend_agg" not in sys.modules:
         threading.Thread(target=_import_plotting, name="geomeval-prefetch", daemon=True).start()
 
 
