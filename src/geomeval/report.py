@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 PLOTS_DIR = "plots"
+MARGINS = {"left": 0.7, "right": 0.1, "bottom": 0.4, "top": 0.35}  # inches, around each plot's axes
 
 
 def fmt_metric(stats: dict[str, Any], unit: str | None = None) -> str:
@@ -214,10 +215,9 @@ def table_lines(tables: list[dict[str, Any]] | None) -> list[str]:
 
 def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
     """One bar chart per breakdown of the headline metric; unscored groups are marked, not zero."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # A Figure of its own, drawn by Agg, without pyplot: a third less to import after the
+    # last reply, and no global figure registry to close.
+    from matplotlib.figure import Figure
 
     metric = results.get("headline") or next(iter(results["metrics"]))
     plot_dir.mkdir(parents=True, exist_ok=True)
@@ -227,7 +227,14 @@ def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
             continue
         keys = list(buckets)
         values = [buckets[k][metric]["value"] for k in keys]
-        fig, ax = plt.subplots(figsize=(max(3.5, 1.1 * len(keys) + 1.5), 3.2), dpi=100)
+        width, height = max(3.5, 1.1 * len(keys) + 1.5), 3.2
+        fig = Figure(figsize=(width, height), dpi=100)
+        ax = fig.subplots()
+        # Margins in inches, as tight_layout finds them for this one-line title, tick labels and
+        # y label: set rather than measured, since measuring drew every figure twice (a third
+        # of a run's tail after its last reply).
+        fig.subplots_adjust(left=MARGINS["left"] / width, right=1 - MARGINS["right"] / width,
+                            bottom=MARGINS["bottom"] / height, top=1 - MARGINS["top"] / height)
         heights = [100 * v if v is not None else 0 for v in values]
         bars = ax.bar(keys, heights, color=["#4C72B0" if v is not None else "#DDDDDD" for v in values])
         for bar, key, value in zip(bars, keys, values, strict=True):
@@ -237,10 +244,10 @@ def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
                         va="bottom", fontsize=8, xytext=(0, 2), textcoords="offset points")
         ax.set_ylim(0, 119)
         ax.set_ylabel(f"{metric} (%)")
-        ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10)
-        fig.tight_layout()
+        # y given: the title sits where it would anyway (no ticks on top), without matplotlib
+        # measuring the x axis for it at every draw (a fifth of a plot's cost)
+        ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10, y=1.0)
         name = f"{metric.lower()}_by_{group}.png"
         fig.savefig(plot_dir / name)
-        plt.close(fig)
         written[group] = name
     return written

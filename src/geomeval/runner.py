@@ -39,6 +39,7 @@ from .keptrecords import KeptRecords
 from .models import Generation, Model
 from .provenance import describe, messages_sha256, now
 from .records import SampleRecord
+from .samplewriter import SampleWriter
 
 SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
@@ -324,11 +325,10 @@ def run(
     if progress:
         progress(len(done), len(ids))
     prefetched: list[bool] = []
-    with samples_path.open("a", encoding="utf-8") as sink:
+    with SampleWriter(samples_path) as sink:  # closed, everything written, before results
 
         def save(record: SampleRecord) -> None:
-            sink.write(record.to_json() + "\n")
-            sink.flush()  # the whole line reaches the OS at once: kill -9 cannot lose it
+            sink.write(record)  # a whole line, written and flushed off the event loop
             if not prefetched:  # the first item is done: start-up is over, the run now waits on
                 prefetched.append(True)  # its endpoints, while the report's imports load
                 if not bench.plots_while_scoring:
@@ -365,10 +365,8 @@ def run(
 
 def _import_plotting() -> None:
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot
+        import matplotlib.backends.backend_agg
+        import matplotlib.figure  # noqa: F401  (what report.py draws with)
     except Exception:  # the report imports it again and says what is wrong
         pass
 
@@ -380,7 +378,7 @@ def prefetch_report_modules() -> None:
     import sys
     import threading
 
-    if "matplotlib.pyplot" not in sys.modules:
+    if "matplotlib.backends.backend_agg" not in sys.modules:
         threading.Thread(target=_import_plotting, name="geomeval-prefetch", daemon=True).start()
 
 
@@ -457,11 +455,12 @@ def rescore(
 
     async def main() -> None:
         window: deque[asyncio.Task[SampleRecord]] = deque()
-        with (out_dir / RESCORING).open("a", encoding="utf-8") as sink:
+        # whole lines only, on the disk before the file replaces samples.jsonl: a killed
+        # rescore resumes after the last one
+        with SampleWriter(out_dir / RESCORING, fsync=True) as sink:
 
             def save(record: SampleRecord) -> None:
-                sink.write(record.to_json() + "\n")
-                sink.flush()  # whole lines only: a killed rescore resumes after the last one
+                sink.write(record)
                 records.add(bench.kept(record))
                 if progress:
                     progress(len(records), total)
@@ -473,8 +472,6 @@ def rescore(
                     window.append(asyncio.create_task(score(bench, record, judge)))
                 while window:
                     save(await window.popleft())
-                sink.flush()
-                os.fsync(sink.fileno())
             finally:
                 for task in window:
                     task.cancel()
