@@ -108,3 +108,19 @@ def test_geolaux_analysis_walks_the_records_once() -> None:
         for record in judged:
             kept.add(bench.kept(record))
         assert bench.aggregate(kept) == bench.aggregate([bench.kept(r) for r in judged])
+
+
+def test_records_written_in_several_batches_come_back_whole_and_in_order() -> None:
+    """Lines are gathered and written a batch at a time (`FLUSH_BYTES`): reading back in the
+    middle of a run, and after batches, finds every record whole."""
+    from geomeval.keptrecords import FLUSH_BYTES
+
+    planned = [f"i{i}" for i in range(3000)]
+    with KeptRecords(planned) as kept:
+        for i in reversed(range(3000)):
+            kept.add(_record(f"i{i}", float(i), pad="x" * 200))
+            if i == 2990:
+                assert [r.id for r in kept] == [f"i{j}" for j in range(2990, 3000)]  # not yet written
+        assert 2 * FLUSH_BYTES < 3000 * 200
+        assert [r.scores["acc"].value for r in kept] == [float(i) for i in range(3000)]
+        assert kept[1234].meta["pad"] == "x" * 200
