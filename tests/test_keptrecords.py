@@ -67,6 +67,12 @@ def test_nothing_is_left_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     kept.add(_record("a", 1.0))
     assert os.listdir(tmp_path) == []
     kept.close()
+    run_folder = tmp_path / "run"  # a run's go beside it (TMPDIR may be memory)
+    run_folder.mkdir()
+    with KeptRecords(["a"], folder=run_folder) as kept:
+        kept.add(_record("a", 1.0))
+        kept._flush()
+        assert os.listdir(run_folder) == [] and kept[0].id == "a"
 
 
 def _once(records: list[SampleRecord]) -> Iterator[SampleRecord]:

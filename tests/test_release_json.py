@@ -178,3 +178,12 @@ def test_a_geoeval_subset_is_rated_whole_but_never_held(tmp_path: Path) -> None:
     assert [row["complexity"] for row in sink.rows] == rate(lengths)
     held = geoeval.from_raw(raw, skip_invalid=True, config="geoeval_2000")[0]
     assert [geoeval.SOURCE.features["complexity"].int2str(v) for v in held["complexity"]] == rate(lengths)
+
+
+@pytest.mark.parametrize("text", ['{"a": {"n": ' + "9" * 5000 + "}}", '{"a": {"n": NaN}}', '{"a": {"n": Infinity}}'])
+def test_numbers_json_does_not_take_from_a_release_are_refused_naming_the_file(tmp_path: Path, text: str) -> None:
+    """A number past Python's digit limit (yajl2_c raises SystemError there) and the NaN and
+    Infinity literals (not JSON; yajl refuses them) are a DataError naming the file."""
+    path = _write(tmp_path, text)
+    with pytest.raises(DataError, match=r"release\.json.*not valid JSON"):
+        list(iter_json_object(path))

@@ -59,3 +59,33 @@ def test_a_failed_write_is_raised_by_the_next_write_or_by_close(tmp_path: Path) 
             sink.write(record(i))
     with pytest.raises(OSError):
         sink.close()
+
+
+def test_a_record_that_cannot_be_written_loses_none_queued_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    sink = samplewriter.SampleWriter(path)
+    sink._queue.mutex.acquire()  # hold the thread off, so all three go in one batch
+    try:
+        for item in (record(1), record(2), Unwritable(id="x", benchmark="b", task="t", target={}, meta={})):
+            sink._queue.queue.append(item)
+            sink._queue.unfinished_tasks += 1
+        sink._queue.not_empty.notify()
+    finally:
+        sink._queue.mutex.release()
+    with pytest.raises(OSError, match="No space left"):
+        sink.close()
+    assert [r.id for r in read_samples(path)] == ["r1", "r2"]
+
+
+def test_closing_after_the_run_failed_raises_the_runs_error_not_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    with pytest.raises(KeyError, match="the run failed"), samplewriter.SampleWriter(path) as sink:
+        sink.write(Unwritable(id="x", benchmark="b", task="t", target={}, meta={}))
+        raise KeyError("the run failed")
+
+
+def test_a_record_written_after_close_is_refused(tmp_path: Path) -> None:
+    sink = samplewriter.SampleWriter(tmp_path / "samples.jsonl")
+    sink.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        sink.write(record(1))

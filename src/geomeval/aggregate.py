@@ -79,7 +79,8 @@ def metric_summary(records: Iterable[SampleRecord], metric: str) -> dict[str, An
     source problem) are counted as one cluster in the standard error."""
     tally, clusters = _Tally(), _Clusters()
     for record in records:
-        tally.add(record.scores.get(metric), clusters.of(record))
+        score = record.scores.get(metric)
+        tally.add(score, clusters.of(record) if score is not None and score.value is not None else -1)
     return tally.summary()
 
 
@@ -141,12 +142,14 @@ def summarize(
     `units` names metrics that are not shares in [0, 1] ("dB", or "raw" for a plain number);
     reports print those as they are instead of as percentages.
     """
-    metrics = list(metrics)
+    metrics = list(dict.fromkeys(metrics))  # a metric named twice is summarised once
     overall = {m: _Tally() for m in metrics}
     groups: list[dict[str, dict[str, _Tally]]] = [{} for _ in breakdowns]
     clusters = _Clusters()
     for record in records:
-        cluster = clusters.of(record)
+        scored = [record.scores.get(m) for m in metrics]
+        # only a scored value needs its cluster (an unscored item's meta is not read for it)
+        cluster = clusters.of(record) if any(s is not None and s.value is not None for s in scored) else -1
         tallies = [overall]
         for breakdown, buckets in zip(breakdowns, groups, strict=True):
             value = breakdown.of(record)
@@ -154,8 +157,7 @@ def summarize(
                 if bucket not in buckets:
                     buckets[bucket] = {m: _Tally() for m in metrics}
                 tallies.append(buckets[bucket])
-        for metric in metrics:
-            score = record.scores.get(metric)
+        for metric, score in zip(metrics, scored, strict=True):
             for per_metric in tallies:
                 per_metric[metric].add(score, cluster)
     summary: dict[str, Any] = {

@@ -5,8 +5,8 @@ score values and flags, and the few judgment or extraction keys its `aggregate` 
 as Python objects that is about 1.3 KB an item, which at 100k items is most of what the
 process holds. `KeptRecords` writes each kept copy as one JSON line to an anonymous
 temporary file (unlinked at once, so nothing is left behind however the process ends) and
-holds only where each line starts and how long it is: 12 bytes an item, plus, for a run,
-the planned ids it already holds. Reading it back decodes one record at a time, in the
+holds only where each line starts and how long it is (16 bytes an item) and, for a run, each
+planned id's position (about 70 bytes an id, beside the ids the run holds anyway). Reading it back decodes one record at a time, in the
 run's order; aggregation walks it a few times, never holding them all (aggregate.py).
 """
 
@@ -17,6 +17,7 @@ import os
 import tempfile
 from array import array
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import overload
 
 from .records import SampleRecord
@@ -31,8 +32,9 @@ class KeptRecords(Sequence[SampleRecord]):
     kept, and a second record of an id replaces the first, as a resumed item redone does),
     else in the order they were added (a rescore, which reads samples.jsonl in its order)."""
 
-    def __init__(self, planned: Sequence[str] | None = None) -> None:
-        self._file = tempfile.TemporaryFile(prefix="geomeval-kept-")  # noqa: SIM115 (closed by close())
+    def __init__(self, planned: Sequence[str] | None = None, *, folder: Path | None = None) -> None:
+        # in `folder` (a run's own; else TMPDIR, which may be memory, as tmpfs is)
+        self._file = tempfile.TemporaryFile(prefix=".geomeval-kept-", dir=folder)  # noqa: SIM115 (closed by close())
         self._end = 0  # where the next line goes
         self._pending = bytearray()  # lines not yet written (one write per FLUSH_BYTES, not per line)
         self._written = 0
@@ -82,8 +84,12 @@ class KeptRecords(Sequence[SampleRecord]):
         return self._count
 
     def _flush(self) -> None:
-        os.pwrite(self._file.fileno(), self._pending, self._written)
-        self._written += len(self._pending)
+        view = memoryview(self._pending)
+        while view:  # a short write (a full disk says so by raising on the next one)
+            written = os.pwrite(self._file.fileno(), view, self._written)
+            self._written += written
+            view = view[written:]
+        view.release()
         self._pending.clear()
 
     def _read(self, slot: int) -> SampleRecord:

@@ -8,6 +8,7 @@ from typing import Any
 
 PLOTS_DIR = "plots"
 MARGINS = {"left": 0.7, "right": 0.1, "bottom": 0.4, "top": 0.35}  # inches, around each plot's axes
+LONG_LABEL = 10  # characters: a group or metric name past this gets margins measured to fit it
 
 
 def fmt_metric(stats: dict[str, Any], unit: str | None = None) -> str:
@@ -247,6 +248,11 @@ def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
         # y given: the title sits where it would anyway (no ticks on top), without matplotlib
         # measuring the x axis for it at every draw (a fifth of a plot's cost)
         ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10, y=1.0)
+        if max(len(str(k)) for k in keys) > LONG_LABEL or len(metric) > LONG_LABEL:
+            for tick in ax.get_xticklabels():  # long names slanted, so they do not run together
+                tick.set_rotation(20)
+                tick.set_horizontalalignment("right")
+            fig.tight_layout()  # set margins fit short labels; long ones get margins measured to fit
         name = f"{metric.lower()}_by_{group}.png"
         fig.savefig(plot_dir / name)
         written[group] = name

@@ -307,8 +307,8 @@ def run(
     samples_path = out_dir / SAMPLES
     config_path = out_dir / RUN_CONFIG
     ids = item_ids(items)
-    done = KeptRecords(ids)  # what the summary reads of each written record, on disk
-    if samples_path.exists() and not overwrite:
+    resuming = samples_path.exists() and not overwrite
+    if resuming:
         previous = read_config(config_path) if config_path.exists() else {}
         differing = [k for k in RESUME_KEYS if previous.get(k) != config.get(k)]
         if differing:
@@ -316,9 +316,24 @@ def run(
                 f"{out_dir} holds another run (differs in {', '.join(differing)}); "
                 "use another --out or pass --overwrite"
             )
-        _resume(bench, samples_path, done)
     elif samples_path.exists():
         samples_path.unlink()
+    # what the summary reads of each written record, on disk beside the run (not in TMPDIR,
+    # which may be memory), closed however the run ends
+    with KeptRecords(ids, folder=out_dir) as done:
+        return _run_items(bench, task, items, ids, done, resuming, model, judge, out_dir, config, clients,
+                          concurrency, progress, prices)
+
+
+def _run_items(
+    bench: Benchmark, task: str, items: Sequence[Item], ids: list[str], done: KeptRecords, resuming: bool,
+    model: Model, judge: Judge, out_dir: Path, config: dict[str, Any], clients: dict[str, Any], concurrency: int,
+    progress: Progress | None, prices: dict[str, dict[str, float]] | None,
+) -> dict[str, Any]:
+    """`run` once its plan is made: resume, generate and score what is left, write results."""
+    samples_path, config_path = out_dir / SAMPLES, out_dir / RUN_CONFIG
+    if resuming:
+        _resume(bench, samples_path, done)
     config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
     todo = items.without(done.ids()) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
@@ -328,7 +343,8 @@ def run(
     with SampleWriter(samples_path) as sink:  # closed, everything written, before results
 
         def save(record: SampleRecord) -> None:
-            sink.write(record)  # a whole line, written and flushed off the event loop
+            sink.write(record)  # queued: a thread writes it whole and flushes (a kill loses the
+            # few still queued, which resuming redoes)
             if not prefetched:  # the first item is done: start-up is over, the run now waits on
                 prefetched.append(True)  # its endpoints, while the report's imports load
                 if not bench.plots_while_scoring:
@@ -355,8 +371,7 @@ def run(
     extra = {"requests": requests, "items_planned": len(ids)}
     if stopped is not None:
         extra["stopped"] = str(stopped)
-    with done:  # the planned items' records, in their order
-        results = finalize(bench, done, config, out_dir, extra)
+    results = finalize(bench, done, config, out_dir, extra)  # the planned items' records, in order
     if stopped is not None:
         stopped.results = results  # type: ignore[attr-defined]
         raise stopped
@@ -449,45 +464,45 @@ def rescore(
     bench = with_recorded_prompts(bench, config)
     samples_path = out_dir / SAMPLES
     total = _check_whole(samples_path)
-    records = KeptRecords()  # what the summary reads of each rescored record, on disk
-    _resumed_rescore(bench, out_dir, judge.spec, records)
-    size = 2 * max(1, concurrency)
+    # what the summary reads of each rescored record, on disk beside the run, closed however it ends
+    with KeptRecords(folder=out_dir) as records:
+        _resumed_rescore(bench, out_dir, judge.spec, records)
+        size = 2 * max(1, concurrency)
 
-    async def main() -> None:
-        window: deque[asyncio.Task[SampleRecord]] = deque()
-        # whole lines only, on the disk before the file replaces samples.jsonl: a killed
-        # rescore resumes after the last one
-        with SampleWriter(out_dir / RESCORING, fsync=True) as sink:
+        async def main() -> None:
+            window: deque[asyncio.Task[SampleRecord]] = deque()
+            # whole lines only, on the disk before the file replaces samples.jsonl: a killed
+            # rescore resumes after the last one
+            with SampleWriter(out_dir / RESCORING, fsync=True) as sink:
 
-            def save(record: SampleRecord) -> None:
-                sink.write(record)
-                records.add(bench.kept(record))
-                if progress:
-                    progress(len(records), total)
+                def save(record: SampleRecord) -> None:
+                    sink.write(record)
+                    records.add(bench.kept(record))
+                    if progress:
+                        progress(len(records), total)
 
-            try:
-                for record in itertools.islice(iter_samples(samples_path), len(records), None):
-                    if len(window) >= size:
+                try:
+                    for record in itertools.islice(iter_samples(samples_path), len(records), None):
+                        if len(window) >= size:
+                            save(await window.popleft())
+                        window.append(asyncio.create_task(score(bench, record, judge)))
+                    while window:
                         save(await window.popleft())
-                    window.append(asyncio.create_task(score(bench, record, judge)))
-                while window:
-                    save(await window.popleft())
-            finally:
-                for task in window:
-                    task.cancel()
-                await asyncio.gather(*window, return_exceptions=True)
-                await judge.aclose()
+                finally:
+                    for task in window:
+                        task.cancel()
+                    await asyncio.gather(*window, return_exceptions=True)
+                    await judge.aclose()
 
-    if progress:
-        progress(len(records), total)
-    asyncio.run(main())
-    _replace_keeping_mode(out_dir / RESCORING, samples_path)  # atomic: the old file or the new one
-    (out_dir / RESCORING_STATE).unlink(missing_ok=True)
-    config["judge"] = judge.spec
-    config.setdefault("provenance", {})["rescored"] = {"at": now(), "judge": judge.spec}
-    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-    requests = {"judge": judge.client.usage()} if judge.client is not None and hasattr(judge.client, "usage") else {}
-    with records:
+        if progress:
+            progress(len(records), total)
+        asyncio.run(main())
+        _replace_keeping_mode(out_dir / RESCORING, samples_path)  # atomic: the old file or the new one
+        (out_dir / RESCORING_STATE).unlink(missing_ok=True)
+        config["judge"] = judge.spec
+        config.setdefault("provenance", {})["rescored"] = {"at": now(), "judge": judge.spec}
+        config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        requests = {"judge": judge.client.usage()} if judge.client is not None and hasattr(judge.client, "usage") else {}
         return finalize(bench, records, config, out_dir, {"requests": requests})
 
 

@@ -15,6 +15,7 @@ in the thread (a full disk) is not lost: the next `write`, or `close`, raises it
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
@@ -23,7 +24,7 @@ from types import TracebackType
 
 from .records import SampleRecord
 
-QUEUE_RECORDS = 256
+QUEUE_RECORDS = 32
 """Records waiting at most; beyond this `write` waits for the thread (memory stays bounded,
 and a crash loses no more than this, which a resumed run redoes)."""
 
@@ -37,6 +38,7 @@ class SampleWriter:
         self._sink = path.open("a", encoding="utf-8")
         self._queue: queue.Queue[SampleRecord | None] = queue.Queue(QUEUE_RECORDS)
         self._error: BaseException | None = None
+        self._closed = False
         self._thread = threading.Thread(target=self._write, name=f"geomeval-{path.name}", daemon=True)
         self._thread.start()
 
@@ -44,10 +46,13 @@ class SampleWriter:
         """Queue `record`, which must not change any more; raises what the thread failed with."""
         if self._error is not None:
             raise self._error
+        if self._closed:
+            raise RuntimeError(f"{self.path} is closed: no record can be written to it")
         self._queue.put(record)
 
     def close(self) -> None:
         """Write what is queued, flush and close the file; raises what the thread failed with."""
+        self._closed = True
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join()
@@ -64,7 +69,13 @@ class SampleWriter:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        self.close()  # after an error too: the records finished before it are kept
+        if error is None:
+            self.close()
+            return
+        # after an error too: the records finished before it are kept; a failure to write them
+        # is not raised over the error already on its way, which says what went wrong first
+        with contextlib.suppress(Exception):
+            self.close()
 
     def _write(self) -> None:
         stopping = False
@@ -76,11 +87,19 @@ class SampleWriter:
                 except queue.Empty:
                     break
             stopping = batch[-1] is None
-            records = [r for r in batch if r is not None]
-            if not records or self._error is not None:  # after a failure, only drained
+            if self._error is not None:  # after a failure, only drained
                 continue
+            lines = []
+            for record in batch:
+                if record is None:
+                    continue
+                try:
+                    lines.append(record.to_json() + "\n")
+                except Exception as exc:  # a record that cannot be written: the ones before it are
+                    self._error = exc
+                    break
             try:
-                self._sink.write("".join(record.to_json() + "\n" for record in records))
+                self._sink.write("".join(lines))
                 self._sink.flush()  # the lines reach the OS now: a kill -9 cannot lose them
             except BaseException as exc:  # a full disk: said by the next write or close
-                self._error = exc
+                self._error = self._error or exc

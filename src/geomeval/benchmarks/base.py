@@ -200,7 +200,7 @@ class Benchmark(ABC):
         needed: every folder names the same role with the same file name."""
         name = f"{type(self).__module__.rpartition('.')[0]}.{role}"
         found = sys.modules.get(name)  # once imported, a lookup (this is asked per item)
-        if found is not None:
+        if found is not None and not getattr(getattr(found, "__spec__", None), "_initializing", False):
             return found
         from importlib import import_module
 

@@ -208,6 +208,10 @@ def _json_members(path: Path, container: str, expected: str, encoding: str) -> I
     except ijson.JSONError as exc:
         where = "" if last is None else f" after item {last!r}" if container == "start_map" else f" after item #{last}"
         raise DataError("(file)", path.name, f"not valid JSON{where}: {_yajl_message(exc)[:200]}") from None
+    except DataError:
+        raise
+    except (ValueError, SystemError) as exc:  # yajl2_c: a number past Python's digit limit
+        raise DataError("(file)", path.name, f"not valid JSON: {str(exc)[:200]}") from None
 
 
 def _yajl_message(exc: Exception) -> str:

@@ -306,7 +306,7 @@ def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:
     bert_scored = any(r.scores[n].scored for r in records for n in BERT_METRICS if n in r.scores)
     if task == "me2_explain" and not bert_scored:
         names = [n for n in names if n not in BERT_METRICS]
-        reasons = [r.scores[n].unscored for r in records for n in BERT_METRICS if n in r.scores]
+        reasons = (r.scores[n].unscored for r in records for n in BERT_METRICS if n in r.scores)
         skipped["BERTScore"] = next((why for why in reasons if why and why.startswith("BERTScore")),
                                     None) or bert_unavailable() or "not computed in this run"
     summary = summarize(
