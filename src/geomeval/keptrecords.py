@@ -22,7 +22,7 @@ from typing import overload
 
 from .records import SampleRecord
 
-FLUSH_BYTES = 256 * 1024
+FLUSH_BYTES = 64 * 1024
 """Lines gathered before one write: a write per record cost a run's event loop about 0.2 ms
 each (the GIL to take back after the system call), for lines of about a kilobyte."""
 
