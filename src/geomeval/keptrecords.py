@@ -4,10 +4,11 @@ A run (and a rescore) keeps each record it writes as `Benchmark.kept` makes it: 
 score values and flags, and the few judgment or extraction keys its `aggregate` reads. Held
 as Python objects that is about 1.3 KB an item, which at 100k items is most of what the
 process holds. `KeptRecords` writes each kept copy as one JSON line to an anonymous
-temporary file (unlinked at once, so nothing is left behind however the process ends) and
-holds only where each line starts and how long it is (16 bytes an item) and, for a run, each
-planned id's position (about 70 bytes an id, beside the ids the run holds anyway). Reading it back decodes one record at a time, in the
-run's order; aggregation walks it a few times, never holding them all (aggregate.py).
+temporary file in the run's folder (unlinked at once, so nothing is left behind however the
+process ends) and holds only where each line starts and how long it is (16 bytes an item)
+and, for a run, each planned id's position (about 70 bytes an id, beside the ids the run holds
+anyway). Reading back decodes one record at a time, in the run's order; aggregation walks
+it a few times, never holding them all (aggregate.py).
 """
 
 from __future__ import annotations
