@@ -200,18 +200,23 @@ def test_an_interrupted_rescore_leaves_the_samples_whole_and_resumes_where_it_st
 
 
 def _live_records_at_aggregation(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many SampleRecord objects are alive when each run or rescore starts aggregating."""
+    """How many more SampleRecord objects are alive when each run or rescore starts
+    aggregating than when this was called (earlier tests in the process may hold some)."""
     import gc
 
     from geomeval import runner
     from geomeval.records import SampleRecord
 
+    def alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, SampleRecord))
+
+    before = alive()
     counts: list[int] = []
     finalize = runner.finalize
 
     def counting(bench, records, *args, **kwargs):
-        gc.collect()
-        counts.append(sum(1 for o in gc.get_objects() if isinstance(o, SampleRecord)))
+        counts.append(alive() - before)
         return finalize(bench, records, *args, **kwargs)
 
     monkeypatch.setattr(runner, "finalize", counting)
