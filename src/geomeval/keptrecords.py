@@ -36,9 +36,8 @@ class KeptRecords(Sequence[SampleRecord]):
     def __init__(self, planned: Sequence[str] | None = None, *, folder: Path | None = None) -> None:
         # in `folder` (a run's own; else TMPDIR, which may be memory, as tmpfs is)
         self._file = tempfile.TemporaryFile(prefix=".geomeval-kept-", dir=folder)  # noqa: SIM115 (closed by close())
-        self._end = 0  # where the next line goes
         self._pending = bytearray()  # lines not yet written (one write per FLUSH_BYTES, not per line)
-        self._written = 0
+        self._written = 0  # bytes in the file; the next line starts after these and `_pending`
         self._planned = planned
         self._slots = None if planned is None else {item_id: i for i, item_id in enumerate(planned)}
         size = 0 if planned is None else len(planned)
@@ -59,13 +58,12 @@ class KeptRecords(Sequence[SampleRecord]):
             if found is None:  # not planned (a resumed item a smaller --limit leaves out)
                 return
             slot = found
+        if self._starts[slot] < 0:
+            self._count += 1
+        self._starts[slot], self._lengths[slot] = self._written + len(self._pending), len(line)
         self._pending += line
         if len(self._pending) >= FLUSH_BYTES:
             self._flush()
-        if self._starts[slot] < 0:
-            self._count += 1
-        self._starts[slot], self._lengths[slot] = self._end, len(line)
-        self._end += len(line)
         self._present = None
 
     def __contains__(self, item_id: object) -> bool:
@@ -79,10 +77,15 @@ class KeptRecords(Sequence[SampleRecord]):
         """The ids of the kept records, in order (a run's: without reading them back)."""
         if self._planned is None:
             return (record.id for record in self)
-        return (self._planned[slot] for slot in range(len(self._starts)) if self._starts[slot] >= 0)
+        planned = self._planned
+        return (planned[slot] for slot in self._kept_slots())
 
     def __len__(self) -> int:
         return self._count
+
+    def _kept_slots(self) -> Iterator[int]:
+        """The slots holding a record, in order."""
+        return (slot for slot, start in enumerate(self._starts) if start >= 0)
 
     def _flush(self) -> None:
         view = memoryview(self._pending)
@@ -100,9 +103,8 @@ class KeptRecords(Sequence[SampleRecord]):
         return SampleRecord.from_dict(json.loads(line))
 
     def __iter__(self) -> Iterator[SampleRecord]:
-        for slot in range(len(self._starts)):
-            if self._starts[slot] >= 0:
-                yield self._read(slot)
+        for slot in self._kept_slots():
+            yield self._read(slot)
 
     @overload
     def __getitem__(self, index: int) -> SampleRecord: ...
@@ -112,7 +114,7 @@ class KeptRecords(Sequence[SampleRecord]):
 
     def __getitem__(self, index: int | slice) -> SampleRecord | list[SampleRecord]:
         if self._present is None:
-            self._present = array("q", (slot for slot in range(len(self._starts)) if self._starts[slot] >= 0))
+            self._present = array("q", self._kept_slots())
         if isinstance(index, slice):
             return [self._read(slot) for slot in self._present[index]]
         return self._read(self._present[index])
