@@ -77,11 +77,8 @@ def metric_summary(records: Iterable[SampleRecord], metric: str) -> dict[str, An
     """Mean of the scored values with its standard error and 95% interval, how many were
     scored, and why the rest were not. Items sharing `meta["cluster"]` (variants of one
     source problem) are counted as one cluster in the standard error."""
-    tally, clusters = _Tally(), _Clusters()
-    for record in records:
-        score = record.scores.get(metric)
-        tally.add(score, clusters.of(record) if score is not None and score.value is not None else -1)
-    return tally.summary()
+    stats: dict[str, Any] = summarize(records, [metric])["metrics"][metric]
+    return stats
 
 
 def coverage_shortfalls(results: dict[str, Any], min_coverage: float) -> list[str]:
