@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -198,13 +197,9 @@ class Benchmark(ABC):
     def module(self, role: str) -> Any:
         """The benchmark folder's module for a role (`scoring`, `data`), imported when first
         needed: every folder names the same role with the same file name."""
-        name = f"{type(self).__module__.rpartition('.')[0]}.{role}"
-        found = sys.modules.get(name)  # once imported, a lookup (this is asked per item)
-        if found is not None and not getattr(getattr(found, "__spec__", None), "_initializing", False):
-            return found
         from importlib import import_module
 
-        return import_module(name)
+        return import_module(f"{type(self).__module__.rpartition('.')[0]}.{role}")
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         """Scores for one record with a response (the engine scores the others by
