@@ -321,61 +321,50 @@ def run(
     # what the summary reads of each written record, on disk beside the run (not in TMPDIR,
     # which may be memory), closed however the run ends
     with KeptRecords(ids, folder=out_dir) as done:
-        return _run_items(bench, task, items, ids, done, resuming, model, judge, out_dir, config, clients,
-                          concurrency, progress, prices)
+        if resuming:
+            _resume(bench, samples_path, done)
+        config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
+        todo = items.without(done.ids()) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
+        if progress:
+            progress(len(done), len(ids))
+        prefetched: list[bool] = []
+        with SampleWriter(samples_path) as sink:  # closed, everything written, before results
 
-def _run_items(
-    bench: Benchmark, task: str, items: Sequence[Item], ids: list[str], done: KeptRecords, resuming: bool,
-    model: Model, judge: Judge, out_dir: Path, config: dict[str, Any], clients: dict[str, Any], concurrency: int,
-    progress: Progress | None, prices: dict[str, dict[str, float]] | None,
-) -> dict[str, Any]:
-    """`run` once its plan is made: resume, generate and score what is left, write results."""
-    samples_path, config_path = out_dir / SAMPLES, out_dir / RUN_CONFIG
-    if resuming:
-        _resume(bench, samples_path, done)
-    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+            def save(record: SampleRecord) -> None:
+                sink.write(record)  # queued: a thread writes it whole and flushes (a kill loses the
+                # few still queued, which resuming redoes)
+                if not prefetched:  # the first item is done: start-up is over, the run now waits on
+                    prefetched.append(True)  # its endpoints, while the report's imports load
+                    if not bench.plots_while_scoring:
+                        prefetch_report_modules()
+                done.add(bench.kept(record))
+                if progress:
+                    progress(len(done), len(ids))
 
-    todo = items.without(done.ids()) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
-    if progress:
-        progress(len(done), len(ids))
-    prefetched: list[bool] = []
-    with SampleWriter(samples_path) as sink:  # closed, everything written, before results
+            async def main() -> None:
+                try:
+                    await bench.prepare(todo, concurrency)
+                    await _pipeline(bench, task, todo, model, judge, concurrency, save)
+                finally:
+                    await bench.aclose()
+                    await model.aclose()
+                    await judge.aclose()
 
-        def save(record: SampleRecord) -> None:
-            sink.write(record)  # queued: a thread writes it whole and flushes (a kill loses the
-            # few still queued, which resuming redoes)
-            if not prefetched:  # the first item is done: start-up is over, the run now waits on
-                prefetched.append(True)  # its endpoints, while the report's imports load
-                if not bench.plots_while_scoring:
-                    prefetch_report_modules()
-            done.add(bench.kept(record))
-            if progress:
-                progress(len(done), len(ids))
-
-        async def main() -> None:
+            stopped: BudgetExhausted | None = None
             try:
-                await bench.prepare(todo, concurrency)
-                await _pipeline(bench, task, todo, model, judge, concurrency, save)
-            finally:
-                await bench.aclose()
-                await model.aclose()
-                await judge.aclose()
-
-        stopped: BudgetExhausted | None = None
-        try:
-            asyncio.run(main())
-        except BudgetExhausted as exc:
-            stopped = exc
-    requests = {role: client.usage(prices) for role, client in clients.items()}
-    extra = {"requests": requests, "items_planned": len(ids)}
-    if stopped is not None:
-        extra["stopped"] = str(stopped)
-    results = finalize(bench, done, config, out_dir, extra)  # the planned items' records, in order
-    if stopped is not None:
-        stopped.results = results  # type: ignore[attr-defined]
-        raise stopped
-    return results
+                asyncio.run(main())
+            except BudgetExhausted as exc:
+                stopped = exc
+        requests = {role: client.usage(prices) for role, client in clients.items()}
+        extra = {"requests": requests, "items_planned": len(ids)}
+        if stopped is not None:
+            extra["stopped"] = str(stopped)
+        results = finalize(bench, done, config, out_dir, extra)  # the planned items' records, in order
+        if stopped is not None:
+            stopped.results = results  # type: ignore[attr-defined]
+            raise stopped
+        return results
 
 
 def _import_plotting() -> None:
