@@ -23,6 +23,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from .batching import next_batch
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY,
@@ -206,12 +208,7 @@ class _Writer:
 
     def _write(self) -> None:
         while True:
-            batch = [self.queue.get()]
-            while batch[-1] is not None and len(batch) < WRITE_BATCH:
-                try:
-                    batch.append(self.queue.get_nowait())
-                except queue.Empty:
-                    break
+            batch = next_batch(self.queue, WRITE_BATCH)
             entries = [entry for entry in batch if entry is not None]
             try:
                 if entries:

@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
+from .batching import next_batch
 from .records import SampleRecord
 
 QUEUE_RECORDS = 32
@@ -80,12 +81,7 @@ class SampleWriter:
     def _write(self) -> None:
         stopping = False
         while not stopping:
-            batch = [self._queue.get()]
-            while batch[-1] is not None:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            batch = next_batch(self._queue)
             stopping = batch[-1] is None
             if self._error is not None:  # after a failure, only drained
                 continue
