@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -62,8 +63,9 @@ def test_cli_random_baseline_on_embedded_sample(tmp_path: Path) -> None:
     assert set(results["breakdowns"]["type"]) == {"calculation", "proving"}
     assert results["versions"]["geomeval"] and results["config"]["model"] == "baseline:random"
     report = (out / "report.md").read_text()
-    assert "not scored" in report and "plots/acs_by_step_bucket.png" in report
-    assert (out / "plots" / "acs_by_step_bucket.png").read_bytes().startswith(b"\x89PNG")
+    assert "not scored" in report and "plots/acs_by_step_bucket.svg" in report
+    chart = ElementTree.fromstring((out / "plots" / "acs_by_step_bucket.svg").read_text(encoding="utf-8"))
+    assert chart.tag == "{http://www.w3.org/2000/svg}svg"
 
 
 def test_random_baseline_is_seeded_and_only_picks_options(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""report.md and its PNG plots, rebuilt from results.json alone."""
+"""report.md and its SVG bar charts, rebuilt from results.json alone."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Any
 
 PLOTS_DIR = "plots"
-MARGINS = {"left": 0.7, "right": 0.1, "bottom": 0.4, "top": 0.35}  # inches, around each plot's axes
-LONG_LABEL = 10  # characters: a group or metric name past this gets margins measured to fit it
 
 
 def fmt_metric(stats: dict[str, Any], unit: str | None = None) -> str:
@@ -215,45 +213,23 @@ def table_lines(tables: list[dict[str, Any]] | None) -> list[str]:
 
 
 def _plot_breakdowns(results: dict[str, Any], plot_dir: Path) -> dict[str, str]:
-    """One bar chart per breakdown of the headline metric; unscored groups are marked, not zero."""
-    # A Figure of its own, drawn by Agg, without pyplot: a third less to import after the
-    # last reply, and no global figure registry to close.
-    from matplotlib.figure import Figure
+    """One bar chart (SVG) per breakdown of the headline metric; unscored groups are marked, not zero."""
+    from .barchart import Bar, bar_chart
 
     metric = results.get("headline") or next(iter(results["metrics"]))
-    plot_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, str] = {}
     for group, buckets in results["breakdowns"].items():
         if not buckets:
             continue
-        keys = list(buckets)
-        values = [buckets[k][metric]["value"] for k in keys]
-        width, height = max(3.5, 1.1 * len(keys) + 1.5), 3.2
-        fig = Figure(figsize=(width, height), dpi=100)
-        ax = fig.subplots()
-        # Margins in inches, as tight_layout finds them for this one-line title, tick labels and
-        # y label: set rather than measured, since measuring drew every figure twice (a third
-        # of a run's tail after its last reply).
-        fig.subplots_adjust(left=MARGINS["left"] / width, right=1 - MARGINS["right"] / width,
-                            bottom=MARGINS["bottom"] / height, top=1 - MARGINS["top"] / height)
-        heights = [100 * v if v is not None else 0 for v in values]
-        bars = ax.bar(keys, heights, color=["#4C72B0" if v is not None else "#DDDDDD" for v in values])
-        for bar, key, value in zip(bars, keys, values, strict=True):
-            stats = buckets[key][metric]
-            label = f"{100 * value:.0f}\n{stats['scored']}/{stats['total']}" if value is not None else "not\nscored"
-            ax.annotate(label, (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
-                        va="bottom", fontsize=8, xytext=(0, 2), textcoords="offset points")
-        ax.set_ylim(0, 119)
-        ax.set_ylabel(f"{metric} (%)")
-        # y given: the title sits where it would anyway (no ticks on top), without matplotlib
-        # measuring the x axis for it at every draw (a fifth of a plot's cost)
-        ax.set_title(f"{metric} by {group.replace('_', ' ')}", fontsize=10, y=1.0)
-        if max(len(str(k)) for k in keys) > LONG_LABEL or len(metric) > LONG_LABEL:
-            for tick in ax.get_xticklabels():  # long names slanted, so they do not run together
-                tick.set_rotation(20)
-                tick.set_horizontalalignment("right")
-            fig.tight_layout()  # set margins fit short labels; long ones get margins measured to fit
-        name = f"{metric.lower()}_by_{group}.png"
-        fig.savefig(plot_dir / name)
+        bars = []
+        for key, per_metric in buckets.items():
+            stats = per_metric[metric]
+            value = stats["value"]
+            note = f"{100 * value:.0f}\n{stats['scored']}/{stats['total']}" if value is not None else "not\nscored"
+            bars.append(Bar(str(key), value, note))
+        name = f"{metric.lower()}_by_{group}.svg"
+        plot_dir.mkdir(parents=True, exist_ok=True)
+        (plot_dir / name).write_text(bar_chart(f"{metric} by {group.replace('_', ' ')}", f"{metric} (%)", bars),
+                                     encoding="utf-8")
         written[group] = name
     return written

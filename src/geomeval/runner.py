@@ -328,16 +328,11 @@ def run(
         todo = items.without(done.ids()) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
         if progress:
             progress(len(done), len(ids))
-        prefetched: list[bool] = []
         with SampleWriter(samples_path) as sink:  # closed, everything written, before results
 
             def save(record: SampleRecord) -> None:
                 sink.write(record)  # queued: a thread writes it whole and flushes (a kill loses the
                 # few still queued, which resuming redoes)
-                if not prefetched:  # the first item is done: start-up is over, the run now waits on
-                    prefetched.append(True)  # its endpoints, while the report's imports load
-                    if not bench.plots_while_scoring:
-                        prefetch_report_modules()
                 done.add(bench.kept(record))
                 if progress:
                     progress(len(done), len(ids))
@@ -365,25 +360,6 @@ def run(
             stopped.results = results  # type: ignore[attr-defined]
             raise stopped
         return results
-
-
-def _import_plotting() -> None:
-    try:
-        import matplotlib.backends.backend_agg
-        import matplotlib.figure  # noqa: F401  (what report.py draws with)
-    except Exception:  # the report imports it again and says what is wrong
-        pass
-
-
-def prefetch_report_modules() -> None:
-    """Import the report's plotting library (about a second) on a thread while the run waits
-    on its endpoints, so results are written without that pause after the last reply.
-    Python's import lock makes a report that needs it sooner wait for this import."""
-    import sys
-    import threading
-
-    if "matplotlib.backends.backend_agg" not in sys.modules:
-        threading.Thread(target=_import_plotting, name="geomeval-prefetch", daemon=True).start()
 
 
 def item_ids(items: Sequence[Item]) -> list[str]:

@@ -98,11 +98,6 @@ class Benchmark(ABC):
     Options: ClassVar[type[Any]] = NoOptions
     # Its lmms-eval tasks (shipped in lmms_tasks/<name>/), or None when it has none.
     lmms: ClassVar[LmmsBenchmark | None] = None
-    # Whether its scorers import matplotlib on the run's threads (GeoGebra figures, CapGeo's
-    # grids): the run then does not prefetch the report's plotting imports on another thread,
-    # so two threads never import its modules at once (a concurrent circular import can hand
-    # one of them a half-initialised module).
-    plots_while_scoring: ClassVar[bool] = False
     # Its Hub dataset (id, license terms, citations: the folder's hub.py), or None.
     hub: ClassVar[HubMetadata | None] = None
     # Every prompt the benchmark sends, as a named template a prompt file may replace.

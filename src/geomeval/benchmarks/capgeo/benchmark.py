@@ -72,7 +72,6 @@ class CapGeo(Benchmark):
     name = "capgeo"
     title = "CapGeo"
     hub = HUB
-    plots_while_scoring = True
     tasks = ("capgeo_reasoning",)
     # One task per mode, reading the caption a built reasoning dataset carries (`geomeval capgeo
     # build`); the folder and its second template are shared with CapGeo-Bench.

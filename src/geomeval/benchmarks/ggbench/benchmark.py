@@ -45,7 +45,6 @@ class GGBench(Benchmark):
     name = "ggbench"
     title = "GGBench"
     hub = HUB
-    plots_while_scoring = True
     tasks = ("ggbench_code", "ggbench_image")
     # lmms-eval's generate_until returns text only, so the image track has no task there. Its
     # metrics are `scoring.CODE_TRACK_METRICS` without LPIPS, which needs torchvision, which
