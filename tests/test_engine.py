@@ -224,7 +224,8 @@ def test_text_only_messages_go_as_plain_strings_and_images_keep_their_parts() ->
 
 
 def test_a_request_body_is_the_json_dumps_bytes_with_long_strings_spliced_in() -> None:
-    from geomeval.client import SPLICE_CHARS, json_body
+    from geomeval.client import json_body
+    from geomeval.jsontext import SPLICE_CHARS
 
     figure = "data:image/png;base64," + base64.b64encode(bytes(range(256)) * 64).decode()
     long_plain = "x" * SPLICE_CHARS

@@ -85,10 +85,14 @@ _digests = _DigestMemo()
 
 
 def _image_digest(url: str) -> str:
-    """A data URL becomes the hash of its decoded bytes; other URLs stay as they are.
-    Remembered by the URL's text: decoding and hashing cost several times the lookup."""
+    """A data URL becomes the hash of its decoded bytes; other URLs stay as they are. One that
+    images.py built carries it; others are remembered by their text: decoding and hashing cost
+    several times the lookup."""
     if not url.startswith("data:"):
         return url
+    known = getattr(url, "digest", None)
+    if isinstance(known, str):
+        return known
     digest = _digests.get(url)
     if digest is None:
         digest = _decoded_digest(url)

@@ -1,10 +1,58 @@
-"""Images as the chat API wants them: data URLs built from the stored bytes."""
+"""Images as the chat API wants them: data URLs built from the stored bytes.
+
+Each figure is encoded once, and its text carries the SHA-256 of the bytes it stands for
+(`Digested`): the response cache keys a request by its images' bytes, and the prompt's figure,
+the record's copy of it and the judge's request would otherwise each encode, decode or hash
+the same 100 KB again (about 0.3 to 0.5 ms each on a slow core, on the run's busy threads).
+"""
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
+import threading
+from collections import OrderedDict
 from typing import Any
+
+RECENT = 8
+"""Figures whose base64 text is remembered by the identity of their bytes: the item being posed
+(its prompt and its record encode the same figure), never a run's all."""
+_recent: OrderedDict[int, tuple[bytes, Digested]] = OrderedDict()
+_recent_lock = threading.Lock()
+
+
+class Digested(str):
+    """Text (base64, or a data URL) that knows `digest`, "sha256:<hex>" of the bytes it encodes.
+    It is a plain `str` to everything else: JSON, comparisons, records."""
+
+    digest: str
+
+
+def _digested(text: str, digest: str) -> Digested:
+    out = Digested(text)
+    out.digest = digest
+    return out
+
+
+def bytes_digest(data: bytes) -> str:
+    """The digest the response cache keys an image by."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def base64_of(data: bytes) -> Digested:
+    """`data` as base64 text with its digest; the last RECENT figures are encoded once."""
+    with _recent_lock:
+        found = _recent.get(id(data))
+        if found is not None and found[0] is data:
+            _recent.move_to_end(id(data))
+            return found[1]
+    text = _digested(base64.b64encode(data).decode("ascii"), bytes_digest(data))
+    with _recent_lock:
+        _recent[id(data)] = (data, text)  # the bytes held too, so their id is not reused meanwhile
+        while len(_recent) > RECENT:
+            _recent.popitem(last=False)
+    return text
 
 
 def image_bytes(image: Any) -> bytes:
@@ -34,6 +82,23 @@ def mime_type(data: bytes) -> str:
 
 def image_part(image: Any) -> dict[str, Any]:
     data = image_bytes(image)
-    url = f"data:{mime_type(data)};base64,{base64.b64encode(data).decode('ascii')}"
+    text = base64_of(data)
+    return _part(_digested(f"data:{mime_type(data)};base64,{text}", text.digest))
+
+
+def base64_image_part(encoded: str) -> dict[str, Any]:
+    """The image part for a figure held as base64 text (a record's saved figure), sent as it is
+    rather than decoded and encoded again. Text this process encoded (`base64_of`) is known
+    good; other text (read back from a file) is decoded once, to check it and hash its bytes.
+    Raises ValueError when it is not base64."""
+    if isinstance(encoded, Digested):
+        digest, head = encoded.digest, base64.b64decode(encoded[:16])
+    else:
+        data = base64.b64decode(encoded, validate=True)  # binascii.Error is a ValueError
+        digest, head = bytes_digest(data), data[:16]
+    return _part(_digested(f"data:{mime_type(head)};base64,{encoded}", digest))
+
+
+def _part(url: str) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
 

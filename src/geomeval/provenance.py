@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .jsontext import dumps_pieces
 
 CHUNK = 1 << 20
 GIT_TIMEOUT_S = 5
@@ -102,8 +103,10 @@ def messages_sha256(messages: list[dict[str, Any]] | None) -> str | None:
     """Hash of the exact messages sent (images included, as their data URLs)."""
     if messages is None:
         return None
-    canonical = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=repr)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256()
+    for piece in dumps_pieces(messages, sort_keys=True, ensure_ascii=False, default=repr):  # figures not rescanned
+        digest.update(piece.encode("utf-8"))
+    return digest.hexdigest()
 
 
 def client_settings(client: Any) -> dict[str, Any] | None:

@@ -23,6 +23,10 @@ from ...judges import reply_object
 from ...prompts import PromptSet, Template, default_set
 from .process_metrics import ERROR_TYPES
 
+Figure = bytes | dict[str, Any] | None
+"""A figure for the judge: image bytes, an image part already built (`images.base64_image_part`
+of a record's saved figure), or None for a text-only question."""
+
 MAX_STEPS = 64
 MAX_STEP_CHARS = 4000
 MAX_SCAN_CHARS = 200_000
@@ -193,17 +197,17 @@ def _answer(target: dict[str, Any]) -> str:
     return answer + (f" ({unit})" if unit else "")
 
 
-def _with_figure(prompt: str, figure: bytes | None, prompts: PromptSet) -> list[dict[str, Any]]:
+def _with_figure(prompt: str, figure: Figure, prompts: PromptSet) -> list[dict[str, Any]]:
     """The judge's conversation: the prompt, and the figure after it when there is one (a
     text-only request stays a plain string, which every server takes)."""
     content: str | list[dict[str, Any]] = prompt
     if figure is not None:
-        content = [{"type": "text", "text": prompt}, image_part(figure)]
+        content = [{"type": "text", "text": prompt}, figure if isinstance(figure, dict) else image_part(figure)]
     return [{"role": "system", "content": prompts.render("judge_system")}, {"role": "user", "content": content}]
 
 
 def step_judge_messages(
-    target: dict[str, Any], problem: str, steps: list[str], final: str | None, figure: bytes | None = None,
+    target: dict[str, Any], problem: str, steps: list[str], final: str | None, figure: Figure = None,
     prompts: PromptSet = _DEFAULTS,
 ) -> list[dict[str, Any]]:
     """The question that marks every step and the final answer; `prompts` is the run's set."""
@@ -227,7 +231,7 @@ def wrong_steps(marks: list[int]) -> list[int]:
 
 
 def error_type_messages(
-    target: dict[str, Any], problem: str, steps: list[str], marks: list[int], figure: bytes | None = None,
+    target: dict[str, Any], problem: str, steps: list[str], marks: list[int], figure: Figure = None,
     prompts: PromptSet = _DEFAULTS,
 ) -> list[dict[str, Any]]:
     """The question that classifies every wrong step of a graded solution at once."""

@@ -11,8 +11,6 @@ metrics are reported as needing a judge.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import string
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -20,7 +18,7 @@ from typing import Any
 from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer
 from ...errors import EndpointFailure
-from ...images import image_bytes
+from ...images import base64_image_part, base64_of, image_bytes
 from ...judges import Judge
 from ...prompts import PromptSet
 from ...records import KeptFields, SampleRecord, Score, judged
@@ -56,19 +54,20 @@ def figure_field(image: Any) -> str | None:
     """The problem's figure as the record keeps it for the judge: base64 of its bytes."""
     if image is None:
         return None
-    return base64.b64encode(image_bytes(image)).decode("ascii")
+    return base64_of(image_bytes(image))  # encoded once: the prompt's figure is the same text
 
 
-def judge_figure(record: SampleRecord, judge: Judge) -> tuple[bytes | None, str]:
-    """The figure to show the judge (None: text only) and the `judge_input` note saying so."""
+def judge_figure(record: SampleRecord, judge: Judge) -> tuple[dict[str, Any] | None, str]:
+    """The figure to show the judge as an image part (None: text only) and the `judge_input`
+    note saying so. The saved base64 is sent as it is, not decoded and encoded again."""
     if not judge.images:
         return None, TEXT_ONLY
     encoded = record.target.get("figure")
     if not encoded:
         return None, NO_FIGURE_SAVED
     try:
-        return base64.b64decode(encoded, validate=True), WITH_FIGURE
-    except (binascii.Error, ValueError, TypeError):
+        return base64_image_part(encoded), WITH_FIGURE
+    except (ValueError, TypeError):
         raise ValueError("the record's saved figure is not valid base64") from None
 
 
@@ -131,7 +130,7 @@ async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -
 
 
 async def _judge_steps(
-    record: SampleRecord, judge: Judge, problem: str, steps: list[str], figure: bytes | None, judge_input: str,
+    record: SampleRecord, judge: Judge, problem: str, steps: list[str], figure: dict[str, Any] | None, judge_input: str,
     prompts: PromptSet,
 ) -> dict[str, Score]:
     messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"], figure,  # type: ignore[index]
