@@ -70,3 +70,17 @@ def test_the_prompt_hash_is_the_json_dumps_hash_with_figures_and_escapes() -> No
     ]
     canonical = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=repr)
     assert messages_sha256(messages) == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def test_a_corrupt_saved_figure_is_named_not_sent() -> None:
+    from geomeval.benchmarks.geolaux.scoring import WITH_FIGURE, judge_figure
+    from geomeval.judges import Judge
+    from geomeval.records import SampleRecord
+
+    judge = Judge("openai:j", None, images=True)
+    good = SampleRecord("1", "geolaux", "geolaux", {"figure": base64.b64encode(_png("black")).decode()}, {})
+    part, note = judge_figure(good, judge)
+    assert note == WITH_FIGURE and part is not None and part["image_url"]["url"] == _plain_url(_png("black"))
+    bad = SampleRecord("2", "geolaux", "geolaux", {"figure": "%%% not a figure %%%"}, {})
+    with pytest.raises(ValueError, match="saved figure is not valid base64"):
+        judge_figure(bad, judge)
