@@ -7,10 +7,11 @@ reports coverage, so a failure is never counted as a wrong answer.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .jsontext import dumps_pieces
+from .jsontext import SPLICE_CHARS, dumps_pieces
 
 
 @dataclass(slots=True)
@@ -150,8 +151,12 @@ class SampleRecord:
         }
 
     def to_json(self) -> str:
-        # A saved figure (GeoLaux keeps the problem's for its judge) is copied in, not scanned.
-        return "".join(dumps_pieces(self.to_dict(), ensure_ascii=False, sort_keys=True))
+        data = self.to_dict()
+        # A figure the target saves (GeoLaux keeps the problem's for its judge) is copied in, not
+        # scanned; walking a record without one for long strings would only add to its cost.
+        if any(isinstance(value, str) and len(value) >= SPLICE_CHARS for value in self.target.values()):
+            return "".join(dumps_pieces(data, ensure_ascii=False, sort_keys=True))
+        return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SampleRecord:
