@@ -4,6 +4,7 @@ rather than drawn as zero, and hostile group names kept as text."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -50,6 +51,21 @@ def test_an_unscored_group_is_a_grey_mark_saying_so_not_a_zero_bar() -> None:
     assert float(unscored.get("height") or 1) == 0.0
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "not" in texts and "scored" in texts and "0/3" in texts
+
+
+def test_a_value_that_is_not_a_finite_share_is_drawn_as_unscored_not_as_a_bar() -> None:
+    root = _parse(bar_chart("t", "y", [Bar("a", 0.5, ""), Bar("b", math.nan, ""), Bar("c", math.inf, ""), Bar("d", None, "")]))
+    fills = [rect.get("fill") for rect in _bars(root)]
+    assert fills[0] != fills[1] and fills[1] == fills[2] == fills[3]
+    assert all(float(rect.get("height") or 1) == 0.0 for rect in _bars(root)[1:])
+
+
+def test_wide_names_get_room_for_their_width() -> None:
+    latin = _parse(bar_chart("t", "y", [Bar("plane geometry", 0.5, "")]))
+    cjk = _parse(bar_chart("t", "y", [Bar("平面几何与圆的性质问题", 0.5, "")]))  # 11 wide characters against 14 narrow
+    assert float(cjk.get("height") or 0) > float(latin.get("height") or 0)
+    long_title = _parse(bar_chart("accuracy by " + "x" * 120, "y", [Bar("a", 0.5, "")]))
+    assert float(long_title.get("width") or 0) > 120 * 0.6 * 10
 
 
 def test_hostile_group_names_stay_text_and_bounded() -> None:

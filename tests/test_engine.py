@@ -230,7 +230,7 @@ def test_a_request_body_is_the_json_dumps_bytes_with_long_strings_spliced_in() -
     figure = "data:image/png;base64," + base64.b64encode(bytes(range(256)) * 64).decode()
     long_plain = "x" * SPLICE_CHARS
     needs_escaping = ['a "quoted" ' * 500, "line\n" * 1000, "back\\slash" * 500, "é" * SPLICE_CHARS,
-                      "\x01" + "y" * SPLICE_CHARS]
+                      "\x01" + "y" * SPLICE_CHARS, "\x7f" + "w" * SPLICE_CHARS]
     body = {
         "model": "m",
         "messages": [

@@ -48,6 +48,18 @@ def test_sample_lines_are_those_asdict_wrote() -> None:
     )
     assert record.to_json() == reference_json(record)
     assert set(record.to_dict()) == {f.name for f in dataclasses.fields(SampleRecord)}  # no field forgotten
+    # A real figure's length: spliced in rather than scanned, the same line either way; long
+    # text that JSON escapes (quotes, newlines, DEL, non-ASCII) is still encoded as json does.
+    from geomeval.images import base64_of
+    from geomeval.jsontext import SPLICE_CHARS
+
+    record.target["figure"] = base64_of(bytes(range(256)) * 64)
+    record.target["long_plain"] = "y" * SPLICE_CHARS
+    record.target["long_escaped"] = ('say "x"\n\x7f' + "z" * 10) * 1000
+    record.response = "∠B = 70° " * 1000
+    assert len(record.target["figure"]) > SPLICE_CHARS
+    assert record.to_json() == reference_json(record)
+    assert json.loads(record.to_json())["target"]["long_escaped"] == record.target["long_escaped"]
     assert set(Score(1.0).to_dict()) == {f.name for f in dataclasses.fields(Score)}
     assert SampleRecord.from_dict(json.loads(record.to_json())).to_json() == record.to_json()
 

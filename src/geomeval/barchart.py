@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from unicodedata import east_asian_width
 from xml.sax.saxutils import escape
 
 Y_TOP = 119.0  # the value axis runs from 0 to this (a percentage, with room for the labels above 100)
@@ -56,19 +57,28 @@ def _number(x: float) -> str:
     return f"{x:.1f}"
 
 
+def _ems(text: str) -> float:
+    """An estimate of `text`'s width in font sizes, for margins only: a wide (CJK) character
+    about one, others CHAR_WIDTH."""
+    return sum(1.0 if east_asian_width(char) in "WF" else CHAR_WIDTH for char in text)
+
+
 def bar_chart(title: str, y_label: str, bars: Sequence[Bar]) -> str:
-    """An SVG bar chart of `bars` (values as percentages on a 0..119 axis), as text."""
+    """An SVG bar chart of `bars` (values as percentages on a 0..119 axis), as text. A bar
+    without a finite value is drawn as an unscored group."""
     n = max(len(bars), 1)
-    shown = [_text(bar.label, MAX_LABEL) for bar in bars]
-    longest = max((min(len(bar.label), MAX_LABEL) for bar in bars), default=0)
-    slanted = longest > LONG_LABEL
+    names = [str(bar.label) for bar in bars]
+    shown = [_text(name, MAX_LABEL) for name in names]
+    longest = max((_ems(name[:MAX_LABEL]) for name in names), default=0.0)
+    slanted = longest > LONG_LABEL * CHAR_WIDTH
     left, bottom = LEFT, BOTTOM
     if slanted:  # room below for the slanted names, and to the left for the first one's start
-        run = longest * CHAR_WIDTH * LABEL_FONT
+        run = longest * LABEL_FONT
         bottom = 15.0 + run * math.sin(math.radians(SLANT)) + LABEL_FONT
-        first = min(len(bars[0].label), MAX_LABEL) * CHAR_WIDTH * LABEL_FONT * math.cos(math.radians(SLANT))
+        first = _ems(names[0][:MAX_LABEL]) * LABEL_FONT * math.cos(math.radians(SLANT))
         left = max(LEFT, first - SLOT / 2 + 10.0)
-    width = max(MIN_WIDTH, SLOT * n + left + RIGHT + 10.0)
+    title = str(title)[:MAX_TITLE]
+    width = max(MIN_WIDTH, SLOT * n + left + RIGHT + 10.0, _ems(title) * TITLE_FONT + left + RIGHT + 20.0)
     height = HEIGHT + (bottom - BOTTOM)
     plot_w, plot_h = width - left - RIGHT, height - bottom - TOP
     slot = plot_w / n
@@ -91,13 +101,15 @@ def bar_chart(title: str, y_label: str, bars: Sequence[Bar]) -> str:
                      f'text-anchor="end">{tick}</text>')
     label_x, label_y = 18.0, TOP + plot_h / 2
     parts.append(f'<text x="{_number(label_x)}" y="{_number(label_y)}" font-size="{LABEL_FONT:g}" text-anchor="middle" '
-                 f'transform="rotate(-90 {_number(label_x)} {_number(label_y)})">{_text(y_label, MAX_TITLE)}</text>')
+                 f'transform="rotate(-90 {_number(label_x)} {_number(label_y)})">{_text(y_label, MAX_LABEL)}</text>')
     for i, (bar, label) in enumerate(zip(bars, shown, strict=True)):
         centre = left + slot * (i + 0.5)
-        top = y_of(100.0 * bar.value) if bar.value is not None else y_of(0.0)
+        value = bar.value if bar.value is not None and math.isfinite(bar.value) else None
+        scored = value is not None
+        top = y_of(100.0 * value) if value is not None else y_of(0.0)
         bar_w = slot * BAR_SHARE
         parts.append(f'<rect x="{_number(centre - bar_w / 2)}" y="{_number(top)}" width="{_number(bar_w)}" '
-                     f'height="{_number(TOP + plot_h - top)}" fill="{SCORED if bar.value is not None else UNSCORED}">'
+                     f'height="{_number(TOP + plot_h - top)}" fill="{SCORED if scored else UNSCORED}">'
                      f'<title>{_text(bar.label, MAX_TITLE)}</title></rect>')
         lines = bar.note.split("\n")[:3]
         for j, line in enumerate(lines):

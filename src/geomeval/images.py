@@ -41,7 +41,10 @@ def bytes_digest(data: bytes) -> str:
 
 
 def base64_of(data: bytes) -> Digested:
-    """`data` as base64 text with its digest; the last RECENT figures are encoded once."""
+    """`data` as base64 text with its digest; the last RECENT figures are encoded once (bytes
+    only: a mutable buffer could change under the same identity)."""
+    if type(data) is not bytes:
+        return _digested(base64.b64encode(data).decode("ascii"), bytes_digest(data))
     with _recent_lock:
         found = _recent.get(id(data))
         if found is not None and found[0] is data:

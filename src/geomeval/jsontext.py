@@ -14,7 +14,8 @@ from typing import Any
 
 SPLICE_CHARS = 4096
 """Strings this long are copied in as they are when they need no escaping."""
-_ESCAPED = (*(chr(code) for code in range(32)), '"', "\\")  # what JSON escapes in ASCII text
+_ESCAPED = (*(chr(code) for code in range(32)), '"', "\\", "\x7f")  # what JSON escapes in ASCII text
+# (DEL only where ensure_ascii is on, the default: left out of splicing either way)
 _SPLICE_TOKEN = f"geomeval-splice-{uuid.uuid4().hex}-"
 """What stands in for a spliced string while the rest is encoded: random, so no value's own
 text holds it, and drawn once (a draw per call cost a system call on the event loop)."""
