@@ -366,3 +366,20 @@ def test_the_build_rates_complexity_over_the_whole_subset(built: Path) -> None:
     assert {item.id: item.fields["complexity"] for item in limited} == {k: LEVELS_2000[k] for k in ("101", "102", "103")}
     alone = rate([measure(i.fields["problem"], i.fields["diagram_description"], i.fields["solution"]) for i in limited])
     assert alone != [LEVELS_2000[k] for k in ("101", "102", "103")]
+
+
+def test_a_raw_subset_is_parsed_three_times_not_four(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Checked whole, then read for the complexity rating, then read for the rows: the rating's
+    pass already checked the file, so the rows' pass does not check it again."""
+    from geomeval.benchmarks import datasource
+
+    parses: list[str] = []
+    real = datasource._json_members
+
+    def counted(path: Path, *args: Any) -> Any:
+        parses.append(path.name)
+        return real(path, *args)
+
+    monkeypatch.setattr(datasource, "_json_members", counted)
+    build(str(sample_path()), str(tmp_path / "built"))
+    assert parses and set(Counter(parses).values()) == {3}

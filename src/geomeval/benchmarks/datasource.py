@@ -235,12 +235,16 @@ def _checked_members(path: Path, container: str, expected: str, encoding: str) -
 
 
 def iter_json_object(
-    path: Path, *, expected: str = "a JSON object keyed by problem id", encoding: str = "utf-8"
+    path: Path, *, expected: str = "a JSON object keyed by problem id", encoding: str = "utf-8",
+    prechecked: bool = False,
 ) -> Iterator[tuple[str, Any]]:
     """(key, value) of each member of a release file's top-level JSON object, one at a time
     (a release keyed by problem id, read incrementally: a 100k-item release is never held
-    whole), with the errors `read_json_file` gives, before any member (`_checked_members`)."""
-    for key, value in _checked_members(path, "start_map", expected, encoding):
+    whole), with the errors `read_json_file` gives, before any member (`_checked_members`).
+    `prechecked`: the caller has just read the whole file this way, so it is parsed once,
+    not checked again first (a fault found now is still raised, where it lies)."""
+    members = _json_members if prechecked else _checked_members
+    for key, value in members(path, "start_map", expected, encoding):
         yield str(key), value
 
 

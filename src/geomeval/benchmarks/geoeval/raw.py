@@ -178,7 +178,7 @@ def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) ->
 
     levels = rate_complexity(iter_json_object(json_path), convert, config, skip_invalid=skip_invalid)
     return collect(
-        iter_json_object(json_path),
+        iter_json_object(json_path, prechecked=True),  # rating read it whole: checked already
         lambda item, record: {**convert(item, record), "complexity": levels[item]},
         skip_invalid=skip_invalid,
     )
