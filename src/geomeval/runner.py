@@ -20,6 +20,7 @@ import json
 import os
 import platform
 import tempfile
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib import metadata
@@ -161,20 +162,36 @@ def _pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -> tupl
     return record, messages, messages_sha256(messages)
 
 
-_posed_once: set[tuple[type, str]] = set()
+POSE_INLINE_S = 0.002
+"""A pose (the record and the messages: an item's figures encoded, the prompt hashed) that
+takes less than this on average is made on the event loop. Handing it to a thread costs more
+than it saves there: a wake-up each way, and since encoding holds the GIL, the loop waits for
+it at each of its own socket calls anyway. Slower poses (GGBench re-encodes its reference
+figure) go to a thread, so judge replies are not kept waiting behind them."""
+_pose_seconds: dict[tuple[type, str], float] = {}  # a moving average, by benchmark and task
+
+
+def _timed_pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -> tuple[tuple[SampleRecord, Any, str | None], float]:
+    start = time.perf_counter()
+    posed = _pose(bench, task, item, needs_messages)
+    return posed, time.perf_counter() - start
 
 
 async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> SampleRecord:
-    # Off the event loop: a record may encode its reference figure and the messages hold the
-    # item's images as base64, CPU work that would otherwise stall every judge reply waiting.
-    # The first item of a benchmark's task is posed on the loop itself: its modules load
-    # lazily (lazy.py), and importlib's LazyLoader must not run in two threads at once.
+    # The first item of a benchmark's task is posed on the loop itself and not timed: its
+    # modules load lazily (lazy.py), and importlib's LazyLoader must not run in two threads at
+    # once. Later ones go on the loop or to a thread by what posing has cost (POSE_INLINE_S).
     key = (type(bench), task)
-    if key in _posed_once:
-        record, posed, digest = await asyncio.to_thread(_pose, bench, task, item, model.needs_messages)
-    else:
+    average = _pose_seconds.get(key)
+    if average is None:
         record, posed, digest = _pose(bench, task, item, model.needs_messages)
-        _posed_once.add(key)
+        _pose_seconds[key] = 0.0
+    else:
+        if average < POSE_INLINE_S:
+            (record, posed, digest), seconds = _timed_pose(bench, task, item, model.needs_messages)
+        else:
+            (record, posed, digest), seconds = await asyncio.to_thread(_timed_pose, bench, task, item, model.needs_messages)
+        _pose_seconds[key] = 0.8 * _pose_seconds[key] + 0.2 * seconds
     messages = None if isinstance(posed, Exception) else posed
     try:
         if isinstance(posed, Exception):
