@@ -18,14 +18,13 @@ import re
 from typing import Any
 
 from ...answers import parse_choices
-from ...images import image_part
 from ...judges import reply_object
 from ...prompts import PromptSet, Template, default_set
 from .process_metrics import ERROR_TYPES
 
-Figure = bytes | dict[str, Any] | None
-"""A figure for the judge: image bytes, an image part already built (`images.base64_image_part`
-of a record's saved figure), or None for a text-only question."""
+Figure = dict[str, Any] | None
+"""The figure for the judge as an image part (`scoring.judge_figure`: the record's saved
+figure, `images.base64_image_part`), or None for a text-only question."""
 
 MAX_STEPS = 64
 MAX_STEP_CHARS = 4000
@@ -202,7 +201,7 @@ def _with_figure(prompt: str, figure: Figure, prompts: PromptSet) -> list[dict[s
     text-only request stays a plain string, which every server takes)."""
     content: str | list[dict[str, Any]] = prompt
     if figure is not None:
-        content = [{"type": "text", "text": prompt}, figure if isinstance(figure, dict) else image_part(figure)]
+        content = [{"type": "text", "text": prompt}, figure]
     return [{"role": "system", "content": prompts.render("judge_system")}, {"role": "user", "content": content}]
 
 

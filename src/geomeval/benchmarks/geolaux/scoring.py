@@ -57,7 +57,7 @@ def figure_field(image: Any) -> str | None:
     return base64_of(image_bytes(image))  # encoded once: the prompt's figure is the same text
 
 
-def judge_figure(record: SampleRecord, judge: Judge) -> tuple[dict[str, Any] | None, str]:
+def judge_figure(record: SampleRecord, judge: Judge) -> tuple[judging.Figure, str]:
     """The figure to show the judge as an image part (None: text only) and the `judge_input`
     note saying so. The saved base64 is sent as it is, not decoded and encoded again."""
     if not judge.images:
@@ -130,7 +130,7 @@ async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -
 
 
 async def _judge_steps(
-    record: SampleRecord, judge: Judge, problem: str, steps: list[str], figure: dict[str, Any] | None, judge_input: str,
+    record: SampleRecord, judge: Judge, problem: str, steps: list[str], figure: judging.Figure, judge_input: str,
     prompts: PromptSet,
 ) -> dict[str, Score]:
     messages = judging.step_judge_messages(record.target, problem, steps, record.extracted["answer"], figure,  # type: ignore[index]
