@@ -178,20 +178,17 @@ def _timed_pose(bench: Benchmark, task: str, item: Item, needs_messages: bool) -
 
 
 async def _generate(bench: Benchmark, task: str, item: Item, model: Model) -> SampleRecord:
-    # The first item of a benchmark's task is posed on the loop itself and not timed: its
+    # The first item of a benchmark's task is posed on the loop, its time not counted: its
     # modules load lazily (lazy.py), and importlib's LazyLoader must not run in two threads at
     # once. Later ones go on the loop or to a thread by what posing has cost (POSE_INLINE_S).
     key = (type(bench), task)
     average = _pose_seconds.get(key)
-    if average is None:
-        record, posed, digest = _pose(bench, task, item, model.needs_messages)
-        _pose_seconds[key] = 0.0
+    if average is not None and average >= POSE_INLINE_S:
+        (record, posed, digest), seconds = await asyncio.to_thread(_timed_pose, bench, task, item, model.needs_messages)
     else:
-        if average < POSE_INLINE_S:
-            (record, posed, digest), seconds = _timed_pose(bench, task, item, model.needs_messages)
-        else:
-            (record, posed, digest), seconds = await asyncio.to_thread(_timed_pose, bench, task, item, model.needs_messages)
-        _pose_seconds[key] = 0.8 * _pose_seconds[key] + 0.2 * seconds
+        (record, posed, digest), seconds = _timed_pose(bench, task, item, model.needs_messages)
+    previous = _pose_seconds.get(key)  # read again: other items may have added theirs meanwhile
+    _pose_seconds[key] = 0.0 if previous is None else 0.8 * previous + 0.2 * seconds  # the first not counted
     messages = None if isinstance(posed, Exception) else posed
     try:
         if isinstance(posed, Exception):
