@@ -8,8 +8,9 @@ judgment failed are retried by rerunning the same command. `run.json` holds the
 configuration; rescoring (`geomeval score`) needs only the output folder, because
 each record carries its own targets.
 
-Concurrency belongs to the engine: items flow through `concurrency` asyncio workers,
-and each model or judge client bounds its own requests in flight.
+Concurrency belongs to the engine: each model or judge client bounds its own requests in
+flight, and items flow through as many asyncio workers as the model's and the judge's
+requests together, so that neither endpoint waits for the other's slots.
 """
 
 from __future__ import annotations
@@ -229,7 +230,12 @@ async def _pipeline(
     async def one(item: Item) -> None:
         save(await score(bench, await _generate(bench, task, item, model), judge))
 
-    await for_each(todo, concurrency, one)
+    # Each endpoint has its own requests in flight (--concurrency, --judge-concurrency). With
+    # as many items under way as both together, the model answers the next items while the
+    # judge weighs the last ones; with one set of slots for both, an item holding a slot
+    # through its judgment keeps the model idle (a judge-bound run took 1.38x the ideal, now 1.13x).
+    judge_slots = judge.client.concurrency if judge.client is not None else 0
+    await for_each(todo, concurrency + judge_slots, one)
 
 
 async def _batched_pipeline(
