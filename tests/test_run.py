@@ -326,6 +326,56 @@ def folder_sha256_of_sample(bench, folder_sha256) -> str:  # type: ignore[no-unt
     return digest.hexdigest()
 
 
+def test_the_data_is_hashed_beside_the_run_not_before_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hashing the data (8.7 s for a 100,000-item folder) does not hold back the first request:
+    here the hash cannot finish until the model has been asked. Meanwhile run.json names the
+    data with its hash pending; when the run ends it holds the hash."""
+    import threading
+
+    from geomeval import provenance
+
+    asked = threading.Event()
+    seen_while_running: list[dict] = []
+    real = provenance.folder_sha256
+
+    def after_the_first_request(path: Path) -> str:
+        assert asked.wait(20), "the first request waited for the data's hash"
+        return real(path)
+
+    def answering(request: dict) -> str:
+        if not asked.is_set():
+            seen_while_running.append(json.loads((tmp_path / "a" / "run.json").read_text())["provenance"]["data"])
+            asked.set()
+        return oracle(request)
+
+    monkeypatch.setattr(provenance, "folder_sha256", after_the_first_request)
+    bench = get_benchmark("geolaux")
+    with ChatServer(answering) as server:
+        model = parse_model_spec("openai:m", ModelOptions(base_url=server.base_url))
+        results = run(bench, task="geolaux", model=model, judge=parse_judge_spec("offline"), out_dir=tmp_path / "a")
+    assert seen_while_running == [{"kind": "embedded-sample", "sha256": None, "pending": True}]
+    data = json.loads((tmp_path / "a" / "run.json").read_text())["provenance"]["data"]
+    assert data == results["provenance"]["data"] == {
+        "kind": "embedded-sample", "sha256": folder_sha256_of_sample(bench, real), "folders": ["sample"]}
+
+
+def test_data_that_cannot_be_hashed_is_said_in_the_provenance_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from geomeval import provenance
+
+    def unreadable(path: Path) -> str:
+        raise PermissionError(f"[Errno 13] Permission denied: '{path}/data/.lock'")
+
+    monkeypatch.setattr(provenance, "folder_sha256", unreadable)
+    results = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("baseline:random"),
+                  judge=parse_judge_spec("offline"), out_dir=tmp_path / "a")
+    data = results["provenance"]["data"]
+    assert data["kind"] == "embedded-sample" and data["sha256"] is None and "pending" not in data
+    assert data["error"].startswith("PermissionError: [Errno 13] Permission denied")
+    assert "- data (embedded-sample): not hashed (PermissionError" in (tmp_path / "a" / "report.md").read_text()
+
+
 def test_folder_fingerprint_changes_with_any_byte(tmp_path: Path) -> None:
     from geomeval.provenance import folder_sha256
 

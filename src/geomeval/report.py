@@ -177,7 +177,9 @@ def provenance_lines(provenance: dict[str, Any] | None) -> list[str]:
         return []
     checkout = provenance.get("checkout") or {}
     data = provenance.get("data") or {}
-    pinned = data.get("sha256") or data.get("revision") or "revision unknown"
+    pinned = data.get("sha256") or data.get("revision") or (
+        f"not hashed ({data['error']})" if data.get("error") else "not hashed (the run stopped first)" if data.get("pending")
+        else "revision unknown")
     lines = ["", "## Provenance", "",
              f"- ran {provenance.get('started_at', '?')} to {provenance.get('finished_at', '?')}, "
              f"geomeval {provenance.get('geomeval', '?')}"

@@ -39,7 +39,7 @@ from .hfdata import current_umask
 from .judges import Judge
 from .keptrecords import KeptRecords
 from .models import Generation, Model
-from .provenance import describe, messages_sha256, now
+from .provenance import DataFingerprint, describe, messages_sha256, now
 from .records import SampleRecord
 from .samplewriter import SampleWriter
 
@@ -141,6 +141,19 @@ def _resume(bench: Benchmark, path: Path, done: KeptRecords) -> None:
                 yield record
 
     write_samples(path, finished())
+
+
+def _write_config(path: Path, config: dict[str, Any]) -> None:
+    """run.json, replaced whole: it is written again as a run ends (the data's hash) and as a
+    rescore ends, and a torn one would refuse every later resume or rescore."""
+    fd, tmp = tempfile.mkstemp(prefix=".run.", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(config, indent=2) + "\n")
+        _replace_keeping_mode(Path(tmp), path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _replace_keeping_mode(new: Path, path: Path) -> None:
@@ -320,7 +333,6 @@ def run(
         config["options"] = bench.options
     if bench.prompts.describe():  # a --prompts file: its replaced texts, so score and resume use them
         config["prompts"] = bench.prompts.describe()
-    config["provenance"] = describe(bench, data, model, judge, seed)  # not a resume key
     clients = _clients(model, judge)
     for client in clients.values():
         client.budget = budget
@@ -338,12 +350,15 @@ def run(
             )
     elif samples_path.exists():
         samples_path.unlink()
+    fingerprint = DataFingerprint(bench, data)  # hashed beside the run, not before it
+    provenance = describe(bench, data, model, judge, seed, fingerprint)
+    config["provenance"] = provenance  # not a resume key
     # what the summary reads of each written record, on disk beside the run (not in TMPDIR,
     # which may be memory), closed however the run ends
     with KeptRecords(ids, folder=out_dir) as done:
         if resuming:
             _resume(bench, samples_path, done)
-        config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        _write_config(config_path, config)
 
         todo = items.without(done.ids()) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
         if progress:
@@ -371,6 +386,8 @@ def run(
                 asyncio.run(main())
             except BudgetExhausted as exc:
                 stopped = exc
+        provenance["data"] = fingerprint.result()
+        _write_config(config_path, config)
         requests = {role: client.usage(prices) for role, client in clients.items()}
         extra = {"requests": requests, "items_planned": len(ids)}
         if stopped is not None:
@@ -486,7 +503,7 @@ def rescore(
         (out_dir / RESCORING_STATE).unlink(missing_ok=True)
         config["judge"] = judge.spec
         config.setdefault("provenance", {})["rescored"] = {"at": now(), "judge": judge.spec}
-        config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        _write_config(config_path, config)
         requests = {"judge": judge.client.usage()} if judge.client is not None and hasattr(judge.client, "usage") else {}
         return finalize(bench, records, config, out_dir, {"requests": requests})
 
