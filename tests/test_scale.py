@@ -94,6 +94,40 @@ def test_items_of_a_built_folder_are_made_lazily_and_alike(tmp_path: Path) -> No
     assert items[3].id == "r3" and [i.id for i in items[140:143]] == ["r140", "r141", "r142"]
 
 
+def test_a_limit_opens_only_the_shards_it_needs_and_a_fresh_run_reads_no_ids_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--limit 10` on a 100,000-item folder (200 shards) opened every shard twice over
+    before the first request, for their sizes and their ids."""
+    import pyarrow.parquet as pq
+
+    built = tmp_path / "built"
+    geolaux_data.build(str(replicated_release(150, tmp_path / "raw")), str(built))
+    sharded = tmp_path / "sharded"
+    (sharded / "data").mkdir(parents=True)
+    shutil.copy(built / "README.md", sharded / "README.md")
+    table = pq.read_table(next((built / "data").glob("*.parquet")))
+    for number in range(3):
+        pq.write_table(table.slice(50 * number, 50), sharded / "data" / f"test-{number:05d}-of-00003.parquet")
+    opened: list[str] = []
+    real = pq.ParquetFile
+
+    def counted(source, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(Path(source).name)
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(pq, "ParquetFile", counted)
+    items = get_benchmark("geolaux").load_items(str(sharded), "geolaux", 60)
+    assert isinstance(items, LazyItems)
+    assert items.ids() == [f"r{i}" for i in range(60)] and [i.id for i in items] == items.ids()
+    assert "test-00002-of-00003.parquet" not in opened and "test-00001-of-00003.parquet" in opened
+    opened.clear()
+    assert items.without(set()) is items and not opened
+    assert [i.id for i in items.without({"r0", "r59"})] == [f"r{i}" for i in range(1, 59)]
+    whole = get_benchmark("geolaux").load_items(str(sharded), "geolaux", None)
+    assert len(whole) == 150 and whole.ids()[-1] == "r149"
+
+
 @pytest.mark.parametrize(("name", "task"), [("geoeval", "geoeval_aug"), ("me2", "me2_explain"), ("me2", "me2_solve")])
 def test_geoeval_and_me2_items_of_a_built_folder_stream_with_the_fields_a_whole_read_gives(
     name: str, task: str, tmp_path: Path

@@ -327,8 +327,12 @@ class BuiltRows:
     def __init__(self, files: list[Path], limit: int | None = None, keep: list[int] | None = None):
         import pyarrow.parquet as pq
 
-        self.files = files
-        self.sizes = [pq.ParquetFile(f).metadata.num_rows for f in files]
+        self.sizes: list[int] = []
+        for path in files:  # with a --limit, only the shards that hold its rows are opened
+            if limit is not None and sum(self.sizes) >= limit:
+                break
+            self.sizes.append(pq.ParquetFile(path).metadata.num_rows)
+        self.files = files[: len(self.sizes)]
         total = sum(self.sizes)
         self.total = total if limit is None else min(limit, total)
         self.keep = keep
@@ -357,6 +361,8 @@ class BuiltRows:
 
         values: list[Any] = []
         for path in self.files:
+            if len(values) >= self.total:  # a --limit reached: the later shards are not opened
+                break
             values += pq.ParquetFile(path).read(columns=[name]).column(name).to_pylist()
         values = values[: self.total]
         return values if self.keep is None else [values[i] for i in self.keep]
@@ -442,6 +448,8 @@ class LazyItems(Sequence[Item]):
 
     def without(self, done: Iterable[str]) -> LazyItems:
         skip = set(done)
+        if not skip:  # a fresh run: nothing to leave out, no id column to read again
+            return self
         keep = [i for i, item_id in enumerate(self.ids()) if item_id not in skip]
         return LazyItems(self.rows.select(keep), self.make, self.id_column)
 
