@@ -130,3 +130,39 @@ def test_records_written_in_several_batches_come_back_whole_and_in_order() -> No
         assert 2 * FLUSH_BYTES < 3000 * 200
         assert [r.scores["acc"].value for r in kept] == [float(i) for i in range(3000)]
         assert kept[1234].meta["pad"] == "x" * 200
+
+
+def test_the_generation_counts_come_from_one_walk(tmp_path: Path) -> None:
+    """finalize's answered count and token sums are one walk of the kept records (each walk
+    reads them all back from disk): they are what separate counts over a list give."""
+    from geomeval.runner import finalize, generation_usage
+
+    bench = get_benchmark("geolaux")
+    records = []
+    for i in range(9):
+        failed = i % 3 == 0
+        records.append(SampleRecord(
+            id=f"g{i}", benchmark="geolaux", task="geolaux", target={}, meta={"type": "calculation"},
+            response=None if failed else "x", generation_error="HTTP 500" if failed else None,
+            generation_info={"usage": {"prompt_tokens": 10 + i, "completion_tokens": 2},
+                             "finish_reason": "length" if i == 4 else "stop"},
+            scores={m: Score.missing("no answer") if failed else Score(1.0) for m in ("ACS", "PCS", "PQS")},
+        ))
+    walks = 0
+
+    class Counted(list):  # type: ignore[type-arg]
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            nonlocal walks
+            walks += 1
+            return super().__iter__()
+
+    usage = generation_usage(_once(records), bench.responded)
+    assert usage == {"succeeded": 6, **generation_usage(records)}
+    assert usage["truncated_ids"] == ["g4"] and usage["usage"]["prompt_tokens"] == sum(10 + i for i in range(9))
+    bench.aggregate(Counted(records))
+    aggregate_walks, walks = walks, 0
+    results = finalize(bench, Counted(records), {"task": "geolaux", "model": "m", "judge": "offline", "data": "embedded-sample"},
+                       tmp_path)
+    assert walks == aggregate_walks + 1
+    assert results["generation"]["succeeded"] == 6 and results["generation"]["failed"] == 3
+    assert results["generation"]["truncated_ids"] == ["g4"] and "succeeded" not in results
