@@ -132,6 +132,8 @@ class ChatServer:
                 pass
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             pass
+        except asyncio.CancelledError:  # the server stopping with a client still connected: no traceback
+            pass
         finally:
             writer.close()
 
