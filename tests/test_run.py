@@ -376,6 +376,39 @@ def test_data_that_cannot_be_hashed_is_said_in_the_provenance_and_the_run_goes_o
     assert "- data (embedded-sample): not hashed (PermissionError" in (tmp_path / "a" / "report.md").read_text()
 
 
+def test_run_json_is_replaced_whole_keeping_its_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """run.json is written again as a run ends (the data's hash) and as a rescore ends: a write
+    that fails leaves the one before, whole, and no temporary file beside it."""
+    import os
+    import stat
+
+    from geomeval import runner
+
+    out = tmp_path / "a"
+    run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("baseline:random"),
+        judge=parse_judge_spec("offline"), out_dir=out)
+    config = out / "run.json"
+    os.chmod(config, 0o640)
+    before = config.read_text()
+
+    real_replace = os.replace
+
+    def refused(source: str | Path, target: str | Path) -> None:
+        if Path(target).name == "run.json":  # samples.jsonl is replaced as before
+            raise OSError(28, "No space left on device")
+        real_replace(source, target)
+
+    monkeypatch.setattr(runner.os, "replace", refused)
+    with pytest.raises(OSError, match="No space left"):
+        runner.rescore(out, parse_judge_spec("offline"))
+    assert config.read_text() == before and json.loads(before)["provenance"]["data"]["sha256"]
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".run.")) == []
+    monkeypatch.undo()
+    runner.rescore(out, parse_judge_spec("offline"))
+    assert json.loads(config.read_text())["provenance"]["rescored"]["judge"] == "offline"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+
+
 def test_folder_fingerprint_changes_with_any_byte(tmp_path: Path) -> None:
     from geomeval.provenance import folder_sha256
 
