@@ -327,7 +327,7 @@ def folder_sha256_of_sample(bench, folder_sha256) -> str:  # type: ignore[no-unt
 
 
 def test_the_data_is_hashed_beside_the_run_not_before_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hashing the data (8.7 s for a 100,000-item folder) does not hold back the first request:
+    """Hashing the data (4 to 9 s for a 100,000-item folder) does not hold back the first request:
     here the hash cannot finish until the model has been asked. Meanwhile run.json names the
     data with its hash pending; when the run ends it holds the hash."""
     import threading

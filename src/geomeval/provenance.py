@@ -120,8 +120,8 @@ def client_settings(client: Any) -> dict[str, Any] | None:
 
 class DataFingerprint:
     """`data_fingerprint`, taken on a thread while the run goes on. Hashing the data is
-    reading all of it: 8.7 s for a 100,000-item folder (3 GB) here, which held back the first
-    request until it was done. File reads and hashlib (on chunks this size) release the GIL,
+    reading all of it: 4 to 9 s for a 100,000-item folder (3 GB) here, which held back the
+    first request until it was done. File reads and hashlib (on chunks this size) release the GIL,
     so the event loop keeps its pace beside it. `result()` waits for it; until then run.json
     says the data with no hash (`pending`)."""
 

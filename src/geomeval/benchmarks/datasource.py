@@ -328,12 +328,13 @@ class BuiltRows:
         import pyarrow.parquet as pq
 
         self.sizes: list[int] = []
+        total = 0
         for path in files:  # with a --limit, only the shards that hold its rows are opened
-            if limit is not None and sum(self.sizes) >= limit:
+            if limit is not None and total >= limit:
                 break
             self.sizes.append(pq.ParquetFile(path).metadata.num_rows)
+            total += self.sizes[-1]
         self.files = files[: len(self.sizes)]
-        total = sum(self.sizes)
         self.total = total if limit is None else min(limit, total)
         self.keep = keep
         self.holds: Any = None  # what lives as long as these rows (a raw release's temporary shards)
