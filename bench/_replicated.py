@@ -4,6 +4,7 @@ mini sample (or the embedded one) repeated under new ids, each with its own figu
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,14 @@ def built(n: int, cache: Path) -> Path:
         subprocess.run([sys.executable, "-m", "geomeval.cli", "build", "geolaux", "--raw", str(raw), "--out", str(out),
                         "--overwrite"], check=True, capture_output=True)
     return out
+
+
+def process_env(cache: Path) -> dict[str, str]:
+    """The environment a timed `geomeval` process runs in: offline, none of the caller's
+    GEOMEVAL_ settings, its response cache in `cache`, and bytecode written as an installed
+    package's is (PYTHONDONTWRITEBYTECODE, set on some machines, this one included, would have
+    every start compile geomeval's sources again; the bare clients' modules are compiled
+    either way)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GEOMEVAL_") and k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", GEOMEVAL_CACHE_DIR=str(cache))
+    return env

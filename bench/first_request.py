@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _replicated import built
+from _replicated import built, process_env
 
 TARGET = 1.3
 ANSWER = json.dumps({"steps": ["1. by the figure"], "short_answer": "70"})
@@ -48,8 +48,7 @@ def first_request_s(data: Path, limit: int | None) -> float:
         return ANSWER
 
     with tempfile.TemporaryDirectory(prefix="geomeval-bench-") as tmp, ChatServer(respond) as model:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GEOMEVAL_") and k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", GEOMEVAL_CACHE_DIR=str(Path(tmp) / "cache"))
+        env = process_env(Path(tmp) / "cache")
         command = [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--data", str(data), "--model", "openai:m",
                    "--base-url", model.base_url, "--judge", "offline", "--out", str(Path(tmp) / "out")]
         if limit is not None:

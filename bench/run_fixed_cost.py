@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _replicated import built
+from _replicated import built, process_env
 
 TARGET = 1.3
 BARE = """
@@ -115,11 +115,7 @@ def one_run(data: Path, args: argparse.Namespace, stamps: dict[str, list[float]]
     with tempfile.TemporaryDirectory(prefix="geomeval-bench-") as tmp, \
             ChatServer(responder(stamps["model"], MODEL_ANSWER)) as model, \
             ChatServer(responder(stamps["judge"], JUDGE_ANSWER), latency_s=args.latency) as judge:
-        # PYTHONDONTWRITEBYTECODE (set on some machines, this one included) left out: with it
-        # every start compiles geomeval's sources again, which an installed package (pip writes
-        # its bytecode once) never does; the bare client's modules are compiled either way.
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GEOMEVAL_") and k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", GEOMEVAL_CACHE_DIR=str(Path(tmp) / "cache"))
+        env = process_env(Path(tmp) / "cache")
         command = [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--data", str(data),
                    "--model", "openai:m", "--base-url", model.base_url, "--judge", "openai:j",
                    "--judge-base-url", judge.base_url, "--concurrency", str(args.concurrency),

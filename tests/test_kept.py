@@ -49,7 +49,7 @@ def _kept_summarises_as_the_records(bench: Benchmark, records: list[SampleRecord
     assert {k: _text(results[k]) for k in whole} == {k: _text(v) for k, v in whole.items()}, bench.name
     assert [bench.responded(r) for r in kept] == [bench.responded(r) for r in records]
     assert [bench.finished(r) for r in kept] == [bench.finished(r) for r in records]
-    assert generation_usage(kept) == generation_usage(records)
+    assert generation_usage(kept, bench.responded) == generation_usage(records, bench.responded)
     for copy, record in zip(kept, records, strict=True):  # the texts are not kept
         assert copy.response == ("" if record.response is not None else None)
         assert set(copy.target) <= set(bench.kept_fields.target)

@@ -61,20 +61,31 @@ def folder_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def data_named(data: str | None) -> tuple[dict[str, Any], str]:
+    """What --data names (the embedded sample, a local path, or a Hub id), and the key its
+    pin goes under: "sha256" of the files, or a Hub "revision"."""
+    if data is None:
+        return {"kind": "embedded-sample"}, "sha256"
+    path = Path(data).expanduser()
+    if path.exists():
+        return {"kind": "local", "path": str(path.resolve())}, "sha256"
+    return {"kind": "hub", "id": data}, "revision"
+
+
 def data_fingerprint(bench: Any, data: str | None) -> dict[str, Any]:
     """What --data named, pinned: a folder's or file's hash, the embedded sample's hash, or a
     Hub dataset id with its revision when the local Hub cache can say it."""
+    named, pin = data_named(data)
     if data is None:
         package = Path(bench.embedded()).parent
         folders = sorted(p for p in package.iterdir() if p.is_dir() and "sample" in p.name and p.name != "__pycache__")
         digest = hashlib.sha256()
         for folder in folders:
             digest.update(folder.name.encode("utf-8") + b"\0" + folder_sha256(folder).encode("ascii"))
-        return {"kind": "embedded-sample", "sha256": digest.hexdigest(), "folders": [f.name for f in folders]}
-    path = Path(data).expanduser()
-    if path.exists():
-        return {"kind": "local", "path": str(path.resolve()), "sha256": folder_sha256(path)}
-    return {"kind": "hub", "id": data, "revision": _hub_revision(data)}
+        return {**named, pin: digest.hexdigest(), "folders": [f.name for f in folders]}
+    if named["kind"] == "local":
+        return {**named, pin: folder_sha256(Path(data).expanduser())}
+    return {**named, pin: _hub_revision(data)}
 
 
 def _hub_revision(repo_id: str) -> str | None:
@@ -139,12 +150,8 @@ class DataFingerprint:
 
     def _named(self) -> dict[str, Any]:
         """What --data named, with its hash or revision not known."""
-        if self._data is None:
-            return {"kind": "embedded-sample", "sha256": None}
-        path = Path(self._data).expanduser()
-        if path.exists():
-            return {"kind": "local", "path": str(path.resolve()), "sha256": None}
-        return {"kind": "hub", "id": self._data, "revision": None}
+        named, pin = data_named(self._data)
+        return {**named, pin: None}
 
     def pending(self) -> dict[str, Any]:
         """What run.json says of the data until the hash is taken."""
@@ -156,15 +163,14 @@ class DataFingerprint:
         return self._block
 
 
-def describe(bench: Any, data: str | None, model: Any, judge: Any, seed: int,
-             fingerprint: DataFingerprint | None = None) -> dict[str, Any]:
-    """The provenance block of run.json, taken when the run starts; with `fingerprint`, the
-    data's hash is left pending (the run fills it in when it ends)."""
+def describe(bench: Any, data: DataFingerprint, model: Any, judge: Any, seed: int) -> dict[str, Any]:
+    """The provenance block of run.json, taken when the run starts: the data's hash is still
+    being taken (`DataFingerprint.pending`), and the run fills it in when it ends."""
     return {
         "started_at": now(),
         "geomeval": __version__,
         "checkout": checkout_commit(),
-        "data": fingerprint.pending() if fingerprint is not None else data_fingerprint(bench, data),
+        "data": data.pending(),
         "prompt_set_sha256": prompt_set_sha256(bench),
         "model": {"spec": model.spec, "settings": model.settings,
                   "endpoint": client_settings(getattr(model, "client", None))},

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from . import __version__
 from .benchmarks import get_benchmark, with_recorded_prompts
@@ -117,15 +117,12 @@ def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRec
 
 def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
     """Replace samples.jsonl with `records`, atomically (they may be read from it as they go)."""
-    fd, tmp = tempfile.mkstemp(prefix=".samples.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for record in records:
-                handle.write(record.to_json() + "\n")
-    except BaseException:  # an unreadable line met on the way: the old file stays, no leftover
-        os.unlink(tmp)
-        raise
-    _replace_keeping_mode(Path(tmp), path)
+
+    def write(handle: TextIO) -> None:
+        for record in records:
+            handle.write(record.to_json() + "\n")
+
+    _replace_whole(path, write)
 
 
 def _resume(bench: Benchmark, path: Path, done: KeptRecords) -> None:
@@ -146,10 +143,17 @@ def _resume(bench: Benchmark, path: Path, done: KeptRecords) -> None:
 def _write_config(path: Path, config: dict[str, Any]) -> None:
     """run.json, replaced whole: it is written again as a run ends (the data's hash) and as a
     rescore ends, and a torn one would refuse every later resume or rescore."""
-    fd, tmp = tempfile.mkstemp(prefix=".run.", suffix=".json", dir=path.parent)
+    _replace_whole(path, lambda handle: handle.write(json.dumps(config, indent=2) + "\n"))
+
+
+def _replace_whole(path: Path, write: Callable[[TextIO], Any]) -> None:
+    """Replace `path` with what `write` puts in a temporary file beside it, atomically: a
+    failure on the way (an unreadable line met, a full disk) leaves the old file as it was and
+    no temporary file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(config, indent=2) + "\n")
+            write(handle)
         _replace_keeping_mode(Path(tmp), path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -351,7 +355,7 @@ def run(
     elif samples_path.exists():
         samples_path.unlink()
     fingerprint = DataFingerprint(bench, data)  # hashed beside the run, not before it
-    provenance = describe(bench, data, model, judge, seed, fingerprint)
+    provenance = describe(bench, fingerprint, model, judge, seed)
     config["provenance"] = provenance  # not a resume key
     # what the summary reads of each written record, on disk beside the run (not in TMPDIR,
     # which may be memory), closed however the run ends
@@ -548,17 +552,16 @@ def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str, kept: Kep
     state_path.write_text(json.dumps(state) + "\n", encoding="utf-8")
 
 
-def generation_usage(records: Iterable[SampleRecord],
-                     responded: Callable[[SampleRecord], bool] | None = None) -> dict[str, Any]:
-    """Answers cut at max_tokens (scored as given, but worth knowing: raise --max-tokens) and
-    the tokens the model's server reported, summed over the answers that reported them; with
-    `responded` (`Benchmark.responded`), how many answered (`succeeded`), in the same walk
-    (each walk of a run's kept records reads them back from disk: 1.5 s at 100,000 items)."""
+def generation_usage(records: Iterable[SampleRecord], responded: Callable[[SampleRecord], bool]) -> dict[str, Any]:
+    """How many answered (`succeeded`, by `Benchmark.responded`), the answers cut at max_tokens
+    (scored as given, but worth knowing: raise --max-tokens) and the tokens the model's server
+    reported, summed over the answers that reported them: one walk of the records (each walk
+    of a run's kept records reads them back from disk: 1.5 s at 100,000 items)."""
     usage: dict[str, int] = {}
     reported = truncated = succeeded = 0
     truncated_ids: list[str] = []
     for record in records:
-        if responded is not None and responded(record):
+        if responded(record):
             succeeded += 1
         if record.truncated:
             truncated += 1
@@ -571,7 +574,7 @@ def generation_usage(records: Iterable[SampleRecord],
                 if isinstance(value, int):
                     usage[name] = usage.get(name, 0) + value
     return {
-        **({"succeeded": succeeded} if responded is not None else {}),
+        "succeeded": succeeded,
         "truncated": truncated,
         "truncated_ids": truncated_ids,
         "usage": {**usage, "answers_reporting": reported} if reported else None,

@@ -361,9 +361,7 @@ class BuiltRows:
         import pyarrow.parquet as pq
 
         values: list[Any] = []
-        for path in self.files:
-            if len(values) >= self.total:  # a --limit reached: the later shards are not opened
-                break
+        for path in self.files:  # only the shards a --limit needs (__init__)
             values += pq.ParquetFile(path).read(columns=[name]).column(name).to_pylist()
         values = values[: self.total]
         return values if self.keep is None else [values[i] for i in self.keep]
