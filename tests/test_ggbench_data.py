@@ -166,5 +166,6 @@ def test_official_archive_layout_with_the_json_in_dataset(tmp_path: Path) -> Non
     (root / RELEASE).rename(root / "dataset" / RELEASE)
     assert len(from_raw(root)[0]) == 15
     assert len(from_raw(root / "dataset" / RELEASE)[0]) == 15
-    with pytest.raises(FileNotFoundError, match=r"holds no GGBench_dataset\.json"):
+    # A folder in neither layout says which layouts are read and what it holds.
+    with pytest.raises(FileNotFoundError, match=r"is not a GGBench release: expected GGBench_dataset\.json.*found GGBench/"):
         from_raw(tmp_path)

@@ -8,13 +8,13 @@ from pathlib import Path
 from ..datasource import DataSource
 from .card import render_card
 from .features import SCHEMA
-from .raw import RELEASE_FILE, read_release
+from .raw import read_release
 
 
 def _is_raw(path: Path) -> bool:
-    return (path.is_file() and path.suffix == ".json") or (path / RELEASE_FILE).is_file() or (
-        path / "dataset" / RELEASE_FILE
-    ).is_file()
+    """A release JSON, or a folder (asked only once it is not a built one): the reader finds the
+    release in it, in any published layout, or says which layouts it reads and what it found."""
+    return (path.is_file() and path.suffix == ".json") or path.is_dir()
 
 
 SOURCE = DataSource("GGBench", __package__, SCHEMA, read_release, render_card, _is_raw)

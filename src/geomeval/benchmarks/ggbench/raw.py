@@ -72,15 +72,26 @@ def locate_release(raw: str | Path) -> tuple[Path, tuple[Path, ...]]:
     if path.is_dir():
         found = next((c for c in (path / RELEASE_FILE, path / "dataset" / RELEASE_FILE) if c.is_file()), None)
         if found is None:
-            names = sorted(p.name for p in path.glob("*.json"))
-            raise FileNotFoundError(
-                f"{path} holds no {RELEASE_FILE} (JSON files there: {', '.join(names) or 'none'}); "
-                "pass the release file itself"
-            )
+            raise FileNotFoundError(unknown_layout(path))
         path = found
     elif not path.is_file():
         raise FileNotFoundError(f"GGBench raw release not found: {path}")
     return path, (path.parent, path.parent.parent)
+
+
+EXPECTED_LAYOUTS = (
+    f"{RELEASE_FILE} beside Q&A_image/ and long_image/ (the folder evaluate.py runs in)",
+    f"dataset/{RELEASE_FILE} with the image folders in dataset/ or beside it (a clone of the Hub dataset)",
+)
+
+
+def unknown_layout(path: Path) -> str:
+    """Why `path` is not a GGBench release: the layouts read, and what the folder holds."""
+    entries = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())[:20]
+    archives = [e for e in entries if e.endswith((".tar.gz", ".tgz", ".zip", ".tar"))]
+    hint = f"; unpack {archives[0]} first" if archives else ""
+    return (f"{path} is not a GGBench release: expected {' or '.join(EXPECTED_LAYOUTS)}; "
+            f"found {', '.join(entries) or 'an empty folder'}{hint}")
 
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
