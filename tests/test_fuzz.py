@@ -7,12 +7,18 @@ returns a verdict quickly. Example counts are fixed and small, so the suite stay
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from geomeval.answers import check_answer
+from geomeval.answers import (
+    check_answer,
+    extract_final_answer,
+    parse_json_object,
+    read_option_letter,
+)
 from geomeval.benchmarks.ggbench import scoring
 from geomeval.geogebra import run_script
 from geomeval.geogebra.syntax import ParseError
@@ -145,3 +151,100 @@ def test_the_answer_checker_answers_quickly(prediction: str, gold: str) -> None:
     verdict = check_answer(prediction, gold)
     assert isinstance(verdict.equal, bool) and verdict.rule
     assert time.monotonic() - started < 6.0  # the symbolic fallback's own hard limit, never more
+
+
+# --------------------------------------------------------------------------- every answer scored
+# A model's answer is untrusted text: whatever it is, parsing it never raises out of the
+# checker or the extractor, and every benchmark's scorer ends with the answer scored (right or
+# wrong) or explicitly undecided, never a "scoring error" (which would drop it from the means).
+
+LATEX_PIECES = st.sampled_from([
+    "\\sqrt", "\\frac", "\\dfrac", "\\sqrt[", "{", "}", "\\", "\\\\", "[", "]", "(", ")", "2", "3", "0", "x",
+    "a", "^", "_", "°", "^\\circ", "\\pi", "π", "√", "$", "\\text", "\\boxed{", "\\left(", "\\right)", "=",
+    ",", "、", "A", "(B)", " ", "\\cdot", "-", "/", "1e400", "\\sin", "²", "'", "%", "\\unknown", "答案为",
+    "The answer is", "<answer>", "</answer>", "```json\n{\"answer\": \"", "\"}\n```", "\n",
+])
+MODEL_ANSWERS = st.one_of(
+    st.lists(LATEX_PIECES, max_size=14).map("".join),
+    st.text(max_size=40),
+    st.sampled_from(["x\\sqrt\\", "\\sqrt\\", "\\frac\\", "\\frac{1}\\", "2\\sqrt[3]\\", "\\boxed{\\sqrt\\}",
+                     "\\sqrt[", "\\frac{", "{{{{", "}}}}", "\\text\\"]),
+)
+GOLDS = st.sampled_from(["1", "3\\sqrt{3}/2", "25°", "A", "(2, 3)", "\\frac{\\pi}{3}", "2, 3"])
+
+
+def test_an_answer_ending_in_a_dangling_backslash_is_scored_wrong() -> None:
+    """Found by fuzzing: `\\sqrt\\` once raised AssertionError and the item became a scoring error."""
+    for answer in ("x\\sqrt\\", "\\sqrt\\", "\\frac{1}\\"):
+        verdict = check_answer(answer, "2", symbolic=False)
+        assert verdict.equal is False and verdict.rule == "text"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(MODEL_ANSWERS, GOLDS)
+def test_the_checker_and_the_extractor_never_raise_on_a_models_answer(answer: str, gold: str) -> None:
+    found = extract_final_answer(answer, letters="ABCD")
+    assert found.answer is None or isinstance(found.answer, str)
+    parse_json_object(answer)
+    read_option_letter(answer, "ABCD")
+    for prediction in {answer, found.answer}:
+        verdict = check_answer(prediction, gold, symbolic=False)
+        assert isinstance(verdict.equal, bool) and verdict.rule
+        verdict = check_answer(prediction, "C", choices=["A. 1", "B. 2", "C. 3\\sqrt{3}/2", "D. 25°"], symbolic=False)
+        assert isinstance(verdict.equal, bool) and verdict.rule
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(MODEL_ANSWERS, GOLDS)
+def test_the_checker_with_its_symbolic_fallback_never_raises(answer: str, gold: str) -> None:
+    verdict = check_answer(answer, gold)
+    assert isinstance(verdict.equal, bool) and verdict.rule
+
+
+# The task of each benchmark whose answer goes through the checker or the extractor, and the
+# metric that says whether the answer was right.
+ANSWER_METRICS = {
+    ("capgeo", "capgeo_reasoning"): "accuracy",
+    ("geoeval", "geoeval_2000"): "A",
+    ("geolaux", "geolaux"): "ACS",
+    ("me2", "me2_solve"): "accuracy",
+    ("me2", "me2_keypoints"): "accuracy",
+    ("ggbench", "ggbench_code"): "Pass@1",
+}
+_SAMPLE_ITEMS: dict[tuple[str, str], Any] = {}
+
+
+def _sample_item(name: str, task: str) -> tuple[Any, Any]:
+    from geomeval.benchmarks import get_benchmark
+
+    if (name, task) not in _SAMPLE_ITEMS:
+        bench = get_benchmark(name)
+        _SAMPLE_ITEMS[name, task] = (bench, bench.load_items(None, task, 2))
+    return _SAMPLE_ITEMS[name, task]
+
+
+@pytest.mark.parametrize(("name", "task"), list(ANSWER_METRICS))
+def test_every_benchmark_scores_any_answer_right_wrong_or_undecided(name: str, task: str) -> None:
+    from geomeval.engine import score_record_sync
+    from geomeval.judges import Judge
+
+    bench, items = _sample_item(name, task)
+    metric = ANSWER_METRICS[name, task]
+
+    @settings(max_examples=8 if name == "ggbench" else 25, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(MODEL_ANSWERS, st.sampled_from(["", "The final answer is: ", "\\boxed{", "<answer>"]), st.integers(0, 1))
+    def scored(answer: str, lead: str, index: int) -> None:
+        record = bench.new_record(items[index % len(items)], task)
+        record.response = lead + answer
+        scores = score_record_sync(bench, record, Judge("offline"))
+        for score in scores.values():
+            assert not (score.unscored or "").startswith("scoring error"), (record.response, score)
+        assert _ends_decided(scores[metric]), (record.response, scores[metric])
+
+    scored()
+
+
+def _ends_decided(score: Any) -> bool:
+    """Scored (right or wrong), or unscored with the checker explicitly undecided."""
+    return score.scored or "undecided" in (score.unscored or "")

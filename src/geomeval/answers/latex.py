@@ -119,7 +119,8 @@ def _read_group(text: str, i: int) -> tuple[str, int]:
         raise Unsupported("unbalanced braces")
     if text[i] == "\\":
         m = _COMMAND.match(text, i)
-        assert m is not None
+        if m is None:  # a backslash that ends the text (`\\sqrt\\`): nothing to read
+            raise Unsupported("dangling backslash")
         return m.group(0), m.end()
     return text[i], i + 1
 
