@@ -336,10 +336,17 @@ class ChatClient:
     def key(self, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
         return cache_key(self.base_url, self.model, messages, params)
 
-    def forget(self, messages: list[dict[str, Any]]) -> None:
+    def _params(self, temperature: float | None) -> dict[str, Any]:
+        """The request's parameters: the client's, with `temperature` in place of its own where
+        it sends one (a reasoning model's shape has none and gets none)."""
+        if temperature is None or "temperature" not in self.params:
+            return self.params
+        return {**self.params, "temperature": temperature}
+
+    def forget(self, messages: list[dict[str, Any]], *, temperature: float | None = None) -> None:
         """Drop a cached reply that turned out unusable, so the next run asks again."""
         if self.cache is not None:
-            self.cache.delete(self.key(messages, self.params))
+            self.cache.delete(self.key(messages, self._params(temperature)))
 
     def _fail(self, cause: str, hint: str) -> EndpointFailure:
         """Open the circuit: this and every later request raise the same failure."""
@@ -349,8 +356,11 @@ class ChatClient:
             )
         return self.failure
 
-    async def complete(self, messages: list[dict[str, Any]], *, use_cache: bool = True) -> Completion:
-        params = self.params
+    async def complete(self, messages: list[dict[str, Any]], *, use_cache: bool = True,
+                       temperature: float | None = None) -> Completion:
+        """One reply; `temperature` replaces the client's own for this request (a judge serving
+        a benchmark that declares its judge's, `Benchmark.judge_temperature`)."""
+        params = self._params(temperature)
         # The key and the SQLite read stay on the event loop: half a millisecond there, where
         # a hop to a thread and back cost a request ten (the GIL passes back only when the
         # loop next waits), measured with bench/run_fixed_cost.py.
@@ -426,6 +436,8 @@ class ChatClient:
                         snippet = raw[:300].decode("utf-8", "replace")
                         error = f"HTTP {status}: {self.redact(snippet)}"
                         if status == 400 and reshaped < 2 and (fixed := self._reshape(raw, body)) is not None:
+                            if temperature is not None and "temperature" in fixed:
+                                fixed["temperature"] = temperature
                             body, reshaped = fixed, reshaped + 1  # the same request, in the shape asked for
                             payload = json_body(body)
                             continue

@@ -44,11 +44,12 @@ def failed_scores(bench: Benchmark, exc: BaseException) -> dict[str, Score]:
 
 
 async def score(bench: Benchmark, record: SampleRecord, judge: Judge) -> SampleRecord:
-    """Set the record's scores: the benchmark's scorer for an answer, its `model_failed`
-    scores (no judgment, nothing extracted) for a record without one."""
+    """Set the record's scores: the benchmark's scorer for an answer (its judge asking at the
+    benchmark's `judge_temperature`), its `model_failed` scores (no judgment, nothing
+    extracted) for a record without one."""
     try:
         if bench.responded(record):
-            record.scores = await bench.score(record, judge)
+            record.scores = await bench.score(record, judge.for_benchmark(bench.judge_temperature))
         else:
             record.judgment = None
             record.extracted = None

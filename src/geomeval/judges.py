@@ -1,19 +1,22 @@
 """Judge specs: who scores what rules cannot decide.
 
 `offline` (the default) applies deterministic rules only; `openai:<model>` is an LLM
-judge on an OpenAI-compatible server, at temperature 0 on every attempt, repair
-included. Reasoning models (OpenAI's o-series and gpt-5) take another request shape:
+judge on an OpenAI-compatible server, at one temperature on every attempt, repair
+included (0, or the benchmark's: see below). Reasoning models (OpenAI's o-series and gpt-5) take another request shape:
 `max_completion_tokens` and no temperature; `style` picks it, by the model's name unless
 told, and the client switches by itself when a server refuses the shape it was sent. A
 judgment that fails or cannot be read becomes an *unscored* item with the error text, never
 a wrong answer; a malformed answer first gets one repair retry that shows the judge its
 reply and what was wrong with it. A judge takes images unless told it is text-only
 (`images=False`, or GEOMEVAL_JUDGE_IMAGES=0): a benchmark whose paper shows its judge the
-figure sends it, and a text-only judge gets the words alone.
+figure sends it, and a text-only judge gets the words alone. The temperature is each
+benchmark's own (`Benchmark.judge_temperature`, its official code's: 0 where that is silent),
+unless the user pins one (`temperature=`, GEOMEVAL_JUDGE_TEMPERATURE) for every benchmark.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -44,16 +47,32 @@ _REASONING_NAME = re.compile(r"(?:^|/)(?:o\d+(?:-[\w.-]+)?|gpt-5(?:[\w.-]*)?)$",
 REPAIR_ECHO_CHARS = 1500
 
 
-def judge_params(model: str, style: str = "auto", max_tokens: int | None = None) -> dict[str, Any]:
-    """The sampling parameters a judge request carries: temperature 0 and `max_tokens`
-    (default `JUDGE_MAX_TOKENS`) for a chat model; `max_completion_tokens` only (default
-    `REASONING_JUDGE_MAX_TOKENS`) for a reasoning model, which refuses both others."""
+def judge_params(model: str, style: str = "auto", max_tokens: int | None = None,
+                 temperature: float = 0.0) -> dict[str, Any]:
+    """The sampling parameters a judge request carries: `temperature` (default 0) and
+    `max_tokens` (default `JUDGE_MAX_TOKENS`) for a chat model; `max_completion_tokens` only
+    (default `REASONING_JUDGE_MAX_TOKENS`) for a reasoning model, which refuses both others."""
     if style not in JUDGE_STYLES:
         raise UsageError(f"unknown judge style {style!r}: use {', '.join(JUDGE_STYLES)}")
     reasoning = style == "reasoning" or (style == "auto" and _REASONING_NAME.search(model) is not None)
     if reasoning:
         return {"max_completion_tokens": max_tokens or REASONING_JUDGE_MAX_TOKENS}
-    return {"temperature": 0.0, "max_tokens": max_tokens or JUDGE_MAX_TOKENS}
+    return {"temperature": temperature, "max_tokens": max_tokens or JUDGE_MAX_TOKENS}
+
+
+def judge_temperature(value: str | None) -> float | None:
+    """GEOMEVAL_JUDGE_TEMPERATURE's text as a temperature (unset or empty: None, each
+    benchmark's own)."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    try:
+        temperature = float(text)
+    except ValueError:
+        raise UsageError(f"GEOMEVAL_JUDGE_TEMPERATURE must be a number of 0 or more, got {text[:20]!r}") from None
+    if not temperature >= 0:
+        raise UsageError(f"GEOMEVAL_JUDGE_TEMPERATURE must be a number of 0 or more, got {text[:20]!r}")
+    return temperature
 
 
 def _echo(reply: str) -> str:
@@ -123,6 +142,17 @@ class Judge:
     client: ChatClient | None = None
     # False for a judge endpoint that refuses images: benchmarks then judge from text alone.
     images: bool = True
+    # The temperature each request carries: the benchmark's (`for_benchmark`), or None for
+    # the client's own. `pinned`: the user chose the client's, for every benchmark.
+    temperature: float | None = None
+    pinned: bool = False
+
+    def for_benchmark(self, temperature: float) -> Judge:
+        """This judge asking at a benchmark's declared temperature (`Benchmark.judge_temperature`),
+        unless the user pinned one; the client (its slots, cache and counts) is shared."""
+        if self.client is None or self.pinned or self.temperature == temperature:
+            return self
+        return dataclasses.replace(self, temperature=temperature)
 
     @property
     def offline(self) -> bool:
@@ -132,7 +162,7 @@ class Judge:
         """Ask once; if the reply does not parse, ask once more showing the problem."""
         if self.client is None:
             raise RuntimeError("the offline judge cannot be asked")
-        first = await self.client.complete(messages)
+        first = await self.client.complete(messages, temperature=self.temperature)
         if first.text is None:
             return JudgeAnswer(None, f"judge request failed: {first.error}")
         try:
@@ -144,17 +174,17 @@ class Judge:
             {"role": "assistant", "content": _echo(first.text)},
             {"role": "user", "content": _REPAIR.format(problem=problem)},
         ]
-        second = await self.client.complete(repair)
+        second = await self.client.complete(repair, temperature=self.temperature)
         if second.text is None:
-            self.client.forget(messages)
+            self.client.forget(messages, temperature=self.temperature)
             return JudgeAnswer(None, f"judge reply unreadable ({problem}); repair request failed: {second.error}",
                                raw=first.text)
         try:
             return JudgeAnswer(parse(second.text), raw=second.text, repaired=True)
         except ValueError as exc:
             # Neither reply is worth replaying: forget both so a rerun asks afresh.
-            self.client.forget(messages)
-            self.client.forget(repair)
+            self.client.forget(messages, temperature=self.temperature)
+            self.client.forget(repair, temperature=self.temperature)
             return JudgeAnswer(
                 None, f"judge reply unreadable after one repair retry: {str(exc)[:300]}", raw=second.text
             )
@@ -176,6 +206,7 @@ def parse_judge_spec(
     max_tokens: int | None = None,
     style: str | None = None,
     images: bool | None = None,
+    temperature: float | None = None,
 ) -> Judge:
     """`offline`, or `openai:<model>`; with no spec, GEOMEVAL_JUDGE_MODEL decides.
 
@@ -185,13 +216,16 @@ def parse_judge_spec(
     GEOMEVAL_BASE_URL, else OpenAI's), and OPENAI_API_KEY only when it is OpenAI's (or
     OPENAI_BASE_URL's): a key never goes to a host it was not given for. `style` (else
     GEOMEVAL_JUDGE_STYLE, else auto) is the request shape, see `judge_params`. `images` (else
-    GEOMEVAL_JUDGE_IMAGES, else yes) says whether the judge may be sent images."""
+    GEOMEVAL_JUDGE_IMAGES, else yes) says whether the judge may be sent images. `temperature`
+    (else GEOMEVAL_JUDGE_TEMPERATURE) pins the judge's temperature for every benchmark; unset,
+    each benchmark's `judge_temperature` is used."""
     if spec is None:
         env_model = os.environ.get("GEOMEVAL_JUDGE_MODEL")
         spec = f"openai:{env_model}" if env_model else "offline"
     if spec == "offline":
         return Judge("offline")
     takes_images = judge_images(os.environ.get("GEOMEVAL_JUDGE_IMAGES")) if images is None else images
+    pinned = judge_temperature(os.environ.get("GEOMEVAL_JUDGE_TEMPERATURE")) if temperature is None else temperature
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise UsageError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
@@ -211,13 +245,14 @@ def parse_judge_spec(
         model,
         base_url=judge_url,
         api_key=api_key,
-        params=judge_params(model, style or os.environ.get("GEOMEVAL_JUDGE_STYLE") or "auto", max_tokens),
+        params=judge_params(model, style or os.environ.get("GEOMEVAL_JUDGE_STYLE") or "auto", max_tokens,
+                            0.0 if pinned is None else pinned),
         concurrency=concurrency,
         timeout_s=timeout_s,
         cache=cache,
         retry=retry,
     )
-    return Judge(spec, client, images=takes_images)
+    return Judge(spec, client, images=takes_images, pinned=pinned is not None)
 
 
 def judge_from_env(

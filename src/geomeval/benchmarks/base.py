@@ -102,6 +102,10 @@ class Benchmark(ABC):
     hub: ClassVar[HubMetadata | None] = None
     # Every prompt the benchmark sends, as a named template a prompt file may replace.
     prompt_templates: tuple[Template, ...] = ()
+    # The temperature its LLM judge samples at: the official code's where it sets one (GeoLaux
+    # 0.1), else 0. The engine asks the judge at it (`Judge.for_benchmark`) unless the user
+    # pinned one for every benchmark (GEOMEVAL_JUDGE_TEMPERATURE, `--judge-temperature`).
+    judge_temperature: ClassVar[float] = 0.0
     _prompt_set: PromptSet | None = None
 
     @property

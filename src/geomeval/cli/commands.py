@@ -209,6 +209,11 @@ JudgeImagesOpt = Annotated[
                                    "for text only), or judge from text alone for a judge that refuses images "
                                    "(not comparable with the paper)")
 ]
+JudgeTemperatureOpt = Annotated[
+    float | None, typer.Option(min=0.0, envvar="GEOMEVAL_JUDGE_TEMPERATURE",
+                               help="the judge's temperature for every benchmark (default: each benchmark's "
+                                    "official one, e.g. GeoLaux 0.1, else 0)")
+]
 CacheOpt = Annotated[
     Path | None, typer.Option("--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval)")
 ]
@@ -376,8 +381,9 @@ def run(
     judge_max_tokens: JudgeMaxTokensOpt = None,
     judge_style: JudgeStyleOpt = None,
     judge_images: JudgeImagesOpt = None,
+    judge_temperature: JudgeTemperatureOpt = None,
     max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
-    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (judges always use 0)")] = 0.0,
+    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (for the judge's: --judge-temperature)")] = 0.0,
     tensor_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: GPUs to shard the model over")] = None,
     engine_arg: Annotated[list[str] | None, typer.Option(help="vllm: engine argument key=value (repeatable)")] = None,
     min_coverage: MinCoverageOpt = 0.95,
@@ -419,7 +425,7 @@ def run(
     judge_obj = parse_judge_spec(
         judge, base_url=judge_base_url, concurrency=judge_concurrency or concurrency,
         timeout_s=judge_timeout or timeout, cache=response_cache, model_base_url=base_url,
-        max_tokens=judge_max_tokens, style=judge_style, images=judge_images,
+        max_tokens=judge_max_tokens, style=judge_style, images=judge_images, temperature=judge_temperature,
     )
     model_obj = parse_model_spec(
         model,
@@ -484,7 +490,8 @@ def suite(
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
     max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
-    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (judges always use 0)")] = 0.0,
+    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (the judge's: "
+                                                            "GEOMEVAL_JUDGE_TEMPERATURE, else each benchmark's)")] = 0.0,
     judge_max_tokens: JudgeMaxTokensOpt = None,
     seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
     cache: CacheOpt = None,
@@ -569,6 +576,7 @@ def score(
     judge_max_tokens: JudgeMaxTokensOpt = None,
     judge_style: JudgeStyleOpt = None,
     judge_images: JudgeImagesOpt = None,
+    judge_temperature: JudgeTemperatureOpt = None,
     min_coverage: MinCoverageOpt = 0.95,
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
@@ -579,7 +587,7 @@ def score(
 
     judge_obj = parse_judge_spec(
         judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache),
-        max_tokens=judge_max_tokens, style=judge_style, images=judge_images,
+        max_tokens=judge_max_tokens, style=judge_style, images=judge_images, temperature=judge_temperature,
     )
     with _progress("rescoring") as update:
         results = rescore(run_dir, judge_obj, progress=update, concurrency=concurrency)

@@ -45,6 +45,7 @@ class GeoLaux(Benchmark):
     )
     headline = "ACS"
     prompt_templates = TEMPLATES
+    judge_temperature = 0.1  # as the official scoring and error-analysis scripts ask
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
