@@ -41,7 +41,7 @@ class GeoLaux(Benchmark):
         tasks=("geolaux", "geolaux_aux"),
         metrics=("ACS", "PCS", "PQS"),
         summary=("ACS", "PCS", "PQS"),
-        release_folders=("original_images", "auxiliary_images"),
+        release_folders=("mini_original_images", "mini_auxiliary_images", "original_images", "auxiliary_images"),
     )
     headline = "ACS"
     prompt_templates = TEMPLATES
