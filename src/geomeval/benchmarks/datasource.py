@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import os
 import shutil
 import tempfile
 import weakref
@@ -260,6 +261,12 @@ MAX_IMAGE_PIXELS = 50_000_000
 before decoding (a 17 KB PNG can declare 12000×12000 and cost 1.5 GB decoded)."""
 
 
+RELEASE_TOP: ContextVar[Path | None] = ContextVar("geomeval_release_top", default=None)
+"""The folder `--data` names while its release is read (a file: the folder holding it), set
+by `DataSource`: the links on the way to it are the user's, any link below it is the
+release's and must not lead out of it (`read_image`)."""
+
+
 def read_image(
     item_id: str, field_name: str, path: Path, max_bytes: int = MAX_IMAGE_BYTES, *,
     inside: Path | Iterable[Path],
@@ -267,18 +274,61 @@ def read_image(
     """An image file of a release as {bytes, path}, after checking that it exists, lies inside
     the release (`inside`: its folder or folders, symbolic links resolved), is not too large
     (by its size on disk, before reading it) and decodes within the pixel limit; anything else
-    is a DataError naming the item and the field."""
+    is a DataError naming the item and the field.
+
+    While a release is read through `DataSource` (`RELEASE_TOP` set), the file must also
+    resolve inside the release's own folder: a symbolic link anywhere below it, a file's or a
+    folder's (an image folder linked to elsewhere), that leads out of it is refused, naming the
+    link, even when `inside` names the linked folder itself."""
     if not path.is_file():
         raise DataError(item_id, field_name, f"image file not found: {path}")
     roots = [inside] if isinstance(inside, Path) else list(inside)
     resolved = path.resolve()
-    if not any(resolved.is_relative_to(root.resolve()) for root in roots):
-        raise DataError(item_id, field_name, f"image {path.name} leads outside the release folder")
+    top = _release_top(path)
+    inside_roots = any(resolved.is_relative_to(root.resolve()) for root in roots)
+    if not inside_roots or (top is not None and not resolved.is_relative_to(top.resolve())):
+        link = _leaving_link(path, top if top is not None else _innermost(path, roots))
+        how = f" through the symbolic link {link} (to {link.resolve()})" if link is not None else ""
+        raise DataError(item_id, field_name, f"image {path.name} leads outside the release folder{how}")
     try:
         data = read_bounded_image(resolved, max_bytes)
     except ValueError as exc:
         raise DataError(item_id, field_name, f"image {path.name} {exc}") from None
     return {"bytes": data, "path": path.name}
+
+
+def _release_top(path: Path) -> Path | None:
+    """The deepest folder holding both `path` and the release `--data` names, as written or
+    resolved (a reader may hand over either), or None outside a `DataSource` read; links up to
+    it are the user's own."""
+    named = RELEASE_TOP.get()
+    if named is None:
+        return None
+    here = path.absolute()
+    tops = [Path(os.path.commonpath([here, folder])) for folder in (named.absolute(), named.resolve())]
+    top = max(tops, key=lambda folder: len(folder.parts))
+    return top if len(top.parts) > 1 else None  # nothing in common but the file system's root
+
+
+def _innermost(path: Path, roots: list[Path]) -> Path | None:
+    here = path.absolute()
+    holding = [root.absolute() for root in roots if here.is_relative_to(root.absolute())]
+    return max(holding, key=lambda root: len(root.parts), default=None)
+
+
+def _leaving_link(path: Path, top: Path | None) -> Path | None:
+    """The first symbolic link below `top` on the way to `path` that leads out of `top`."""
+    if top is None:
+        return None
+    here, bound = path.absolute(), top.resolve()
+    if not here.is_relative_to(top.absolute()):
+        return None
+    step = top.absolute()
+    for part in here.relative_to(top.absolute()).parts:
+        step = step / part
+        if step.is_symlink() and not step.resolve().is_relative_to(bound):
+            return step
+    return None
 
 
 def read_bounded_image(path: Path, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
@@ -511,7 +561,7 @@ class DataSource:
     def from_raw(self, raw: str | Path, *, skip_invalid: bool = False) -> tuple[Any, list[dict[str, str]]]:
         from datasets import Dataset
 
-        release = self.read_release(raw, skip_invalid=skip_invalid)
+        release = self._read_release(raw, skip_invalid=skip_invalid)
         return Dataset.from_list(release.rows, features=self.features), release.skipped
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
@@ -602,7 +652,17 @@ class DataSource:
     def _read_config(self, raw: Path | str, config: str | None, *, skip_invalid: bool = False) -> RawRelease:
         """A raw release's rows (a subset's: `SubsetDataSource`)."""
         self._shard_config(config)  # one config: refuses another
-        return self.read_release(raw, skip_invalid=skip_invalid)
+        return self._read_release(raw, skip_invalid=skip_invalid)
+
+    def _read_release(self, raw: Path | str, *args: Any, **kwargs: Any) -> RawRelease:
+        """`read_release(raw, ...)` with `RELEASE_TOP` naming the folder of `raw`, so that no
+        image it reads reaches outside it through a link of the release's (`read_image`)."""
+        named = Path(raw).expanduser()
+        token = RELEASE_TOP.set(named if named.is_dir() else named.parent)
+        try:
+            return self.read_release(raw, *args, **kwargs)
+        finally:
+            RELEASE_TOP.reset(token)
 
     def _typed(self, rows: list[dict[str, Any]]) -> Any:
         from datasets import Dataset
@@ -691,7 +751,7 @@ class SubsetDataSource(DataSource):
     ) -> tuple[Any, list[dict[str, str]]]:
         from datasets import Dataset
 
-        release = self.read_release(raw, self.config(config), skip_invalid=skip_invalid)
+        release = self._read_release(raw, self.config(config), skip_invalid=skip_invalid)
         return Dataset.from_list(release.rows, features=self.features), release.skipped
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
@@ -730,7 +790,7 @@ class SubsetDataSource(DataSource):
         return self.config(config)
 
     def _read_config(self, raw: Path | str, config: str | None, *, skip_invalid: bool = False) -> RawRelease:
-        return self.read_release(raw, self.config(config), skip_invalid=skip_invalid)
+        return self._read_release(raw, self.config(config), skip_invalid=skip_invalid)
 
     def _load_config(self, data: str | None, config: str | None) -> Any:
         return self.load(data, config=config)
