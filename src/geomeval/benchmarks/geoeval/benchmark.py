@@ -37,15 +37,17 @@ def _item(row: dict[str, Any]) -> Item:
 
 def release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     """A raw release for lmms-eval's build cache fingerprint: the JSON of every subset it
-    holds, and the image files where `raw.read_release` looks for diagrams (images/ and
-    diagrams/ beside each JSON or its folder, whole; image files directly beside the JSON)."""
-    from .raw import DIAGRAM_DIRS, DIAGRAM_SUFFIXES, subset_file, subsets_in
+    holds, and the image files where `raw.read_release` looks for diagrams (`raw.diagram_roots`:
+    the image folders whole; image files directly beside the JSON)."""
+    from .raw import DIAGRAM_SUFFIXES, diagram_roots, subset_file, subsets_in
 
     jsons = tuple(path for path in (subset_file(raw, name) for name in subsets_in(raw)) if path is not None)
     images: set[Path] = set()
     for json_path in jsons:
         here = json_path.parent
-        for folder in (*(here / d for d in DIAGRAM_DIRS), *(here.parent / d for d in DIAGRAM_DIRS)):
+        for folder in diagram_roots(json_path):
+            if folder == here:
+                continue
             images.update(p for p in folder.rglob("*") if p.is_file())
         images.update(p for p in here.iterdir() if p.is_file() and p.suffix.lower() in DIAGRAM_SUFFIXES)
     return jsons, tuple(sorted(images))

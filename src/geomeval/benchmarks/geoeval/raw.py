@@ -11,13 +11,16 @@ backward subset `backward_text` and `backward_answer_value`. Every field is chec
 unknown field, a missing one or a bad value stops the build with a `DataError` naming the
 item and the field (or, with `skip_invalid`, leaves the item out and counts it).
 
-Where the subsets are (`--raw`): the release folder, holding each subset under its official
-name (`select.json`, `backward_reasoning_select.json`, `solid.json`; the official code never
-names the aug file, so it is `geoeval_aug.json`) or under its config's name
-(`geoeval_2000.json`, …), either directly or in `dataset_merge/` or `LLM_eval/dataset_merge/`
-as the official code lays it out; or one subset's JSON file. Diagrams are looked up by
-`diagram_name` in `images/` or `diagrams/` beside the JSON file (or beside its folder), or
-beside the JSON file itself.
+Where the subsets are (`--raw`): the release folder, holding each subset under a name the
+official tools read (`run_llm_response.py` and `sh_files/*/eval*_config.yaml`: `select.json`,
+`backward_aug.json`, `aug.json`, `solid.json`; `data_generation/create_backward_reasoning_data.py`,
+in the repository's history, wrote the backward file as `backward_reasoning_select.json`) or
+under its config's name (`geoeval_2000.json`, …), either directly or in `dataset_merge/` or
+`LLM_eval/dataset_merge/` as the official tools lay it out; or one subset's JSON file. Which of
+these a folder is, is detected; a folder holding none of them is refused with an error naming
+the names and places looked for and what the folder holds (`layout_error`). Diagrams are
+looked up by `diagram_name` in `images/` or `diagrams/` beside the JSON file (or beside its
+folder, or at the release root above `LLM_eval/`), or beside the JSON file itself.
 
 What the release does not store is derived here (the card documents each rule):
 `answer_type` from the form of the graded answer, `problem_type` from the knowledge points,
@@ -38,14 +41,21 @@ from .complexity import measure, rate
 from .features import SOURCES, SUBSETS
 from .prompts import problem_text
 
-# Official names first (tool/caculate_score.py, data_generation/create_backward_reasoning_data.py,
-# sh_files/gpt35/eval_solid_config.yaml), then the config's own name.
+# Official names first, then the config's own name. run_llm_response.py reads
+# `dataset_merge/select.json` (sh_files/*/eval_config.yaml), `dataset_merge/aug.json` (its
+# aug_result output type), `dataset_merge/backward_aug.json` (backaug_result) and
+# `dataset_merge/solid.json` (sh_files/gpt35/eval_solid_config.yaml); the backward generator
+# (data_generation/create_backward_reasoning_data.py, removed later) wrote
+# `backward_reasoning_select.json`.
 SUBSET_FILES: dict[str, tuple[str, ...]] = {
     "geoeval_2000": ("select.json", "geoeval_2000.json"),
-    "geoeval_backward": ("backward_reasoning_select.json", "geoeval_backward.json"),
-    "geoeval_aug": ("geoeval_aug.json",),
+    "geoeval_backward": ("backward_aug.json", "backward_reasoning_select.json", "geoeval_backward.json"),
+    "geoeval_aug": ("aug.json", "geoeval_aug.json"),
     "geoeval_hard": ("solid.json", "geoeval_hard.json"),
 }
+# What the official tools write beside the data: model outputs, not a release to build.
+RESULT_FILE = "eval_GeoEval_result.json"
+RESULT_DIRS = ("result", "aug_result", "backaug_result", "solid_result")
 RELEASE_DIRS = ("", "dataset_merge", "LLM_eval/dataset_merge")
 DIAGRAM_DIRS = ("images", "diagrams")
 DIAGRAM_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -58,6 +68,9 @@ KNOWN_FIELDS = frozenset(
         "dataset_name", "text", "diagram_name", "diagram_description", "choice_list",
         "answer_value", "backward_text", "backward_answer_value", "knowledge_point",
         "formal_knowledge_point", "geometry_shape", "solution",
+        # Read from every record by the official loader for open-source models
+        # (tool/opensource_llm_tool.py copies them into its output); geomeval stores neither.
+        "dataset_id", "choice_id",
     }
 )
 TEXT_FIELDS = frozenset({"Num_Exp", "aug_problem"})
@@ -138,21 +151,66 @@ def subset_of_file(path: Path) -> str | None:
 
 
 def subsets_in(raw: str | Path) -> tuple[str, ...]:
-    """The subsets the raw release holds, in the paper's order."""
-    return tuple(config for config in SUBSETS if subset_file(raw, config) is not None)
+    """The subsets the raw release holds, in the paper's order; a folder holding none of them
+    is refused (`layout_error`)."""
+    found = tuple(config for config in SUBSETS if subset_file(raw, config) is not None)
+    if not found and Path(raw).is_dir():
+        raise layout_error(Path(raw))
+    return found
 
 
 def is_release(path: Path) -> bool:
-    """Whether `path` looks like a GeoEval raw release: a subset's JSON file, or a folder
-    holding one where `subset_file` looks."""
+    """Whether `path` is a GeoEval raw release: a subset's JSON file, or a folder holding one
+    where `subset_file` looks. An existing folder holding none is refused (`layout_error`),
+    naming what was looked for and what is there."""
     if path.is_file():
         return subset_of_file(path) is not None
-    return path.is_dir() and any(
+    if not path.is_dir():
+        return False
+    if any(
         (path / folder / name).is_file()
         for folder in RELEASE_DIRS
         for names in SUBSET_FILES.values()
         for name in names
+    ):
+        return True
+    raise layout_error(path)
+
+
+MAX_SHOWN = 12
+
+
+def layout_error(path: Path) -> FileNotFoundError:
+    """The error for a folder in no GeoEval layout: the file names and places looked for,
+    and what the folder holds (its JSON files, else its entries)."""
+    expected = "; ".join(f"{config}: {' or '.join(names)}" for config, names in SUBSET_FILES.items())
+    places = ", ".join(f"{path}/{folder}" if folder else str(path) for folder in RELEASE_DIRS)
+    jsons = sorted(str(p.relative_to(path)) for p in _walk(path, depth=3) if p.suffix.lower() == ".json")
+    if jsons:
+        held = f"JSON files {', '.join(jsons[:MAX_SHOWN])}" + (f" and {len(jsons) - MAX_SHOWN} more" if len(jsons) > MAX_SHOWN else "")
+    else:
+        entries = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
+        held = f"no JSON file; entries: {', '.join(entries[:MAX_SHOWN]) or 'none'}" + (
+            f" and {len(entries) - MAX_SHOWN} more" if len(entries) > MAX_SHOWN else "")
+    hint = ""
+    if any(Path(name).name == RESULT_FILE for name in jsons):
+        hint = (f" ({RESULT_FILE} under {'/, '.join(RESULT_DIRS)}/ holds a model's outputs, written by the "
+                "official tools; build from the data files they read)")
+    return FileNotFoundError(
+        f"{path}: no GeoEval subset found. Expected the official layout (the files "
+        f"run_llm_response.py reads: {expected}) in one of {places}. Found: {held}{hint}"
     )
+
+
+def _walk(path: Path, depth: int) -> Iterable[Path]:
+    """Files under `path`, at most `depth` folders down (hidden ones skipped)."""
+    for entry in sorted(path.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_file():
+            yield entry
+        elif entry.is_dir() and depth > 0:
+            yield from _walk(entry, depth - 1)
 
 
 def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) -> RawRelease:
@@ -167,11 +225,7 @@ def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) ->
     if json_path is None:
         names = " or ".join(SUBSET_FILES[config])
         raise FileNotFoundError(f"{raw} holds no {config} subset ({names})")
-    roots = (
-        *(json_path.parent / d for d in DIAGRAM_DIRS),
-        json_path.parent,
-        *(json_path.parent.parent / d for d in DIAGRAM_DIRS),
-    )
+    roots = diagram_roots(json_path)
 
     def convert(item: str, record: Any) -> dict[str, Any]:
         return convert_record(item, record, config, roots)
@@ -182,6 +236,17 @@ def read_release(raw: str | Path, config: str, *, skip_invalid: bool = False) ->
         lambda item, record: {**convert(item, record), "complexity": levels[item]},
         skip_invalid=skip_invalid,
     )
+
+
+def diagram_roots(json_path: Path) -> tuple[Path, ...]:
+    """Where the diagrams of a subset file are looked up, in order: `images/` or `diagrams/`
+    beside it, its folder, the same beside its folder, and, for the official tools'
+    `LLM_eval/dataset_merge/`, the same at the release root."""
+    here = json_path.parent
+    roots = [*(here / d for d in DIAGRAM_DIRS), here, *(here.parent / d for d in DIAGRAM_DIRS)]
+    if here.name == "dataset_merge" and here.parent.name == "LLM_eval":
+        roots += [here.parent.parent / d for d in DIAGRAM_DIRS]
+    return tuple(roots)
 
 
 class _Lengths:
