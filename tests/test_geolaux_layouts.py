@@ -138,7 +138,7 @@ def test_an_unknown_layout_says_what_was_expected_and_what_was_found(tmp_path: P
     assert not (tmp_path / "out").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(FileNotFoundError, match="holds no GeoLaux release JSON.*found: an empty folder"):
+    with pytest.raises(FileNotFoundError, match=r"holds no GeoLaux release JSON.*found: an empty folder"):
         locate_release(empty)
 
 
