@@ -25,6 +25,7 @@ it only skips the checks of the fields it does not use, and has no `skip_invalid
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -32,7 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from ..base import DataError
-from ..datasource import RawRelease, collect, iter_json_array, iter_json_object, read_image
+from ..datasource import (
+    RawRelease,
+    collect,
+    image_problem,
+    iter_json_array,
+    iter_json_object,
+    read_image,
+)
 from .features import CIRCLED_OPTIONS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_ANSWER_TYPES
 
 PREFERRED_FILES = ("ME2.jsonl", "ME2.json", "me2.jsonl", "me2.json", "data.jsonl", "data.json")
@@ -47,7 +55,7 @@ MAX_TITLE_CHARS = 1_000
 MAX_ID_CHARS = 200
 MAX_PATH_CHARS = 1_000
 MAX_KEYPOINTS = 64
-MAX_KEYPOINT_ENTRY_KEYS = 1_024  # a struct-union entry lists every row's element names
+MAX_KEYPOINT_ENTRY_KEYS = 65_536  # a struct-union entry lists every row's element names
 MAX_ELEMENT_CHARS = 1_000
 MAX_OPTION_LINES = 2_000
 PEEK_BYTES = 64 * 1024
@@ -104,8 +112,13 @@ def locate_release(raw: str | Path) -> Path:
     if isinstance(found, Path):
         return found
     if not found:
+        present = sorted(p.name for p in itertools.islice(path.iterdir(), 200))[:12]
         raise FileNotFoundError(
-            f"{path} holds no .jsonl or .json records file; pass the release's records file"
+            f"{path} holds no .jsonl or .json records file and no parquet file: no ME2 release "
+            "layout known to geomeval. Expected a records file "
+            f"({' or '.join(PREFERRED_FILES)}, or one .jsonl/.json file) beside its image folders, "
+            f"or the Hub layout of {HUB_ID} (parquet files of split {HUB_SPLIT!r} with the "
+            f"columns {', '.join(HUB_COLUMNS)}); found: {', '.join(present) or 'an empty folder'}"
         )
     names = ", ".join(p.name for p in found[:10])
     raise FileNotFoundError(
@@ -128,6 +141,8 @@ def _records_in(folder: Path) -> Path | list[Path]:
 def is_release(path: Path) -> bool:
     """Whether `path` looks like an ME2 raw release: a records file whose first 64 KB show an
     ME2-only key, or a folder holding one. Cheap, so `--data` can be resolved quickly."""
+    if is_hub_layout(path):
+        return True
     if path.is_dir():
         found = _records_in(path)
         return isinstance(found, Path) and is_release(found)
@@ -142,12 +157,185 @@ def is_release(path: Path) -> bool:
 
 
 def read_release(raw: str | Path, *, skip_invalid: bool = False) -> RawRelease:
-    records = locate_release(raw)
-    root = records.parent.resolve()
-    pairs, _kind = _record_pairs(records)
+    """The typed rows of the release `raw`: a records file (or its folder), a folder of the
+    authors' Hub dataset as `huggingface-cli download jungypark/ME2` leaves it (its parquet
+    files), or a Hub id (downloaded, or taken from the local Hub cache offline)."""
+    path = Path(raw).expanduser()
+    if not path.exists() and looks_like_hub_id(str(raw)):
+        path = hub_snapshot(str(raw))
+    if hub_parquet_files(path):
+        root = (path if path.is_dir() else path.parent).resolve()
+        pairs = hub_records(path)
+    else:
+        records = locate_release(path)
+        root = records.parent.resolve()
+        pairs, _kind = _record_pairs(records)
     return collect(
         pairs, lambda item, record: convert_record(item, record, root), skip_invalid=skip_invalid
     )
+
+
+# ----------------------------------------------------------------------------- the Hub layout
+#
+# The authors' lmms-eval task (lmms_eval/tasks/ME2/*.yaml and utils.py in their repository)
+# reads the Hub dataset `jungypark/ME2`: its default config, split `train` (`test_split:
+# train`), one row per problem with the columns below. The figures are `datasets` Image
+# columns (`doc["problem_image"].convert("RGB")`), stored in parquet as {bytes, path};
+# `visual_key_points` is a list of structs whose fields are every element name of the
+# dataset, null but for the row's own (`for key, value in item.items(): if value != None`);
+# `visual_identification_option` is the one text of the five options the prompt shows.
+
+HUB_ID = "jungypark/ME2"
+HUB_SPLIT = "train"
+# What the official task reads (its doc_to_text, doc_to_visual, doc_to_target and
+# process_results): a Hub-layout folder must have these columns.
+HUB_COLUMNS = (
+    "problem_image",
+    "problem_text",
+    "answer_text",
+    "solution_text",
+    "summary_solution_text",
+    "visual_key_points",
+    "visual_identification_option",
+    "visual_identification_answer",
+    "question_answer_type",
+    "chapter_title",
+    "section_title",
+)
+MAX_PARQUET_FILES = 10_000
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}")
+
+
+def looks_like_hub_id(text: str) -> bool:
+    """`owner/name`, as a Hub dataset id is written (a missing local path is not one)."""
+    return bool(_HUB_ID.fullmatch(text)) and not text.endswith((*RECORD_SUFFIXES, ".parquet"))
+
+
+def hub_snapshot(repo_id: str) -> Path:
+    """The local folder of the Hub dataset `repo_id`: its parquet files and card, downloaded
+    (with the saved Hub token: the authors' dataset is gated) or, offline, from the cache."""
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = snapshot_download(
+            repo_id, repo_type="dataset", allow_patterns=["*.parquet", "*.md", "*.json"]
+        )
+    except Exception as exc:
+        raise FileNotFoundError(
+            f"{repo_id!r} is not a local path, and downloading it as a Hub dataset failed "
+            f"({type(exc).__name__}: {str(exc)[:300]}). The authors' dataset is gated: accept "
+            f"its terms on the Hub and log in (`huggingface-cli login`), or download it "
+            f"(`huggingface-cli download --repo-type dataset {HUB_ID} --local-dir DIR`) and "
+            "pass DIR."
+        ) from None
+    return Path(folder)
+
+
+def _parquet_split(path: Path, folder: Path) -> str:
+    """The split a parquet file belongs to, as `datasets` names it from the file layout:
+    `train-00000-of-00001.parquet`, `train.parquet` or a `train/` folder."""
+    stem = path.name.removesuffix(".parquet")
+    name = re.split(r"[-_.]", stem, maxsplit=1)[0]
+    if name in ("train", "test", "validation", "valid", "dev", "eval"):
+        return name
+    parent = path.parent
+    return parent.name if parent != folder and parent.name not in ("data", "") else stem
+
+
+def hub_parquet_files(path: Path) -> dict[str, list[Path]]:
+    """A Hub-layout folder's parquet files by split (a single `.parquet` file is split
+    `train`); empty when `path` holds none (hidden folders such as `.cache` are skipped)."""
+    if path.is_file():
+        return {HUB_SPLIT: [path]} if path.suffix.lower() == ".parquet" else {}
+    if not path.is_dir():
+        return {}
+    files = sorted(
+        p
+        for p in itertools.islice(path.rglob("*.parquet"), MAX_PARQUET_FILES)
+        if not any(part.startswith(".") for part in p.relative_to(path).parts)
+    )
+    splits: dict[str, list[Path]] = {}
+    for file in files:
+        splits.setdefault(_parquet_split(file, path), []).append(file)
+    return splits
+
+
+def is_hub_layout(path: Path) -> bool:
+    """Whether `path` holds the authors' Hub dataset: parquet files whose schema has the
+    columns only an ME2 release has. Reads one file's schema, not its rows."""
+    splits = hub_parquet_files(path)
+    files = splits.get(HUB_SPLIT) or next(iter(splits.values()), None)
+    if not files:
+        return False
+    try:
+        names = set(_schema_names(files[0]))
+    except (OSError, ValueError):
+        return False
+    return any(key.decode() in names for key in _SIGNATURE_KEYS)
+
+
+def _schema_names(file: Path) -> list[str]:
+    import pyarrow.parquet as pq
+
+    return list(pq.read_schema(file).names)
+
+
+def _layouts_found(path: Path, splits: dict[str, list[Path]]) -> str:
+    shown = "; ".join(
+        f"split {name!r} ({len(files)} file(s), columns {', '.join(_schema_names(files[0])[:20])})"
+        for name, files in list(splits.items())[:5]
+    )
+    return shown or f"no parquet file in {path}"
+
+
+def hub_records(path: Path) -> Iterator[tuple[str, Any]]:
+    """The rows of split `train` of a Hub-layout folder (or file) as release records, a
+    batch at a time, with their ids (`id`, else `problem_id`, else `me2-NNNN` by position).
+
+    Columns the official task does not read and geomeval does not know are left out; a
+    layout without the official split or columns is a `DataError` saying what was expected
+    and what was found."""
+    import pyarrow.parquet as pq
+
+    splits = hub_parquet_files(path)
+    files = splits.get(HUB_SPLIT)
+    if not files:
+        raise DataError(
+            "(release)",
+            "(layout)",
+            f"expected the Hub layout of {HUB_ID} as its lmms-eval task reads it: parquet files "
+            f"of split {HUB_SPLIT!r} with the columns {', '.join(HUB_COLUMNS)}; found "
+            f"{_layouts_found(path, splits)}",
+        )
+    names = _schema_names(files[0])
+    missing = [name for name in HUB_COLUMNS if name not in names]
+    if missing:
+        raise DataError(
+            "(release)",
+            missing[0],
+            f"expected the Hub layout of {HUB_ID} as its lmms-eval task reads it: split "
+            f"{HUB_SPLIT!r} with the columns {', '.join(HUB_COLUMNS)}; found the columns "
+            f"{', '.join(names[:40])} in {files[0].name} (missing: {', '.join(missing)})",
+        )
+    position = 0
+    for file in files:
+        columns = [name for name in _schema_names(file) if name in KNOWN_FIELDS]
+        lacking = [name for name in HUB_COLUMNS if name not in columns]
+        if lacking:
+            raise DataError("(release)", lacking[0], f"column missing from {file.name}")
+        for batch in pq.ParquetFile(file).iter_batches(batch_size=32, columns=columns):
+            for record in batch.to_pylist():
+                if position >= MAX_RECORDS:
+                    raise DataError("(file)", file.name, f"more than {MAX_RECORDS} records")
+                yield _record_id(record, position_id(position)), _without_nulls(record)
+                position += 1
+
+
+def _without_nulls(record: dict[str, Any]) -> dict[str, Any]:
+    """A parquet row as a release record: a column a row leaves null (an optional one, such
+    as `id` or `solution_image`) is as absent, so the release's rules for absent keys hold."""
+    optional = set(OPTIONAL_FIELDS)
+    return {key: value for key, value in record.items() if value is not None or key not in optional}
 
 
 def read_records(raw: str | Path) -> tuple[list[tuple[str, dict[str, Any]]], str]:
@@ -430,6 +618,10 @@ def image(item_id: str, field: str, value: Any, root: Path) -> dict[str, Any]:
     """
     if value is None:
         raise DataError(item_id, field, "missing (null)")
+    if isinstance(value, dict) and value.get("bytes") is not None:
+        return embedded_image(item_id, field, value)
+    if isinstance(value, dict) and isinstance(value.get("path"), str):
+        value = value["path"]  # an Image column that names its file instead of holding it
     if not isinstance(value, str):
         raise DataError(item_id, field, f"expected an image path, got {type(value).__name__}")
     if len(value) > MAX_PATH_CHARS:
@@ -457,6 +649,21 @@ def image(item_id: str, field: str, value: Any, root: Path) -> dict[str, Any]:
     raise DataError(
         item_id, field, f"image file not found: {value[:120]!r} (looked in {root} and its {looked})"
     )
+
+
+def embedded_image(item_id: str, field: str, value: dict[str, Any]) -> dict[str, Any]:
+    """An image a Hub-layout row holds itself (a `datasets` Image as {bytes, path}), checked
+    as an image file is: bounded in size, decodable, within the pixel limit."""
+    data = value["bytes"]
+    if not isinstance(data, bytes):
+        raise DataError(item_id, field, f"image bytes expected, got {type(data).__name__}")
+    if len(data) > MAX_IMAGE_BYTES:
+        raise DataError(item_id, field, f"image larger than {MAX_IMAGE_BYTES} bytes")
+    problem = image_problem(data)
+    if problem:
+        raise DataError(item_id, field, f"image {problem}")
+    name = value.get("path")
+    return {"bytes": data, "path": name[:MAX_PATH_CHARS] if isinstance(name, str) else None}
 
 
 def keypoints(item_id: str, value: Any) -> list[dict[str, str]]:
