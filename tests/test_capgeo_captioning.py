@@ -60,10 +60,13 @@ def test_each_source_asks_for_the_whole_problem_in_its_own_wording(source: str, 
         text = content[0]["text"]
         question = captioning.question_text(item.fields["question"], item.fields["choices"])
         assert text == PROMPT_OF_SOURCE[source].format(question=question)
-        assert "no analysis, no solution steps, no answer" in text and "{" not in text
+        assert "{" not in text
+        # Fig. 6 forbids analysis and solution steps for GeoQA and MathVista only
+        assert ("without analysis or solution steps" in text) == (PROMPT_OF_SOURCE[source] is
+                                                                   captioning.CAPTION_PROBLEM_WITH_QUESTION)
         if source == "mathverse_vision_only":  # the problem is in the image: no text is given
             assert item.fields["question"] == "" and "Text of the problem" not in text
-            assert "written in the image" in text and "no condition, question or option may be left out" in text
+            assert "the text of a problem" in text and "make sure it is complete" in text
         else:  # the question, and its options, are shown to the captioner
             assert f"Text of the problem:\n{item.fields['question']}" in text
             for letter, choice in zip("ABCDEFGH", item.fields["choices"], strict=False):
@@ -75,10 +78,49 @@ def test_capgeo_bench_asks_for_the_figure_alone() -> None:
     item = bench.load_items(None, "capgeo_bench", 1)[0]
     text = bench.messages(item, "capgeo_bench")[0]["content"][0]["text"]
     assert text == captioning.CAPTION_FIGURE_ONLY
-    assert "Reply with the description of the figure only" in text and "Question" not in text
-    assert "every piece of visual information" in text and "in the expected style" in text  # the example
+    assert "Output the description of the figure and nothing else" in text and "Question" not in text
+    assert "as much visual information from the figure as you can" in text
+    assert "An example of such an output, for another figure" in text
+    # the three scored dimensions are not listed item by item (Fig. 6 does not)
+    assert "every element" not in text and "spatial relation" not in text
     with pytest.raises(ValueError, match="unknown caption variant 'diagram_with_question'"):
         captioning.caption_text("diagram_with_question")
+
+
+def test_capgeo_bench_dimensions_switch_asks_in_geomevals_earlier_wording() -> None:
+    """`-T caption_prompt=dimensions` keeps the earlier request that lists the three scored
+    dimensions; it is recorded in run.json's options and restored from them."""
+    bench = CapGeoBench().configure({"caption_prompt": "dimensions"})
+    item = bench.load_items(None, "capgeo_bench", 1)[0]
+    text = bench.messages(item, "capgeo_bench")[0]["content"][0]["text"]
+    assert text == captioning.CAPTION_FIGURE_DIMENSIONS and "- every spatial relation:" in text
+    zh = bench.messages(item, "capgeo_bench_zh")[0]["content"][0]["text"]
+    assert zh == captioning.CAPTION_FIGURE_DIMENSIONS_ZH
+    assert bench.options == {"caption_prompt": "dimensions"}
+    assert CapGeoBench().from_options(bench.options).prompts.text("caption") == captioning.CAPTION_FIGURE_DIMENSIONS
+    assert CapGeoBench().options == {"caption_prompt": "paper"}
+    assert CapGeoBench().messages(item, "capgeo_bench_zh")[0]["content"][0]["text"] == captioning.CAPTION_FIGURE_ONLY_ZH
+
+
+def test_capgeo_geomeval_style_sends_the_earlier_wording_and_stores_apart(tmp_path: Path) -> None:
+    captioner = RecordingCaptioner()
+    bench = CapGeo().configure({"source": "geoqa", "mode": "with_image", "captioner": captioner,
+                                "captions": tmp_path, "prompt_style": "geomeval"})
+    items = bench.load_items(None, "capgeo_reasoning", 2)
+    asyncio.run(bench.prepare(items, 2))
+    question = captioning.question_text(items[0].fields["question"], items[0].fields["choices"])
+    sent = captioner.requests[items[0].id][0]["content"][0]["text"]
+    assert sent == captioning.CAPTION_PROBLEM_WITH_QUESTION_GEOMEVAL.format(question=question)
+    assert bench.store().path.name == "test_captioner__geoqa__problem_with_question-geomeval.jsonl"
+    text = bench.messages(items[0], "capgeo_reasoning")[0]["content"][0]["text"]
+    assert text.endswith("<answer>...</answer> (the letter of the correct option).")
+    paper = CapGeo().configure({"source": "geoqa", "mode": "with_image", "captioner": captioner,
+                                "captions": tmp_path})
+    assert paper.store().path.name == "test_captioner__geoqa__problem_with_question.jsonl"
+    items = paper.load_items(None, "capgeo_reasoning", 1)
+    asyncio.run(paper.prepare(items, 2))
+    text = paper.messages(items[0], "capgeo_reasoning")[0]["content"][0]["text"]
+    assert "letter" not in text and text.endswith("<think> your reasoning </think><answer> your answer </answer>.")
 
 
 def test_caption_stores_are_per_caption_task(tmp_path: Path) -> None:
@@ -104,7 +146,7 @@ def test_the_reasoner_gets_the_question_the_restated_problem_and_the_figure_with
     assert caption.startswith(f"Restated problem {item.id}")
     assert f"The problem restated, with what its figure shows:\n{caption}\n\nProblem:\n{item.fields['question']}" in text
     assert "\n\nOptions:\nA. " in text and text.index(caption) < text.index("Options:")
-    assert reasoning.CONTEXT[mode] in text and "<think>...</think>" in text and "<answer>...</answer>" in text
+    assert reasoning.CONTEXT[mode] in text and "<think> </think>" in text and "<answer> </answer>" in text
 
 
 def test_vision_only_without_image_points_at_the_restatement(tmp_path: Path) -> None:

@@ -12,6 +12,11 @@ GeoQA is evaluated, as in the paper, on a random 200 of its problems, drawn from
 `-T sample_seed=N` (default 0) before `--limit`; `-T all_problems=true` keeps every problem. Either
 way the choice goes into run.json's options, so resuming a folder with another seed (or the
 whole source) is refused rather than mixing two subsets.
+
+The captioning and reasoning prompts are the paper's (Fig. 6) in geomeval's words;
+`-T prompt_style=geomeval` sends geomeval's earlier wording (the captioner is told what to
+read off the figure and to keep the question as given, the reasoner what its answer holds),
+whose captions are stored apart.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ...errors import EndpointFailure, UsageError
 from ...hfdata import is_built_dataset
 from ...lazy import lazy_import
+from ...prompts import PromptSet, Template
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from ..lmms import LmmsBenchmark
@@ -32,7 +38,7 @@ from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
 from .captions_store import DEFAULT_FOLDER, CaptionStore
 from .hub import HUB
-from .prompts import TEMPLATES, reasoning_messages
+from .prompts import PROMPT_STYLES, reasoning_messages
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
 if TYPE_CHECKING:
@@ -46,6 +52,7 @@ DEFAULT_SOURCE = "mathvista_geometry"
 
 
 Mode = Literal["direct", "with_image", "without_image"]  # prompts.MODES (a test checks they agree)
+PromptStyle = Literal["paper", "geomeval"]  # prompts.PROMPT_STYLES
 
 
 LMMS_PREFIX = "capgeo_reasoning_"  # the lmms-eval task of each mode: capgeo_reasoning_<mode>
@@ -66,6 +73,9 @@ class CapGeoOptions:
         "geoqa: seed of the paper's random 200 problems (default 0)"))
     all_problems: bool = dataclasses.field(default=False, metadata=about(
         "geoqa: every problem, not the paper's random 200"))
+    prompt_style: PromptStyle = dataclasses.field(default="paper", metadata=about(
+        "paper (Fig. 6's captioning and reasoning prompts) or geomeval (its earlier wording, which adds "
+        "instructions the paper lacks: not Tables 2-3's protocol)"))
 
 
 class CapGeo(Benchmark):
@@ -88,8 +98,13 @@ class CapGeo(Benchmark):
         hash_whole_release=True,
     )
     headline = "accuracy"
-    prompt_templates = TEMPLATES  # the captioner's and the reasoner's
     Options = CapGeoOptions
+
+    @property
+    def prompt_templates(self) -> tuple[Template, ...]:  # type: ignore[override]
+        """The captioner's and the reasoner's templates: the paper's (`TEMPLATES`), or under
+        `-T prompt_style=geomeval` the same names in geomeval's earlier wording."""
+        return PROMPT_STYLES[self.settings.prompt_style]
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -141,7 +156,9 @@ class CapGeo(Benchmark):
     def _with(self, settings: CapGeoOptions, captioner: Any = None) -> CapGeo:
         """This benchmark with other settings (and captioner), rendering the same prompt set."""
         configured = CapGeo(settings, captioner)
-        configured._prompt_set = self._prompt_set
+        if self._prompt_set is not None:  # a prompt file's replacements over the style's defaults
+            configured._prompt_set = PromptSet(self.name, {t.name: t for t in configured.prompt_templates},
+                                               self._prompt_set.overrides, self._prompt_set.source)
         return configured
 
     @property
@@ -171,11 +188,14 @@ class CapGeo(Benchmark):
 
     def store(self) -> CaptionStore:
         """The captioner's store for this source. Captions asked with a replaced caption prompt
-        are another store (the variant named with the prompt's hash): a run never reuses
-        captions written for other wording."""
+        are another store (the variant named with the prompt's hash), and so are captions asked
+        in geomeval's earlier wording (`-T prompt_style=geomeval`, the variant's name with
+        "-geomeval"): a run never reuses captions written for other wording."""
         source = SOURCES[self.settings.source]
         variant = source.variant
         name = TEMPLATE_NAMES[variant]
+        if self.settings.prompt_style != "paper":
+            variant = f"{variant}-{self.settings.prompt_style}"
         if name in self.prompts.overrides:
             digest = hashlib.sha256(self.prompts.overrides[name].encode("utf-8")).hexdigest()[:12]
             variant = f"{variant}-prompt-{digest}"

@@ -39,7 +39,19 @@ VARIANTS = (FIGURE_ONLY, PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_
 # The variants whose caption is the whole problem restated (the reasoning sources').
 PROBLEM_VARIANTS = (PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION)
 
-CAPTION_FIGURE_ONLY = """Describe the geometric figure in the image as a formal problem statement, so that \
+CAPTION_FIGURE_ONLY = """Describe the geometric figure in the image in clear, structured \
+mathematical language. Take as much visual information from the figure as you can.
+
+Output the description of the figure and nothing else.
+
+An example of such an output, for another figure: "In trapezoid ABCD, AD is parallel to BC \
+and AB = CD. The diagonals AC and BD intersect at point O. E is the midpoint of BC, and \
+segment OE is drawn perpendicular to BC. Angle ABC = 60° and BC = 8.\""""
+
+# geomeval's earlier figure-only request (`-T caption_prompt=dimensions`): it names the three
+# scored dimensions one by one, which steers what the captioner states (the paper's Fig. 6
+# asks only for as much visual information as possible).
+CAPTION_FIGURE_DIMENSIONS = """Describe the geometric figure in the image as a formal problem statement, so that \
 someone who cannot see it could redraw it exactly. Take from the figure every piece of visual \
 information it holds.
 
@@ -59,7 +71,33 @@ segment OE is drawn perpendicular to BC. Angle ABC = 60° and BC = 8."
 
 Reply with the description of the figure only, as a few plain sentences."""
 
-CAPTION_PROBLEM_VISION_INTENSIVE = """The image is the figure of a geometry problem; part of \
+CAPTION_PROBLEM_VISION_INTENSIVE = """From the geometric figure in the image and the text of the \
+question below, describe the complete geometry problem in a clear, structured form.
+
+Text of the problem:
+{question}
+
+Bring the visual information of the figure and the text of the question together into a \
+full description of the problem."""
+
+CAPTION_PROBLEM_VISION_ONLY = """The image holds a geometric figure together with the text of a \
+problem. Write that problem, figure included, directly in the form of a geometry problem.
+
+Output the problem alone, and make sure it is complete."""
+
+CAPTION_PROBLEM_WITH_QUESTION = """From the geometric diagram in the image and the text of the \
+question below, describe the complete geometry problem in a clear, structured form.
+
+Text of the problem:
+{question}
+
+Give the problem statement alone, without analysis or solution steps."""
+
+# geomeval's earlier whole-problem requests (CapGeo `-T prompt_style=geomeval`): each also asks
+# to turn the figure into explicit conditions listed by kind, to keep the question and options
+# as given, and to give no analysis, steps or answer (the paper asks the last of GeoQA and
+# MathVista only).
+CAPTION_PROBLEM_VISION_INTENSIVE_GEOMEVAL = """The image is the figure of a geometry problem; part of \
 the problem is stated in the text below and the rest is given only by the figure. Write the \
 complete problem as one clear, structured geometry problem statement.
 
@@ -74,7 +112,7 @@ options as the text gives them.
 
 Reply with the problem statement only: no analysis, no solution steps, no answer."""
 
-CAPTION_PROBLEM_VISION_ONLY = """The image holds a whole geometry problem: its text and \
+CAPTION_PROBLEM_VISION_ONLY_GEOMEVAL = """The image holds a whole geometry problem: its text and \
 options, if any, are written in the image above or beside its figure. Write this problem out \
 as a geometry problem statement.
 
@@ -86,7 +124,7 @@ complete: no condition, question or option may be left out.
 
 Reply with the problem statement only: no analysis, no solution steps, no answer."""
 
-CAPTION_PROBLEM_WITH_QUESTION = """The image is the diagram of the geometry problem whose text \
+CAPTION_PROBLEM_WITH_QUESTION_GEOMEVAL = """The image is the diagram of the geometry problem whose text \
 is below. Write the complete problem as one clear, structured geometry problem statement.
 
 Text of the problem:
@@ -107,7 +145,16 @@ TEMPLATES = {
     PROBLEM_WITH_QUESTION: CAPTION_PROBLEM_WITH_QUESTION,
 }
 
-CAPTION_FIGURE_ONLY_ZH = """请把图中的几何图形写成一段规范的题设描述，使看不到图的人也能准确画出它。\
+# No Chinese prompt is published: the figure-only request's clauses in Chinese, with the same
+# example in Chinese.
+CAPTION_FIGURE_ONLY_ZH = """请用清晰、有条理的数学语言描述图中的几何图形，尽可能多地从图中获取视觉信息。\
+只输出对图形的描述。
+
+下面是另一幅图的输出示例：“在梯形ABCD中，AD平行于BC，AB = CD。对角线AC与BD相交于点O。\
+E是BC的中点，线段OE垂直于BC。∠ABC = 60°，BC = 8。”"""
+
+# geomeval's earlier Chinese request (`-T caption_prompt=dimensions`).
+CAPTION_FIGURE_DIMENSIONS_ZH = """请把图中的几何图形写成一段规范的题设描述，使看不到图的人也能准确画出它。\
 写出所有的元素（点、线段、直线、圆及其圆心、多边形、角、坐标轴、立体图形）、所有的位置关系\
 （点在线上或圆上、中点、交点、平行、垂直、相切、弦与直径、中线、高、角平分线、内接与外接）\
 以及图中给出的所有数量（长度、角度、比例、面积、坐标）。只写图中所示的内容，不要推测，也不要解题。\
@@ -122,27 +169,49 @@ TEMPLATE_NAMES = {
     PROBLEM_WITH_QUESTION: "caption_with_question",
 }
 _FIG6 = "Fig. 6's captioning prompt for "
+_VI = (_FIG6 + "MathVerse Vision Intensive: from the figure and the question text (given), the complete problem "
+       "described clearly and in a structured form, the figure's visual information and the text combined "
+       "into a full description")
+_VO = (_FIG6 + "MathVerse Vision Only: the problem shown in the image, figure included, written directly as a "
+       "geometry problem; only the problem, and complete")
+_WQ = (_FIG6 + "GeoQA and MathVista: from the diagram and the question text (given), the complete problem "
+       "described clearly and in a structured form; only the problem statement, no analysis or solution steps")
+_GEOMEVAL = " (geomeval's earlier wording, `-T prompt_style=geomeval`: also lists what to read off the figure, " \
+    "keeps the question and options as given, and asks for no analysis, steps or answer)"
 # CapGeo's: the captioner restates the whole problem (prompts.TEMPLATES).
 PROBLEM_TEMPLATES = (
     Template(TEMPLATE_NAMES[PROBLEM_VISION_INTENSIVE], CAPTION_PROBLEM_VISION_INTENSIVE, ("question",),
-             required=("question",),
-             implements=_FIG6 + "MathVerse Vision Intensive: the figure read into explicit conditions and merged "
-                        "with the question text into one clear, structured problem statement"),
-    Template(TEMPLATE_NAMES[PROBLEM_VISION_ONLY], CAPTION_PROBLEM_VISION_ONLY, (),
-             implements=_FIG6 + "MathVerse Vision Only: the problem drawn in the image written out as a math "
-                        "problem, complete, and nothing else"),
+             required=("question",), implements=_VI),
+    Template(TEMPLATE_NAMES[PROBLEM_VISION_ONLY], CAPTION_PROBLEM_VISION_ONLY, (), implements=_VO),
     Template(TEMPLATE_NAMES[PROBLEM_WITH_QUESTION], CAPTION_PROBLEM_WITH_QUESTION, ("question",),
-             required=("question",),
-             implements=_FIG6 + "GeoQA and MathVista: the diagram and the question text as one clear, structured "
-                        "problem statement, without analysis or solution steps"),
+             required=("question",), implements=_WQ),
 )
+# The same templates in geomeval's earlier wording (CapGeo's `-T prompt_style=geomeval`).
+PROBLEM_TEMPLATES_GEOMEVAL = (
+    Template(TEMPLATE_NAMES[PROBLEM_VISION_INTENSIVE], CAPTION_PROBLEM_VISION_INTENSIVE_GEOMEVAL, ("question",),
+             required=("question",), implements=_VI + _GEOMEVAL),
+    Template(TEMPLATE_NAMES[PROBLEM_VISION_ONLY], CAPTION_PROBLEM_VISION_ONLY_GEOMEVAL, (),
+             implements=_VO + _GEOMEVAL),
+    Template(TEMPLATE_NAMES[PROBLEM_WITH_QUESTION], CAPTION_PROBLEM_WITH_QUESTION_GEOMEVAL, ("question",),
+             required=("question",), implements=_WQ + _GEOMEVAL),
+)
+_FIGURE = (_FIG6 + "CapGeo-Bench: the figure described in a clear, structured mathematical form, as much visual "
+           "information mined from it as possible, only the description output, an example output (geomeval's "
+           "own example, for another figure)")
+_DIMENSIONS = (" (geomeval's earlier wording, `-T caption_prompt=dimensions`: also lists the elements, spatial "
+               "relations and numbers to state, item by item, and asks for a few plain sentences)")
 # CapGeo-Bench's: the figure alone, in English and in Chinese (bench.TEMPLATES).
 FIGURE_TEMPLATES = (
-    Template(TEMPLATE_NAMES[FIGURE_ONLY], CAPTION_FIGURE_ONLY, (),
-             implements=_FIG6 + "CapGeo-Bench: the figure described in clear, structured mathematical form, as "
-                        "much visual information as possible, the description only, an example (geomeval's own)"),
+    Template(TEMPLATE_NAMES[FIGURE_ONLY], CAPTION_FIGURE_ONLY, (), implements=_FIGURE),
     Template("caption_zh", CAPTION_FIGURE_ONLY_ZH, (),
-             implements="the same request in Chinese (capgeo_bench_zh, scored against the Chinese captions)"),
+             implements="the same request in Chinese, no published Chinese prompt (capgeo_bench_zh, scored "
+                        "against the Chinese captions)"),
+)
+# The same in geomeval's earlier wording (CapGeo-Bench's `-T caption_prompt=dimensions`).
+FIGURE_TEMPLATES_DIMENSIONS = (
+    Template(TEMPLATE_NAMES[FIGURE_ONLY], CAPTION_FIGURE_DIMENSIONS, (), implements=_FIGURE + _DIMENSIONS),
+    Template("caption_zh", CAPTION_FIGURE_DIMENSIONS_ZH, (),
+             implements="the same request in Chinese" + _DIMENSIONS),
 )
 _DEFAULTS = default_set("capgeo", (*PROBLEM_TEMPLATES, *FIGURE_TEMPLATES))
 

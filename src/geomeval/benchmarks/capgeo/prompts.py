@@ -17,7 +17,7 @@ from typing import Any
 from ...images import image_part
 from ...prompts import PromptSet, Template, default_set
 from ..base import NotPosable
-from .captioning import PROBLEM_TEMPLATES
+from .captioning import PROBLEM_TEMPLATES, PROBLEM_TEMPLATES_GEOMEVAL
 
 MODES = ("direct", "with_image", "without_image")
 
@@ -25,7 +25,18 @@ MODES = ("direct", "with_image", "without_image")
 # problem restated by the captioner from the figure and the question (captioning.py's problem
 # prompts); the paper gives the reasoner the question, the caption and (with_image) the
 # figure, A = MLLM(Q, I, C), so the question is posed beside it, not replaced.
+# Fig. 6's reasoning prompt: the user asks, the assistant solves, first thinking the reasoning
+# through and then answering, the two inside <think> and <answer> tags.
 REASONING_PROMPT = """Solve the geometry problem below.{context}
+
+{problem}{options}
+
+First think the reasoning through, then give the answer. Put the reasoning inside \
+<think> </think> and the answer inside <answer> </answer>: <think> your reasoning </think>\
+<answer> your answer </answer>."""
+# geomeval's earlier request (`-T prompt_style=geomeval`): it also says what the answer holds
+# (the option's letter, or the value without units), which the paper does not ask.
+REASONING_PROMPT_GEOMEVAL = """Solve the geometry problem below.{context}
 
 {problem}{options}
 
@@ -47,32 +58,53 @@ IN_FIGURE = "The problem, with its choices if it has any, is written in the figu
 IN_RESTATEMENT = "The problem is written in its figure, which is not shown: the restatement above gives it."
 
 _FIG6 = "Fig. 6's reasoning prompt"
+_REASONING = (_FIG6 + ": the assistant solves the user's question, first thinking the reasoning through, then "
+              "answering, the reasoning inside `<think></think>` and the answer inside `<answer></answer>`; "
+              "A = MLLM(Q, I, C): the question with the caption and/or figure")
+
+
+def _reasoning_templates(reasoning: Template, hints: tuple[Template, ...]) -> tuple[Template, ...]:
+    return (
+        reasoning,
+        Template("context_direct", CONTEXT["direct"], (),
+                 implements="direct mode (the vision baseline): the question and its figure (I)"),
+        Template("context_with_image", CONTEXT["with_image"], (),
+                 implements="with_image mode: the question, its figure and the caption (Q, I, C)"),
+        Template("context_without_image", CONTEXT["without_image"], (),
+                 implements="without_image mode: the question and the caption only (Q, C; Table 2's w/o image)"),
+        Template("restated", RESTATED, ("caption",), required=("caption",),
+                 implements="the caption C, the problem as the captioner restated it, before the question"),
+        Template("problem", QUESTION, ("question",), required=("question",),
+                 implements="the question Q as the source gives it"),
+        Template("options", OPTIONS, ("options",), required=("options",),
+                 implements="a multiple-choice question's options, lettered"),
+        *hints,
+        Template("question_in_figure", IN_FIGURE, (),
+                 implements="MathVerse Vision Only's question, which only the figure holds (direct, with_image)"),
+        Template("question_in_restatement", IN_RESTATEMENT, (),
+                 implements="the same without the figure (without_image): the restatement holds the question"),
+    )
+
+
+_FILLS = ("context", "problem", "options", "hint")
 # The reasoner's templates: the request and the pieces it is assembled from, each replaceable.
-REASONING_TEMPLATES = (
-    Template("reasoning", REASONING_PROMPT, ("context", "problem", "options", "hint"), required=("problem",),
-             implements=_FIG6 + ": think first, then answer, the reasoning inside `<think></think>` and the "
-                        "answer inside `<answer></answer>`; A = MLLM(Q, I, C): the question with the caption and/or figure"),
-    Template("context_direct", CONTEXT["direct"], (),
-             implements="direct mode (the vision baseline): the question and its figure (I)"),
-    Template("context_with_image", CONTEXT["with_image"], (),
-             implements="with_image mode: the question, its figure and the caption (Q, I, C)"),
-    Template("context_without_image", CONTEXT["without_image"], (),
-             implements="without_image mode: the question and the caption only (Q, C; Table 2's w/o image)"),
-    Template("restated", RESTATED, ("caption",), required=("caption",),
-             implements="the caption C, the problem as the captioner restated it, before the question"),
-    Template("problem", QUESTION, ("question",), required=("question",),
-             implements="the question Q as the source gives it"),
-    Template("options", OPTIONS, ("options",), required=("options",),
-             implements="a multiple-choice question's options, lettered"),
-    Template("hint_choice", HINT_CHOICE, (), implements="what the answer holds for a multiple-choice question"),
-    Template("hint_value", HINT_VALUE, (), implements="what the answer holds for a free-form question"),
-    Template("question_in_figure", IN_FIGURE, (),
-             implements="MathVerse Vision Only's question, which only the figure holds (direct, with_image)"),
-    Template("question_in_restatement", IN_RESTATEMENT, (),
-             implements="the same without the figure (without_image): the restatement holds the question"),
+REASONING_TEMPLATES = _reasoning_templates(
+    Template("reasoning", REASONING_PROMPT, _FILLS, required=("problem",), implements=_REASONING), ())
+# geomeval's earlier ones (`-T prompt_style=geomeval`): the request names what the answer holds.
+REASONING_TEMPLATES_GEOMEVAL = _reasoning_templates(
+    Template("reasoning", REASONING_PROMPT_GEOMEVAL, _FILLS, required=("problem",),
+             implements=_REASONING + " (geomeval's earlier wording, `-T prompt_style=geomeval`: it also says "
+                                     "what the answer holds, `{hint}`)"),
+    (Template("hint_choice", HINT_CHOICE, (),
+              implements="what the answer holds for a multiple-choice question (`-T prompt_style=geomeval` only)"),
+     Template("hint_value", HINT_VALUE, (),
+              implements="what the answer holds for a free-form question (`-T prompt_style=geomeval` only)")),
 )
-# CapGeo's prompt set: the captioner's (run in `prepare`) and the reasoner's.
+# CapGeo's prompt set at the defaults: the captioner's (run in `prepare`) and the reasoner's.
 TEMPLATES = (*PROBLEM_TEMPLATES, *REASONING_TEMPLATES)
+# ... and under `-T prompt_style=geomeval`.
+TEMPLATES_GEOMEVAL = (*PROBLEM_TEMPLATES_GEOMEVAL, *REASONING_TEMPLATES_GEOMEVAL)
+PROMPT_STYLES = {"paper": TEMPLATES, "geomeval": TEMPLATES_GEOMEVAL}
 _DEFAULTS = default_set("capgeo", TEMPLATES)
 
 
@@ -102,7 +134,8 @@ def reasoning_messages(
     if choices and row["question"]:
         lettered = "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
         options = prompts.render("options", options=lettered)
-    hint = prompts.render("hint_choice" if choices else "hint_value")
+    hint_name = "hint_choice" if choices else "hint_value"
+    hint = prompts.render(hint_name) if hint_name in prompts.defaults else ""  # prompt_style=geomeval only
     text = prompts.render("reasoning", context=prompts.render(f"context_{mode}"), problem=problem,
                           options=options, hint=hint)
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]

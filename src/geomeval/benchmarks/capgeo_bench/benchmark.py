@@ -2,26 +2,58 @@
 
 Tasks: `capgeo_bench` (English captions, scored against `caption_en`) and `capgeo_bench_zh`
 (Chinese captions, scored against `caption_zh`, on the items that have one).
+
+The defaults are the paper's prompts (Fig. 6's figure-only caption request) in geomeval's
+words; `-T caption_prompt=dimensions` asks in geomeval's earlier wording, which lists the
+three scored dimensions item by item (it changes what a captioner states, so its recall is not
+Table 4's).
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from ...lazy import lazy_import
+from ...prompts import PromptSet, Template
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
-from ..capgeo.captioning import FIGURE_TEMPLATES, caption_messages, caption_messages_zh
+from ..capgeo.captioning import (
+    FIGURE_TEMPLATES,
+    FIGURE_TEMPLATES_DIMENSIONS,
+    caption_messages,
+    caption_messages_zh,
+)
 from ..lmms import LmmsBenchmark, metric_key
+from ..options import about
 from .hub import HUB
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
 
-# CapGeo-Bench's prompt set: the caption requests the model answers and the keypoint judge's.
+# CapGeo-Bench's prompt set at the defaults: the caption requests the model answers and the
+# keypoint judge's.
 TEMPLATES = (*FIGURE_TEMPLATES, *KEYPOINT_TEMPLATES)
+
+CaptionPrompt = Literal["paper", "dimensions"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CapGeoBenchOptions:
+    """CapGeo-Bench's run options (`-T caption_prompt=dimensions`)."""
+
+    caption_prompt: CaptionPrompt = dataclasses.field(default="paper", metadata=about(
+        "paper (Fig. 6: as much visual information as possible) or dimensions (geomeval's earlier "
+        "request, listing elements, relations and numbers item by item; not Table 4's protocol)"))
+
+
+def templates_for(options: CapGeoBenchOptions) -> tuple[Template, ...]:
+    """The prompt set's templates under `options`: the same names, the switch's texts."""
+    figure = FIGURE_TEMPLATES_DIMENSIONS if options.caption_prompt == "dimensions" else FIGURE_TEMPLATES
+    return (*figure, *KEYPOINT_TEMPLATES)
 
 
 LMMS_AVG = "Avg"  # Table 4's headline; its lmms-eval key is the same
@@ -55,7 +87,21 @@ class CapGeoBench(Benchmark):
         aggregations=(("capgeo_bench_avg", lambda items: lmms_avg(items)),),
     )
     headline = "Avg"  # Table 4's; "Avg (judge)" when a judge ran (see scoring.aggregate)
-    prompt_templates = TEMPLATES
+    prompt_templates: tuple[Template, ...] = TEMPLATES
+    Options = CapGeoBenchOptions
+    caption_prompt: str = "paper"
+
+    def configured(self, options: Any) -> CapGeoBench:
+        """Set up as `options` say: a switch swaps its templates' default texts (a prompt
+        file's replacements stay over them)."""
+        clone = copy.copy(self)
+        for field in dataclasses.fields(options):
+            setattr(clone, field.name, getattr(options, field.name))
+        clone.prompt_templates = templates_for(options)
+        if self._prompt_set is not None:
+            clone._prompt_set = PromptSet(self.name, {t.name: t for t in clone.prompt_templates},
+                                          self._prompt_set.overrides, self._prompt_set.source)
+        return clone
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
