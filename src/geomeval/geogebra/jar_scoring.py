@@ -4,20 +4,28 @@ geomeval's own engine agrees with the jar on its cross-check corpus, but a user 
 GGBench's executability judged by GeoGebra itself gets it here: the answer's code, line by
 line, in GeoGebra 4.0 syntax (a line geomeval's parser reads is re-written with brackets,
 which 4.0 needs for some commands; a line it cannot read goes to the jar as written, so
-GeoGebra judges the original text), through the persistent harness in `reference`. The
-figures are still drawn by geomeval's renderer (the harness has no drawing surface).
+GeoGebra judges the original text), through the persistent harness in `reference`.
+
+`jar_figure` also has GeoGebra draw the answer (its graphics view exported headless, as
+the paper's pipeline draws with GeoGebra), for the pixel metrics to compare with the
+release's PNG. The view: a ZoomIn the script makes, else fitted to the visible bounded
+objects with a 10% margin and one unit on both axes (Show All Objects), or a given window;
+axes and grid as the script's last ShowAxes/ShowGrid sets them (commands GeoGebra 4.0
+lacks, read here), else GeoGebra's defaults.
 """
 
 from __future__ import annotations
 
 import atexit
+import base64
+import re
 import threading
 from typing import Any
 
 from . import syntax as sx
 from .reference import ReferenceEngine, ReferenceUnavailable, find_jar, find_java, find_javac
 
-__all__ = ["JarUnavailable", "check_available", "close_shared", "jar_lines", "jar_pass_at_1"]
+__all__ = ["JarUnavailable", "check_available", "close_shared", "jar_figure", "jar_lines", "jar_pass_at_1", "view_flags"]
 
 # A model's script that keeps GeoGebra busy longer than this is stopped and counted as failing.
 SCRIPT_TIMEOUT_S = 60.0
@@ -75,17 +83,22 @@ def close_shared() -> None:
             _shared = None
 
 
-def jar_pass_at_1(code: str) -> dict[str, Any]:
-    """{"passed": bool, "lines": n, "failed": [{"line", "source", "error"}], "error": why the
-    script did not finish or None, "harness_failure": whether that was the harness's own
-    failure rather than the script's} for an answer's GeoGebra code, as GeoGebra 4.0.34 runs it."""
-    try:
-        numbers, lines = jar_lines(code)
-    except sx.ParseError as exc:  # over the parser's limits: refused whole, as the engine does
-        return {"passed": False, "lines": 0, "failed": [], "error": f"script refused: {exc}"[:300]}
-    if not lines:
-        return {"passed": False, "lines": 0, "failed": [], "error": None}
-    result = _engine().run(lines, id="answer")
+_VIEW_TOGGLE = re.compile(r"^\s*Show(Axes|Grid)\s*[\[(]([^\])]{0,80})[\])]\s*$", re.IGNORECASE)
+
+
+def view_flags(code: str) -> dict[str, bool | None]:
+    """{"axes", "grid"}: what the script's last ShowAxes / ShowGrid line sets (no argument or
+    a last argument `true` shows, `false` hides), None where it has none (GeoGebra's default)."""
+    flags: dict[str, bool | None] = {"axes": None, "grid": None}
+    for line in code.split("\n"):
+        match = _VIEW_TOGGLE.match(line)
+        if match:
+            args = [a.strip().lower() for a in match.group(2).split(",") if a.strip()]
+            flags[match.group(1).lower()] = not args or args[-1] != "false"
+    return flags
+
+
+def _verdict(numbers: list[int], lines: list[str], result: dict[str, Any]) -> dict[str, Any]:
     if result.get("error"):  # a timeout or a crash on this script is its failure; the harness's is not
         return {"passed": False, "lines": len(lines), "failed": [], "error": str(result["error"])[:300],
                 "harness_failure": bool(result.get("harness_failure"))}
@@ -96,4 +109,44 @@ def jar_pass_at_1(code: str) -> dict[str, Any]:
         if not entry.get("ok")
     ]
     ran = len(result.get("lines") or [])
-    return {"passed": not failed and ran == len(lines), "lines": len(lines), "failed": failed[:20], "error": None}
+    return {"passed": not failed and ran == len(lines), "lines": len(lines), "failed": failed[:20], "error": None,
+            "ok_lines": sum(1 for entry in result.get("lines") or [] if entry.get("ok"))}
+
+
+def jar_figure(code: str, size: tuple[int, int],
+               window: tuple[float, float, float, float] | None = None) -> dict[str, Any]:
+    """`jar_pass_at_1`'s verdict for the script plus GeoGebra 4.0.34's drawing of it at
+    `size`: "png" (bytes, or None), "window" (xmin, xmax, ymin, ymax) drawn, "drawn_objects"
+    (visible labelled objects), and "figure_error" when GeoGebra could not export."""
+    try:
+        numbers, lines = jar_lines(code)
+    except sx.ParseError as exc:
+        return {"passed": False, "lines": 0, "failed": [], "error": f"script refused: {exc}"[:300],
+                "png": None, "window": None, "drawn_objects": 0}
+    zoomed = any(re.match(r"\s*ZoomIn\s*[\[(]", line, re.IGNORECASE) for line in lines)
+    export: dict[str, Any] = {"width": int(size[0]), "height": int(size[1]),
+                              "window": None if window is None or zoomed else list(window), **view_flags(code)}
+    if zoomed:
+        export["keep"] = True
+    result = _engine().run(lines, id="figure", export=export)
+    verdict = _verdict(numbers, lines, result)
+    png = result.get("png")
+    verdict["png"] = base64.b64decode(png) if isinstance(png, str) else None
+    verdict["window"] = tuple(result["window"]) if isinstance(result.get("window"), list) else None
+    verdict["drawn_objects"] = int(result.get("drawn_objects") or 0)
+    if result.get("export_error"):
+        verdict["figure_error"] = str(result["export_error"])[:300]
+    return verdict
+
+
+def jar_pass_at_1(code: str) -> dict[str, Any]:
+    """{"passed": bool, "lines": n, "failed": [{"line", "source", "error"}], "error": why the
+    script did not finish or None, "harness_failure": whether that was the harness's own
+    failure rather than the script's} for an answer's GeoGebra code, as GeoGebra 4.0.34 runs it."""
+    try:
+        numbers, lines = jar_lines(code)
+    except sx.ParseError as exc:  # over the parser's limits: refused whole, as the engine does
+        return {"passed": False, "lines": 0, "failed": [], "error": f"script refused: {exc}"[:300]}
+    if not lines:
+        return {"passed": False, "lines": 0, "failed": [], "error": None}
+    return _verdict(numbers, lines, _engine().run(lines, id="answer"))

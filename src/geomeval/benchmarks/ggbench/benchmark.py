@@ -16,7 +16,7 @@ from .hub import HUB
 from .prompts import TEMPLATES, task_messages
 from .raw import RELEASE_FILE
 
-PixelReference = Literal["rendered", "release"]
+PixelReference = Literal["auto", "rendered", "release"]
 Engine = Literal["geomeval", "jar"]
 PIXEL_REFERENCES: tuple[str, ...] = get_args(PixelReference)
 ENGINES: tuple[str, ...] = get_args(Engine)
@@ -35,10 +35,12 @@ TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
 class GGBenchOptions:
     """GGBench's run options (`-T pixel_reference=release`, `-T engine=jar`)."""
 
-    pixel_reference: PixelReference = field(default="rendered", metadata=about(
-        "what PSNR/SSIM/LPIPS compare with: the reference script drawn alike, or the release's PNG"))
+    pixel_reference: PixelReference = field(default="auto", metadata=about(
+        "what PSNR/SSIM/LPIPS compare with: the reference script drawn alike (rendered), or the "
+        "release's PNG (release); auto: release with engine=jar, as the paper, else rendered"))
     engine: Engine = field(default="geomeval", metadata=about(
-        "who decides Pass@1: geomeval's engine, or GeoGebra 4.0.34 itself (jar)"))
+        "who runs and draws the answer (Pass@1, the figure the pixel metrics read): geomeval's "
+        "engine, or GeoGebra 4.0.34 itself (jar), as the paper's pipeline draws with GeoGebra"))
 
 
 class GGBench(Benchmark):
@@ -65,16 +67,17 @@ class GGBench(Benchmark):
     prompt_templates = TEMPLATES
     Options = GGBenchOptions
 
-    def __init__(self, pixel_reference: str = "rendered", engine: str = "geomeval") -> None:
+    def __init__(self, pixel_reference: str = "auto", engine: str = "geomeval") -> None:
         if pixel_reference not in PIXEL_REFERENCES:
             raise ValueError(f"ggbench pixel_reference must be one of {', '.join(PIXEL_REFERENCES)}, "
                              f"not {pixel_reference!r}")
         if engine not in ENGINES:
             raise ValueError(f"ggbench engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         # What PSNR/SSIM/LPIPS compare the answer's figure with: the reference script drawn by
-        # the same engine in the same view ("rendered", like for like), or the release's PNG.
+        # the same engine in the same view ("rendered", like for like), or the release's PNG;
+        # "auto" is the release's PNG when GeoGebra draws the answer (the paper's comparison).
         self.pixel_reference = pixel_reference
-        # Who decides Pass@1: geomeval's own engine, or GeoGebra 4.0.34 itself ("jar").
+        # Who runs and draws the answer: geomeval's own engine, or GeoGebra 4.0.34 ("jar").
         self.engine = engine
 
     def configure(self, options: Mapping[str, Any]) -> Benchmark:

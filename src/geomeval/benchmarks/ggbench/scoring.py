@@ -632,7 +632,7 @@ async def judge_scores(
 
 
 async def score_record(
-    record: SampleRecord, judge: Judge, prompt_set: PromptSet, pixel_reference: str = "rendered",
+    record: SampleRecord, judge: Judge, prompt_set: PromptSet, pixel_reference: str = "auto",
     engine: str = "geomeval",
 ) -> dict[str, Score]:
     track = "image" if record.task == "ggbench_image" else "code"
@@ -641,6 +641,10 @@ async def score_record(
     with_lpips = lpips_status() is None
     reference_png = _reference_png(record.target)
 
+    # geomeval's engine draws like for like unless the release's PNG is asked for; under the
+    # jar its pixel scores are replaced by GeoGebra's figure's, so no reference is drawn here.
+    own_reference = "release" if pixel_reference == "release" or engine == "jar" else "rendered"
+
     def deterministic() -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
         if track == "image":
             drawn = draw_images(record)
@@ -648,7 +652,7 @@ async def score_record(
         response = record.response or ""
         try:  # the answer's code runs in a worker that is killed past its time or memory limit
             drawn, scores, failed = shared_sandbox().call(code_track, response, record.target, reference_png,
-                                                          with_lpips, pixel_reference, not judge.offline)
+                                                          with_lpips, own_reference, not judge.offline)
         except SandboxStalled as exc:  # the machine's failure, not the answer's: unscored
             drawn, scores, failed = _engine_stalled(response, record.target, str(exc), with_lpips)
         except SandboxLimit as exc:  # its CPU-time or memory limit: the answer's failure
@@ -658,15 +662,25 @@ async def score_record(
     # Running scripts, verifying and rendering are CPU work: off the event loop, so judge
     # requests for other items keep flowing meanwhile.
     drawn, scores, failed_lines = await asyncio.to_thread(deterministic)
+    drawn_by = "geomeval"
+    compared_with = "rendered" if drawn.reference_drawn is not None else "release"
     if engine == "jar" and track == "code" and drawn.code:
-        scores["Pass@1"], failed_lines = await asyncio.to_thread(jar_pass_at_1_score, drawn.code)
+        # GeoGebra 4.0.34 runs the answer (Pass@1) and draws it: the pixel metrics compare its
+        # figure, as the paper's pipeline draws it, with the release's PNG (or, with
+        # `pixel_reference=rendered`, with the reference script drawn by GeoGebra in its view).
+        jar = await asyncio.to_thread(jar_scores, drawn, record.target, reference_png, with_lpips,
+                                      jar_reference(pixel_reference))
+        scores["Pass@1"], failed_lines = jar.pass_at_1, jar.failed
+        scores.update(jar.pixels)
+        drawn_by, compared_with = "GeoGebra 4.0.34", jar.compared_with
     record.extracted = {
         "track": track,
         "code": drawn.code,
         "plan": drawn.plan[:4000],
         "problem": drawn.problem,
         "failed_lines": failed_lines,
-        "pixel_reference": ("rendered" if drawn.reference_drawn is not None else "release"),
+        "pixel_reference": compared_with,
+        "figure_drawn_by": drawn_by if track == "code" else "the model",
     }
     if judge.offline:
         scores.update(_missing(JUDGE_METRICS, NO_JUDGE, needs_judge=True))
@@ -678,11 +692,56 @@ async def score_record(
     return {name: scores[name] for name in names if name in scores}
 
 
-def jar_pass_at_1_score(code: str) -> tuple[Score, list[dict[str, Any]]]:
-    """Pass@1 as GeoGebra 4.0.34 decides it (`-T engine=jar`), and the lines it refused."""
-    from ...geogebra.jar_scoring import jar_pass_at_1
+def jar_reference(pixel_reference: str) -> str:
+    """What the jar's figure is compared with: the release's PNG unless `rendered` is asked
+    for explicitly (`auto`, the default, is the paper's comparison under `engine=jar`)."""
+    return "rendered" if pixel_reference == "rendered" else "release"
 
-    verdict = jar_pass_at_1(code)
+
+@dataclass
+class JarScores:
+    pass_at_1: Score
+    failed: list[dict[str, Any]]
+    pixels: dict[str, Score]
+    compared_with: str
+
+
+def jar_scores(drawn: Drawn, target: dict[str, Any], reference_png: bytes | None, with_lpips: bool,
+               compare_with: str) -> JarScores:
+    """`-T engine=jar`: Pass@1 and the pixel metrics of the answer as GeoGebra 4.0.34 runs and
+    draws it. The answer's final figure (the judge's too) becomes GeoGebra's drawing."""
+    from ...geogebra.jar_scoring import jar_figure
+
+    names = pixel_names(with_lpips)
+    window = None
+    reference: bytes | PILImage.Image | None = reference_png
+    compared_with = "release"
+    if compare_with == "rendered":
+        ref = jar_figure(reference_script_text(target), RENDER_SIZE)
+        if ref.get("png") and ref["passed"] and ref["drawn_objects"]:
+            reference, window, compared_with = ref["png"], ref["window"], "rendered"
+    verdict = jar_figure(drawn.code, RENDER_SIZE, window)
+    pass_at_1, failed = _jar_pass_score(verdict)
+    if verdict.get("harness_failure"):
+        pixels = {m: Score.missing(f"GeoGebra 4.0.34 harness failure: {verdict['error']}") for m in names}
+    elif reference is None:
+        pixels = {m: Score.missing("the item has no reference image") for m in names}
+    elif verdict["error"] or not verdict.get("ok_lines") or not verdict["drawn_objects"] or verdict.get("png") is None:
+        # the answer's failure: each metric's worst value, and no final figure for the judge
+        drawn.problem = (f"GeoGebra 4.0.34: {verdict['error']}" if verdict["error"]
+                         else "no line of the answer ran in GeoGebra 4.0.34" if not verdict.get("ok_lines")
+                         else "the answer's construction draws nothing visible in GeoGebra 4.0.34"
+                         if not verdict["drawn_objects"]
+                         else f"GeoGebra 4.0.34 could not draw the answer: {verdict.get('figure_error')}")
+        drawn.final, drawn.long, drawn.blank = None, None, True
+        pixels = floor_scores(names, drawn.problem)
+    else:
+        drawn.final, drawn.blank, drawn.problem = verdict["png"], False, None
+        pixels = image_pair_scores(bounded_png(verdict["png"]), reference, with_lpips)
+    return JarScores(pass_at_1, failed, pixels, compared_with)
+
+
+def _jar_pass_score(verdict: dict[str, Any]) -> tuple[Score, list[dict[str, Any]]]:
     if verdict.get("harness_failure"):  # the harness failed, not the answer: no verdict, never 0
         return Score.missing(f"GeoGebra 4.0.34 harness failure: {verdict['error']}"), []
     if verdict["error"]:
@@ -692,6 +751,13 @@ def jar_pass_at_1_score(code: str) -> tuple[Score, list[dict[str, Any]]]:
               f"GeoGebra 4.0.34: {len(failed)} failing line(s); first: line {failed[0]['line']}: {failed[0]['error']}"
               if failed else "GeoGebra 4.0.34: no commands")
     return Score(1.0 if verdict["passed"] else 0.0, explanation=detail), failed
+
+
+def jar_pass_at_1_score(code: str) -> tuple[Score, list[dict[str, Any]]]:
+    """Pass@1 as GeoGebra 4.0.34 decides it (`-T engine=jar`), and the lines it refused."""
+    from ...geogebra.jar_scoring import jar_pass_at_1
+
+    return _jar_pass_score(jar_pass_at_1(code))
 
 
 # --------------------------------------------------------------------------- aggregation

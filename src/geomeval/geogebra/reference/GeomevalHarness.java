@@ -10,6 +10,13 @@
 //   {"id": ..., "lines": ["A=(0,0)", "Circle[A, 2]", ...]}
 // it clears the construction (a fresh file: auto-labels restart), runs the lines in order and
 // prints one line {"id": ..., "lines": [...per-line status...], "objects": [...]}.
+// A request may also carry "export": {"width": w, "height": h, "window": [xmin, xmax, ymin, ymax]
+// or null, "axes": true/false/null, "grid": true/false/null}; the result then also holds "png"
+// (base64) and "window": GeoGebra's own drawing of the construction (its EuclidianView, exported
+// as File > Export > Graphics View as Picture does, at scale 1), in the given window, or with a
+// null window fitted to the visible objects (as Show All Objects, without its animation) keeping
+// one unit on both axes; axes and grid as given, or GeoGebra's defaults where null. An export
+// that fails sets "export_error" instead.
 // {"cmd": "quit"} (or end of input) stops it. A line the harness cannot parse gets
 // {"id": null, "error": "..."}. Nothing but these lines is ever written to stdout: GeoGebra's
 // own chatter (it prints to System.out) is sent to stderr.
@@ -43,7 +50,12 @@ import geogebra.kernel.kernelND.GeoPointND;
 import geogebra.main.Application;
 import geogebra.main.MyError;
 
+import geogebra.euclidian.EuclidianView;
+
+import java.awt.Rectangle;
+import java.awt.image.BufferedImage;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
@@ -159,7 +171,9 @@ public class GeomevalHarness {
         try {
             app.getEuclidianView().resetMaxLayerUsed();
             app.getEuclidianView().resetXYMinMaxObjects();
-            app.getEuclidianView().setStandardView(false);
+            // The standard view at once: setStandardView animates it from another thread,
+            // which would move the view under a drawing made right after the script.
+            app.getEuclidianView().setStandardCoordSystem();
         } catch (Throwable ignored) {
             // the view only matters for drawing
         }
@@ -242,6 +256,175 @@ public class GeomevalHarness {
         result.put("lines", lineResults);
         result.put("objects", objects);
         return result;
+    }
+
+    // ------------------------------------------------------------------ drawing
+
+    /** Largest picture side the harness draws (a request asking for more is refused). */
+    static final int MAX_EXPORT_SIDE = 4096;
+
+    static double[] numbers(Object value, int count) {
+        if (!(value instanceof List) || ((List<?>) value).size() != count) {
+            return null;
+        }
+        double[] out = new double[count];
+        for (int i = 0; i < count; i++) {
+            Object v = ((List<?>) value).get(i);
+            if (!(v instanceof Number)) {
+                return null;
+            }
+            out[i] = ((Number) v).doubleValue();
+            if (Double.isNaN(out[i]) || Double.isInfinite(out[i])) {
+                return null;
+            }
+        }
+        return out;
+    }
+
+    /** The graphics view at the export's size (before the script runs too, so that a ZoomIn
+     * in it applies to the picture's size). */
+    EuclidianView sizeView(Map<?, ?> spec) {
+        int width = ((Number) spec.get("width")).intValue();
+        int height = ((Number) spec.get("height")).intValue();
+        if (width < 16 || height < 16 || width > MAX_EXPORT_SIDE || height > MAX_EXPORT_SIDE) {
+            throw new IllegalArgumentException("export size out of range: " + width + "x" + height);
+        }
+        EuclidianView view = app.getEuclidianView();
+        view.setSize(width, height);
+        view.updateSize();
+        return view;
+    }
+
+    /** The current construction drawn by GeoGebra's graphics view, as PNG bytes in base64;
+     * "keep": true draws it in the view the script left (its ZoomIn). */
+    void export(Map<?, ?> spec, Map<String, Object> result) {
+        try {
+            int width = ((Number) spec.get("width")).intValue();
+            int height = ((Number) spec.get("height")).intValue();
+            EuclidianView view = sizeView(spec);
+            Object axes = spec.get("axes");
+            if (axes instanceof Boolean) {
+                view.setShowAxes((Boolean) axes, false);
+            }
+            Object grid = spec.get("grid");
+            if (grid instanceof Boolean) {
+                view.showGrid((Boolean) grid);
+            }
+            double[] window = numbers(spec.get("window"), 4);
+            if (window == null && !Boolean.TRUE.equals(spec.get("keep"))) {
+                window = fittedWindow(view, width, height);
+            }
+            if (window != null) {
+                view.setRealWorldCoordSystem(window[0], window[1], window[2], window[3]);
+            }
+            view.updateAllDrawables(true);
+            // getExportImage(1.0) without its screen-compatible image, which headless Java refuses
+            BufferedImage image = new BufferedImage(view.getExportWidth(), view.getExportHeight(),
+                    BufferedImage.TYPE_INT_RGB);
+            java.awt.Graphics2D g2 = image.createGraphics();
+            try {
+                view.exportPaint(g2, 1.0, false);
+            } finally {
+                g2.dispose();
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            javax.imageio.ImageIO.write(image, "png", bytes);
+            result.put("png", java.util.Base64.getEncoder().encodeToString(bytes.toByteArray()));
+            List<Object> used = new ArrayList<Object>();
+            used.add(view.getXmin());
+            used.add(view.getXmax());
+            used.add(view.getYmin());
+            used.add(view.getYmax());
+            result.put("window", used);
+            int drawn = 0;
+            for (GeoElement g : kernel.getConstruction().getGeoSetConstructionOrder()) {
+                try {
+                    if (g.isLabelSet() && g.isDefined() && g.isEuclidianVisible()) {
+                        drawn++;
+                    }
+                } catch (Throwable ignored) {
+                    // an object that cannot say is not counted
+                }
+            }
+            result.put("drawn_objects", drawn);
+        } catch (Throwable t) {
+            result.put("export_error", t.toString());
+        }
+    }
+
+    /** The real-world window around every visible bounded object (points, segments, polygon
+     * vertices, circles, ellipses and their arcs; lines and other unbounded curves show in any
+     * window) with a 10% margin on each side and one unit on both axes, widened on its short
+     * side to the picture's aspect ratio: GeoGebra's Show All Objects, which animates its zoom
+     * from another thread, done at once. Null when nothing bounded is visible. */
+    double[] fittedWindow(EuclidianView view, int width, int height) {
+        double[] box = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+                        Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        for (GeoElement g : kernel.getConstruction().getGeoSetConstructionOrder()) {
+            boolean shown;
+            try {
+                shown = g.isEuclidianVisible() && g.isDefined() && g.isLabelSet();
+            } catch (Throwable t) {
+                shown = false;
+            }
+            if (!shown) {
+                continue;
+            }
+            if (g instanceof GeoPoint) {
+                GeoPoint q = (GeoPoint) g;
+                if (!q.isInfinite()) {
+                    include(box, q.getInhomX(), q.getInhomY(), 0);
+                }
+            } else if (g instanceof GeoSegment) {
+                GeoSegment seg = (GeoSegment) g;
+                include(box, seg.getStartPoint().getInhomX(), seg.getStartPoint().getInhomY(), 0);
+                include(box, seg.getEndPoint().getInhomX(), seg.getEndPoint().getInhomY(), 0);
+            } else if (g instanceof GeoPolygon) {
+                for (GeoPointND v : ((GeoPolygon) g).getPoints()) {
+                    if (v instanceof GeoPoint && ((GeoPoint) v).isDefined() && !((GeoPoint) v).isInfinite()) {
+                        include(box, ((GeoPoint) v).getInhomX(), ((GeoPoint) v).getInhomY(), 0);
+                    }
+                }
+            } else if (g instanceof GeoConicND) {
+                GeoConicND c = (GeoConicND) g;
+                int type = c.getType();
+                geogebra.Matrix.Coords mid = c.getMidpoint2D();
+                if (type == GeoConicND.CONIC_CIRCLE) {
+                    include(box, mid.getX(), mid.getY(), c.getCircleRadius());
+                } else if (type == GeoConicND.CONIC_ELLIPSE) {
+                    double[] h = c.getHalfAxes();
+                    include(box, mid.getX(), mid.getY(), Math.max(h[0], h[1]));
+                }
+            }
+        }
+        if (!(box[0] <= box[1]) || !(box[2] <= box[3])) {
+            return null;
+        }
+        double spanX = box[1] - box[0];
+        double spanY = box[3] - box[2];
+        double span = Math.max(Math.max(spanX, spanY), 1e-6);
+        spanX = Math.max(spanX, span * 1e-3) * 1.2;
+        spanY = Math.max(spanY, span * 1e-3) * 1.2;
+        double aspect = (double) width / height;
+        if (spanX / spanY < aspect) {
+            spanX = spanY * aspect;
+        } else {
+            spanY = spanX / aspect;
+        }
+        double cx = (box[0] + box[1]) / 2;
+        double cy = (box[2] + box[3]) / 2;
+        return new double[] {cx - spanX / 2, cx + spanX / 2, cy - spanY / 2, cy + spanY / 2};
+    }
+
+    static void include(double[] box, double x, double y, double r) {
+        if (Double.isNaN(x) || Double.isNaN(y) || Double.isNaN(r) || Double.isInfinite(x)
+                || Double.isInfinite(y) || Double.isInfinite(r) || Math.abs(x) + r > 1e9 || Math.abs(y) + r > 1e9) {
+            return;
+        }
+        box[0] = Math.min(box[0], x - r);
+        box[1] = Math.max(box[1], x + r);
+        box[2] = Math.min(box[2], y - r);
+        box[3] = Math.max(box[3], y + r);
     }
 
     static Set<String> labelSet(Construction cons) {
@@ -896,7 +1079,14 @@ public class GeomevalHarness {
                 if (!(lines instanceof List)) {
                     throw new IllegalArgumentException("request has no \"lines\" list");
                 }
+                Object export = m.get("export");
+                if (export instanceof Map) {
+                    harness.sizeView((Map<?, ?>) export);
+                }
                 result = harness.runScript(m.get("id"), (List<?>) lines);
+                if (export instanceof Map) {
+                    harness.export((Map<?, ?>) export, result);
+                }
             } catch (Throwable t) {
                 result = new LinkedHashMap<String, Object>();
                 Object id = null;

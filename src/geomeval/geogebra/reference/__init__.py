@@ -327,8 +327,15 @@ class ReferenceEngine:
 
     # -------------------------------------------------------------- running scripts
 
-    def run(self, lines: list[str], id: str = "", timeout: float | None = None) -> dict[str, Any]:
-        """Run one script in a fresh construction; return the harness's result dict."""
+    def run(
+        self, lines: list[str], id: str = "", timeout: float | None = None, export: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Run one script in a fresh construction; return the harness's result dict.
+
+        `export` ({"width", "height", "window": [xmin, xmax, ymin, ymax] or None, "axes",
+        "grid"}) also has GeoGebra draw the construction: the result then holds "png"
+        (base64), the "window" drawn and "drawn_objects" (visible labelled objects), or
+        "export_error"."""
         if isinstance(lines, str):
             raise TypeError("lines must be a list of strings, not one string")
         lines = [str(line) for line in lines]
@@ -339,7 +346,10 @@ class ReferenceEngine:
                 self._start()
             proc = self._proc
             assert proc is not None and proc.stdin is not None
-            request = json.dumps({"id": id, "lines": lines}) + "\n"
+            message: dict[str, Any] = {"id": id, "lines": lines}
+            if export is not None:
+                message["export"] = export
+            request = json.dumps(message) + "\n"
             try:
                 proc.stdin.write(request)
                 proc.stdin.flush()
