@@ -6,7 +6,8 @@ Tasks: `capgeo_bench` (English captions, scored against `caption_en`) and `capge
 The defaults are the paper's prompts (Fig. 6's figure-only caption request) in geomeval's
 words; `-T caption_prompt=dimensions` asks in geomeval's earlier wording, which lists the
 three scored dimensions item by item (it changes what a captioner states, so its recall is not
-Table 4's).
+Table 4's), and `-T keypoint_extraction=split` has the judge split compound statements into
+one keypoint each (it changes the counts recall is taken over).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..lmms import LmmsBenchmark, metric_key
 from ..options import about
 from .hub import HUB
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
+from .keypoint_judge import TEMPLATES_SPLIT as KEYPOINT_TEMPLATES_SPLIT
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -39,6 +41,7 @@ scoring = lazy_import(f"{__package__}.scoring")
 TEMPLATES = (*FIGURE_TEMPLATES, *KEYPOINT_TEMPLATES)
 
 CaptionPrompt = Literal["paper", "dimensions"]
+KeypointExtraction = Literal["paper", "split"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,12 +51,16 @@ class CapGeoBenchOptions:
     caption_prompt: CaptionPrompt = dataclasses.field(default="paper", metadata=about(
         "paper (Fig. 6: as much visual information as possible) or dimensions (geomeval's earlier "
         "request, listing elements, relations and numbers item by item; not Table 4's protocol)"))
+    keypoint_extraction: KeypointExtraction = dataclasses.field(default="paper", metadata=about(
+        "the judge engine's keypoint extraction: paper (Figs. 7-8, keypoints as the caption states them) or "
+        "split (geomeval's earlier request: compounds such as AB = AC = 5 split into three; not Table 4's)"))
 
 
 def templates_for(options: CapGeoBenchOptions) -> tuple[Template, ...]:
     """The prompt set's templates under `options`: the same names, the switch's texts."""
     figure = FIGURE_TEMPLATES_DIMENSIONS if options.caption_prompt == "dimensions" else FIGURE_TEMPLATES
-    return (*figure, *KEYPOINT_TEMPLATES)
+    keypoints = KEYPOINT_TEMPLATES_SPLIT if options.keypoint_extraction == "split" else KEYPOINT_TEMPLATES
+    return (*figure, *keypoints)
 
 
 LMMS_AVG = "Avg"  # Table 4's headline; its lmms-eval key is the same
@@ -90,6 +97,7 @@ class CapGeoBench(Benchmark):
     prompt_templates: tuple[Template, ...] = TEMPLATES
     Options = CapGeoBenchOptions
     caption_prompt: str = "paper"
+    keypoint_extraction: str = "paper"
 
     def configured(self, options: Any) -> CapGeoBench:
         """Set up as `options` say: a switch swaps its templates' default texts (a prompt

@@ -1,10 +1,14 @@
 """The judge engine for CapGeo-Bench keypoints: an LLM lists each caption's keypoints, then
 matches the candidate's against the reference's, dimension by dimension.
 
-It implements the paper's protocol in geomeval's own prompts. Extraction asks for one short
-statement per keypoint in three groups (elements, spatial relations, numerical relations);
-the reference's extraction is the same request for every candidate, so the response cache
-answers it after the first time. Matching applies the paper's rules: an angle matches only
+It implements the paper's protocol in geomeval's own prompts. Extraction (Figs. 7-8) asks for
+the elements, spatial relations and numerical values the description states explicitly, in
+three groups, at the granularity the judge reads them as stated: "AB = AC = 5" is not split
+by the prompt (the paper's prompts do not ask for it); `-T keypoint_extraction=split` asks in
+geomeval's earlier wording, one short statement per keypoint with compounds split ("AB = AC",
+"AB = 5", "AC = 5"), which changes the counts recall is taken over. The reference's
+extraction is the same request for every candidate, so the response cache answers it after
+the first time. Matching applies the paper's rules: an angle matches only
 with the same vertex and the same value, a length only with the same segment and value,
 polygon names are the same up to rotation and reversal (triangle ABC = triangle BCA),
 symmetric relations in either order (AB ∥ CD = CD ∥ AB), colour words are ignored. Recall
@@ -25,9 +29,31 @@ GROUPS = {"element": "elements", "relation": "spatial_relations", "numerical": "
 MAX_KEYPOINTS = 80  # per dimension; a longer list is cut, and the cut is reported
 MAX_KEYPOINT_CHARS = 300
 
-_SYSTEM = "You analyse descriptions of geometric figures precisely. You reply with JSON only."
+_SYSTEM = "You are a strict expert in evaluating descriptions of geometric figures. You reply with JSON only."
 
-_EXTRACT = """List the keypoints stated in the description of a geometric figure below, in \
+# Figs. 7-8: the same request for the reference and the model's caption.
+_EXTRACT = """List the keypoints of the description of a geometric figure below, strictly from \
+its text: take only what it states explicitly, and make up or add nothing.
+
+List them in three groups:
+- "elements": the geometric elements the description names explicitly (such as point P, \
+line MN, triangle PQR);
+- "spatial_relations": the geometric relations it states explicitly (such as line MN \
+parallel to line PQ, line MN perpendicular to line PQ, line MN meeting line PQ at point R, \
+line MN tangent to circle O at point T);
+- "numerical_relations": the numerical values it states explicitly (such as PQ = 4, angle \
+PQR = 30°, PQ = 2 * QR).
+
+Description:
+{caption}
+
+Reply with exactly one valid JSON object and nothing else:
+{{"elements": ["..."], "spatial_relations": ["..."], "numerical_relations": ["..."]}}"""
+
+# geomeval's earlier extraction request (`-T keypoint_extraction=split`): it asks for one short
+# statement per keypoint, splits compound statements, lists each keypoint once and drops
+# colours and line styles, none of which Figs. 7-8 ask.
+_EXTRACT_SPLIT = """List the keypoints stated in the description of a geometric figure below, in \
 three groups:
 - "elements": each geometric object it names (a point, segment, line, ray, circle, arc, \
 polygon, angle, coordinate axis, solid), e.g. "triangle ABC", "circle O", "segment AD";
@@ -68,16 +94,31 @@ supports ("supported"). Reply with exactly one JSON object and nothing else:
 "supported": []}}, "numerical_relations": {{"matched": [2], "supported": [1, 3]}}}}"""
 
 
+_SYSTEM_TEMPLATE = Template(
+    "keypoint_system", _SYSTEM, (),
+    implements="Figs. 7–9's role: a strict expert in evaluating geometric descriptions, JSON replies")
+_EXTRACTS = ("Figs. 7–8: the geometric elements, geometric relations and numerical values a description states "
+             "explicitly, in three groups, strictly from its text, nothing made up or added, as one valid JSON "
+             "object; examples of each group in geomeval's own letters; the same request for the reference and "
+             "the model's caption")
+_MATCH_TEMPLATE = Template(
+    "keypoint_match", _MATCH, ("groups",), required=("groups",),
+    implements="Fig. 9: the covered keypoints per dimension; angles match on vertex and value, lengths on segment "
+               "and value, same-meaning statements match (triangle ABC = BCA; colours ignored); also which "
+               "candidate keypoints the reference supports (geomeval's precision, not published)")
 TEMPLATES = (
-    Template("keypoint_system", _SYSTEM, (),
-             implements="Figs. 7–9's role: a strict expert in evaluating geometric descriptions, JSON replies"),
-    Template("keypoint_extract", _EXTRACT, ("caption",), required=("caption",),
-             implements="Figs. 7–8: elements, spatial relations and numerical relations extracted from a "
-                        "description, only what it states explicitly, nothing added; the same request for the "
-                        "reference and the model's caption"),
-    Template("keypoint_match", _MATCH, ("groups",), required=("groups",),
-             implements="Fig. 9: the covered keypoints per dimension; angles match on vertex and value, lengths "
-                        "on segment and value, same-meaning statements match (triangle ABC = BCA; colours ignored)"),
+    _SYSTEM_TEMPLATE,
+    Template("keypoint_extract", _EXTRACT, ("caption",), required=("caption",), implements=_EXTRACTS),
+    _MATCH_TEMPLATE,
+)
+# The same under `-T keypoint_extraction=split` (geomeval's earlier extraction request).
+TEMPLATES_SPLIT = (
+    _SYSTEM_TEMPLATE,
+    Template("keypoint_extract", _EXTRACT_SPLIT, ("caption",), required=("caption",),
+             implements=_EXTRACTS + " (geomeval's earlier wording, `-T keypoint_extraction=split`: one short "
+                                    "statement per keypoint, compounds split, each once, colours and line styles "
+                                    "dropped)"),
+    _MATCH_TEMPLATE,
 )
 _DEFAULTS = default_set("capgeo_bench", TEMPLATES)
 
