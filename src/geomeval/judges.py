@@ -162,9 +162,11 @@ class Judge:
         """Ask once; if the reply does not parse, ask once more showing the problem."""
         if self.client is None:
             raise RuntimeError("the offline judge cannot be asked")
+        from .endpoints import redact_text  # a failed request's text may quote the URL
+
         first = await self.client.complete(messages, temperature=self.temperature)
         if first.text is None:
-            return JudgeAnswer(None, f"judge request failed: {first.error}")
+            return JudgeAnswer(None, redact_text(f"judge request failed: {first.error}"))
         try:
             return JudgeAnswer(parse(first.text), raw=first.text)
         except ValueError as exc:
@@ -177,8 +179,8 @@ class Judge:
         second = await self.client.complete(repair, temperature=self.temperature)
         if second.text is None:
             self.client.forget(messages, temperature=self.temperature)
-            return JudgeAnswer(None, f"judge reply unreadable ({problem}); repair request failed: {second.error}",
-                               raw=first.text)
+            return JudgeAnswer(None, redact_text(f"judge reply unreadable ({problem}); repair request failed: "
+                                                 f"{second.error}"), raw=first.text)
         try:
             return JudgeAnswer(parse(second.text), raw=second.text, repaired=True)
         except ValueError as exc:
@@ -212,9 +214,10 @@ def parse_judge_spec(
 
     The judge's server is `base_url`, else GEOMEVAL_JUDGE_BASE_URL, else GEOMEVAL_BASE_URL,
     else OpenAI's. Its key is GEOMEVAL_JUDGE_API_KEY; the model's key (GEOMEVAL_API_KEY) is
-    sent to it only when the judge's server is the model's own (`model_base_url`, else
-    GEOMEVAL_BASE_URL, else OpenAI's), and OPENAI_API_KEY only when it is OpenAI's (or
-    OPENAI_BASE_URL's): a key never goes to a host it was not given for. `style` (else
+    sent to it only when the judge's server is the model's own (`model_base_url`: `run`'s
+    --base-url, or the server `score`'s run recorded; else GEOMEVAL_BASE_URL, else OpenAI's),
+    and OPENAI_API_KEY only when it is OpenAI's (or OPENAI_BASE_URL's): a key never goes to a
+    host it was not given for (`endpoints.resolve_hosts`, the one resolution). `style` (else
     GEOMEVAL_JUDGE_STYLE, else auto) is the request shape, see `judge_params`. `images` (else
     GEOMEVAL_JUDGE_IMAGES, else yes) says whether the judge may be sent images. `temperature`
     (else GEOMEVAL_JUDGE_TEMPERATURE) pins the judge's temperature for every benchmark; unset,
@@ -229,22 +232,14 @@ def parse_judge_spec(
     kind, _, model = spec.partition(":")
     if kind != "openai" or not model:
         raise UsageError(f"unknown judge spec {spec!r}: use offline or openai:<model>")
-    from .client import DEFAULT_BASE_URL, ChatClient, check_base_url, model_server, openai_key_for
+    from .client import ChatClient
+    from .endpoints import resolve_hosts
 
-    judge_url = check_base_url(
-        base_url or os.environ.get("GEOMEVAL_JUDGE_BASE_URL") or os.environ.get("GEOMEVAL_BASE_URL")
-        or DEFAULT_BASE_URL, what="judge base URL",
-    )
-    model_url = model_server(model_base_url)
-    api_key = (
-        os.environ.get("GEOMEVAL_JUDGE_API_KEY")
-        or (os.environ.get("GEOMEVAL_API_KEY") if judge_url == model_url else None)
-        or openai_key_for(judge_url)
-    )
+    hosts = resolve_hosts(model_base_url, base_url)  # as for the model: one resolution (endpoints.py)
     client = ChatClient(
         model,
-        base_url=judge_url,
-        api_key=api_key,
+        base_url=hosts.judge_url,
+        api_key=hosts.judge_key(),
         params=judge_params(model, style or os.environ.get("GEOMEVAL_JUDGE_STYLE") or "auto", max_tokens,
                             0.0 if pinned is None else pinned),
         concurrency=concurrency,

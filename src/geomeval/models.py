@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import string
 from abc import ABC, abstractmethod
@@ -21,7 +20,8 @@ from typing import Any
 
 from .benchmarks.base import Item
 from .cache import ResponseCache, cache_key
-from .client import ChatClient, model_server, openai_key_for
+from .client import ChatClient, model_server
+from .endpoints import redact_text, resolve_hosts
 from .errors import UsageError
 
 
@@ -168,7 +168,8 @@ class OpenAIChatModel(Model):
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         assert messages is not None
         completion = await self.client.complete(messages)
-        return Generation(completion.text, completion.error, info=completion.info or None)
+        error = redact_text(completion.error) if completion.error else completion.error  # no URL secret in a record
+        return Generation(completion.text, error, info=completion.info or None)
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -292,12 +293,16 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
         params: dict[str, Any] = {"temperature": options.temperature}
         if options.max_tokens:
             params["max_tokens"] = options.max_tokens
-        url = model_server(options.base_url)
-        key_url = model_server(options.key_base_url) if options.key_base_url is not None else url
+        if options.key_base_url is None:  # the run's model: its server and key
+            hosts = resolve_hosts(options.base_url)
+            url, key = hosts.model_url, hosts.model_key()
+        else:  # a second model: the main model's key only on the main model's server
+            url = model_server(options.base_url)
+            key = resolve_hosts(options.key_base_url).key_for(url)
         client = ChatClient(
             rest,
             base_url=url,
-            api_key=(os.environ.get("GEOMEVAL_API_KEY") if key_url == url else None) or openai_key_for(url),
+            api_key=key,
             params=params,
             concurrency=options.concurrency,
             timeout_s=options.timeout_s,

@@ -122,10 +122,13 @@ def messages_sha256(messages: list[dict[str, Any]] | None) -> str | None:
 
 
 def client_settings(client: Any) -> dict[str, Any] | None:
-    """A chat client's endpoint, model and request parameters (never its key)."""
+    """A chat client's endpoint (a secret in its URL redacted), model and request parameters
+    (never its key)."""
     if client is None:
         return None
-    return {"model": client.model, "base_url": client.base_url, "params": dict(client.params),
+    from .endpoints import redact_url
+
+    return {"model": client.model, "base_url": redact_url(client.base_url), "params": dict(client.params),
             "timeout_s": client.timeout_s, "concurrency": client.concurrency}
 
 

@@ -78,6 +78,20 @@ def read_config(path: Path) -> dict[str, Any]:
     return config
 
 
+def recorded_model_server(out_dir: Path) -> str | None:
+    """The model's server a run used, as its run.json records it (None: the run's model had
+    none, or there is no readable run.json): `geomeval score` decides with it, as `run` did
+    with --base-url, whether the judge is on the model's server (`endpoints.resolve_hosts`)."""
+    path = out_dir / RUN_CONFIG
+    if not path.is_file():
+        return None
+    provenance = read_config(path).get("provenance")
+    model = provenance.get("model") if isinstance(provenance, dict) else None
+    endpoint = model.get("endpoint") if isinstance(model, dict) else None
+    url = endpoint.get("base_url") if isinstance(endpoint, dict) else None
+    return url if isinstance(url, str) and url else None
+
+
 def read_samples(path: Path, *, refuse_torn: bool = False) -> list[SampleRecord]:
     """Records from samples.jsonl; a torn final line (a killed run) is dropped, others are errors.
 

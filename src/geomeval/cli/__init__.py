@@ -37,7 +37,10 @@ class _ConsoleHandler(logging.Handler):
     printed on the console, above the progress bar, in yellow."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        console.print(f"[yellow]warning:[/yellow] {escape(record.getMessage())}", highlight=False, soft_wrap=True)
+        from ..endpoints import redact_text
+
+        message = redact_text(record.getMessage())  # no URL secret on the console
+        console.print(f"[yellow]warning:[/yellow] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def _show_warnings_on_console() -> None:
@@ -59,7 +62,9 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.exit(130)
     except EndpointFailure as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        from ..endpoints import redact_text
+
+        console.print(f"[red]error:[/red] {escape(redact_text(str(exc)))}", highlight=False, soft_wrap=True)
         console.print(
             "Nothing was counted for the items not yet done; what was saved stays saved. "
             "Fix the endpoint and rerun the same command to resume.", highlight=False, soft_wrap=True,
@@ -68,7 +73,9 @@ def main() -> None:
     except Exception as exc:
         if not isinstance(exc, _user_errors()):
             raise
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        from ..endpoints import redact_text
+
+        console.print(f"[red]error:[/red] {escape(redact_text(str(exc)))}", highlight=False, soft_wrap=True)
         sys.exit(2)
 
 

@@ -583,11 +583,12 @@ def score(
 ) -> None:
     """Rescore saved outputs (e.g. with another judge) without regenerating."""
     from ..judges import parse_judge_spec
-    from ..runner import rescore
+    from ..runner import recorded_model_server, rescore
 
-    judge_obj = parse_judge_spec(
+    judge_obj = parse_judge_spec(  # the model's server is the run's: keys go where `run` sent them
         judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache),
         max_tokens=judge_max_tokens, style=judge_style, images=judge_images, temperature=judge_temperature,
+        model_base_url=recorded_model_server(run_dir),
     )
     with _progress("rescoring") as update:
         results = rescore(run_dir, judge_obj, progress=update, concurrency=concurrency)
