@@ -2,11 +2,10 @@
 degenerate shapes, and answers for the checker. Each property is what a run relies on: the
 engine reports a script's failure per line and never raises; a GGBench answer gets every
 deterministic metric (a value or its floor), never a scoring error; the answer checker
-returns a verdict quickly. Example counts are fixed and small, so the suite stays fast."""
+returns a verdict or says it is undecided. Example counts are fixed and small, so the suite stays fast."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -146,11 +145,12 @@ ANSWERS = st.one_of(
 
 @settings(max_examples=200, deadline=None)
 @given(ANSWERS, st.sampled_from(["1", "3\\sqrt{3}/2", "25°", "A", "(2, 3)"]))
-def test_the_answer_checker_answers_quickly(prediction: str, gold: str) -> None:
-    started = time.monotonic()
+def test_the_answer_checker_decides_or_says_it_is_undecided(prediction: str, gold: str) -> None:
+    """Within its work budget (CPU seconds of its worker, never the clock) the checker gives a
+    verdict, or says it is undecided (not equal) for the benchmarks to leave unscored."""
     verdict = check_answer(prediction, gold)
     assert isinstance(verdict.equal, bool) and verdict.rule
-    assert time.monotonic() - started < 6.0  # the symbolic fallback's own hard limit, never more
+    assert verdict.decided or (not verdict.equal and "undecided" in verdict.detail)
 
 
 # --------------------------------------------------------------------------- every answer scored

@@ -350,17 +350,23 @@ def test_a_silent_server_opens_the_circuit_after_a_few_requests() -> None:
 
 
 def test_the_sandbox_kills_a_call_past_its_time_limit_and_carries_on() -> None:
-    from geomeval.sandbox import Sandbox, SandboxLimit
+    import math
 
-    sandbox = Sandbox(workers=1, timeout_s=0.5)
+    from geomeval.sandbox import Sandbox, SandboxLimit, SandboxStalled
+
+    sandbox = Sandbox(workers=1, timeout_s=0.5, wall_s=300.0)
+    stalls = Sandbox(workers=1, timeout_s=0.5, wall_s=1.0)
     try:
-        with pytest.raises(SandboxLimit, match=r"time limit of 0\.5 s"):
-            sandbox.call(time.sleep, 30)
+        with pytest.raises(SandboxLimit, match=r"CPU time limit of 0\.5 s"):
+            sandbox.call(math.factorial, 2_000_000)  # seconds of CPU in one C call
         assert sandbox.call(len, "four") == 4  # a fresh worker
+        with pytest.raises(SandboxStalled, match="safety net"):  # sleeping costs no CPU: only the net stops it
+            stalls.call(time.sleep, 30)
         with pytest.raises(ValueError, match="invalid literal"):  # other errors come back as they are
             sandbox.call(int, "x")
     finally:
         sandbox.close()
+        stalls.close()
 
 
 def test_the_sandbox_caps_memory() -> None:

@@ -1,12 +1,18 @@
 """Run work on untrusted input (a model's GeoGebra answer, a script typed into the Space) in a
-worker process with hard time and memory limits.
+worker process with hard limits on its work and memory.
 
-The GeoGebra engine bounds what it can see (lines, nesting, list and text sizes, a time limit
-checked as it goes), but a limit checked by the code it limits can be outrun: one call into a
-library on a huge value never comes back to check. A worker process can be killed instead. A
-call that runs past `timeout_s`, or a worker that dies or runs out of memory (its address
-space is capped with RLIMIT_AS), raises `SandboxLimit` and the worker is replaced; the caller
-scores that as the answer's failure. Other exceptions come back and are re-raised as they are.
+The GeoGebra engine bounds what it can see (lines, nesting, list and text sizes, a CPU-time
+limit checked as it goes), but a limit checked by the code it limits can be outrun: one call
+into a library on a huge value never comes back to check. A worker process can be killed
+instead. A call that spends more than `timeout_s` CPU seconds of its worker (counted by the
+worker's own `ITIMER_PROF`, armed for each call, whose signal ends the process), or a worker
+that dies or runs out of memory (its address space is capped with RLIMIT_AS), raises
+`SandboxLimit` and the worker is replaced; the caller scores that as the answer's failure.
+CPU seconds count work, not waiting: the same answer meets the same limit on an idle machine
+and on one where the worker is starved of CPU. The clock is only a safety net (`wall_s`,
+generous): a call that has not finished by then raises `SandboxStalled`, a `SandboxLimit`
+that says the machine, not the answer, failed (the caller leaves the item unscored). Other
+exceptions come back and are re-raised as they are.
 
 Workers are plain subprocesses (`python -m geomeval.sandbox`), at most `workers` at a time;
 each is reused for the next call, so its imports are paid once. Arguments and results go
@@ -20,18 +26,25 @@ import importlib
 import os
 import pickle
 import selectors
+import signal
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from typing import IO, Any
 
-DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_TIMEOUT_S = 60.0  # CPU seconds of the worker per call
+DEFAULT_WALL_S = 900.0  # the wall-clock safety net per call (a stalled or starved machine)
 DEFAULT_MEMORY_BYTES = 3 * 1024**3
 
 
 class SandboxLimit(RuntimeError):
-    """The call ran past its time or memory limit, or its worker died; the message says which."""
+    """The call ran past its CPU-time or memory limit, or its worker died; the message says which."""
+
+
+class SandboxStalled(SandboxLimit):
+    """The call did not finish within the wall-clock safety net: the machine's failure (overload,
+    a stopped worker), not the answer's; the caller leaves the item unscored."""
 
 
 def _read_frame(stream: IO[bytes]) -> Any:
@@ -58,17 +71,25 @@ def _serve(memory_bytes: int | None) -> None:  # pragma: no cover - runs in the 
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = sys.stdin.buffer
     while True:
         try:
-            target, args = _read_frame(requests)
+            target, args, *limit = _read_frame(requests)
         except EOFError:
             return
+        cpu_s = limit[0] if limit else None
         try:
             module, _, name = target.partition(":")
-            result: tuple[str, Any] = ("ok", getattr(importlib.import_module(module), name)(*args))
+            function = getattr(importlib.import_module(module), name)  # imports are not the call's work
+            if cpu_s:
+                signal.setitimer(signal.ITIMER_PROF, cpu_s)  # its signal's default action ends the worker
+            try:
+                result: tuple[str, Any] = ("ok", function(*args))
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
         except MemoryError:
             result = ("memory", None)
         except Exception as exc:
@@ -93,8 +114,8 @@ class _Worker:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def ask(self, request: tuple[str, tuple[Any, ...]], timeout_s: float) -> tuple[str, Any] | None:
-        """The reply, or None when none came within `timeout_s`."""
+    def ask(self, request: tuple[str, tuple[Any, ...], float], timeout_s: float) -> tuple[str, Any] | None:
+        """The reply, or None when none came within `timeout_s` of the clock."""
         assert self.process.stdin is not None and self.process.stdout is not None
         _write_frame(self.process.stdin, request)
         with selectors.DefaultSelector() as selector:
@@ -115,32 +136,38 @@ class Sandbox:
     """Worker processes that run `module:function(*args)` under hard limits."""
 
     def __init__(self, workers: int = 2, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 memory_bytes: int | None = DEFAULT_MEMORY_BYTES) -> None:
-        self.timeout_s = timeout_s
+                 memory_bytes: int | None = DEFAULT_MEMORY_BYTES, wall_s: float | None = None) -> None:
+        self.timeout_s = timeout_s  # CPU seconds of the worker per call
+        self.wall_s = wall_s  # the safety net; None: DEFAULT_WALL_S, or 15× the CPU limit if longer
         self.memory_bytes = memory_bytes
         self._slots = threading.BoundedSemaphore(max(1, workers))
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
 
     def call(self, function: Callable[..., Any], *args: Any, timeout_s: float | None = None) -> Any:
-        """`function(*args)` in a worker; `function` must be a module-level function (it is
-        named, not pickled). Its result and arguments must pickle."""
+        """`function(*args)` in a worker, within `timeout_s` CPU seconds of the worker (the
+        sandbox's own by default); `function` must be a module-level function (it is named,
+        not pickled). Its result and arguments must pickle."""
         target = f"{function.__module__}:{function.__qualname__}"
         limit = self.timeout_s if timeout_s is None else timeout_s
+        wall = self.wall_s if self.wall_s is not None else max(DEFAULT_WALL_S, 15 * limit)
         with self._slots:
             with self._lock:
                 worker = self._idle.pop() if self._idle else None
             if worker is None or not worker.alive():
                 worker = _Worker(self.memory_bytes)
             try:
-                reply = worker.ask((target, args), limit)
+                reply = worker.ask((target, args, limit), wall)
                 if reply is None:
                     worker.stop()
-                    raise SandboxLimit(f"ran past the time limit of {limit:g} s")
+                    raise SandboxStalled(f"did not finish within the wall-clock safety net of {wall:g} s "
+                                         "(the machine is overloaded or the worker was stopped)")
                 status, value = reply
             except (EOFError, OSError, pickle.UnpicklingError) as exc:
                 worker.stop()
                 code = worker.process.returncode
+                if code == -signal.SIGPROF:
+                    raise SandboxLimit(f"ran past the CPU time limit of {limit:g} s") from None
                 raise SandboxLimit(
                     f"the worker stopped (exit code {code}; the memory limit of "
                     f"{(self.memory_bytes or 0) / 1024**3:g} GiB is the usual cause)"

@@ -1,8 +1,16 @@
-"""Worker process for `symbolic.symbolic_equal`: reads `[gold, prediction]` lines, answers JSON."""
+"""Worker process for `symbolic.symbolic_equal`: reads `[gold, prediction, cpu_seconds]` lines,
+answers JSON.
+
+Each question gets a budget of CPU seconds of this process (`ITIMER_PROF`, armed per question):
+a question that spends it is ended by SIGPROF, whose default action ends the process, so the
+parent reads "budget spent" from the exit status whatever the library was doing. CPU seconds
+are the work done, so the same question gets the same outcome on a busy or an idle machine.
+"""
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 
@@ -13,14 +21,20 @@ def _as_latex(text: str) -> str:
 def main() -> None:
     from math_verify import parse, verify
 
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     for line in sys.stdin:
         try:
-            gold, prediction = json.loads(line)
-            gold_parsed = parse(_as_latex(gold), parsing_timeout=None)
-            pred_parsed = parse(_as_latex(prediction), parsing_timeout=None)
-            result = bool(gold_parsed and pred_parsed and verify(gold_parsed, pred_parsed, timeout_seconds=None))
+            gold, prediction, *budget = json.loads(line)
+            if budget and budget[0]:
+                signal.setitimer(signal.ITIMER_PROF, float(budget[0]))
+            try:
+                gold_parsed = parse(_as_latex(gold), parsing_timeout=None)
+                pred_parsed = parse(_as_latex(prediction), parsing_timeout=None)
+                result = bool(gold_parsed and pred_parsed and verify(gold_parsed, pred_parsed, timeout_seconds=None))
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
         except Exception:
             result = None
         sys.stdout.write(json.dumps(result) + "\n")

@@ -9,7 +9,12 @@ The policy (documented in README and tested case by case):
 - degrees equal radians only when the radian side contains π (`60°` = `π/3`);
 - units and surrounding words are ignored (`AB = 5 cm`, `5平方厘米`);
 - multi-part answers (`5、42/25`, `2, 3`, `45和3√2`) compare as unordered multisets,
-  while a parenthesised tuple `(2, 3)` is an ordered point.
+  while a parenthesised tuple `(2, 3)` is an ordered point;
+- an answer that cannot be parsed is compared as text (so it is wrong unless it is the
+  gold's text), never an error;
+- where only the symbolic fallback could decide and it gave no verdict (its budget of CPU
+  seconds spent, its wall-clock safety net hit), the verdict is *undecided*
+  (`Verdict.decided` is False): the benchmarks leave that item unscored, never wrong.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 from .choices import ChoiceError, parse_choices, read_option_letter
 from .latex import Unsupported, to_plain
 from .mathexpr import POWER_TOO_LARGE, Quantity, parse_quantity
-from .symbolic import symbolic_equal
+from .symbolic import symbolic_check
 
 MAX_PARTS = 12
 REL_TOL = 1e-9
@@ -35,6 +40,7 @@ class Verdict:
     equal: bool
     rule: str
     detail: str = ""
+    decided: bool = True  # False: no rule could decide (`equal` is then False); leave it unscored
 
     def __bool__(self) -> bool:
         return self.equal
@@ -98,6 +104,7 @@ def check_answer(
             verdict.equal,
             "option-letter",
             f"chose {pred_letter} ({options[pred_letter]}) vs gold {gold_text}: {verdict.rule}",
+            verdict.decided,
         )
     if not options and _is_bare_letter(prediction) and _is_bare_letter(gold_text):
         equal = prediction.strip().strip("().").upper() == gold_text.strip("().").upper()
@@ -123,11 +130,17 @@ def compare_values(prediction: str, gold: str, *, symbolic: bool = True) -> Verd
         )
     unmatched = list(gold_parts)
     for part in pred_parts:
+        undecided: Verdict | None = None
         for index, candidate in enumerate(unmatched):
-            if _compare_single(part, candidate, part, candidate, symbolic).equal:
+            verdict = _compare_single(part, candidate, part, candidate, symbolic)
+            if verdict.equal:
                 del unmatched[index]
                 break
+            if not verdict.decided:
+                undecided = verdict
         else:
+            if undecided is not None:
+                return Verdict(False, "multi-part", f"part {part!r}: {undecided.detail}", decided=False)
             return Verdict(False, "multi-part", f"part {part!r} matches no gold part")
     return Verdict(True, "multi-part", f"{len(gold_parts)} parts match as a set")
 
@@ -139,7 +152,10 @@ def _compare_single(pred: str, gold: str, raw_pred: str, raw_gold: str, symbolic
         if pred_tuple is None or gold_tuple is None or len(pred_tuple) != len(gold_tuple):
             return Verdict(False, "tuple", "tuple shapes differ")
         for a, b in zip(pred_tuple, gold_tuple, strict=True):
-            if not _compare_single(a, b, a, b, symbolic).equal:
+            verdict = _compare_single(a, b, a, b, symbolic)
+            if not verdict.equal:
+                if not verdict.decided:
+                    return Verdict(False, "tuple", f"component {a!r}: {verdict.detail}", decided=False)
                 return Verdict(False, "tuple", f"component {a!r} differs from {b!r}")
         return Verdict(True, "tuple", "components match in order")
     try:
@@ -202,10 +218,12 @@ def _fallback(prediction: str, gold: str, symbolic: bool, reason: str) -> Verdic
     if POWER_TOO_LARGE in reason:  # no evaluator can compare it within its time limit
         return Verdict(False, "too-large", f"not compared: {reason}")
     if symbolic and _looks_mathematical(prediction) and _looks_mathematical(gold):
-        result = symbolic_equal(prediction, gold)
-        if result is None:
-            return Verdict(False, "symbolic-undecided", f"math-verify gave no verdict ({reason})")
-        return Verdict(result, "symbolic", f"math-verify ({reason})")
+        result = symbolic_check(prediction, gold)
+        if result.equal is None:
+            return Verdict(False, "symbolic-undecided",
+                           f"undecided: math-verify gave no verdict ({result.why}; {reason})", decided=False)
+        why = f"; {result.why}" if result.why else ""
+        return Verdict(result.equal, "symbolic", f"math-verify ({reason}{why})")
     return Verdict(False, "text", f"texts differ ({reason})")
 
 

@@ -27,7 +27,9 @@ from .reference import ReferenceEngine, ReferenceUnavailable, find_jar, find_jav
 
 __all__ = ["JarUnavailable", "check_available", "close_shared", "jar_figure", "jar_lines", "jar_pass_at_1", "view_flags"]
 
-# A model's script that keeps GeoGebra busy longer than this is stopped and counted as failing.
+# A model's script on which GeoGebra's JVM spends more CPU seconds than this is stopped and
+# counted as failing; a script with no result after the wall-clock safety net (the machine
+# stalled, not the script) is the harness's failure, unscored.
 SCRIPT_TIMEOUT_S = 60.0
 
 

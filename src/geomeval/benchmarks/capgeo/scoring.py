@@ -38,6 +38,8 @@ def score_record(record: SampleRecord) -> dict[str, Score]:
     record.extracted = {"answer": found.answer, "method": found.method}
     verdict = check_answer(found.answer, record.target["answer"], choices=choices or None,
                            unit=record.target.get("unit"))
+    if not verdict.decided:  # the checker's budget ran out: no verdict, never a wrong answer
+        return {"accuracy": Score.missing(f"the answer checker is undecided on {found.answer!r}: {verdict.detail}")}
     return {"accuracy": Score(1.0 if verdict.equal else 0.0,
                               explanation=f"extracted {found.answer!r} ({found.method}); gold "
                               f"{record.target['answer']!r}; {verdict.rule}: {verdict.detail}")}

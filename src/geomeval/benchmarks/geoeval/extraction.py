@@ -411,4 +411,5 @@ def is_correct(
         verdicts.append(check_answer(answer, gold_letter.strip(), choices=options))
         if verdicts[-1]:
             return verdicts[-1]
-    return verdicts[0] if verdicts else Verdict(False, "no-gold", "the item has no gold answer")
+    undecided = [v for v in verdicts if not v.decided]  # no rule decided: unscored, not wrong
+    return (undecided or verdicts)[0] if verdicts else Verdict(False, "no-gold", "the item has no gold answer")

@@ -63,6 +63,8 @@ def answer_scores(record: SampleRecord, answer: str | None, method: str, judge_e
     if judge_error:
         explanation += f"; the judge failed ({judge_error[:120]}), the rules decided"
     score = Score(1.0 if verdict else 0.0, explanation=explanation)
+    if not verdict.decided:  # the checker's budget ran out: no verdict, never a wrong answer
+        score = Score.missing(f"the answer checker is undecided: {explanation}")
     text_only = not record.meta.get("has_diagram")
     return {"A": score, "T": score if text_only else _not_text_only()}
 

@@ -92,6 +92,8 @@ def _checker_acs(record: SampleRecord) -> Score:
     answer = record.extracted["answer"] if record.extracted else None
     verdict = check_answer(answer, gold, choices=record.target.get("choices") or None, unit=record.target.get("unit"))
     method = record.extracted["method"] if record.extracted else "none"
+    if not verdict.decided:  # the checker's budget ran out: no verdict, never a wrong answer
+        return Score.missing(f"the answer checker is undecided on {answer!r}: {verdict.detail}")
     return Score(
         1.0 if verdict.equal else 0.0,
         explanation=f"extracted {answer!r} ({method}); gold {gold!r}; {verdict.rule}: {verdict.detail}",

@@ -48,7 +48,7 @@ from ...imagemetrics import image_metrics, lpips_status
 from ...judges import Judge, likert
 from ...prompts import PromptSet
 from ...records import SampleRecord, Score
-from ...sandbox import SandboxLimit, shared_sandbox
+from ...sandbox import SandboxLimit, SandboxStalled, shared_sandbox
 from ..datasource import read_bounded_image
 from . import prompts
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES
@@ -417,6 +417,21 @@ def _engine_limit(response: str, target: dict[str, Any], reason: str, reference_
     return drawn, scores, []
 
 
+STALLED = "not the answer's failure"
+
+
+def _engine_stalled(response: str, target: dict[str, Any], reason: str,
+                    with_lpips: bool) -> tuple[Drawn, dict[str, Score], list[dict[str, Any]]]:
+    """An answer whose scoring hit the sandbox's wall-clock safety net: the machine stalled, so
+    the engine's and the figure's metrics are unscored, saying so; the code metrics are text
+    only and still computed."""
+    problem = f"scoring {reason}; {STALLED}"
+    drawn = Drawn(plan=plan_text(response), code=answer_code(response), problem=problem)
+    scores = {m: Score.missing(problem) for m in (*ENGINE_METRICS, *pixel_names(with_lpips))}
+    scores.update(guarded_similarity_scores(drawn, target))
+    return drawn, scores, []
+
+
 def guarded_similarity_scores(drawn: Drawn, target: dict[str, Any]) -> dict[str, Score]:
     """`similarity_scores`, or every code metric at its floor when they fail on the answer."""
     try:
@@ -638,7 +653,9 @@ async def score_record(
         try:  # the answer's code runs in a worker that is killed past its time or memory limit
             drawn, scores, failed = shared_sandbox().call(code_track, response, record.target, reference_png,
                                                           with_lpips, own_reference, not judge.offline)
-        except SandboxLimit as exc:
+        except SandboxStalled as exc:  # the machine's failure, not the answer's: unscored
+            drawn, scores, failed = _engine_stalled(response, record.target, str(exc), with_lpips)
+        except SandboxLimit as exc:  # its CPU-time or memory limit: the answer's failure
             drawn, scores, failed = _engine_limit(response, record.target, str(exc), reference_png, with_lpips)
         return drawn, scores, failed
 
@@ -667,6 +684,8 @@ async def score_record(
     }
     if judge.offline:
         scores.update(_missing(JUDGE_METRICS, NO_JUDGE, needs_judge=True))
+    elif drawn.problem and drawn.problem.endswith(STALLED):  # no figures, by no fault of the answer
+        scores.update(_missing(JUDGE_METRICS, drawn.problem))
     else:
         judged, record.judgment = await judge_scores(record, judge, drawn, reference_png, prompt_set)
         scores.update(judged)

@@ -152,6 +152,8 @@ async def _solve(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> d
     record.extracted = {"answer": answer, "method": method}
     verdict = check_answer(answer, gold)
     rules = f"extracted {answer!r} ({method}); gold {gold!r}; {verdict.rule}: {verdict.detail}"
+    if not verdict.decided and judge.offline:  # the checker's budget ran out: no verdict, never wrong
+        return {ACCURACY: Score.missing(f"the answer checker is undecided: {rules}")}
     if verdict.equal or judge.offline:
         return {ACCURACY: Score(float(verdict.equal), explanation=rules)}
     # The rules found the answers unequal (or found none): the judge decides, since units and

@@ -153,6 +153,17 @@ def compile_harness(jar: Path, javac: Path | None = None) -> Path:
     return dest
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """User and system CPU seconds the process has spent (every thread), or None without /proc
+    or once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def _error_result(script_id: str, message: str, *, harness: bool = False) -> dict[str, Any]:
     """A result for a script the harness could not finish: the script's doing (a timeout, the
     JVM dying while it ran), or with `harness` the harness's own failure before or after the
@@ -289,6 +300,31 @@ class ReferenceEngine:
         self.version = ready.get("version")
         self.startup_seconds = time.monotonic() - started
 
+    @staticmethod
+    def _safety_net(limit: float) -> float:
+        return max(600.0, 10 * limit)
+
+    def _read_result(self, proc: subprocess.Popen[str], limit: float) -> tuple[str | None, bool]:
+        """(the script's result line, False), or (None, False) once the JVM has spent `limit`
+        CPU seconds on the script (its work, so the same script meets it on an idle and on a
+        loaded machine) or has exited, or (None, True) when the wall-clock safety net ran out
+        first. Without /proc (not Linux) the limit is counted on the clock, as before."""
+        start_cpu = _cpu_seconds(proc.pid)
+        if start_cpu is None:
+            return self._read_line(limit), False
+        started = time.monotonic()
+        net = self._safety_net(limit)
+        while True:
+            try:
+                return self._out.get(timeout=0.25), False
+            except queue.Empty:
+                pass
+            used = _cpu_seconds(proc.pid)
+            if used is None or used - start_cpu > limit:
+                return None, False
+            if time.monotonic() - started > net:
+                return None, True
+
     def _read_line(self, timeout: float) -> str | None:
         """The next stdout line, or None on timeout or end of output."""
         try:
@@ -357,13 +393,16 @@ class ReferenceEngine:
                 tail = self._stderr_tail()
                 self._kill()
                 return _error_result(id, f"harness exited before the script ran: {exc}\n{tail}", harness=True)
-            line = self._read_line(limit)
+            line, stalled = self._read_result(proc, limit)
             if line is None:
                 alive = proc.poll() is None
                 tail = self._stderr_tail()
                 self._kill()
+                if alive and stalled:  # the machine's doing, not the script's: no verdict
+                    return _error_result(id, f"no result within the wall-clock safety net of "
+                                         f"{self._safety_net(limit):g} s (JVM restarted)", harness=True)
                 if alive:
-                    return _error_result(id, f"timeout after {limit:g} s (JVM restarted)")
+                    return _error_result(id, f"ran past the CPU time limit of {limit:g} s (JVM restarted)")
                 return _error_result(
                     id, f"harness exited (rc={proc.returncode}) while running the script\n{tail}"
                 )
