@@ -4,19 +4,25 @@ Each loader turns one source's local file into rows of one shape (id, source, qu
 image bytes, choices, answer, question_type, caption variant), so captioning, prompting and
 scoring never look at a source's own format again:
 
-- `mathvista_geometry`: MathVista's `testmini.json`, a dict keyed by pid; only items whose
+- `mathvista_geometry`: MathVista's `testmini.json` (or `annot_testmini.json`, as the Hub
+  repository names it), a dict keyed by pid, images under `images/`; only items whose
   `metadata.task` is "geometry problem solving" are kept. A multiple-choice `answer` is the
   option's text; the checker maps it to its letter.
-- `mathverse_vision_intensive` / `mathverse_vision_only`: MathVerse's `testmini.json`, a list;
-  the records of that `problem_version`. Choices are written inside the question ("Choices:\n
+- `mathverse_vision_intensive` / `mathverse_vision_only`: MathVerse's `testmini.json`, a list,
+  with `images.zip` unpacked beside it (`images_version_1-4/`, `images_version_5/`,
+  `images_version_6/`); the records of that `problem_version`. Choices are written inside the question ("Choices:\n
   A:50°\nB:…"); they are split out. Vision Only records have an empty `question` (the problem
   is drawn in the image); `question_for_eval` is kept only for reference, never shown.
 - `geoqa`: GeoQA-style JSON lines with `subject`, `choices` and a 0-based `label` (a 1-based
-  `lable` or `label` is detected when it cannot be 0-based). The paper evaluates a random 200
+  `lable` or `label` is detected when it cannot be 0-based), images beside the file. GeoQA's
+  own release pickles its problems (`test.pk`); a pickle is never read (unpickling runs
+  code): its records, written out as JSON lines with these fields, are what geomeval reads. The paper evaluates a random 200
   of GeoQA's 4,998 problems (§5.1): `Source.paper_sample` says so, and `subsample` draws
   them reproducibly from a seed (`--sample-seed`; `--all-problems` keeps every one).
 
-Every record is checked; a bad one is a `DataError` naming the item and the field.
+Every record is checked; a bad one is a `DataError` naming the item and the field. A file of
+another layout (a pickle, Hub parquet shards, a list where a dict keyed by pid is expected,
+records without the source's fields) is refused naming what was expected and what was found.
 """
 
 from __future__ import annotations
@@ -54,6 +60,10 @@ class Source:
     sample: str  # the embedded sample file, relative to sources/
     load: Callable[[Path], list[dict[str, Any]]]
     paper_sample: int | None = None  # how many problems the paper drew at random; None: all
+    # The file names its official layout gives the file (the sample's first), looked for in a
+    # folder passed as --data, and what the file is, for errors.
+    names: tuple[str, ...] = ()
+    layout: str = ""
 
 
 def sampling(source: str, seed: int | None, all_problems: bool) -> dict[str, int] | str | None:
@@ -89,6 +99,25 @@ def subsample(rows: list[dict[str, Any]], size: int, seed: int) -> list[dict[str
         return list(rows)
     chosen = random.Random(f"{_SUBSAMPLE_SALT}:{seed}").sample(range(len(rows)), size)
     return [rows[index] for index in sorted(chosen)]
+
+
+MATHVISTA_LAYOUT = ("MathVista's testmini.json: a JSON object keyed by pid, each record with question, image, "
+                    "choices, answer, question_type and metadata (task)")
+MATHVERSE_LAYOUT = ("MathVerse's testmini.json: a JSON list of records with sample_index, problem_version, "
+                    "question, image, answer and question_type")
+GEOQA_LAYOUT = "GeoQA-style JSON lines: one problem per line with id, subject, choices, label and image"
+
+
+def _kind(data: Any) -> str:
+    if isinstance(data, list):
+        return f"a JSON list of {len(data)}"
+    if isinstance(data, dict):
+        return f"a JSON object with keys {', '.join(map(str, list(data)[:6]))}"
+    return f"JSON {type(data).__name__}"
+
+
+def _fields(record: dict[str, Any]) -> str:
+    return ", ".join(map(str, list(record)[:12])) or "no fields"
 
 
 def _read_json(path: Path) -> Any:
@@ -129,12 +158,15 @@ def _row(item: str, source: str, question: str, image: dict[str, Any], choices: 
 def load_mathvista(path: Path) -> list[dict[str, Any]]:
     data = _read_json(path)
     if not isinstance(data, dict):
-        raise DataError("(file)", path.name, "expected MathVista's JSON object keyed by pid")
+        raise DataError("(file)", path.name, f"expected {MATHVISTA_LAYOUT}, found {_kind(data)}")
     rows = []
     for pid, record in data.items():
         item = str(pid)
         if not isinstance(record, dict):
             raise DataError(item, "(record)", f"expected an object, got {type(record).__name__}")
+        if "metadata" not in record:
+            raise DataError(item, "metadata", f"missing: expected {MATHVISTA_LAYOUT}; the record has "
+                                              f"{_fields(record)}")
         metadata = record.get("metadata") or {}
         if not isinstance(metadata, dict):
             raise DataError(item, "metadata", "expected an object")
@@ -173,12 +205,15 @@ def _load_mathverse(version: str, source: str) -> Callable[[Path], list[dict[str
     def load(path: Path) -> list[dict[str, Any]]:
         data = _read_json(path)
         if not isinstance(data, list):
-            raise DataError("(file)", path.name, "expected MathVerse's JSON list of records")
+            raise DataError("(file)", path.name, f"expected {MATHVERSE_LAYOUT}, found {_kind(data)}")
         rows = []
         for index, record in enumerate(data):
             item = str(record.get("sample_index", f"#{index}")) if isinstance(record, dict) else f"#{index}"
             if not isinstance(record, dict):
                 raise DataError(item, "(record)", "expected an object")
+            if "problem_version" not in record:
+                raise DataError(item, "problem_version", f"missing: expected {MATHVERSE_LAYOUT}; the record has "
+                                                         f"{_fields(record)}")
             if record.get("problem_version") != version:
                 continue
             kind = _text(item, record, "question_type")
@@ -206,6 +241,8 @@ def load_geoqa(path: Path) -> list[dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise DataError("(file)", path.name, "not UTF-8 text") from None
+    if text.lstrip()[:1] == "[":
+        raise DataError("(file)", path.name, f"expected {GEOQA_LAYOUT}, found a JSON list")
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -239,11 +276,15 @@ SOURCES: dict[str, Source] = {
     s.name: s
     for s in (
         Source("mathverse_vision_only", PROBLEM_VISION_ONLY, "mathverse/testmini.json",
-               _load_mathverse("Vision Only", "mathverse_vision_only")),
+               _load_mathverse("Vision Only", "mathverse_vision_only"), names=("testmini.json",),
+               layout=MATHVERSE_LAYOUT),
         Source("mathverse_vision_intensive", PROBLEM_VISION_INTENSIVE, "mathverse/testmini.json",
-               _load_mathverse("Vision Intensive", "mathverse_vision_intensive")),
-        Source("mathvista_geometry", PROBLEM_WITH_QUESTION, "mathvista/testmini.json", load_mathvista),
-        Source("geoqa", PROBLEM_WITH_QUESTION, "geoqa/test.jsonl", load_geoqa, paper_sample=200),
+               _load_mathverse("Vision Intensive", "mathverse_vision_intensive"), names=("testmini.json",),
+               layout=MATHVERSE_LAYOUT),
+        Source("mathvista_geometry", PROBLEM_WITH_QUESTION, "mathvista/testmini.json", load_mathvista,
+               names=("testmini.json", "annot_testmini.json"), layout=MATHVISTA_LAYOUT),
+        Source("geoqa", PROBLEM_WITH_QUESTION, "geoqa/test.jsonl", load_geoqa, paper_sample=200,
+               names=("test.jsonl",), layout=GEOQA_LAYOUT),
     )
 }
 
@@ -269,6 +310,18 @@ def sample_captions(source: Source, root: Path | None = None) -> CaptionStore:
     return CaptionStore(folder, REFERENCE_CAPTIONER, source.name, source.variant)
 
 
+def _check_format(name: str, source: Source, file: Path) -> None:
+    """A file of a layout the loaders do not read, refused naming what was expected."""
+    suffix = file.suffix.lower()
+    if suffix in (".pk", ".pkl", ".pickle"):
+        raise DataError("(file)", file.name, f"a Python pickle (GeoQA's release format) is never read for {name}: "
+                                             f"unpickling can run code; expected {source.layout} (write the "
+                                             "pickle's records out as such lines)")
+    if suffix in (".parquet", ".arrow"):
+        raise DataError("(file)", file.name, f"Hub {suffix[1:]} shards are not read for {name}; expected "
+                                             f"{source.layout}")
+
+
 def load_source(name: str, path: str | Path | None = None) -> list[dict[str, Any]]:
     """Rows of one source: from `path` (its public file) or, without one, the embedded sample."""
     if name not in SOURCES:
@@ -276,12 +329,17 @@ def load_source(name: str, path: str | Path | None = None) -> list[dict[str, Any
     source = SOURCES[name]
     file = Path(path).expanduser() if path is not None else sample_file(source)
     if file.is_dir():
-        candidate = file / Path(source.sample).name
-        if not candidate.is_file():
-            raise FileNotFoundError(f"{file} holds no {Path(source.sample).name} for source {name}")
-        file = candidate
+        candidates = [file / n for n in source.names if (file / n).is_file()]
+        if not candidates:
+            found = sorted(p.name + ("/" if p.is_dir() else "") for p in file.iterdir())
+            shown = ", ".join(found[:12]) + (f", … ({len(found)} in all)" if len(found) > 12 else "")
+            raise FileNotFoundError(
+                f"{file} holds no {' or '.join(source.names)} for source {name} (expected {source.layout}); "
+                f"found: {shown or 'nothing'}")
+        file = candidates[0]
     if not file.is_file():
         raise FileNotFoundError(f"{name}: source file not found: {file}")
+    _check_format(name, source, file)
     rows = source.load(file)
     if not rows:
         raise DataError("(source)", name, f"no items of this source in {file}")
