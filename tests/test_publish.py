@@ -15,6 +15,7 @@ import yaml
 from typer.testing import CliRunner
 
 from geomeval.cli import app
+from geomeval.hfdata import BUILD_MARKER
 from geomeval.hub_metadata import METADATA, SourceTerms, metadata, size_category
 from geomeval.publish import (
     PublishError,
@@ -39,7 +40,8 @@ def staged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Staged]:
 def test_dry_run_writes_the_hub_folder_and_it_loads_back_identically(name: str, staged: dict[str, Staged]) -> None:
     result = staged[name]
     assert result.repo_type == "dataset" and result.from_sample
-    assert sorted(p.name for p in result.folder.iterdir()) == ["README.md", "data"]
+    # what the repo would hold, beside geomeval's record of what it wrote (never pushed)
+    assert sorted(p.name for p in result.folder.iterdir()) == [BUILD_MARKER, "README.md", "data"]
     loads = [c for c in result.checks if "load back identical" in c]
     configs = EXPECTED_CONFIGS.get(name, {"default"})
     assert {c.split("/")[0] for c in loads} == configs
@@ -152,6 +154,7 @@ def test_push_uploads_the_validated_folder(staged: dict[str, Staged], monkeypatc
     assert _Recorder.calls[1][2]["repo_type"] == "dataset"
     upload = _Recorder.calls[2][2]
     assert upload["folder_path"] == str(staged["geolaux"].folder) and upload["repo_id"] == "geomeval/GeoLaux"
+    assert upload["ignore_patterns"] == [BUILD_MARKER]  # geomeval's record of its files is never pushed
 
 
 def test_a_release_without_redistribution_terms_is_not_pushed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

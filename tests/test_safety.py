@@ -21,7 +21,7 @@ from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.datasource import read_image
 from geomeval.client import ChatClient, RetryPolicy
 from geomeval.errors import EndpointFailure
-from geomeval.hfdata import BUILD_MARKER, is_built_dataset
+from geomeval.hfdata import BUILD_MARKER, is_built_dataset, record_written
 from geomeval.judges import parse_judge_spec
 from geomeval.models import ModelOptions, parse_model_spec
 from geomeval.testing.chat_server import ChatServer, Fault
@@ -53,7 +53,7 @@ def test_overwrite_refuses_a_folder_geomeval_did_not_build_and_leaves_it(tmp_pat
     out.mkdir()
     (out / "thesis.tex").write_text("years of work", encoding="utf-8")
     (out / "README.md").write_text("my notes", encoding="utf-8")
-    with pytest.raises(FileExistsError, match=r"did not build \(thesis\.tex\)"):
+    with pytest.raises(FileExistsError, match=r"did not write \(README\.md, thesis\.tex\)"):
         get_benchmark("geolaux").build(geolaux_sample(), str(out), overwrite=True)
     assert sorted(p.name for p in out.iterdir()) == ["README.md", "thesis.tex"]
     assert (out / "thesis.tex").read_text(encoding="utf-8") == "years of work"
@@ -64,7 +64,7 @@ def test_overwrite_of_the_current_folder_is_refused(tmp_path: Path, monkeypatch:
     (tmp_path / "notes.txt").write_text("keep", encoding="utf-8")
     (tmp_path / "code.py").write_text("print(1)\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(FileExistsError, match="did not build"):
+    with pytest.raises(FileExistsError, match="did not write"):
         get_benchmark("geolaux").build(geolaux_sample(), ".", overwrite=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["code.py", "notes.txt"]
 
@@ -78,6 +78,7 @@ def test_overwrite_replaces_a_previous_build_and_leaves_no_leftovers(tmp_path: P
     with pytest.raises(FileExistsError, match="--overwrite"):
         bench.build(geolaux_sample(), str(out))
     (out / "build_report.json").write_text("{}", encoding="utf-8")
+    record_written(out, "build_report.json")  # as `geomeval build` records the report it writes
     bench.build(geolaux_sample(), str(out), overwrite=True)
     assert is_built_dataset(out) and not (out / "build_report.json").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["built"]

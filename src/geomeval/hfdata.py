@@ -13,6 +13,7 @@ place, so a failed build never leaves a half-written dataset behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -270,37 +271,216 @@ def _write_splits(splits: Mapping[str, Any], folder: Path, rows_per_shard: int) 
 
 
 BUILD_MARKER = ".geomeval-build"
-"""Written into every folder `geomeval build` makes: `--overwrite` replaces only such a folder."""
-# What a build folder holds (build_report.json is the CLI's summary beside the shards): a
-# folder built before the marker existed is recognised by holding nothing else.
-_BUILD_ENTRIES = frozenset({"README.md", "data", "build_report.json", BUILD_MARKER})
+"""Written into every folder `geomeval build` (or `publish`) makes, listing the files it wrote
+there: `--overwrite` removes exactly those, and refuses a folder holding anything else."""
+TEMPORARY_MARK = ".geomeval-temporary"
+"""Written first into a build's temporary folder (`.<out>.geomeval-tmp-*`, or the previous build
+moved aside as `.<out>.geomeval-old-*`), with the building process's id: a later build of the
+same --out removes such a folder once that process is gone (a killed build's leftovers)."""
+_MAX_SHOWN = 3
+
+
+def written_files(folder: Path) -> list[str]:
+    """Every file under `folder` (relative, `/`-separated, links not followed), sorted."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        here = Path(root)
+        found += [(here / name).relative_to(folder).as_posix() for name in files]
+        found += [(here / name).relative_to(folder).as_posix() for name in dirs if (here / name).is_symlink()]
+    return sorted(found)
+
+
+def write_marker(folder: Path, files: list[str], by: str = "geomeval build") -> None:
+    """The marker listing `files` (relative paths under `folder`) as written by geomeval."""
+    import json
+
+    listed = sorted(set(files) - {BUILD_MARKER, TEMPORARY_MARK})
+    text = json.dumps({"written_by": by, "note": "--overwrite removes exactly these files, and refuses "
+                       "a folder holding anything else", "files": listed}, indent=1, ensure_ascii=False)
+    (folder / BUILD_MARKER).write_text(text + "\n", encoding="utf-8")
+
+
+def record_written(folder: Path, *names: str) -> None:
+    """Add `names` (files just written into `folder`) to its marker's list."""
+    listed = marker_files(folder)
+    if listed is not None:
+        write_marker(folder, [*listed, *names], _marker_author(folder))
+
+
+def _marker_author(folder: Path) -> str:
+    import json
+
+    try:
+        data = json.loads((folder / BUILD_MARKER).read_text(encoding="utf-8"))
+        return str(data.get("written_by") or "geomeval build")
+    except (OSError, ValueError, AttributeError):
+        return "geomeval build"
+
+
+def marker_files(folder: Path) -> set[str] | None:
+    """The files `folder`'s marker says geomeval wrote there (the marker included), or None
+    without a marker. A marker from before the list (one line of text) stands for what a build
+    then wrote: the card, the shards, build_report.json."""
+    import json
+
+    marker = folder / BUILD_MARKER
+    if marker.is_symlink() or not marker.is_file():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("files"), list):
+        return {name for name in data["files"] if isinstance(name, str)} | {BUILD_MARKER, TEMPORARY_MARK}
+    return _build_layout(folder)
+
+
+def _build_layout(folder: Path) -> set[str]:
+    """The files a build wrote before its marker listed them, as they are in `folder` now."""
+    shards = [*folder.glob("data/*.parquet"), *folder.glob("data/*/*.parquet")]
+    return {BUILD_MARKER, TEMPORARY_MARK, "README.md", "build_report.json",
+            *(p.relative_to(folder).as_posix() for p in shards)}
+
+
+def foreign_files(folder: Path, listed: set[str]) -> list[str]:
+    """What `folder` holds that geomeval did not write: files (and links) not in `listed`, and
+    folders holding none of `listed` (an empty folder of the user's too)."""
+    mine_dirs = {parent.as_posix() for name in listed for parent in Path(name).parents if parent != Path(".")}
+    foreign = []
+    for root, dirs, files in os.walk(folder):
+        here = Path(root)
+        for name in dirs:
+            path = here / name
+            relative = path.relative_to(folder).as_posix()
+            if path.is_symlink() or relative not in mine_dirs:
+                foreign.append(relative + ("" if path.is_symlink() else "/"))
+        dirs[:] = [name for name in dirs if (here / name).relative_to(folder).as_posix() in mine_dirs
+                   and not (here / name).is_symlink()]
+        foreign += [(here / name).relative_to(folder).as_posix() for name in files
+                    if (here / name).relative_to(folder).as_posix() not in listed]
+    return sorted(foreign)
+
+
+def remove_written(folder: Path, listed: set[str]) -> list[str]:
+    """Remove the files of `listed` from `folder`, then the folders they leave empty, then
+    `folder` itself if empty; what is left (files geomeval did not write), else []."""
+    for name in listed:
+        path = folder / name
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+    dirs = {parent for name in listed for parent in Path(name).parents if parent != Path(".")}
+    for relative in sorted(dirs, key=lambda p: len(p.parts), reverse=True):
+        with contextlib.suppress(OSError):  # not empty, or gone: left as it is
+            (folder / relative).rmdir()
+    left = written_files(folder) if folder.is_dir() else []
+    if not left and folder.is_dir():
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+    return left if folder.exists() else []
 
 
 def build_refusal(out: Path) -> str | None:
-    """Why `out` must not be replaced by a build, or None when it may (a geomeval build)."""
+    """Why `out` must not be replaced by a build, or None when it may: it holds nothing but the
+    files its marker lists (or, built before the marker, nothing but a card and shards)."""
     if not out.is_dir() or out.is_symlink():
         return f"{out} exists and is not a folder"
-    entries = {entry.name for entry in out.iterdir()}
-    if BUILD_MARKER in entries:
-        return None
-    foreign = sorted(entries - _BUILD_ENTRIES)
-    if not foreign and is_built_dataset(out):
-        return None
-    shown = ", ".join(foreign[:3]) + (", …" if len(foreign) > 3 else "")
+    listed = replaceable_files(out)
+    if listed is None:
+        foreign = sorted(entry.name for entry in out.iterdir())  # nothing says geomeval wrote any of it
+    else:
+        foreign = foreign_files(out, listed)
+    return overwrite_refusal(out, foreign) if foreign else None
+
+
+def overwrite_refusal(out: Path, foreign: list[str]) -> str:
+    """The one line refusing to --overwrite `out`, naming what it holds that geomeval did not write."""
+    shown = ", ".join(foreign[:_MAX_SHOWN]) + (f" and {len(foreign) - _MAX_SHOWN} more" if len(foreign) > _MAX_SHOWN else "")
     return (
-        f"{out} holds files geomeval did not build ({shown or 'no dataset card and shards'}); "
-        "--overwrite replaces only a folder written by `geomeval build`. Choose a new or empty --out"
+        f"{out} holds files geomeval did not write ({shown}); --overwrite removes only the files a "
+        "geomeval build or publish recorded there. Move those out, or choose a new or empty --out"
     )
+
+
+def replaceable_files(out: Path) -> set[str] | None:
+    """The files geomeval wrote in `out` (its marker's list; a build from before the marker:
+    its card and shards), or None when nothing says geomeval wrote it."""
+    listed = marker_files(out)
+    if listed is None and is_built_dataset(out):
+        listed = _build_layout(out)
+    return listed
+
+
+def refuse_input_inside(source: str | os.PathLike[str], out: str | os.PathLike[str], flag: str) -> None:
+    """A FileExistsError when `source` (the release or folder read) is `out` or lies inside it:
+    writing --out would replace its own input."""
+    read, written = Path(source).expanduser().resolve(), Path(out).expanduser().resolve()
+    if read == written or read.is_relative_to(written):
+        where = "is" if read == written else "lies inside"
+        raise FileExistsError(f"{flag} {source} {where} --out {out}: writing --out would replace its own input; "
+                              "choose another --out")
+
+
+def remove_stale_temporaries(out: Path) -> list[Path]:
+    """Remove what killed builds of `out` left beside it: folders named as geomeval's
+    temporaries (`.<name>.geomeval-tmp-*`, `.<name>.geomeval-old-*`) that hold geomeval's mark
+    with the id of a process that is gone. A temporary is all geomeval's; a previous build moved
+    aside loses only the files its marker lists. The folders removed."""
+    removed: list[Path] = []
+    parent = out.parent if out.parent.is_dir() else None
+    if parent is None:
+        return removed
+    for kind in ("tmp", "old"):
+        for folder in parent.glob(f".{glob_escape(out.name)}.geomeval-{kind}-*"):
+            if folder.is_symlink() or not folder.is_dir() or _owner_alive(folder):
+                continue
+            if kind == "tmp":
+                shutil.rmtree(folder, ignore_errors=True)
+            else:
+                listed = marker_files(folder) or set()
+                remove_written(folder, listed | {TEMPORARY_MARK})
+            if not folder.exists():
+                removed.append(folder)
+    return removed
+
+
+def glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
+
+
+def _owner_alive(folder: Path) -> bool:
+    """Whether the process that made temporary `folder` still runs (True when unsure: a folder
+    without geomeval's mark, or an unreadable one, is never removed)."""
+    try:
+        pid = int((folder / TEMPORARY_MARK).read_text(encoding="utf-8").split()[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _temporary(out: Path, kind: str) -> Path:
+    """A fresh temporary folder beside `out`, marked as this process's."""
+    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.geomeval-{kind}-", dir=out.parent))
+    (folder / TEMPORARY_MARK).write_text(f"{os.getpid()}\n", encoding="utf-8")
+    return folder
 
 
 def _write_atomically(out_dir: str | os.PathLike[str], fill: Any, overwrite: bool) -> Any:
     """Run `fill(tmp)` in a temporary folder beside `out_dir`, then swap it into place.
 
-    An existing non-empty `out_dir` is replaced only with `overwrite` and only when geomeval
-    built it (its marker, or nothing but a card and shards); anything else is refused and left
-    untouched. The swap is two renames (old folder aside, new one in), so a kill at any moment
-    leaves either the old build or the new one at `out_dir`, or, between the renames, the old
-    one beside it as `.<name>.old-*`, never a half-deleted folder."""
+    An existing non-empty `out_dir` is replaced only with `overwrite`, and only when it holds
+    nothing but the files geomeval's marker lists there (a build from before the marker: its
+    card and shards); anything else is refused, named, and left untouched (checked again just
+    before the swap). The swap is two renames (old folder aside, new one in), so a kill at any
+    moment leaves either the old build or the new one at `out_dir`, or, between the renames,
+    the old one beside it as `.<name>.geomeval-old-*`, never a half-deleted folder; the old
+    build then loses exactly its listed files. Temporaries of killed builds of the same
+    `out_dir` are removed first (`remove_stale_temporaries`)."""
     out = Path(out_dir)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         if not overwrite:
@@ -309,28 +489,43 @@ def _write_atomically(out_dir: str | os.PathLike[str], fill: Any, overwrite: boo
         if refusal:
             raise FileExistsError(refusal)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    remove_stale_temporaries(out)
+    tmp = _temporary(out, "tmp")
     old: Path | None = None
+    listed: set[str] = set()
     try:
         result = fill(tmp)
-        (tmp / BUILD_MARKER).write_text("written by geomeval build; --overwrite may replace this folder\n",
-                                        encoding="utf-8")
+        write_marker(tmp, written_files(tmp))
         os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it 0700; a build is an ordinary folder
         if out.exists():
             if any(out.iterdir()):
-                old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+                refusal = build_refusal(out)  # again: a file may have been added while this built
+                if refusal:
+                    raise FileExistsError(refusal)
+                listed = replaceable_files(out) or set()
+                old = _temporary(out, "old")
+                (old / TEMPORARY_MARK).unlink()
                 os.replace(out, old)  # onto the empty placeholder: atomic
+                (old / TEMPORARY_MARK).write_text(f"{os.getpid()}\n", encoding="utf-8")
             else:
                 out.rmdir()
         tmp.rename(out)
+        (out / TEMPORARY_MARK).unlink(missing_ok=True)  # a build now, no longer a temporary
     except BaseException:
         if old is not None and not out.exists():
+            (old / TEMPORARY_MARK).unlink(missing_ok=True)
             os.replace(old, out)  # put the previous build back
             old = None
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        left = remove_written(old, listed | {TEMPORARY_MARK})
+        if left:
+            import logging
+
+            logging.getLogger("geomeval").warning(
+                "kept %s: files added to the previous build while this one was written (%s)", old,
+                ", ".join(left[:_MAX_SHOWN]))
     return result
 
 

@@ -37,7 +37,19 @@ from typing import Any
 
 from .errors import UsageError
 from .faces import metric_path
-from .hfdata import BUILD_MARKER, build_refusal, is_built_dataset, load_built
+from .hfdata import (
+    BUILD_MARKER,
+    build_refusal,
+    foreign_files,
+    is_built_dataset,
+    load_built,
+    overwrite_refusal,
+    refuse_input_inside,
+    remove_written,
+    replaceable_files,
+    write_marker,
+    written_files,
+)
 from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
 
 
@@ -135,11 +147,13 @@ def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None,
     module = _data_module(name)
     out = Path(out)
     where = Path(data) if data is not None else module.sample_path()
+    if data is not None:
+        refuse_input_inside(where, out, "--data")  # before anything is removed
     if is_built_dataset(where):
         _copy_built(where, out, overwrite)
     else:
         module.build(str(where), str(out), overwrite=overwrite)
-    (out / BUILD_MARKER).unlink(missing_ok=True)  # geomeval's own marker: not part of the repo
+    # the marker (what an --overwrite may remove) stays beside the repo's files, never pushed
     staged = Staged("dataset", name, out, metadata(name).repo_id, "dataset", from_sample=data is None)
     staged.checks = validate_dataset(out, name, expected_datasets(name, data))
     return staged
@@ -147,21 +161,25 @@ def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None,
 
 def _empty_out(out: Path, overwrite: bool, ours: tuple[str, ...] | None = None) -> None:
     """Make `out` an empty folder to stage into. A non-empty one is emptied only with
-    `overwrite`, and only when it holds nothing but what a publish writes there (`ours`: those
-    file names; None: a dataset folder, as `hfdata.build_refusal` judges it); a folder with
-    anything else in it is the user's and is refused, untouched."""
+    `overwrite`, and then only of the files geomeval's marker lists there (a folder staged
+    before the marker: `ours`, those top-level files and wheels/*.whl; None: a dataset folder's
+    card and shards); a folder holding anything else is the user's and is refused, naming what
+    it holds, untouched."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         if not overwrite:
             raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
-        if ours is None:
-            refusal = build_refusal(out)
-        else:
-            foreign = sorted(entry.name for entry in out.iterdir() if entry.name not in ours) if out.is_dir() else [out.name]
-            refusal = (f"{out} holds files a publish did not write ({', '.join(foreign[:3])}); --overwrite "
-                       "replaces only a folder `geomeval publish` staged. Choose a new or empty --out") if foreign else None
-        if refusal:
-            raise FileExistsError(refusal)
-        shutil.rmtree(out)
+        if out.is_symlink() or not out.is_dir():
+            raise FileExistsError(f"{out} exists and is not a folder")
+        listed = replaceable_files(out)
+        if listed is None and ours is not None:  # staged before the marker listed its files
+            listed = {name for name in ours if (out / name).is_file()}
+            listed |= {p.relative_to(out).as_posix() for p in out.glob("wheels/*.whl")}
+        if listed is None:
+            raise FileExistsError(build_refusal(out) or overwrite_refusal(out, written_files(out)))
+        foreign = foreign_files(out, listed)
+        if foreign:
+            raise FileExistsError(overwrite_refusal(out, foreign))
+        remove_written(out, listed)
     out.mkdir(parents=True, exist_ok=True)
 
 
@@ -169,6 +187,7 @@ def _copy_built(src: Path, out: Path, overwrite: bool) -> None:
     _empty_out(out, overwrite)
     shutil.copy2(src / "README.md", out / "README.md")
     shutil.copytree(src / "data", out / "data")
+    write_marker(out, written_files(out), "geomeval publish")
 
 
 def validate_dataset_card(readme: Path, name: str, rows: int | None = None) -> list[str]:
@@ -216,7 +235,7 @@ def validate_dataset(folder: Path, name: str, expected: dict[str | None, dict[st
     rows = sum(len(ds) for splits in expected.values() for ds in splits.values())
     checks = validate_dataset_card(folder / "README.md", name, rows)
     extra = sorted(p.relative_to(folder).as_posix() for p in folder.iterdir()
-                   if p.name not in ("README.md", "data"))
+                   if p.name not in ("README.md", "data", BUILD_MARKER))  # the marker is never pushed
     if extra:
         raise PublishError(f"{folder}: files that are not part of the dataset repo: {extra}")
     card_data = DatasetCard.load(folder / "README.md").data
@@ -342,6 +361,7 @@ def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None 
     _stage_files(src, out, SPACE_FILES, overwrite)
     staged = Staged("space", "geomeval", out, repo_id, "space")
     staged.checks = _finish_space(out, repo_id, wheel, metric=False)
+    write_marker(out, written_files(out), "geomeval publish")
     packages = [line.strip() for line in (out / "packages.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
     if not any(p.startswith(("fonts-wqy", "fonts-noto-cjk")) for p in packages):
         raise PublishError("packages.txt must install a CJK font (geomeval.fonts.CJK_FONTS)")
@@ -376,6 +396,7 @@ def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: 
     repo_id = repo_id or f"geomeval/{name}"
     staged = Staged("metric", name, out, repo_id, "space")
     staged.checks = _finish_space(out, repo_id, wheel, metric=True)
+    write_marker(out, written_files(out), "geomeval publish")
     return staged
 
 
@@ -423,7 +444,8 @@ def push(staged: Staged, repo_id: str, token: str, *, redistribution_granted: bo
     sdk = "gradio" if staged.repo_type == "space" else None
     api.create_repo(repo_id, repo_type=staged.repo_type, exist_ok=True, private=private, space_sdk=sdk)
     info = api.upload_folder(folder_path=str(staged.folder), repo_id=repo_id, repo_type=staged.repo_type,
-                             commit_message=f"geomeval publish {staged.name}")
+                             commit_message=f"geomeval publish {staged.name}",
+                             ignore_patterns=[BUILD_MARKER])  # geomeval's record of what it wrote
     return str(getattr(info, "commit_url", info))
 
 

@@ -33,6 +33,7 @@ from ..hfdata import (
     is_built_dataset,
     load_built,
     load_hub,
+    refuse_input_inside,
     write_configs,
     write_dataset,
 )
@@ -569,6 +570,7 @@ class DataSource:
         its shard as `collect` converts it: memory holds one shard's rows, however large the
         release. A reader that makes its rows itself (not through `collect`) returns them in
         its release, and they are written after."""
+        refuse_input_inside(raw, out, "--raw")  # the build would replace its own release
         skipped: list[dict[str, str]] = []
 
         def write(folder: Path, split: str, rows_per_shard: int) -> tuple[int, int]:
@@ -760,6 +762,7 @@ class SubsetDataSource(DataSource):
         The summary has `splits` and `skipped` keyed and tagged by config ("<config>/test"),
         plus `missing`: the configs the release did not hold.
         """
+        refuse_input_inside(raw, out, "--raw")  # the build would replace its own release
         present = self.subsets(Path(raw)) if self.subsets else self.configs
         if not present:
             raise FileNotFoundError(f"{raw}: no {self.title} subset found ({', '.join(self.configs)})")

@@ -700,6 +700,7 @@ def build(
 ) -> None:
     """Build the typed parquet dataset from the official raw release."""
     from ..benchmarks import get_benchmark
+    from ..hfdata import record_written
 
     bench = get_benchmark(benchmark)
     summary = bench.build(str(raw), str(out_dir), skip_invalid=skip_invalid, overwrite=overwrite)
@@ -714,6 +715,7 @@ def build(
             out.print(f"  {where}{entry['id']}: {entry['field']}: {entry['error']}")
     report = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
     (Path(out_dir) / "build_report.json").write_text(report, encoding="utf-8")
+    record_written(Path(out_dir), "build_report.json")  # geomeval's: an --overwrite may remove it
     out.print(f"built: {out_dir}")
 
 
