@@ -74,7 +74,8 @@ Reply with exactly one JSON object and nothing else:
 {{"elements": ["..."], "spatial_relations": ["..."], "numerical_relations": ["..."]}}"""
 
 _MATCH = """Compare two lists of keypoints of the same geometric figure: the reference \
-keypoints (R) and the candidate keypoints (C), group by group.
+keypoints (R) and the candidate keypoints (C), group by group, deciding strictly from the two \
+lists and adding nothing.
 
 Rules: two keypoints match when they state the same thing about the same objects. Names of \
 polygons are the same up to rotation and reversal (triangle ABC = triangle BCA = triangle \
@@ -83,7 +84,9 @@ relations match in either order (AB ∥ CD = CD ∥ AB; AB = AC matches AC = AB)
 matches only an angle with the same vertex and the same value; a length only the same \
 segment with the same value; values match when they are equal (2√3 = √12, 0.5 = 1/2). A \
 keypoint about different points, a different value or a different relation does not match. \
-Colours and line styles do not matter.
+Colours do not matter (red triangle ABC = triangle ABC). A keypoint that names several objects \
+together matches them listed one by one ("points D, M and N" matches "point D", "point M" and \
+"point N").
 
 {groups}
 
@@ -103,8 +106,9 @@ _EXTRACTS = ("Figs. 7–8: the geometric elements, geometric relations and numer
              "the model's caption")
 _MATCH_TEMPLATE = Template(
     "keypoint_match", _MATCH, ("groups",), required=("groups",),
-    implements="Fig. 9: the covered keypoints per dimension; angles match on vertex and value, lengths on segment "
-               "and value, same-meaning statements match (triangle ABC = BCA; colours ignored); also which "
+    implements="Fig. 9: the covered keypoints per dimension, strictly from the two lists; angles match on vertex "
+               "and value, lengths on segment and value, same-meaning statements match (triangle ABC = BCA, "
+               "colours ignored), a statement naming several objects matches them listed apart; also which "
                "candidate keypoints the reference supports (geomeval's precision, not published)")
 TEMPLATES = (
     _SYSTEM_TEMPLATE,
