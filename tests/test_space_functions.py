@@ -671,7 +671,8 @@ def test_ranked_leaderboard_and_uploads(runs_root: Path, tmp_path: Path) -> None
     assert [r[acs] for r in ranked] == sorted((r[acs] for r in ranked), reverse=True)
     run = next(r for r in table.rows if r[2] == ranking.LOCAL)
     results = json.loads((runs_root / "geolaux-random" / "results.json").read_text())
-    assert run[acs] == round(100 * results["metrics"]["ACS"]["value"], 2) and run[-3].startswith("70%")
+    assert run[acs] == round(100 * results["metrics"]["ACS"]["value"], 2) and run[-4].startswith("70%")
+    assert run[0] == ranking.APART and run[1] == "baseline:random · run geolaux-random"  # a 10-item sample run
     assert {"thinking", "non-thinking", "local run"} <= set(table.kinds)
     only = ranking.leaderboard("geolaux/0", runs_root, kinds=["local run"])
     assert [r[2] for r in only.rows] == ["local run"]
@@ -679,8 +680,8 @@ def test_ranked_leaderboard_and_uploads(runs_root: Path, tmp_path: Path) -> None
     geoeval = ranking.leaderboard("geoeval/0", tmp_path / "none",
                                   {"mine": {"benchmark": "geoeval", "task": "geoeval_2000", "model": "m",
                                             "metrics": {"A": {"value": 0.5, "ci": [0.4, 0.6]}}}})
-    mine = next(r for r in geoeval.rows if r[1] == "m")
-    assert mine[geoeval.headers.index("GeoEval-2000 A (%)")] == 50.0 and mine[-2] == "[40.00, 60.00]"
+    mine = next(r for r in geoeval.rows if r[1] == "m · run mine")
+    assert mine[geoeval.headers.index("GeoEval-2000 A (%)")] == 50.0 and mine[-3] == "[40.00, 60.00]"
     assert ranking.to_csv(geoeval).splitlines()[0].startswith("rank,model,type,")
     upload = tmp_path / "up" / "results.json"
     upload.parent.mkdir()

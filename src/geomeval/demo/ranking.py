@@ -6,6 +6,14 @@ one of its metrics (compared without units and case: "ACS" is "ACS", "VLM-I (%)"
 (the metric's "ci" or "stderr", when the run has one) beside the ranking column. Rows are
 ranked on one column, best first; a row with no value there is listed last, unranked.
 
+A run enters the ranking only when it ran the table's protocol (`apart_reasons`): one of the
+table's tasks, on all of the published items (the release, not the embedded sample, no
+`--limit`), with the benchmark's default switches (or the ones the table names), the default
+prompts, and every item of the ranking column scored. Any other run is listed below the
+ranking with rank "apart" and the reasons in its own column ("10 of 2,186 items", "task
+geolaux_aux, not geolaux", "switch steps=geomeval on"). A run's model cell names the model and
+the run ("baseline:random · run geolaux-random"), so two runs of one model are told apart.
+
 Runs come from the runs folder (`boards`) and from results.json files a visitor uploads:
 those are validated here (size, JSON, a registered benchmark, numeric metrics) and kept by
 the app in the visitor's session only, never written to the runs folder.
@@ -27,8 +35,10 @@ from . import boards
 from .limits import MAX_UPLOAD_RESULTS_BYTES, MAX_UPLOADED_RUNS, DemoInputError
 
 PUBLISHED, LOCAL, UPLOADED = "published", "local run", "uploaded"
+APART = "apart"  # the rank cell of a run listed apart from the ranking
 KIND_COLUMNS = ("kind", "type", "model type")
-FIXED = ["rank", "model", "type"]  # then the value columns, coverage, interval, source
+FIXED = ["rank", "model", "type"]  # then the value columns, coverage, interval, apart because, source
+APART_COLUMN = "listed apart because"
 
 
 LOWER_IS_BETTER = ("lpips", "edit distance", "δpcs")  # ranked lowest first
@@ -83,9 +93,74 @@ def _run_row(columns: list[str], name: str, kind: str, data: dict[str, Any], ran
         if isinstance(stats.get("coverage"), int | float):
             coverage = f"{100 * stats['coverage']:.0f}% ({stats.get('scored', '?')}/{stats.get('total', '?')})"
         interval = _interval(stats, stats.get("unit"))
-    model = str(data.get("model") or name)
+    model = f"{str(data.get('model') or '?')[:80]} · run {name}"
     source = f"{kind}: {name}" + (f" · task {data['task']}" if data.get("task") else "")
     return [model, kind], [*cells, coverage, interval, source]
+
+
+def _count(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else "?"
+
+
+def _same(recorded: Any, expected: Any) -> bool:
+    return str(recorded) == str(expected)
+
+
+def _default_options(benchmark: str) -> dict[str, Any]:
+    from ..benchmarks import get_benchmark
+
+    try:
+        return dict(get_benchmark(benchmark).options)
+    except Exception:  # a benchmark that cannot be set up here: only the table's own options count
+        return {}
+
+
+def apart_reasons(board: boards.Board, data: dict[str, Any], rank_by: str | None = None) -> list[str]:
+    """Why a run (its results.json, whose "config" is its run.json) is not comparable with
+    `board`'s published rows; empty when it is. Checked: the table takes single runs, the
+    task, the data (the release, not the embedded sample; no --limit), the item count against
+    the published one, the run's switches against the benchmark's defaults and the table's
+    own, the prompts (no --prompts file) and the coverage of the ranking column."""
+    protocol = board.protocol
+    if protocol.get("no_runs"):
+        return [f"this table is {protocol['no_runs']}"]
+    reasons: list[str] = []
+    tasks: dict[str, Any] = dict(protocol.get("tasks") or {})
+    task = data.get("task")
+    if tasks and task not in tasks:
+        reasons.append(f"task {str(task or '?')[:40]}, not {' or '.join(tasks)}")
+    config = data.get("config")
+    if not isinstance(config, dict):
+        reasons.append("its protocol is not recorded (no run.json settings in results.json)")
+        config = {}
+    else:
+        kind = ((config.get("provenance") or {}).get("data") or {}).get("kind") or config.get("data")
+        if kind == "embedded-sample":
+            reasons.append("embedded sample, not the release")
+        if config.get("limit"):
+            reasons.append(f"--limit {_count(config['limit'])}")
+        expected = {**_default_options(str(data.get("benchmark") or "")), **(protocol.get("options") or {})}
+        options = config.get("options")
+        recorded: dict[str, Any] = options if isinstance(options, dict) else {}
+        free = set(protocol.get("free") or ())
+        for key, value in recorded.items():
+            if key in expected and key not in free and not _same(value, expected[key]):
+                reasons.append(f"switch {str(key)[:40]}={str(value)[:60]} on (the table: {expected[key]})")
+        for key, value in (protocol.get("options") or {}).items():
+            if key not in recorded:
+                reasons.append(f"{key} not recorded (the table: {value})")
+        if config.get("prompts"):
+            reasons.append("its own prompts (--prompts), not the default ones")
+    published = tasks.get(task) if task in tasks else None
+    items = data.get("n_items")
+    if isinstance(published, int) and items != published:
+        reasons.append(f"{_count(items)} of {published:,} items")
+    metrics = data.get("metrics") or {}
+    stats = _metric_for(rank_by, task, metrics) if rank_by else None
+    stats = stats or metrics.get(data.get("headline") or "")
+    if isinstance(stats, dict) and isinstance(stats.get("coverage"), int | float) and stats["coverage"] < 1:
+        reasons.append(f"{stats.get('scored', '?')} of {stats.get('total', '?')} items scored")
+    return reasons
 
 
 def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]] | None = None,
@@ -110,10 +185,15 @@ def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]]
         kind = str(row[kind_index]) if kind_index is not None and row[kind_index] not in (None, "") else PUBLISHED
         cells = [boards._number(row[board.columns.index(c)]) if c in numeric else row[board.columns.index(c)]
                  for c in value_columns]
-        rows.append([str(row[0]), kind, *cells, "", "", f"{PUBLISHED}: {board.source}"])
+        rows.append([str(row[0]), kind, *cells, "", "", "", f"{PUBLISHED}: {board.source}"])
+    apart: set[int] = set()  # ids of the rows of runs listed apart
     for name, kind, data in runs:
         head, tail = _run_row(value_columns, name, kind, data, rank_by)
-        rows.append([*head, *tail])
+        reasons = apart_reasons(board, data, rank_by)
+        row = [*head, *tail[:-1], "; ".join(reasons), tail[-1]]
+        if reasons:
+            apart.add(id(row))
+        rows.append(row)
     all_kinds = list(dict.fromkeys(str(r[1]) for r in rows))
     wanted = [k for k in (kinds or []) if k in all_kinds]
     text = (search or "").strip().lower()[:200]
@@ -122,6 +202,8 @@ def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]]
     sign = 1.0 if rank_by and any(word in _norm(rank_by) for word in LOWER_IS_BETTER) else -1.0
 
     def order(row: list[Any]) -> tuple[int, float]:
+        if id(row) in apart:
+            return (2, 0.0)
         value = row[index] if index is not None else None
         return (0, sign * float(value)) if isinstance(value, int | float) else (1, 0.0)
 
@@ -129,16 +211,23 @@ def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]]
     ranked, last, place = [], None, 0
     for position, row in enumerate(rows, 1):
         value = row[index] if index is not None else None
+        if id(row) in apart:
+            ranked.append([APART, *row])
+            continue
         if isinstance(value, int | float):
             place = place if value == last else position
             last = value
         ranked.append([place if isinstance(value, int | float) else "—", *row])
-    headers = [*FIXED, *value_columns, f"coverage ({rank_by})" if rank_by else "coverage", "interval (95%)", "source"]
+    headers = [*FIXED, *value_columns, f"coverage ({rank_by})" if rank_by else "coverage", "interval (95%)",
+               APART_COLUMN, "source"]
     note = (f"**{board.title}** · {board.paper} · ranked by **{rank_by or 'nothing (no numbers)'}**, "
             f"{'lowest' if sign > 0 else 'highest'} first · "
             f"{sum(1 for r in ranked if str(r[-1]).startswith(PUBLISHED))} published row(s), "
-            f"{sum(1 for r in ranked if r[2] in (LOCAL, UPLOADED))} run(s). Runs fill the columns named like their "
-            "metrics (shares ×100); an empty cell is a number the run or the paper does not have.")
+            f"{sum(1 for r in ranked if r[2] in (LOCAL, UPLOADED) and r[0] != APART)} run(s) ranked, "
+            f"{sum(1 for r in ranked if r[0] == APART)} listed apart. Runs fill the columns named like their "
+            "metrics (shares ×100); an empty cell is a number the run or the paper does not have. A run is ranked "
+            "only when it ran this table's protocol (task, all published items, default switches and prompts, every "
+            f"item scored); any other is listed apart, last, with the reasons in \"{APART_COLUMN}\".")
     if board.note:
         note += f"\n\n{board.note}"
     return Ranked(headers, ranked, note, all_kinds, rankable)
