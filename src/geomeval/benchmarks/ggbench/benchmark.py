@@ -8,16 +8,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ...lazy import lazy_import
+from ...prompts import Template
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, model_failure
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .hub import HUB
-from .prompts import TEMPLATES, task_messages
+from .prompts import PROMPT_STYLES, task_messages
 from .raw import RELEASE_FILE
 
 PixelReference = Literal["auto", "rendered", "release"]
 Engine = Literal["geomeval", "jar"]
+PromptStyle = Literal["paper", "geomeval"]  # prompts.PROMPT_STYLES
 PIXEL_REFERENCES: tuple[str, ...] = get_args(PixelReference)
 ENGINES: tuple[str, ...] = get_args(Engine)
 
@@ -41,6 +43,9 @@ class GGBenchOptions:
     engine: Engine = field(default="geomeval", metadata=about(
         "who runs and draws the answer (Pass@1, the figure the pixel metrics read): geomeval's "
         "engine, or GeoGebra 4.0.34 itself (jar), as the paper's pipeline draws with GeoGebra"))
+    prompt_style: PromptStyle = field(default="paper", metadata=about(
+        "paper (Figs. 13-18's prompts and the official judges' numeral and 'Name: n' replies) or geomeval "
+        "(its earlier wording: JSON verdicts with a reason, self-contained one-command-per-line blocks)"))
 
 
 class GGBench(Benchmark):
@@ -64,10 +69,19 @@ class GGBench(Benchmark):
         release_folders=("Q&A_image", "long_image"),
     )
     headline = "VLM-I"
-    prompt_templates = TEMPLATES
     Options = GGBenchOptions
+    prompt_style = "paper"
 
-    def __init__(self, pixel_reference: str = "auto", engine: str = "geomeval") -> None:
+    @property
+    def prompt_templates(self) -> tuple[Template, ...]:  # type: ignore[override]
+        """The paper's prompts (`prompts.TEMPLATES`), or under `-T prompt_style=geomeval` the same
+        names in geomeval's earlier wording."""
+        return PROMPT_STYLES[self.prompt_style]
+
+    def __init__(self, pixel_reference: str = "auto", engine: str = "geomeval", prompt_style: str = "paper") -> None:
+        if prompt_style not in PROMPT_STYLES:
+            raise ValueError(f"ggbench prompt_style must be one of {', '.join(PROMPT_STYLES)}, not {prompt_style!r}")
+        self.prompt_style = prompt_style
         if pixel_reference not in PIXEL_REFERENCES:
             raise ValueError(f"ggbench pixel_reference must be one of {', '.join(PIXEL_REFERENCES)}, "
                              f"not {pixel_reference!r}")

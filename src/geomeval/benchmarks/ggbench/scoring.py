@@ -830,8 +830,10 @@ def paper_table5(metrics: dict[str, Any]) -> dict[str, Any]:
 
 
 def _headline(metrics: dict[str, Any], image_track: bool) -> str:
-    """VLM-I, the paper's headline, when a judge scored it; else the best deterministic one."""
-    preference = ("VLM-I", "SSIM") if image_track else ("VLM-I", "verifier")
+    """VLM-I, Table 4's overall score, when a judge scored it; else a metric the paper reports
+    without a judge: Pass@1 (Table 5) for code, SSIM (Table 4) for drawings. geomeval's own
+    verifier, which the paper does not have, is never the headline."""
+    preference = ("VLM-I", "SSIM") if image_track else ("VLM-I", "Pass@1")
     for name in preference:
         if metrics.get(name, {}).get("value") is not None:
             return name
