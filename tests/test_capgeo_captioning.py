@@ -96,9 +96,9 @@ def test_capgeo_bench_dimensions_switch_asks_in_geomevals_earlier_wording() -> N
     assert text == captioning.CAPTION_FIGURE_DIMENSIONS and "- every spatial relation:" in text
     zh = bench.messages(item, "capgeo_bench_zh")[0]["content"][0]["text"]
     assert zh == captioning.CAPTION_FIGURE_DIMENSIONS_ZH
-    assert bench.options == {"caption_prompt": "dimensions"}
+    assert bench.options == {"caption_prompt": "dimensions", "keypoint_extraction": "paper"}
     assert CapGeoBench().from_options(bench.options).prompts.text("caption") == captioning.CAPTION_FIGURE_DIMENSIONS
-    assert CapGeoBench().options == {"caption_prompt": "paper"}
+    assert CapGeoBench().options == {"caption_prompt": "paper", "keypoint_extraction": "paper"}
     assert CapGeoBench().messages(item, "capgeo_bench_zh")[0]["content"][0]["text"] == captioning.CAPTION_FIGURE_ONLY_ZH
 
 
