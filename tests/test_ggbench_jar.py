@@ -106,3 +106,30 @@ def test_run_with_the_jar_compares_geogebras_figure_with_the_release(tmp_path: P
     failed = samples["jar"][second]["scores"]
     assert failed["SSIM"]["value"] == 0.0 and failed["PSNR"]["value"] == 0.0
     assert "GeoGebra 4.0.34" in failed["SSIM"]["explanation"]
+
+
+def test_jar_with_pixel_reference_rendered_draws_the_reference_with_geogebra_too(jar) -> None:  # type: ignore[no-untyped-def]
+    """`-T engine=jar -T pixel_reference=rendered`: the reference script is drawn by GeoGebra as
+    well, and the answer in the reference's window, so the reference's own answer is identical
+    (SSIM 1) and a wrong one is not."""
+    from geomeval.benchmarks.ggbench.raw import parse_answer
+    from geomeval.benchmarks.ggbench.scoring import (
+        Drawn,
+        answer_code,
+        jar_scores,
+        reference_script_text,
+    )
+
+    item = SAMPLE[0]
+    steps, script = parse_answer(item["id"], item["text_answer"])
+    target = {"reference_script": script, "steps": steps}
+    release_png = (sample_path() / item["res_image"].lstrip("/")).read_bytes()
+    code = answer_code(reference_script_text(target))  # the reference's code, as the reference is drawn
+    same = jar_scores(Drawn(plan="", code=code), target, release_png, False, "rendered")
+    assert same.compared_with == "rendered" and same.pass_at_1.value == 1.0
+    assert same.pixels["SSIM"].value == pytest.approx(1.0)
+    wrong = jar_scores(Drawn(plan="", code="A = (0, 0)\nB = (5, 0)\nc = Circle(A, B)"), target, release_png, False,
+                       "rendered")
+    assert wrong.pixels["SSIM"].value is not None and wrong.pixels["SSIM"].value < 0.99
+    nothing = jar_scores(Drawn(plan="", code="P = Foo(1, 2)"), target, release_png, False, "release")
+    assert nothing.pixels["SSIM"].value == 0.0 and nothing.pixels["PSNR"].value == 0.0

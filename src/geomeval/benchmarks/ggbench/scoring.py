@@ -717,9 +717,10 @@ def jar_scores(drawn: Drawn, target: dict[str, Any], reference_png: bytes | None
     reference: bytes | PILImage.Image | None = reference_png
     compared_with = "release"
     if compare_with == "rendered":
-        ref = jar_figure(reference_script_text(target), RENDER_SIZE)
+        ref = jar_figure(answer_code(reference_script_text(target)), RENDER_SIZE)  # its code, unfenced
         if ref.get("png") and ref["passed"] and ref["drawn_objects"]:
-            reference, window, compared_with = ref["png"], ref["window"], "rendered"
+            # resampled as the answer's figure is (`bounded_png`), so like for like is exact
+            reference, window, compared_with = bounded_png(ref["png"]), ref["window"], "rendered"
     verdict = jar_figure(drawn.code, RENDER_SIZE, window)
     pass_at_1, failed = _jar_pass_score(verdict)
     if verdict.get("harness_failure"):
