@@ -14,6 +14,40 @@ from typing import Any
 from .jsontext import SPLICE_CHARS, dumps_pieces
 
 
+class RecordError(ValueError):
+    """A samples.jsonl line whose field has the wrong type; names the item (when its id could
+    be read) and the field."""
+
+    def __init__(self, item: str | None, field: str, message: str):
+        where = f"item {item!r}, " if item is not None else ""
+        super().__init__(f"{where}field {field!r}: {message}")
+        self.item, self.field, self.message = item, field, message
+
+
+_NAMES = {str: "text", int: "a number", float: "a number", dict: "an object", list: "a list", bool: "true/false"}
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else _NAMES.get(type(value), f"a {type(value).__name__}")
+
+
+def _typed(item: str | None, data: dict[str, Any], name: str, kinds: tuple[type, ...], *, nullable: bool,
+           default: Any = None, what: str = "") -> Any:
+    """`data[name]` checked to be one of `kinds` (or null when `nullable`; `default` when absent)."""
+    if name not in data:
+        return default
+    value = data[name]
+    if value is None and nullable:
+        return None
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        expected = what or " or ".join(dict.fromkeys(_NAMES[kind] for kind in kinds))
+        raise RecordError(item, name, f"expected {expected}{' or null' if nullable else ''}, got {_kind(value)}")
+    return value
+
+
+_SCALARS = (str, int, float, bool)
+
+
 @dataclass(slots=True)
 class Score:
     value: float | None
@@ -59,10 +93,24 @@ class Score:
                 "needs_judge": self.needs_judge, "not_applicable": self.not_applicable, "judge": self.judge}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Score:
-        return cls(value=data.get("value"), explanation=data.get("explanation", ""),
-                   unscored=data.get("unscored"), needs_judge=bool(data.get("needs_judge", False)),
-                   not_applicable=bool(data.get("not_applicable", False)), judge=data.get("judge"))
+    def from_dict(cls, data: dict[str, Any], item: str | None = None, name: str = "scores") -> Score:
+        """A score as written; a RecordError naming `scores.<metric>.<field>` for a wrong type."""
+        if not isinstance(data, dict):
+            raise RecordError(item, name, f"expected an object, got {_kind(data)}")
+        where = {key: data[key] for key in data}
+
+        def typed(key: str, kinds: tuple[type, ...], nullable: bool, default: Any) -> Any:
+            try:
+                return _typed(item, where, key, kinds, nullable=nullable, default=default,
+                              what="a number" if key == "value" else "")
+            except RecordError as exc:
+                raise RecordError(item, f"{name}.{key}", exc.message) from None
+
+        return cls(value=typed("value", (int, float), True, None), explanation=typed("explanation", (str,), True, "") or "",
+                   unscored=typed("unscored", (str,), True, None),
+                   needs_judge=bool(typed("needs_judge", (bool,), True, False)),
+                   not_applicable=bool(typed("not_applicable", (bool,), True, False)),
+                   judge=typed("judge", (str,), True, None))
 
 
 def judged(scores: dict[str, Score], outcome: str = "decided") -> dict[str, Score]:
@@ -160,17 +208,36 @@ class SampleRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SampleRecord:
+        """A record as samples.jsonl holds it; a RecordError naming the item and the field when
+        a field is missing or of the wrong type (checked here, before anything is scored or
+        written from it)."""
+        if not isinstance(data, dict):
+            raise RecordError(None, "(record)", f"expected an object, got {_kind(data)}")
+        if "id" not in data:
+            raise RecordError(None, "id", "missing")
+        raw_id = _typed(None, data, "id", (str, int), nullable=False)
+        item = str(raw_id)
+        for name in ("benchmark", "task"):
+            if name not in data:
+                raise RecordError(item, name, "missing")
+        meta = _typed(item, data, "meta", (dict,), nullable=False, default={})
+        for key, value in meta.items():
+            values = value if isinstance(value, list) else [value]
+            if not all(v is None or isinstance(v, _SCALARS) for v in values):
+                raise RecordError(item, f"meta.{key}", f"expected text, a number, true/false or a list of them, "
+                                                      f"got {_kind(value)}")
+        scores = _typed(item, data, "scores", (dict,), nullable=True, default={}) or {}
         return cls(
-            id=str(data["id"]),
-            benchmark=data["benchmark"],
-            task=data["task"],
-            target=data.get("target", {}),
-            meta=data.get("meta", {}),
-            response=data.get("response"),
-            generation_error=data.get("generation_error"),
-            extracted=data.get("extracted"),
-            judgment=data.get("judgment"),
-            scores={k: Score.from_dict(v) for k, v in (data.get("scores") or {}).items()},
-            images=data.get("images"),
-            generation_info=data.get("generation_info"),
+            id=item,
+            benchmark=_typed(item, data, "benchmark", (str,), nullable=False),
+            task=_typed(item, data, "task", (str,), nullable=False),
+            target=_typed(item, data, "target", (dict,), nullable=False, default={}),
+            meta=meta,
+            response=_typed(item, data, "response", (str,), nullable=True),
+            generation_error=_typed(item, data, "generation_error", (str,), nullable=True),
+            extracted=_typed(item, data, "extracted", (dict,), nullable=True),
+            judgment=_typed(item, data, "judgment", (dict,), nullable=True),
+            scores={k: Score.from_dict(v, item, f"scores.{k}") for k, v in scores.items()},
+            images=_typed(item, data, "images", (dict,), nullable=True),
+            generation_info=_typed(item, data, "generation_info", (dict,), nullable=True),
         )

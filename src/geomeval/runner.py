@@ -40,7 +40,7 @@ from .judges import Judge
 from .keptrecords import KeptRecords
 from .models import Generation, Model
 from .provenance import DataFingerprint, describe, messages_sha256, now
-from .records import SampleRecord
+from .records import RecordError, SampleRecord
 from .samplewriter import SampleWriter
 
 SAMPLES = "samples.jsonl"
@@ -115,8 +115,8 @@ def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRec
             if not text.strip():
                 continue
             try:
-                record = SampleRecord.from_dict(json.loads(text))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                data = json.loads(text)
+            except (json.JSONDecodeError, RecursionError) as exc:
                 if not following and refuse_torn:
                     raise UsageError(
                         f"{path}, line {number}: the last sample is incomplete (the run was interrupted). "
@@ -126,6 +126,10 @@ def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRec
                 if not following:
                     return
                 raise UsageError(f"{path}, line {number}: unreadable sample ({exc})") from None
+            try:
+                record = SampleRecord.from_dict(data)
+            except RecordError as exc:  # a whole line, wrongly typed: never taken for a torn one
+                raise UsageError(f"{path}, line {number}: {exc}; the file was left as it is") from None
             yield record
 
 
@@ -483,7 +487,7 @@ def rescore(
     bench = get_benchmark(config["benchmark"]).from_options(config.get("options") or {})
     bench = with_recorded_prompts(bench, config)
     samples_path = out_dir / SAMPLES
-    total = _check_whole(samples_path)
+    total, last = _check_whole(samples_path)
     # what the summary reads of each rescored record, on disk beside the run, closed however it ends
     with KeptRecords(folder=out_dir) as records:
         _resumed_rescore(bench, out_dir, judge.spec, records)
@@ -502,7 +506,7 @@ def rescore(
                         progress(len(records), total)
 
                 try:
-                    for record in itertools.islice(iter_samples(samples_path), len(records), None):
+                    for record in itertools.islice(_last_of_each_id(samples_path, last), len(records), None):
                         if len(window) >= size:
                             save(await window.popleft())
                         window.append(asyncio.create_task(score(bench, record, judge)))
@@ -517,19 +521,33 @@ def rescore(
         if progress:
             progress(len(records), total)
         asyncio.run(main())
-        _replace_keeping_mode(out_dir / RESCORING, samples_path)  # atomic: the old file or the new one
-        (out_dir / RESCORING_STATE).unlink(missing_ok=True)
         config["judge"] = judge.spec
         config.setdefault("provenance", {})["rescored"] = {"at": now(), "judge": judge.spec}
-        _write_config(config_path, config)
         requests = {"judge": judge.client.usage()} if judge.client is not None and hasattr(judge.client, "usage") else {}
-        return finalize(bench, records, config, out_dir, {"requests": requests})
+        # summarised before anything is replaced: a failure here leaves samples.jsonl, run.json
+        # and results.json as they were, consistent (and the rescored records to resume from)
+        results = summarize(bench, records, config, {"requests": requests})
+        _replace_keeping_mode(out_dir / RESCORING, samples_path)  # atomic: the old file or the new one
+        (out_dir / RESCORING_STATE).unlink(missing_ok=True)
+        _write_config(config_path, config)
+        return write_results(results, out_dir)
 
 
-def _check_whole(path: Path) -> int:
-    """The number of records in samples.jsonl, read without keeping them; a UsageError for a
-    torn last line before any judge is asked (rescoring would rewrite the file without it)."""
-    return sum(1 for _ in iter_samples(path, refuse_torn=True))
+def _check_whole(path: Path) -> tuple[int, dict[str, int]]:
+    """The number of distinct items in samples.jsonl and, for each id, the number of its last
+    record, read without keeping the records; a UsageError for a torn last line or a wrongly
+    typed field before any judge is asked (rescoring would rewrite the file without it)."""
+    last = {record.id: number for number, record in enumerate(iter_samples(path, refuse_torn=True))}
+    return len(last), last
+
+
+def _last_of_each_id(path: Path, last: dict[str, int]) -> Iterator[SampleRecord]:
+    """samples.jsonl's records, an id written twice counted once: its last record, as a resumed
+    run's redone item replaces the earlier one (`KeptRecords`); the earlier lines are left out
+    of the rescored file."""
+    for number, record in enumerate(iter_samples(path)):
+        if last.get(record.id) == number:
+            yield record
 
 
 def _samples_stamp(path: Path) -> dict[str, int]:
@@ -553,7 +571,7 @@ def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str, kept: Kep
             for line in handle:
                 try:
                     record = SampleRecord.from_dict(json.loads(line))
-                except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
+                except (json.JSONDecodeError, UnicodeDecodeError, RecordError):
                     break  # the line a kill cut short: it and anything after are redone
                 if not line.endswith(b"\n"):
                     break
@@ -599,8 +617,22 @@ def finalize(
     bench: Benchmark, records: Sequence[SampleRecord], config: dict[str, Any], out_dir: Path,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    return write_results(summarize(bench, records, config, extra), out_dir)
+
+
+def write_results(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    """results.json and report.md for `results` (`summarize`)."""
     from .report import write_report
 
+    (out_dir / RESULTS).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_report(out_dir)
+    return results
+
+
+def summarize(
+    bench: Benchmark, records: Sequence[SampleRecord], config: dict[str, Any], extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What results.json says of `records`, written nowhere yet."""
     summary = bench.aggregate(records)
     usage = generation_usage(records, bench.responded)
     generated = usage.pop("succeeded")
@@ -624,6 +656,4 @@ def finalize(
         "config": config,
         "versions": versions(),
     }
-    (out_dir / RESULTS).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    write_report(out_dir)
     return results

@@ -107,7 +107,7 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
         sub.add_column("coverage", justify="right")
         for key, per_metric in buckets.items():
             unit = results["metrics"][headline].get("unit")
-            sub.add_row(key, fmt_metric(per_metric[headline], unit), fmt_interval(per_metric[headline], unit),
+            sub.add_row(str(key), fmt_metric(per_metric[headline], unit), fmt_interval(per_metric[headline], unit),
                         fmt_coverage(per_metric[headline]))
         out.print(sub)
     from ..report import fmt_cell
