@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import html
+import logging
 import os
 import tempfile
-import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -33,6 +34,7 @@ import gradio as gr  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import boards, cards, explore, latex, ranking, runview, try_metrics  # noqa: E402
+from .figures import figure_file, figure_files  # noqa: E402
 from .limits import (  # noqa: E402
     MAX_ANSWER_CHARS,
     MAX_CAPTION_CHARS,
@@ -42,7 +44,11 @@ from .limits import (  # noqa: E402
     MAX_SCRIPT_SECONDS,
     MAX_SOLUTION_CHARS,
     DemoInputError,
+    plain,
+    visitor_message,
 )
+
+LOG = logging.getLogger("geomeval.demo")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 7860
@@ -58,14 +64,18 @@ papers' published numbers. Everything runs offline, with the same code as `geome
 
 
 def _face(fn: F) -> F:
-    """Show a refused input as Gradio's error toast, with the library's own message."""
+    """Show a refused input as Gradio's error toast, with the library's own message: one
+    line, no server path, shown as text (Gradio renders a toast's message as HTML, and the
+    message may quote what the visitor sent), and logged as one line, never a traceback."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except DemoInputError as exc:
-            raise gr.Error(str(exc)) from None
+            message = visitor_message(exc)
+            LOG.info("refused (%s): %s", fn.__name__, message)
+            raise gr.Error(html.escape(message, quote=False), print_exception=False) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -127,7 +137,7 @@ def _item_outputs(benchmark: str, task: str, item_id: str | None) -> tuple[Any, 
     view = explore.item_view(benchmark, task, item_id)
     return (
         view.markdown,
-        [(image, caption) for image, caption in view.images],
+        figure_files(view.images),
         _frame(ITEM_HEADERS, view.meta_rows),
         _frame(KEYPOINT_HEADERS, view.keypoint_rows),
         explore.prompt_markdown(benchmark, task, item_id),
@@ -157,10 +167,23 @@ def on_benchmark(benchmark: str) -> tuple[Any, ...]:
     return (gr.update(choices=tasks, value=tasks[0]), *on_task(benchmark, tasks[0]))
 
 
+def _warn(message: str) -> None:
+    """A visitor's mistake that still leaves a working view (a bad deep link): a warning
+    toast, one line, shown as text, logged as one line."""
+    message = visitor_message(DemoInputError(message))
+    LOG.info("deep link: %s", message)
+    gr.Warning(html.escape(message, quote=False))
+
+
 @_face
 def on_explore_open(benchmark: str, request: gr.Request) -> tuple[Any, ...]:
-    """The first view, or the item a deep link names (?benchmark=…&task=…&item=…)."""
-    target = explore.link_target(_params(request)) if _params(request).get("tab", "explore") == "explore" else None
+    """The first view, or the item a deep link names (?benchmark=…&task=…&item=…). A link
+    naming an unknown benchmark, task or item opens the nearest view that exists and says so
+    in one warning; every control stays usable."""
+    params = _params(request)
+    target, problem = explore.open_link(params) if params.get("tab", "explore") == "explore" else (None, None)
+    if problem:
+        _warn(problem)
     if target is None:
         return (gr.update(value=benchmark), *on_benchmark(benchmark))
     name, task, item_id = target
@@ -189,7 +212,7 @@ def _run_handlers(root: Path) -> dict[str, Callable[..., Any]]:
         if not name or not item_id:
             return ("_No item._", [], "", _frame(RUN_SCORE_HEADERS, []), "")
         view = runview.run_item_view(root, name, item_id)
-        return (view.markdown, [(image, caption) for image, caption in view.images], view.prompt,
+        return (view.markdown, figure_files(view.images), view.prompt,
                 _frame(RUN_SCORE_HEADERS, view.score_rows), _link(view.link, "Link to this item of this run"))
 
     @_face
@@ -222,10 +245,14 @@ def _run_handlers(root: Path) -> dict[str, Callable[..., Any]]:
         names = [value for _label, value in choices]
         tab = gr.update(selected=params["tab"]) if params.get("tab") in ("explore", "runs", "try", "leaderboards") else gr.update()
         name = params.get("run") if params.get("tab") == "runs" else None
+        item_id = params.get("item") if name else None
         if name is not None and name not in names:
-            raise DemoInputError(f"no run {name!r} in the runs folder")
+            _warn(f"This link names no run {name[:80]!r} in the runs folder; showing the first run instead.")
+            name, item_id = None, None
         name = name or (names[0] if names else None)
-        return (tab, gr.update(choices=choices, value=name), "all", *on_run(name, "all", params.get("item")))
+        if name and item_id and item_id not in [v for _l, v in runview.run_items(root, name, "all")]:
+            _warn(f"This link names no item {item_id[:80]!r} in run {name!r}; showing its first item instead.")
+        return (tab, gr.update(choices=choices, value=name), "all", *on_run(name, "all", item_id))
 
     return {"run": on_run, "item": on_run_item, "step": on_run_step, "open": on_runs_open}
 
@@ -254,29 +281,13 @@ def on_reference_script(reference: str) -> str:
     return try_metrics.reference_script(reference)
 
 
-def _own_copy(image: Any) -> Any:
-    """`image` tagged with a nonce, so its bytes are this response's own. Gradio caches an
-    output image under the hash of its bytes and rewrites that file on every response: two
-    requests drawing the same figure at once would rewrite the file one of them is still
-    downloading (a truncated body). The tag travels in the file's metadata only."""
-    if image is None or not hasattr(image, "getexif"):
-        return image
-    image = image.copy()  # a cached reference figure is shared between requests
-    tag = f"geomeval {uuid.uuid4().hex}"
-    exif = image.getexif()
-    exif[0x010E] = tag  # ImageDescription: the WebP Gradio writes keeps EXIF
-    image.info["exif"] = exif.tobytes()
-    image.info["geomeval-response"] = tag  # a PNG keeps text chunks instead
-    return image
-
-
 @_face
 def on_run_script(script: str, reference: str | None) -> tuple[Any, ...]:
     result = try_metrics.try_script(script, reference or None)
     return (
         result.summary,
-        _own_copy(result.figure),
-        _own_copy(result.reference_figure),
+        figure_file(result.figure),
+        figure_file(result.reference_figure),
         _frame(LINE_HEADERS, result.line_rows),
         _frame(CHECK_HEADERS, result.check_rows),
     )
@@ -285,7 +296,7 @@ def on_run_script(script: str, reference: str | None) -> tuple[Any, ...]:
 @_face
 def on_score_drawing(upload: str | None, reference: str | None) -> tuple[Any, ...]:
     result = try_metrics.try_drawing(upload, reference or None, upload_root=gr.utils.get_upload_folder())
-    return (result.summary, _own_copy(result.image), _own_copy(result.reference_figure),
+    return (result.summary, figure_file(result.image), figure_file(result.reference_figure),
             _frame(PIXEL_HEADERS, result.score_rows))
 
 
@@ -362,7 +373,8 @@ def _leaderboard_handlers(root: Path) -> dict[str, Callable[..., Any]]:
         kept = dict(uploaded or {})
         name, data = ranking.read_uploaded(upload, gr.utils.get_upload_folder(), kept)
         kept[name] = data
-        note = (f"Added **{name}** ({data.get('benchmark')}, model {data.get('model', '?')}) for this session only: "
+        note = (f"Added **{plain(name)}** ({plain(data.get('benchmark'))}, model {plain(data.get('model', '?'))}) "
+                "for this session only: "
                 "it is not stored on the server and goes when the page is closed.")
         return (kept, note, None, *on_published(key, rank_by, search, kinds, kept))  # the file input is free again
 

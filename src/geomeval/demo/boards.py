@@ -303,8 +303,9 @@ def runs_table(root: Path, benchmark: str | None = None) -> Table:
                data.get("n_items"), headline, display_value(data["metrics"].get(headline))]
         row += [display_value(data["metrics"].get(m)) for m in metrics]
         rows.append(row)
-    note = f"{len(rows)} run(s) in {root}" if rows else (
-        f"No runs in {root}: put `geomeval run` output folders there (or set {RUNS_ENV}, or `geomeval demo --runs`)."
+    # The folder is the operator's choice and is not shown: a visitor reads no server path.
+    note = f"{len(rows)} run(s) in the runs folder" if rows else (
+        "No runs in the runs folder: put `geomeval run` output folders there (or set {RUNS_ENV}, or `geomeval demo --runs`)."
     )
     return Table(headers, rows, note)
 

@@ -23,7 +23,7 @@ from ..benchmarks import REGISTRY
 from ..benchmarks.base import Benchmark, Item
 from ..keypoints import parse_caption, to_text
 from . import latex
-from .limits import MAX_FILTERS, DemoInputError
+from .limits import MAX_FILTERS, DemoInputError, no_paths
 
 FILTER_SEPARATOR = ": "
 MAX_FILTER_VALUES = 40  # a key with more distinct values (ids, free text) is no filter
@@ -76,7 +76,7 @@ def _status(bench: Benchmark) -> str:
     try:
         return bench.data_status()
     except Exception as exc:  # a benchmark half-written must not take the Space down
-        return f"unavailable ({type(exc).__name__}: {exc})"
+        return f"unavailable ({type(exc).__name__}: {no_paths(str(exc))})"
 
 
 def benchmark_choices() -> list[tuple[str, str]]:
@@ -112,7 +112,7 @@ def load_task(benchmark: str, task: str | None = None) -> TaskData:
         items = list(bench.load_items(None, task, None))  # a small sample, held for the Space
         meta = [dict(bench.new_record(item, task).meta) for item in items]
     except Exception as exc:
-        return TaskData([], [], f"{bench.title} has no embedded sample to show here: {type(exc).__name__}: {exc}")
+        return TaskData([], [], f"{bench.title} has no embedded sample to show here: {type(exc).__name__}: {no_paths(str(exc))}")
     return TaskData(items, meta)
 
 
@@ -400,7 +400,7 @@ def prompt_markdown(benchmark: str, task: str | None, item_id: str | None) -> st
     try:
         messages = bench.messages(item, task)
     except Exception as exc:  # a task whose prompt needs a run option (a captioner) says so
-        return f"_The prompt for this task cannot be built without a run's options: {type(exc).__name__}: {exc}_"
+        return f"_The prompt for this task cannot be built without a run's options: {type(exc).__name__}: {no_paths(str(exc))}_"
     head = f"The exact messages `geomeval run` sends for item `{item.id}` (task `{task}`, default prompts):"
     return f"{head}\n\n{messages_markdown(messages)}"
 
@@ -434,3 +434,32 @@ def link_target(params: dict[str, str]) -> tuple[str, str, str | None] | None:
     if item_id is not None:
         _find_item(benchmark, task, item_id)
     return benchmark, task, item_id
+
+
+def open_link(params: dict[str, str]) -> tuple[tuple[str, str, str | None] | None, str | None]:
+    """`link_target` for a page being opened: a link naming an unknown benchmark, task or item
+    is not an error that breaks the page but a mistake to point out. Returns the nearest view
+    that exists (the benchmark's first task, the task's first item; None: the default view)
+    and one line saying what the link named that is not there, or None when all of it is."""
+    benchmark = params.get("benchmark")
+    if not benchmark:
+        return None, None
+    try:
+        bench = _bench(benchmark)
+    except DemoInputError:
+        return None, f"This link names no benchmark {benchmark[:60]!r}; showing the first benchmark instead."
+    task = params.get("task") or None
+    try:
+        task = _task(bench, task)
+    except DemoInputError:
+        first = _task(bench, None)
+        return (benchmark, first, None), (f"This link names no task {str(task)[:60]!r} of {benchmark}; "
+                                          f"showing {first} instead.")
+    item_id = params.get("item") or None
+    if item_id is not None:
+        try:
+            _find_item(benchmark, task, item_id)
+        except DemoInputError:
+            return (benchmark, task, None), (f"This link names no item {item_id[:60]!r} in {benchmark} {task}; "
+                                             "showing its first item instead.")
+    return (benchmark, task, item_id), None

@@ -7,6 +7,9 @@ earlier, with a message naming the limit, so one visitor cannot hold a worker fo
 
 from __future__ import annotations
 
+import html
+import re
+
 MAX_CAPTION_CHARS = 4_000  # a figure caption is a few hundred characters
 MAX_SCRIPT_CHARS = 20_000
 MAX_SCRIPT_LINES = 400
@@ -34,6 +37,34 @@ def check_text(value: str | None, limit: int, what: str, *, required: bool = Tru
     if required and not text.strip():
         raise DemoInputError(f"{what} is empty.")
     return text
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|~$])")
+
+
+def plain(value: object, limit: int = 80) -> str:
+    """A visitor's text (a model name, a file's field) for Markdown that must show it as
+    written: HTML escaped (a tag is shown, never rendered), Markdown and LaTeX marks escaped,
+    one line, cut at `limit` characters."""
+    text = " ".join(str(value).split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return html.escape(_MARKDOWN.sub(r"\\\1", text), quote=False)
+
+
+_PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?(?:[\\/][\w.@+~-]+){2,}")
+
+
+def no_paths(text: str) -> str:
+    """`text` with every absolute path cut to its last part ("…/results.json"): a message a
+    visitor reads names no folder of the server."""
+    return _PATH.sub(lambda found: "…/" + re.split(r"[\\/]", found.group(0))[-1], text)
+
+
+def visitor_message(exc: BaseException) -> str:
+    """A refused input's message as a visitor reads it: one line, no server path."""
+    return " ".join(no_paths(str(exc)).split())
+
+
 MAX_SAMPLES_BYTES = 100 * 1024 * 1024  # one samples.jsonl read by the run viewer
 MAX_SAMPLE_LINES = 20_000
 MAX_UPLOAD_RESULTS_BYTES = 2 * 1024 * 1024  # a results.json a visitor uploads

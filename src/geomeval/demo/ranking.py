@@ -241,6 +241,27 @@ def to_csv(table: Ranked) -> str:
     return buffer.getvalue()
 
 
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_spread(metric: str, stats: dict[str, Any]) -> None:
+    """A metric's stderr (or se) is a number ≥ 0, its ci a [low, high] with low ≤ high and its
+    coverage a share: an interval shown as "± -980.00" is refused, naming the metric."""
+    for key in ("stderr", "se"):
+        if key in stats and stats[key] is not None and (not _finite(stats[key]) or stats[key] < 0):
+            raise DemoInputError(f"Metric {metric!r}: \"{key}\" must be a number ≥ 0, not {str(stats[key])[:20]}.")
+    ci = stats.get("ci")
+    if isinstance(ci, dict):
+        ci = [ci.get("low"), ci.get("high")]
+    if ci is not None and not (isinstance(ci, list | tuple) and len(ci) == 2 and all(_finite(v) for v in ci)
+                               and ci[0] <= ci[1]):
+        raise DemoInputError(f"Metric {metric!r}: \"ci\" must be [low, high] with low ≤ high.")
+    coverage = stats.get("coverage")
+    if coverage is not None and (not _finite(coverage) or not 0 <= coverage <= 1):
+        raise DemoInputError(f"Metric {metric!r}: \"coverage\" must be a share between 0 and 1.")
+
+
 def read_uploaded(path: str | Path | None, upload_root: str | Path | None, kept: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
     """A visitor's results.json, checked: an upload of this Space, within
     MAX_UPLOAD_RESULTS_BYTES, JSON, a registered benchmark, metrics with numeric values.
@@ -269,8 +290,17 @@ def read_uploaded(path: str | Path | None, upload_root: str | Path | None, kept:
         raise DemoInputError(f"The file's benchmark {str(data.get('benchmark'))[:40]!r} is not one of: {', '.join(REGISTRY)}.")
     for metric, stats in data["metrics"].items():
         value = stats.get("value") if isinstance(stats, dict) else "missing"
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)):
+        if value is not None and not _finite(value):
             raise DemoInputError(f"Metric {str(metric)[:40]!r} has no numeric \"value\".")
+        _check_spread(str(metric)[:40], stats)
+    model = data.get("model")
+    if model is not None and not isinstance(model, str):
+        raise DemoInputError("The file's \"model\" is not text.")
+    if isinstance(model, str) and len(model) > 200:
+        raise DemoInputError(f"The file's \"model\" is {len(model):,} characters long; the limit is 200.")
+    items = data.get("n_items")
+    if items is not None and (not isinstance(items, int) or isinstance(items, bool) or items < 0):
+        raise DemoInputError("The file's \"n_items\" is not a whole number of items.")
     stem = re.sub(r"[^\w.-]", "_", file.stem)[:40] or "upload"
     name, number = stem, 2
     while name in (kept or {}):

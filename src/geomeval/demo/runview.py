@@ -25,7 +25,7 @@ from PIL import Image
 
 from ..benchmarks import REGISTRY
 from . import boards, explore, latex
-from .limits import MAX_SAMPLE_LINES, MAX_SAMPLES_BYTES, DemoInputError
+from .limits import MAX_SAMPLE_LINES, MAX_SAMPLES_BYTES, DemoInputError, no_paths
 
 SAMPLES = "samples.jsonl"
 RUN_JSON = "run.json"
@@ -133,7 +133,7 @@ def _prompt(record: dict[str, Any], info: dict[str, Any]) -> str:
     try:
         return explore.prompt_markdown(str(benchmark), str(task), str(record["id"]))
     except DemoInputError as exc:
-        return f"_The prompt cannot be rebuilt: {exc}_"
+        return f"_The prompt cannot be rebuilt: {no_paths(str(exc))}_"
 
 
 def _images(record: dict[str, Any], folder: Path, root: Path) -> list[tuple[Image.Image, str]]:

@@ -253,6 +253,9 @@ class ScriptResult:
     reference_figure: Image.Image | None
     check_rows: list[list[str]]
     verifier_score: float | None
+    # The script scored as `geomeval run` scores it as the answer to the reference item (the
+    # GGBench code track's own scorer, `run_scores`): metric -> Score, floors included.
+    scores: dict[str, Score] = field(default_factory=dict)
 
 
 def _png_image(data: bytes | None) -> Image.Image | None:
@@ -295,9 +298,58 @@ def try_script(script: str | None, reference_id: str | None = None) -> ScriptRes
     if lines > MAX_SCRIPT_LINES:
         raise DemoInputError(f"The script has {lines:,} lines; the limit is {MAX_SCRIPT_LINES:,}.")
     try:
-        return shared_sandbox().call(script_result, text, reference_id, timeout_s=SCRIPT_TIMEOUT_S)
+        result: ScriptResult = shared_sandbox().call(script_result, text, reference_id, timeout_s=SCRIPT_TIMEOUT_S)
     except SandboxLimit as exc:
         raise DemoInputError(f"The script was stopped: it {exc}.") from None
+    if reference_id:
+        result.scores = run_scores(text, reference_id)
+        verifier = result.scores.get("verifier")
+        result.verifier_score = verifier.value if verifier is not None else None
+        result.summary += " · " + _run_line(result.scores)
+    return result
+
+
+RUN_LINE_METRICS = ("Pass@1", "verifier", "PSNR", "SSIM", "LPIPS")
+
+
+def run_scores(script: str, reference_id: str) -> dict[str, Score]:
+    """`script` scored exactly as `geomeval run ggbench --task ggbench_code` scores it as the
+    answer to the reference item: the run's own scoring step (`engine.score`: the benchmark's
+    scorer with its default options, its sandbox, its floors), with the offline judge, so the
+    judge's rubric metrics are left unscored as in an offline run. Nothing is re-implemented:
+    a script whose figure is blank scores PSNR 0 and SSIM 0 here because it does in a run."""
+    import asyncio
+
+    from ..benchmarks import REGISTRY, get_benchmark
+    from ..engine import score
+    from ..judges import parse_judge_spec
+
+    _script_target(reference_id)  # refuses what is not one of the Try tab's references
+    bench = get_benchmark(SCRIPT_BENCHMARK)
+    task = REGISTRY[SCRIPT_BENCHMARK].default_task
+    item = next(i for i in load_task(SCRIPT_BENCHMARK, task).items if i.id == reference_id)
+    record = bench.new_record(item, task)
+    record.response = script
+    return asyncio.run(score(bench, record, parse_judge_spec("offline"))).scores
+
+
+def _run_line(scores: dict[str, Score]) -> str:
+    parts = []
+    for name in RUN_LINE_METRICS:
+        found = scores.get(name)
+        if found is None:
+            continue
+        if found.value is None:
+            parts.append(f"{name} not scored ({found.unscored})")
+        elif name == "PSNR":
+            parts.append(f"PSNR {found.value:.2f} dB" + (" (identical)" if found.value >= PSNR_CAP else ""))
+        else:
+            parts.append(f"{name} {found.value:.3f}")
+    floors = {s.explanation for n, s in scores.items() if n in ("PSNR", "SSIM") and s.value == 0.0 and s.explanation}
+    line = "**as `geomeval run` scores it** (GGBench code track, offline): " + ", ".join(parts)
+    if floors:
+        line += f" — pixel metrics at their floor: {'; '.join(sorted(floors))}"
+    return line
 
 
 SCRIPT_TIMEOUT_S = MAX_SCRIPT_SECONDS + 20.0  # the engine's own limit, then drawing and verifying
@@ -312,7 +364,7 @@ def script_result(text: str, reference_id: str | None) -> ScriptResult:
     figure = _render(construction, window)
     line_rows = [[s.line, "✓" if s.ok else "✗", s.source, s.error or "", ", ".join(s.labels)] for s in construction.lines]
     errors = construction.errors
-    passed = construction.pass_at_1
+    passed = construction.pass_at_1 and bool(construction.lines)  # as the run's Pass@1: no commands is 0
     parts = [f"**Pass@1: {'1 (every line ran)' if passed else '0'}**"]
     if not construction.lines:
         parts.append("no commands in the script")
@@ -335,9 +387,7 @@ def script_result(text: str, reference_id: str | None) -> ScriptResult:
                 f"**verifier: {verdict.score:.2f}** ({verdict.passed}/{len(verdict.checks)} checks; "
                 f"transform: {verdict.transform})"
             )
-        reference_png = _reference_png(target)
-        if reference_png is not None:
-            parts.append(_pixel_line(image_pair_scores(bounded_png(figure), reference_png, False)))
+        reference_png = _reference_png(target)  # shown beside; the scores are `run_scores`'
     return ScriptResult(" · ".join(parts), passed, line_rows, _png_image(figure), _png_image(reference_png),
                         check_rows, score)
 
