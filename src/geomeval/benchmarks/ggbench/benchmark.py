@@ -35,7 +35,7 @@ TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
 
 @dataclass(frozen=True)
 class GGBenchOptions:
-    """GGBench's run options (`-T pixel_reference=release`, `-T engine=jar`)."""
+    """GGBench's run options (`-T engine=jar`, `-T pixel_reference=release`, `-T prompt_style=geomeval`)."""
 
     pixel_reference: PixelReference = field(default="auto", metadata=about(
         "what PSNR/SSIM/LPIPS compare with: the reference script drawn alike (rendered), or the "
