@@ -35,7 +35,9 @@ GOLD = gold()
 
 def solver(request: dict) -> str:
     text = prompt_text(request)
-    if "Reply with" in text and '"answer"' in text:  # the judge's extraction request
+    if text.rstrip().endswith("Extracted answer:"):  # the judge's extraction request (the paper's form)
+        return text.rsplit("Answer: ", 1)[-1].split("\n", 1)[0].strip()
+    if "Reply with" in text and '"answer"' in text:  # geomeval's extraction request (-T extraction=geomeval)
         last = text.rsplit("Answer: ", 1)[-1].split("\n", 1)[0].strip()
         return json.dumps({"answer": last})
     # A backward question starts like its forward one: the longest question found wins.
@@ -87,7 +89,7 @@ def test_text_mode_sends_neither_diagram_nor_description(tmp_path: Path) -> None
     assert 0 < without_diagram < 10 and results["metrics"]["T"]["scored"] == without_diagram
     assert results["metrics"]["T"]["not_applicable"] == 10 - without_diagram
     assert not any(s["meta"]["diagram_shown"] for s in samples)
-    assert results["config"]["options"] == {"mode": "text"}
+    assert results["config"]["options"] == {"mode": "text", "prompt_style": "paper", "extraction": "paper"}
     bad = cli("run", "geoeval", "--mode", "pictures", "--model", "baseline:random", "--out", str(tmp_path / "x"))
     assert bad.returncode == 2 and "unknown GeoEval input mode" in bad.stderr
 
@@ -98,10 +100,30 @@ def test_judge_extracts_and_its_failures_fall_back_to_rules(tmp_path: Path) -> N
                      "--base-url", server.base_url, "--judge-base-url", server.base_url,
                      "--out", str(tmp_path / "judged"), "--no-cache")
         assert result.returncode == 0, result.stderr
-        assert any('"answer"' in prompt_text(r) for r in server.requests)
+        judged = [r for r in server.requests if r["model"] == "j"]
+        assert judged and all(prompt_text(r).rstrip().endswith("Extracted answer:") for r in judged)
+        assert all(r["temperature"] == 0.7 for r in judged)  # the official extraction call's
     samples = [json.loads(line) for line in (tmp_path / "judged" / "samples.jsonl").read_text().splitlines()]
     assert all(s["extracted"]["method"] == "judge" for s in samples)
     assert all(s["scores"]["A"]["value"] == 1.0 for s in samples)
+
+
+def test_geomeval_switches_send_its_own_prompt_and_json_judge(tmp_path: Path) -> None:
+    with ChatServer(solver) as server:
+        result = cli("run", "geoeval", "--task", "geoeval_hard", "--model", "openai:m", "--judge", "openai:j",
+                     "-T", "prompt_style=geomeval", "-T", "extraction=geomeval",
+                     "--base-url", server.base_url, "--judge-base-url", server.base_url,
+                     "--out", str(tmp_path / "switched"), "--no-cache")
+        assert result.returncode == 0, result.stderr
+        asked = [prompt_text(r) for r in server.requests if r["model"] == "m"]
+        judged = [r for r in server.requests if r["model"] == "j"]
+    assert asked and all('on the last line as "Answer: ..."' in text for text in asked)
+    assert all(("\nA. " in text) is ("Choices:" in text) for text in asked) and any("\nA. " in t for t in asked)
+    assert judged and all('"answer"' in prompt_text(r) and r["temperature"] == 0.0 for r in judged)
+    results = json.loads((tmp_path / "switched" / "results.json").read_text())
+    assert results["config"]["options"] == {"mode": "text_description_diagram", "prompt_style": "geomeval",
+                                            "extraction": "geomeval"}
+    assert results["metrics"]["A"]["value"] == 1.0
 
 
 def test_description_ablation_compares_runs_per_described_item(tmp_path: Path) -> None:
@@ -122,8 +144,10 @@ def test_results_say_how_often_the_judge_decided_and_fell_back(tmp_path: Path) -
 
     def flaky(request: dict) -> str:
         text = prompt_text(request)
-        if "Reply with" in text or "could not be used" in text:  # extraction, or its repair
-            return solver(request) if text.count("a") % 2 else "I cannot say."
+        if "could not be used" in text:  # the repair request: unreadable again
+            return "I cannot say. " * 40  # too long to be an extracted answer
+        if text.rstrip().endswith("Extracted answer:"):  # the extraction request
+            return solver(request) if text.count("a") % 2 else "I cannot say. " * 40
         return solver(request)
 
     with ChatServer(flaky) as server:

@@ -184,7 +184,10 @@ def test_messages_are_geoevals_prompt(built: Path, tasks: dict) -> None:
             )
             assert parts[0]["text"] == expected[0]["text"] == integration.doc_to_text(doc, task)
             assert problem_text(integration.doc_to_row(doc, task), task).strip() in parts[0]["text"]
-            assert ("Its diagram is attached." in parts[0]["text"]) is bool(doc["diagram"])
+            # the paper's prompt (Table 10): no sentence about the attached image, choices as a list
+            assert parts[0]["text"].startswith("Solve the following math problem.\n")
+            assert "Its diagram is attached." not in parts[0]["text"]
+            assert ("\nChoices: [" in parts[0]["text"]) is bool(integration.doc_to_row(doc, task)["choices"])
             visuals = integration.doc_to_visual(doc, task)
             assert len(visuals) == (1 if doc["diagram"] else 0)
             if visuals:
@@ -424,7 +427,8 @@ def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
         any(p.get("type") == "image_url" for p in r["messages"][-1]["content"]) for r in requests
     ]
     assert sum(with_image) == 10
-    assert all("state the final answer on the last line" in prompt_text(r) for r in requests)
+    assert all(prompt_text(r).startswith("Solve the following math problem.") for r in requests)
+    assert not any("Answer:" in prompt_text(r) for r in requests)  # the paper asks for no answer format
     samples_file = next(out.rglob("*_samples_geoeval_backward.jsonl"))
     samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
     assert {s["A"]["id"]: s["A"]["value"] for s in samples} == {"101": 1.0, "102": 1.0, "103": 1.0}

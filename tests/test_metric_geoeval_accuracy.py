@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import re
 import tomllib
@@ -228,13 +227,15 @@ def test_agrees_with_the_runner_on_the_sample() -> None:
 
 
 def _judge_reply(request: dict) -> str:
+    """The extraction judge, asked in the paper's form: the response after its last
+    "Model response:", the reply the extracted answer as plain text."""
     text = prompt_text(request)
-    if "## Response" not in text or "garbled" in text.split("## Response", 1)[1]:
-        return "I would rather not say."  # unreadable, and again on repair: the rules decide
-    response = text.split("## Response", 1)[1]
+    if "Model response:" not in text or "garbled" in text.rsplit("Model response:", 1)[1]:
+        return "I would rather not say anything about this response. " * 8  # unreadable, and again on repair
+    response = text.rsplit("Model response:", 1)[1]
     if "refuses" in response:
-        return '{"answer": "none"}'
-    return json.dumps({"answer": "B"})
+        return "none"
+    return "B"
 
 
 def test_judge_extracts_and_a_failed_judge_falls_back_to_the_rules(monkeypatch, metric) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...judges import Judge
 from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -24,7 +25,22 @@ from .analyses import description_length, external_constant, subjects
 from .complexity import measure, rate
 from .features import SUBSETS
 from .hub import HUB
-from .prompts import MODES, TEMPLATES, Mode, build_messages, problem_text, uses
+from .judging import (
+    EXTRACTION_STYLES,
+    GEOMEVAL_JUDGE_TEMPERATURE,
+    JUDGE_TEMPERATURE,
+    ExtractionStyle,
+)
+from .prompts import (
+    MODES,
+    PROMPT_STYLES,
+    TEMPLATES,
+    Mode,
+    PromptStyle,
+    build_messages,
+    problem_text,
+    uses,
+)
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -55,11 +71,18 @@ def release_files(raw: Path) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
 
 @dataclass(frozen=True)
 class GeoEvalOptions:
-    """GeoEval's run option (`-T mode=text`)."""
+    """GeoEval's run options (`-T mode=text -T prompt_style=geomeval`)."""
 
     mode: Mode = field(default="text_description_diagram", metadata=about(
         "what the prompt shows besides the problem: the diagram description and/or the diagram "
         "(the paper's Table 3 ablation)", named="input mode"))
+    prompt_style: PromptStyle = field(default="paper", metadata=about(
+        "paper (Table 10: solve the problem, choices as a list, no answer format) or geomeval (lettered "
+        "choices, a brief explanation and a last line 'Answer: ...')", named="prompt style"))
+    extraction: ExtractionStyle = field(default="paper", metadata=about(
+        "the judge's answer extraction: paper (Table 4: few-shot, plain-text reply, temperature 0.7 as the "
+        "official extraction call) or geomeval (its own instructions, a JSON reply, temperature 0)",
+        named="extraction"))
 
 
 class GeoEval(Benchmark):
@@ -89,9 +112,15 @@ class GeoEval(Benchmark):
     # whether the release has a description for the item.
     compare_by = "has_description"
 
-    def __init__(self, mode: str = MODES[0]) -> None:
+    # The official extraction call (tool/gpt_tool.py) samples at 0.7; the paper gives none.
+    judge_temperature = JUDGE_TEMPERATURE
+
+    def __init__(self, mode: str = MODES[0], prompt_style: str = PROMPT_STYLES[0],
+                 extraction: str = EXTRACTION_STYLES[0]) -> None:
         uses(mode)  # a clear error for an unknown mode
         self.mode = mode
+        self.prompt_style = prompt_style
+        self.extraction = extraction
 
     def data_status(self) -> str:
         return "embedded sample (all four subsets)"
@@ -114,7 +143,7 @@ class GeoEval(Benchmark):
         return items
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
-        return build_messages(item.fields, task, self.mode, self.prompts)
+        return build_messages(item.fields, task, self.mode, self.prompts, self.prompt_style)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -153,6 +182,15 @@ class GeoEval(Benchmark):
                 "has_description": "described" if row["diagram_description"] else "not described",
             },
         )
+
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        """A and T, the answer extracted as `-T extraction` says (`judging.score_record`);
+        geomeval's extraction asks its judge at temperature 0 unless the user pinned one."""
+        from .judging import score_record
+
+        if self.extraction == "geomeval":
+            judge = judge.for_benchmark(GEOMEVAL_JUDGE_TEMPERATURE)
+        return await score_record(record, judge, self.prompts, self.extraction)
 
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """A unscored with the reason; T too, or not applicable for an item with a diagram."""
