@@ -129,8 +129,8 @@ def test_messages_are_the_caption_prompt_with_the_figure(docs: list[dict]) -> No
     assert [p["type"] for p in messages[0]["content"]] == ["text", "image"]
     text = messages[0]["content"][0]["text"]
     assert text == expected[0]["text"] == integration.entry_points("capgeo_bench")["capgeo_bench_doc_to_text"](doc)
-    assert text.startswith(
-        "Describe the geometric figure in the image as a formal problem statement"
+    assert text.startswith(  # Fig. 6's figure-only request, as `geomeval run capgeo_bench` sends it
+        "Describe the geometric figure in the image in clear, structured mathematical language"
     )
     image = messages[0]["content"][1]["url"]
     assert isinstance(image, Image.Image) and image.size == doc["image"].size
