@@ -2,7 +2,7 @@
 `metrics/geoeval_accuracy` (which only calls `evaluate_accuracy`).
 
 Each (response, gold) pair becomes the `SampleRecord` `geomeval run geoeval` would write
-and is scored by the runner's own path (`engine.score_records_sync` → `scoring.score_record`:
+and is scored by the runner's own path (`engine.score_records_sync` → `GeoEval.score` → `judging.score_record`:
 the two-step extraction, then `extraction.is_correct`); an answer the caller extracted
 already goes through the same check (`scoring.answer_scores`). Means, coverage and
 breakdowns come from `aggregate.metric_summary` / `aggregate.summarize`, so the face, the
