@@ -116,8 +116,12 @@ def test_existing_output_is_not_overwritten_by_accident(tmp_path: Path) -> None:
     with pytest.raises(FileExistsError, match="--overwrite"):
         build(str(sample_path()), str(out))
     assert marker.read_text() == "mine"
+    with pytest.raises(FileExistsError, match=r"did not write \(keep\.txt\)"):  # nor by --overwrite
+        build(str(sample_path()), str(out), overwrite=True)
+    assert marker.read_text() == "mine"
+    marker.unlink()
     build(str(sample_path()), str(out), overwrite=True)
-    assert not marker.exists() and (out / "README.md").exists()
+    assert (out / "README.md").exists()
 
 
 def test_dataset_script_face_builds(tmp_path: Path) -> None:

@@ -118,3 +118,17 @@ def test_links_inside_the_release_and_a_linked_release_still_build(
     summary = get_benchmark(benchmark).build(str(named), str(tmp_path / "out"))
     assert summary["skipped"] == []
     assert (tmp_path / "out" / "README.md").is_file()
+
+
+def test_a_release_file_linked_from_outside_is_refused_naming_it(tmp_path: Path) -> None:
+    """The release's own JSON, reached through a link out of the folder --data names."""
+    release = release_copy(tmp_path, "geolaux")
+    outside = tmp_path / "elsewhere.json"
+    shutil.move(str(release / "GeoLaux_sample.json"), outside)
+    (release / "GeoLaux_sample.json").symlink_to(outside)
+    with pytest.raises(DataError, match=r"item '\(file\)', field 'GeoLaux_sample\.json': leads outside the release "
+                                        r"folder through the symbolic link"):
+        get_benchmark("geolaux").build(str(release), str(tmp_path / "out"))
+    # named by the user themselves, the link is theirs: the release builds from it
+    summary = get_benchmark("geolaux").build(str(release / "GeoLaux_sample.json"), str(tmp_path / "out2"))
+    assert summary["skipped"] == [] and summary["splits"]["test"]["num_examples"] == 10

@@ -75,6 +75,7 @@ def read_json_file(path: Path, encoding: str = "utf-8") -> Any:
     module would pass over or report without a name: text that is not UTF-8, invalid or too
     deeply nested JSON, and a key written twice in one object (a release keyed by problem id
     would otherwise lose the first of two items with the same id)."""
+    _refuse_outside(path)
     try:
         return json.loads(path.read_text(encoding=encoding), object_pairs_hook=_unique_pairs)
     except UnicodeDecodeError:
@@ -83,6 +84,13 @@ def read_json_file(path: Path, encoding: str = "utf-8") -> Any:
         raise DataError(str(exc.key)[:200], "id", f"{path.name}: the key appears twice in one object") from None
     except (json.JSONDecodeError, RecursionError) as exc:
         raise DataError("(file)", path.name, f"not valid JSON: {str(exc)[:200]}") from None
+
+
+def _refuse_outside(path: Path) -> None:
+    """A DataError naming a release file that a link leads outside the release (`outside_release`)."""
+    problem = outside_release(path)
+    if problem:
+        raise DataError("(file)", path.name, problem)
 
 
 MAX_JSON_DEPTH = 500
@@ -170,6 +178,7 @@ def _json_members(path: Path, container: str, expected: str, encoding: str) -> I
     is checked as JSON, a top level other than `container` (`expected` says what it should be)."""
     import ijson
 
+    _refuse_outside(path)
     last: Any = None
     try:
         with path.open("rb") as handle:
@@ -263,9 +272,9 @@ before decoding (a 17 KB PNG can declare 12000×12000 and cost 1.5 GB decoded)."
 
 
 RELEASE_TOP: ContextVar[Path | None] = ContextVar("geomeval_release_top", default=None)
-"""The folder `--data` names while its release is read (a file: the folder holding it), set
-by `DataSource`: the links on the way to it are the user's, any link below it is the
-release's and must not lead out of it (`read_image`)."""
+"""What `--data` names (a folder, or a release file) while its release is read, set by
+`DataSource`: the links on the way to it are the user's; any link below its folder is the
+release's and must not lead out of it (`read_image`, and the release's JSON files)."""
 
 
 def read_image(
@@ -285,12 +294,11 @@ def read_image(
         raise DataError(item_id, field_name, f"image file not found: {path}")
     roots = [inside] if isinstance(inside, Path) else list(inside)
     resolved = path.resolve()
-    top = _release_top(path)
-    inside_roots = any(resolved.is_relative_to(root.resolve()) for root in roots)
-    if not inside_roots or (top is not None and not resolved.is_relative_to(top.resolve())):
-        link = _leaving_link(path, top if top is not None else _innermost(path, roots))
-        how = f" through the symbolic link {link} (to {link.resolve()})" if link is not None else ""
-        raise DataError(item_id, field_name, f"image {path.name} leads outside the release folder{how}")
+    if not any(resolved.is_relative_to(root.resolve()) for root in roots):
+        raise DataError(item_id, field_name, f"image {path.name} {_leaving(path, _innermost(path, roots))}")
+    problem = outside_release(path)
+    if problem:
+        raise DataError(item_id, field_name, f"image {path.name} {problem}")
     try:
         data = read_bounded_image(resolved, max_bytes)
     except ValueError as exc:
@@ -298,17 +306,34 @@ def read_image(
     return {"bytes": data, "path": path.name}
 
 
-def _release_top(path: Path) -> Path | None:
-    """The deepest folder holding both `path` and the release `--data` names, as written or
-    resolved (a reader may hand over either), or None outside a `DataSource` read; links up to
-    it are the user's own."""
+def outside_release(path: Path) -> str | None:
+    """Why a file a release reads (`path`) leads outside the release through a symbolic link
+    ("leads outside the release folder through the symbolic link …"), or None: it resolves
+    inside the folder `--data` names, or it is what `--data` names, or no release is being
+    read through `DataSource`."""
     named = RELEASE_TOP.get()
-    if named is None:
+    if named is None or path.absolute() == named.absolute():
+        return None  # the user's own name for it: links up to it are theirs
+    top = _release_top(path, named if named.is_dir() else named.parent)
+    if top is None or path.resolve().is_relative_to(top.resolve()):
         return None
+    return _leaving(path, top)
+
+
+def _leaving(path: Path, top: Path | None) -> str:
+    link = _leaving_link(path, top)
+    how = f" through the symbolic link {link} (to {link.resolve()})" if link is not None else ""
+    return f"leads outside the release folder{how}"
+
+
+def _release_top(path: Path, folder: Path) -> Path | None:
+    """The deepest folder holding both `path` and the release's `folder`, as written or
+    resolved (a reader may hand over either); links up to it are the user's own. None when
+    they share nothing but the file system's root."""
     here = path.absolute()
-    tops = [Path(os.path.commonpath([here, folder])) for folder in (named.absolute(), named.resolve())]
-    top = max(tops, key=lambda folder: len(folder.parts))
-    return top if len(top.parts) > 1 else None  # nothing in common but the file system's root
+    tops = [Path(os.path.commonpath([here, where])) for where in (folder.absolute(), folder.resolve())]
+    top = max(tops, key=lambda where: len(where.parts))
+    return top if len(top.parts) > 1 else None
 
 
 def _innermost(path: Path, roots: list[Path]) -> Path | None:
@@ -659,8 +684,7 @@ class DataSource:
     def _read_release(self, raw: Path | str, *args: Any, **kwargs: Any) -> RawRelease:
         """`read_release(raw, ...)` with `RELEASE_TOP` naming the folder of `raw`, so that no
         image it reads reaches outside it through a link of the release's (`read_image`)."""
-        named = Path(raw).expanduser()
-        token = RELEASE_TOP.set(named if named.is_dir() else named.parent)
+        token = RELEASE_TOP.set(Path(raw).expanduser())
         try:
             return self.read_release(raw, *args, **kwargs)
         finally:
