@@ -86,13 +86,13 @@ def _reasoning_templates(reasoning: Template, hints: tuple[Template, ...]) -> tu
     )
 
 
-_FILLS = ("context", "problem", "options", "hint")
+_FILLS = ("context", "problem", "options")
 # The reasoner's templates: the request and the pieces it is assembled from, each replaceable.
 REASONING_TEMPLATES = _reasoning_templates(
     Template("reasoning", REASONING_PROMPT, _FILLS, required=("problem",), implements=_REASONING), ())
 # geomeval's earlier ones (`-T prompt_style=geomeval`): the request names what the answer holds.
 REASONING_TEMPLATES_GEOMEVAL = _reasoning_templates(
-    Template("reasoning", REASONING_PROMPT_GEOMEVAL, _FILLS, required=("problem",),
+    Template("reasoning", REASONING_PROMPT_GEOMEVAL, (*_FILLS, "hint"), required=("problem",),
              implements=_REASONING + " (geomeval's earlier wording, `-T prompt_style=geomeval`: it also says "
                                      "what the answer holds, `{hint}`)"),
     (Template("hint_choice", HINT_CHOICE, (),
