@@ -19,8 +19,7 @@ from geomeval.testing.replicated import replicated_release
 LATENCY_S = 0.2
 MODEL_ANSWER = json.dumps({"steps": ["1. AB = AC, so the base angles are equal", "2. (180 - 40) / 2 = 70"],
                            "short_answer": "70"})
-JUDGE_ANSWER = json.dumps({"steps": [{"step": 1, "correct": 1, "reason": "ok"},
-                                     {"step": 2, "correct": 1, "reason": "ok"}], "final_answer_correct": 1})
+JUDGE_ANSWER = json.dumps({"Step_by_step_evaluation": [1, 1], "Final_judgment": 1})  # GeoLaux's judge, official format
 
 
 def most_at_once(intervals: list[tuple[float, float]]) -> int:

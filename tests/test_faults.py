@@ -91,7 +91,8 @@ def run_geolaux(
     client = ChatClient("m", base_url=model_url, params={"temperature": 0.0, "max_tokens": 2048},
                         concurrency=8, timeout_s=timeout_s, retry=retry)
     judge = parse_judge_spec("openai:j", base_url=judge_url, concurrency=8, timeout_s=timeout_s, retry=retry)
-    return run(get_benchmark("geolaux"), task="geolaux", model=OpenAIChatModel(client), judge=judge,
+    # geomeval numbers the steps (-T steps=geomeval), so the scripted judge grades the PLAN's steps
+    return run(get_benchmark("geolaux").configure({"steps": "geomeval"}), task="geolaux", model=OpenAIChatModel(client), judge=judge,
                out_dir=out, concurrency=8)
 
 
@@ -215,7 +216,7 @@ def test_rerun_retries_the_items_a_failing_judge_left_unscored(tmp_path: Path) -
 
 def cli_command(out: Path, model_url: str, judge_url: str, *extra: str) -> list[str]:
     return [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--model", "openai:m", "--base-url", model_url,
-            "--judge", "openai:j", "--judge-base-url", judge_url, "--out", str(out), *extra]
+            "--judge", "openai:j", "--judge-base-url", judge_url, "--out", str(out), "-T", "steps=geomeval", *extra]
 
 
 def cli(args: list[str], cache_dir: Path) -> subprocess.CompletedProcess[str]:

@@ -126,10 +126,20 @@ def sample_item(text: str) -> dict:
     raise AssertionError("unknown problem in prompt")
 
 
+def student_answer(text: str) -> dict:
+    """The student's answer (the model's JSON) as the official-format judge question quotes it."""
+    return json.loads(text.split("学生解答：\n", 1)[1])
+
+
 def judge_or_model(request: dict) -> str:
     """Model: three steps, the second WRONG for English items; the gold answer except for en_2.
-    Judge: marks WRONG steps 0 and the final answer by comparison with the reference."""
+    Judge: marks WRONG steps 0 and the final answer by comparison with the reference (in the
+    official format by default, in geomeval's with -T steps=geomeval)."""
     text = prompt_text(request)
+    if "Step_by_step_evaluation" in text:  # the official judge: it reads the answer and decides the steps
+        student = student_answer(text)
+        return json.dumps({"Step_by_step_evaluation": [0 if "WRONG" in s else 1 for s in student["steps"]],
+                           "Final_judgment": int(student["short_answer"] == "GOLD")})
     if "Grade a student's solution" in text:
         steps = re.findall(r"^Step (\d+): (.*)$", text, re.M)
         marks = [{"step": int(i), "correct": 0 if "WRONG" in s else 1, "reason": "checked"} for i, s in steps]
@@ -175,7 +185,7 @@ def test_judged_run_computes_the_published_metrics(tmp_path: Path) -> None:
 
 def test_judge_failure_leaves_items_unscored_with_the_error(tmp_path: Path) -> None:
     def model_only(request: dict) -> str:
-        if "Grade a student's solution" in json.dumps(request["messages"]):
+        if "Step_by_step_evaluation" in json.dumps(request["messages"]):  # the question and its repair
             return "I think it is mostly fine."  # never JSON: unreadable, even after the repair
         return judge_or_model(request)
 
@@ -213,9 +223,9 @@ def test_rescoring_with_a_judge_and_min_coverage_exit(tmp_path: Path) -> None:
 def test_compare_reports_the_auxiliary_line_ablation(tmp_path: Path) -> None:
     def helped_by_aux(request: dict) -> str:
         text = prompt_text(request)
-        if "Grade a student's solution" in text or "has been graded step by step" in text:
+        if _is_judge(request):
             return judge_or_model(request)
-        answer = "GOLD" if "helpful auxiliary construction" in text else "NOPE"
+        answer = "GOLD" if "helpful auxiliary construction" in text or "辅助线提示" in text else "NOPE"
         return json.dumps({"steps": ["1. a", "2. b"], "short_answer": answer})
 
     with ChatServer(helped_by_aux) as server:
@@ -345,7 +355,8 @@ def test_a_solution_without_a_short_answer_is_wrong_with_no_steps_and_costs_no_j
 
 def _is_judge(request: dict) -> bool:
     text = prompt_text(request)
-    return "Grade a student's solution" in text or "has been graded step by step" in text
+    return any(mark in text for mark in ("Step_by_step_evaluation", "Grade a student's solution",
+                                         "has been graded step by step"))
 
 
 def test_the_judge_sees_the_problems_figure_and_not_the_auxiliary_one(tmp_path: Path) -> None:
@@ -362,7 +373,10 @@ def test_the_judge_sees_the_problems_figure_and_not_the_auxiliary_one(tmp_path: 
         item = sample_item(prompt_text(request))
         images = [p for p in request["messages"][-1]["content"] if p["type"] == "image_url"]
         assert images == [image_part(item["image"])], item["id"]
-        assert "The problem's figure is attached." in prompt_text(request)
+        if "graded step by step" in prompt_text(request):  # geomeval's error question
+            assert "The problem's figure is attached." in prompt_text(request)
+        else:  # the official judge names the figure in its role sentence
+            assert "及其对应的图" in prompt_text(request)
 
 
 def _text_only_run(tmp_path: Path, judge_retry: RetryPolicy, **judge_options: object) -> tuple[dict, ChatServer]:
@@ -402,7 +416,7 @@ def test_the_text_only_switch_judges_from_the_words_alone(tmp_path: Path, monkey
     assert all(results["metrics"][m]["coverage"] == 1.0 for m in ("ACS", "PCS", "PQS"))
     judge_requests = [r for r in judge_server.requests if _is_judge(r)]
     assert judge_requests and all(isinstance(r["messages"][-1]["content"], str) for r in judge_requests)
-    assert not any("figure is attached" in prompt_text(r) for r in judge_requests)
+    assert not any("figure is attached" in prompt_text(r) or "对应的图" in prompt_text(r) for r in judge_requests)
     assert results["analysis"]["judge_input"] == {TEXT_ONLY: n}
     assert f"The judge saw: {TEXT_ONLY} ({n} items)." in (tmp_path / "report.md").read_text()
     assert WITH_FIGURE != TEXT_ONLY
@@ -425,13 +439,14 @@ def test_every_wrong_step_is_classified_once_per_solution(tmp_path: Path) -> Non
     def two_mistakes(request: dict) -> str:
         text = prompt_text(request)
         if "has been graded step by step" in text:
-            steps = dict(re.findall(r"^Step (\d+): (.*)$", text.split("## Grades")[0], re.M))
+            answer = text.split("## Student's solution\n", 1)[1].split("\n\n## Grades")[0]
+            steps = {str(i): step for i, step in enumerate(json.loads(answer)["steps"], 1)}
             wrong = re.findall(r"^Step (\d+): 0$", text.split("## Grades")[1], re.M)
             return json.dumps({"errors": [
                 {"step": int(i), "error_type": "calculation" if "arithmetic" in steps[i] else "knowledge"}
                 for i in wrong
             ]})
-        if "Grade a student's solution" in text:
+        if _is_judge(request):
             return judge_or_model(request)
         english = sample_item(text)["language"] == "en"
         steps = ["1. given", "2. WRONG arithmetic" if english else "2. fine", "3. so",

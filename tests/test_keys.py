@@ -33,6 +33,8 @@ NAMES = ("GEOMEVAL_API_KEY", "GEOMEVAL_JUDGE_API_KEY", "GEOMEVAL_BASE_URL", "GEO
 def answer(request: dict[str, Any]) -> str:
     """A GeoLaux model's steps, or a judge's grading of them: the judge is asked for every item."""
     text = prompt_text(request)
+    if "Step_by_step_evaluation" in text:  # GeoLaux's official-format judge
+        return json.dumps({"Step_by_step_evaluation": [1, 1], "Final_judgment": 1})
     if "Grade a student's solution" in text:
         return json.dumps({"steps": [{"step": 1, "correct": 1, "reason": "ok"},
                                      {"step": 2, "correct": 1, "reason": "ok"}], "final_answer_correct": 1})

@@ -116,7 +116,7 @@ def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tm
         assert scores[f"{metric}_coverage,none"] == 0.0
     assert "geolaux: ACS 0.6667 (coverage 0.7500)" in result.stdout
 
-    # The model saw exactly what `geomeval run` sends: build_messages' text, then the figure.
+    # The model saw exactly what `geomeval run` sends: the figure, then build_messages' text (the official order).
     assert len(requests) == 4
     by_id = {row["id"]: row for row in rows}
     seen = set()
@@ -127,7 +127,7 @@ def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tm
         row = integration.doc_to_row(by_id[key], "geolaux")
         expected = build_messages(row, with_auxiliary=False, prompts=GeoLaux().prompts)[0]["content"]
         assert [p["type"] for p in request["messages"][-1]["content"]] == [p["type"] for p in expected]
-        assert prompt_text(request) == expected[0]["text"]
+        assert prompt_text(request) == next(p["text"] for p in expected if p["type"] == "text")
     assert seen == {"en_1", "en_2", "en_3", "en_4"}
 
     samples_file = next(out.rglob("*_samples_geolaux.jsonl"))
@@ -169,7 +169,9 @@ def test_cli_tasks_send_the_prompt_file_and_refuse_a_bad_one(tmp_path: Path) -> 
     `geomeval run --prompts` does; a bad file stops before lmms-eval starts."""
     prompts = tmp_path / "authors.yaml"
     prompts.write_text("geolaux:\n  calculation: 'AUTHORS WORDING. {problem}{options}'\n"
-                       "  proving: 'AUTHORS PROOF. {problem}'\n", encoding="utf-8")
+                       "  proving: 'AUTHORS PROOF. {problem}'\n"  # the embedded sample's English items:
+                       "  calculation_en: 'AUTHORS WORDING. {problem}{options}'\n"
+                       "  proving_en: 'AUTHORS PROOF. {problem}'\n", encoding="utf-8")
     out = tmp_path / "out"
     with ChatServer(responder) as server:
         result = geomeval_lmms_eval(
@@ -213,10 +215,11 @@ def test_messages_match_build_messages_for_lmms_docs(rows: list[dict]) -> None:
             expected = build_messages(integration.doc_to_row(row, task), with_auxiliary=task == "geolaux_aux", prompts=GeoLaux().prompts)
             expected = expected[0]["content"]
             assert [p["type"] for p in ours] == ["text" if p["type"] == "text" else "image" for p in expected]
-            assert ours[0]["text"] == expected[0]["text"] == integration.doc_to_text(row, task)
+            texts = [p["text"] for p in ours if p["type"] == "text"]
+            assert texts == [p["text"] for p in expected if p["type"] == "text"] == [integration.doc_to_text(row, task)]
             visuals = integration.doc_to_visual(row, task)
             assert len(visuals) == len(expected) - 1
-            for image, part in zip(visuals, expected[1:], strict=True):
+            for image, part in zip(visuals, [p for p in expected if p["type"] != "text"], strict=True):
                 payload = part["image_url"]["url"].partition(",")[2]
                 original = Image.open(io.BytesIO(base64.b64decode(payload)))
                 assert ImageChops.difference(image.convert("RGBA"), original.convert("RGBA")).getbbox() is None
@@ -263,6 +266,10 @@ def judged_responder(request: dict) -> str:
     """Model: en_2 makes a WRONG second step, en_3 a wrong answer. Judge: marks WRONG steps 0
     and final answers by whether they are the planted wrong value."""
     text = prompt_text(request)
+    if "Step_by_step_evaluation" in text:  # the official-format judge: it reads the answer, decides the steps
+        student = json.loads(text.split("学生解答：\n", 1)[1])
+        marks = [0 if "WRONG" in step else 1 for step in student["steps"]]
+        return json.dumps({"Step_by_step_evaluation": marks, "Final_judgment": int("12345" not in text)})
     if "Grade a student's solution" in text:
         steps = re.findall(r"^Step (\d+): (.*)$", text, re.M)
         marks = [{"step": int(i), "correct": 0 if "WRONG" in body else 1} for i, body in steps]
@@ -295,7 +302,7 @@ def test_judge_calls_in_process_results_go_through_the_engine(built: Path, tmp_p
     for metric in ("ACS", "PCS", "PQS"):
         assert scores[f"{metric}_coverage,none"] == 1.0
     assert len(judge_requests) == 5  # four step judgments and one error-type question
-    assert all(r["temperature"] == 0.0 for r in judge_requests)
+    assert all(r["temperature"] == 0.1 for r in judge_requests)  # GeoLaux's judge_temperature, as official
 
 
 def _judged_lmms_run(built: Path, tmp_path: Path, name: str, defer: str) -> tuple[dict, ChatServer, list[dict]]:
@@ -362,7 +369,8 @@ def test_task_kwargs_set_prompts_and_judge_and_lmms_eval_reports_stderr(built: P
     out = tmp_path / "out"
     with ChatServer(judged_responder) as model, ChatServer(judged_responder) as judge:
         config["lmms_eval_specific_kwargs"] = {"default": {
-            "templates": {"calculation": "YAML WORDING. {problem}{options}", "proving": "YAML PROOF. {problem}"},
+            "templates": {"calculation": "YAML WORDING. {problem}{options}", "proving": "YAML PROOF. {problem}",
+                          "calculation_en": "YAML WORDING. {problem}{options}", "proving_en": "YAML PROOF. {problem}"},
             "judge": {"model": "yaml-judge", "base_url": judge.base_url, "concurrency": 3},
         }}
         template.write_text(integration.dump_task_yaml(config), encoding="utf-8")

@@ -146,14 +146,15 @@ def test_lmms_eval_tasks_read_the_same_prompt_file(tmp_path: Path, monkeypatch: 
 
     bench = get_benchmark("geolaux")
     item = bench.load_items(None, "geolaux", 1)[0]
-    path = write(tmp_path / "p.yaml", "geolaux:\n  calculation: 'AUTHORS {problem}{options}'\n  proving: 'PROVE {problem}'\n")
+    path = write(tmp_path / "p.yaml", "geolaux:\n  calculation: 'AUTHORS {problem}{options}'\n  proving: 'PROVE {problem}'\n"
+                 "  calculation_en: 'AUTHORS {problem}{options}'\n  proving_en: 'PROVE {problem}'\n")
     integration.reset_state()
     monkeypatch.setenv("GEOMEVAL_PROMPTS", str(path))
     doc = dict(item.fields)
     via_lmms = integration.chat_messages(doc, "geolaux")
     via_run = with_prompt_file(bench, path).messages(item, "geolaux")
-    assert via_lmms[0]["content"][0]["text"] == via_run[0]["content"][0]["text"]
-    assert via_run[0]["content"][0]["text"].startswith(("AUTHORS ", "PROVE "))
+    assert via_lmms[0]["content"][-1]["text"] == via_run[0]["content"][-1]["text"]  # the figure first, as official
+    assert via_run[0]["content"][-1]["text"].startswith(("AUTHORS ", "PROVE "))
     integration.reset_state()
 
 
@@ -188,44 +189,46 @@ def test_judge_templates_reach_the_judge_in_run_and_in_rescore(tmp_path: Path) -
 
 
 def test_a_replaced_judge_template_is_what_the_geolaux_judge_reads(tmp_path: Path) -> None:
-    """The step judge's rubric from a prompt file, filled with the problem, the reference and
-    the student's steps, is what the judge gets; JSON braces in it stay literal."""
+    """The official-format judge's rubrics from a prompt file, filled with the problem, the
+    reference and the student's answer as written, are what the judge gets; JSON braces in
+    them stay literal."""
     from geomeval.judges import parse_judge_spec
     from geomeval.models import ModelOptions, parse_model_spec
     from geomeval.runner import run
 
+    reply = '{"Step_by_step_evaluation": [1, 1], "Final_judgment": 1}'
     rubric = write(tmp_path / "rubric.yaml", (
-        "geolaux:\n  step_judge: |\n    AUTHORS STEP RUBRIC. Question: {problem}\n    Reference: {answer}\n"
-        "    Student:\n    {steps}\n    Final: {final}\n"
-        '    Reply {"steps": [{"step": 1, "correct": 1}], "final_answer_correct": 1}\n'))
+        "geolaux:\n"
+        "  calc_judge: |\n    AUTHORS RUBRIC. Question: {problem}\n    Gold: {answer}\n    Student:\n    {student}\n"
+        f"    Reply {reply}\n"
+        "  proof_judge: |\n    AUTHORS RUBRIC. Question: {problem}\n    Student:\n    {student}\n"
+        f"    Reply {reply}\n"))
     bench = with_prompt_file(get_benchmark("geolaux"), rubric)
     items = bench.load_items(None, "geolaux", 2)
+    answer = json.dumps({"solution": "1) ∵ X ∴ Y <STEP1>", "short_answer": "7"})
 
     def serve(request: dict) -> str:
         text = prompt_text(request)
-        if text.startswith("AUTHORS STEP RUBRIC."):  # the replaced rubric: every step right
-            steps = [line for line in text.splitlines() if line.startswith("Step ")]
-            return json.dumps({"steps": [{"step": i, "correct": 1} for i in range(1, len(steps) + 1)],
-                               "final_answer_correct": 1})
-        if "Grade a student's solution" in text:  # geomeval's own rubric: every step wrong
-            return json.dumps({"steps": [], "final_answer_correct": 0})
-        return json.dumps({"steps": ["1. Because it is given, therefore X.", "2. Because X, therefore Y."],
-                           "short_answer": "7"})
+        if text.startswith("AUTHORS RUBRIC."):  # the replaced rubric: every step right
+            return reply
+        if "Step_by_step_evaluation" in text:  # geomeval's own rubric: every step wrong
+            return '{"Step_by_step_evaluation": [0], "Final_judgment": 0}'
+        return answer
 
     with ChatServer(serve) as server:
         results = run(bench, task="geolaux", model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
                       judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path / "run", limit=2)
-        judged = [r for r in server.requests if prompt_text(r).startswith("AUTHORS STEP RUBRIC.")]
-    assert len(judged) == 2 and not any("Grade a student's solution" in prompt_text(r) for r in server.requests)
+        judged = [r for r in server.requests if prompt_text(r).startswith("AUTHORS RUBRIC.")]
+    assert len(judged) == 2 and len(server.requests) == 4
     problems = {item.fields["problem_text"].strip() for item in items}
     for request in judged:
         text = prompt_text(request)
-        assert text.split("Question: ", 1)[1].split("\nReference: ", 1)[0] in problems
-        assert "Step 1: Because it is given, therefore X.\nStep 2: Because X, therefore Y.\nFinal: 7" in text
-        assert '{"steps": [{"step": 1, "correct": 1}], "final_answer_correct": 1}' in text
-        assert request["messages"][0]["role"] == "system"  # the default judge_system is kept
+        assert text.split("Question: ", 1)[1].split("\n", 1)[0] in problems
+        assert f"Student:\n{answer}" in text
+        assert reply in text
     assert results["metrics"]["PCS"]["value"] == 1.0 and results["metrics"]["PCS"]["scored"] == 2
-    assert json.loads((tmp_path / "run" / "run.json").read_text())["prompts"]["templates"].keys() == {"step_judge"}
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["prompts"]["templates"].keys() == {
+        "calc_judge", "proof_judge"}
 
 
 def test_capgeo_caption_and_reasoning_templates_reach_captioner_and_reasoner(tmp_path: Path) -> None:

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...lazy import lazy_import
-from ...records import SampleRecord
+from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
 from ..lmms import LmmsBenchmark
+from ..options import about
 from .features import step_bucket
 from .hub import HUB
 from .prompts import TEMPLATES, build_messages
+
+if TYPE_CHECKING:
+    from ...judges import Judge
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -32,6 +37,19 @@ def _item(row: dict[str, Any]) -> Item:
     return Item(id=fields["id"], fields=fields, choices=tuple(fields["choices"] or ()))
 
 
+StepsBy = Literal["judge", "geomeval"]
+
+
+@dataclass(frozen=True)
+class GeoLauxOptions:
+    """GeoLaux's run options (`-T steps=geomeval`)."""
+
+    steps: StepsBy = field(default="judge", metadata=about(
+        "who decides a solution's steps: judge (the official judge reads the answer as written and "
+        "decides and marks its steps, setting n in PCS and PQS) or geomeval (geomeval numbers the "
+        "steps and its English rubric marks each; not the paper's)", named="steps"))
+
+
 class GeoLaux(Benchmark):
     name = "geolaux"
     title = "GeoLaux"
@@ -46,6 +64,8 @@ class GeoLaux(Benchmark):
     headline = "ACS"
     prompt_templates = TEMPLATES
     judge_temperature = 0.1  # as the official scoring and error-analysis scripts ask
+    Options = GeoLauxOptions
+    steps: StepsBy = "judge"
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -93,6 +113,10 @@ class GeoLaux(Benchmark):
                 "language": row["language"],
             },
         )
+
+    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
+        scores: dict[str, Score] = await scoring.score_record(record, judge, self.prompts, self.steps)
+        return scores
 
     def finished(self, record: SampleRecord) -> bool:
         """As the base's, and a solution with a first wrong step whose error type the judge

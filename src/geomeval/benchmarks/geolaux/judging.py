@@ -1,12 +1,20 @@
-"""GeoLaux's step-level judge: segmenting a solution, the rubric prompts, and reading verdicts.
+"""GeoLaux's step-level judge: the rubric prompts, and reading verdicts.
 
-The rubric follows the paper: every student step is marked 1 or 0 *on its own*
-(a step that correctly reasons from an earlier wrong result is still correct), and
-the final answer gets its own 1/0. For solutions with a wrong step, a second
-question classifies *every* wrong step, as the official script does, as a
-figure-comprehension, knowledge, calculation or logical-reasoning error. As the
-paper's judge, both questions show the problem's figure, unless the judge is
-text-only. Prompts are geomeval's own wording, registered as named templates
+By default the judge is the official one (the authors' evaluate_score.py with
+score_cal_prompt.txt / score_pro_prompt.txt), in geomeval's words: it is shown the
+problem's figure, the problem (its options appended), for a calculation the correct numeric
+answer, the reference solution and the student's answer as the student wrote it, and it
+decides the steps itself: it marks each step 1 or 0 *on its own* (a step that correctly
+reasons from an earlier wrong result is still correct) and judges the final answer (a
+calculation) or the conclusion reached (a proof), replying {"Step_by_step_evaluation":
+[...], "Final_judgment": 0/1}, "null" for the steps of a solution that gives none. The
+number of marks it returns is n in PCS and PQS.
+
+`-T steps=geomeval` (a switch, not the paper's) splits the solution into numbered steps
+itself (`segment_steps`) and has the judge mark exactly those, with geomeval's English
+rubric (`step_judge`). For solutions with a wrong step, a second question classifies
+*every* wrong step, as the official script does, as a figure-comprehension, knowledge,
+calculation or logical-reasoning error. Prompts are registered as named templates
 (`JUDGE_TEMPLATES`, part of GeoLaux's `TEMPLATES`), so a `--prompts` file can replace them;
 the judging functions render whatever set the run uses.
 """
@@ -154,17 +162,65 @@ Reply with exactly one JSON object and nothing else, with one entry for each wro
 {{"errors": [{{"step": <the step number>, "error_type": "<one of: figure_comprehension, \
 knowledge, calculation, logical_reasoning>", "reason": "<the root cause, briefly>"}}]}}"""
 
+# The official judge's two rubrics, in geomeval's Chinese (the official prompts are Chinese).
+_JUDGE_HEAD = """你是一位数学老师。下面会给你一道题目{figure_note}、参考答案和一位学生的解答。请参照参考答案的步骤评估学生的解答，任务分两部分：
+1. 逐步评估：仔细检查学生的解答，判断学生的每一步是否正确，只按这一步本身是否正确打分：如果这一步用到了前面步骤得出的错误结论，但这一步本身的计算、推理和几何知识的运用没有错，仍算正确。正确打1分，错误打0分。
+"""
+_JUDGE_FORMAT = """请按下面的JSON格式回复，包含两个键："Step_by_step_evaluation"和"Final_judgment"。"Step_by_step_evaluation"是表示每一步是否正确的列表，例如[1,0,…]；"Final_judgment"填1或0。格式为：
+{{
+    "Step_by_step_evaluation": [x,x,x,x],
+    "Final_judgment": 1
+}}
+"""
+_CALC_JUDGE = _JUDGE_HEAD + """2. 答案正确性判断：判断学生最终得到的答案是不是题目给出的正确答案。
+""" + _JUDGE_FORMAT + """特殊情况：如果学生没有给出解答，而是一条报错（例如"error_code500"），或者尝试了若干步之后没能得出最终答案，学生解答的JSON里没有"short_answer"键，就直接判错，不必分析错误类型；但仍按JSON格式回复："Final_judgment"为0，其他键的值都写字符串"null"。
+下面是题目和学生的解答，请评估：
+题目：{problem}{options}
+正确的数值答案：{answer}
+参考解答过程：
+{solution}
+学生解答：
+{student}"""
+_PROOF_JUDGE = _JUDGE_HEAD + """2. 结论正确性判断：只看学生最后推出的结论是不是题目要求证明的结论。
+""" + _JUDGE_FORMAT + """特殊情况：如果学生没有给出解答，而是一条报错（例如"error_code500"），就直接判错，不必分析错误类型；但仍按JSON格式回复："Final_judgment"为0，其他键的值都写字符串"null"。
+下面是题目和学生的解答，请评估：
+题目：{problem}{options}
+参考解答过程：
+{solution}
+学生解答：
+{student}"""
+_JUDGE_FIGURE_ZH = "及其对应的图"
+
 JUDGE_TEMPLATES = (
+    Template(
+        "calc_judge", _CALC_JUDGE, ("figure_note", "problem", "options", "answer", "solution", "student"),
+        required=("problem", "student"),
+        implements="the official calculation judge (score_cal_prompt): a math teacher grading against the reference "
+                   "solution's steps; every step 1 or 0 on its own (a step built on an earlier wrong result but "
+                   "itself right is 1); whether the final answer is the given correct one; the reply "
+                   "{\"Step_by_step_evaluation\": [...], \"Final_judgment\": 0/1}; no solution, an error, no final "
+                   "answer or no \"short_answer\": wrong, the other keys \"null\"; then the problem with its options, "
+                   "the correct numeric answer, the reference solution and the student's answer as written",
+    ),
+    Template(
+        "proof_judge", _PROOF_JUDGE, ("figure_note", "problem", "options", "solution", "student"),
+        required=("problem", "student"),
+        implements="the official proving judge (score_pro_prompt): the same, judging whether the conclusion the "
+                   "student finally reaches is the one to be proved; only no solution (an error) is wrong outright",
+    ),
+    Template("judge_figure", _JUDGE_FIGURE_ZH, (),
+             implements="the problem's figure, named in the official judge's role sentence (left out when the "
+                        "judge is text-only)"),
     Template("judge_system", _SYSTEM, (),
-             implements="the role of the paper's automatic scorer: strict step-by-step grading against the "
-                        "reference, JSON replies"),
+             implements="-T steps=geomeval only (not the paper's): the role of geomeval's own step-by-step "
+                        "grader, JSON replies"),
     Template(
         "step_judge", _STEP_PROMPT,
         ("problem", "options", "figure_note", "answer", "solution", "count", "steps", "final"),
         required=("problem", "steps"),
-        implements="the paper's step-by-step scoring with the reference solution: every step 1 or 0 on its own "
-                   "(a correct step built on an earlier wrong result stays 1; a valid other route is correct), "
-                   "and a 1/0 mark for the final answer",
+        implements="-T steps=geomeval only (not the paper's): geomeval's English rubric marking the steps "
+                   "geomeval numbered, every step 1 or 0 on its own (a correct step built on an earlier wrong "
+                   "result stays 1; a valid other route is correct), and a 1/0 mark for the final answer",
     ),
     Template(
         "error_judge", _ERROR_PROMPT,
@@ -175,7 +231,8 @@ JUDGE_TEMPLATES = (
                    "from an assumption the problem does not state)",
     ),
     Template("judge_figure_note", _FIGURE_NOTE, (),
-             implements="the problem's figure, shown to the judge as the paper's scorer sees it"),
+             implements="the problem's figure, shown to geomeval's English judge questions (`step_judge`, "
+                        "`error_judge`) as the paper's scorer sees it"),
 )
 _DEFAULTS = default_set("geolaux", JUDGE_TEMPLATES)
 
@@ -224,16 +281,66 @@ def step_judge_messages(
     return _with_figure(prompt, figure, prompts)
 
 
+def official_judge_messages(
+    target: dict[str, Any], problem: str, student: str, kind: str, figure: Figure = None, language: str = "zh",
+    prompts: PromptSet = _DEFAULTS,
+) -> list[dict[str, Any]]:
+    """The official judge's question: one user message, the figure before the text as the
+    official script sends it; `student` is the answer as the model wrote it."""
+    from .prompts import options_text
+
+    values: dict[str, Any] = {
+        "figure_note": prompts.render("judge_figure") if figure is not None else "",
+        "problem": problem.strip(),
+        "options": options_text(list(target.get("choices") or ()), language, prompts),
+        "solution": (target.get("solution") or "").strip(),
+        "student": student.strip(),
+    }
+    if kind == "proving":
+        prompt = prompts.render("proof_judge", **values)
+    else:
+        prompt = prompts.render("calc_judge", **values, answer=target.get("answer") or "")  # no unit, as official
+    content: str | list[dict[str, Any]] = prompt
+    if figure is not None:
+        content = [figure, {"type": "text", "text": prompt}]
+    return [{"role": "user", "content": content}]
+
+
+MAX_JUDGED_STEPS = 200  # a longer list of marks is a runaway reply, not a solution's steps
+
+
+def parse_official_judgment(text: str) -> dict[str, Any]:
+    """The official judge's reply: {"Step_by_step_evaluation": [0/1, ...] or "null",
+    "Final_judgment": 0/1}, read as the official three_metrics.py reads it ("null": no steps)."""
+    data = reply_object(text)
+    if "Final_judgment" not in data:
+        raise ValueError('field "Final_judgment" is missing')
+    final = _binary(data["Final_judgment"], '"Final_judgment"')
+    if "Step_by_step_evaluation" not in data:
+        raise ValueError('field "Step_by_step_evaluation" is missing')
+    raw_steps = data["Step_by_step_evaluation"]
+    if raw_steps is None or (isinstance(raw_steps, str) and raw_steps.strip().lower() in ("null", "none", "")):
+        raw_steps = []
+    if not isinstance(raw_steps, list):
+        raise ValueError('"Step_by_step_evaluation" must be a list of 0/1 marks, or "null"')
+    if len(raw_steps) > MAX_JUDGED_STEPS:
+        raise ValueError(f'"Step_by_step_evaluation" has {len(raw_steps)} marks; at most {MAX_JUDGED_STEPS} are read')
+    marks = [_binary(mark, f"step {index}") for index, mark in enumerate(raw_steps, 1)]
+    return {"marks": marks, "final_answer_correct": final}
+
+
 def wrong_steps(marks: list[int]) -> list[int]:
     """The 1-based numbers of the steps judged wrong (at most MAX_STEPS, as segmentation)."""
     return [index for index, mark in enumerate(marks[:MAX_STEPS], 1) if not mark]
 
 
 def error_type_messages(
-    target: dict[str, Any], problem: str, steps: list[str], marks: list[int], figure: Figure = None,
+    target: dict[str, Any], problem: str, steps: list[str] | str, marks: list[int], figure: Figure = None,
     prompts: PromptSet = _DEFAULTS,
 ) -> list[dict[str, Any]]:
-    """The question that classifies every wrong step of a graded solution at once."""
+    """The question that classifies every wrong step of a graded solution at once: `steps`
+    are geomeval's numbered steps, or (the default) the answer as written, whose steps the
+    judge numbered when it graded them."""
     wrong = wrong_steps(marks)
     prompt = prompts.render(
         "error_judge",
@@ -242,7 +349,7 @@ def error_type_messages(
         figure_note=prompts.render("judge_figure_note") if figure is not None else "",
         answer=_answer(target),
         solution=(target.get("solution") or "").strip() or "(none given)",
-        steps=_numbered(steps),
+        steps=steps.strip() if isinstance(steps, str) else _numbered(steps),
         grades="\n".join(f"Step {i}: {m}" for i, m in enumerate(marks, 1)) or "(no steps)",
         wrong=f"step{'s' if len(wrong) != 1 else ''} {', '.join(map(str, wrong))}",
     )

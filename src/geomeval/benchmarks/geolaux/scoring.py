@@ -80,8 +80,11 @@ def _refused(error: str) -> str:
 def extract(record: SampleRecord) -> dict[str, Any]:
     letters = string.ascii_uppercase[: len(record.target.get("choices") or [])]
     found = extract_final_answer(record.response, letters=letters or None)
-    json_steps = found.data.get("steps") if found.data and isinstance(found.data.get("steps"), list) else None
-    steps = judging.segment_steps(record.response or "", json_steps)
+    data = found.data or {}
+    json_steps = data.get("steps") if isinstance(data.get("steps"), list) else None
+    solution = data.get("solution") if isinstance(data.get("solution"), str) else None
+    # geomeval's own numbering (-T steps=geomeval): the JSON's steps, else its solution's lines.
+    steps = judging.segment_steps(solution if solution and not json_steps else record.response or "", json_steps)
     return {"answer": found.answer, "method": found.method, "steps": steps}
 
 
@@ -100,8 +103,13 @@ def _checker_acs(record: SampleRecord) -> Score:
     )
 
 
-async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
-    """All metrics of one record; `prompts` is the run's set (the judge's templates among them)."""
+STEPS_BY = ("judge", "geomeval")  # -T steps=: who decides a solution's steps
+
+
+async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet, steps_by: str = "judge") -> dict[str, Score]:
+    """All metrics of one record; `prompts` is the run's set (the judge's templates among them).
+    `steps_by`: "judge" (the official judge reads the answer and decides its steps) or
+    "geomeval" (geomeval numbers the steps and the judge marks each)."""
     record.judgment = None
     assert record.response is not None  # the engine scores a record without one (Benchmark.model_failed)
     record.extracted = extract(record)
@@ -109,13 +117,14 @@ async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -
         step = Score.missing(NO_STEP_JUDGE, needs_judge=True)
         return {"ACS": _checker_acs(record), "PCS": step, "PQS": step}
 
-    steps: list[str] = record.extracted["steps"]
     if not record.response.strip():
         record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "empty response",
                            "judge_input": NOT_ASKED}
         return _scores_from(record.judgment, "empty response: no steps and no final answer")
-    if record.extracted["answer"] is None:
-        # As the official judge: a solution without a short answer is wrong, with no steps.
+    proving = record.meta.get("type") == "proving"
+    if record.extracted["answer"] is None and not proving:
+        # As the official calculation judge: a solution without a short answer is wrong, with no steps.
+        # (The official proving judge has no such rule: a proof always goes to the judge.)
         record.judgment = {"marks": [], "reasons": [], "final_answer_correct": 0, "note": "no short answer",
                            "judge_input": NOT_ASKED}
         return _scores_from(record.judgment, "no short answer: scored as wrong with no steps (ACS, PCS, PQS 0)")
@@ -123,12 +132,58 @@ async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -
     problem = record.target.get("problem") or "(problem text not saved in this run)"
     figure, judge_input = judge_figure(record, judge)
     try:
-        return await _judge_steps(record, judge, problem, steps, figure, judge_input, prompts)
+        if steps_by == "geomeval":
+            return await _judge_steps(record, judge, problem, record.extracted["steps"], figure, judge_input, prompts)
+        return await _judge_official(record, judge, problem, figure, judge_input, prompts)
     except EndpointFailure as failure:  # the run stops; say what to do when it was the figure
         hinted = _refused(str(failure))
         if hinted == str(failure):
             raise
         raise EndpointFailure(hinted) from failure
+
+
+async def _judge_official(
+    record: SampleRecord, judge: Judge, problem: str, figure: judging.Figure, judge_input: str, prompts: PromptSet,
+) -> dict[str, Score]:
+    """The official judge: the answer as written in, the judge's own steps and marks out."""
+    kind = "proving" if record.meta.get("type") == "proving" else "calculation"
+    language = "en" if record.meta.get("language") == "en" else "zh"
+    messages = judging.official_judge_messages(record.target, problem, record.response or "", kind, figure,
+                                               language, prompts)
+    answer = await judge.ask(messages, judging.parse_official_judgment)
+    if answer.value is None:
+        return {m: Score.judge_failed(_refused(answer.error or "judge failed")) for m in METRICS}
+    judgment: dict[str, Any] = {**answer.value, "steps_by": "judge", "repaired": answer.repaired,
+                                "judge_input": judge_input}
+    await _classify_errors(judgment, record, judge, problem, record.response or "", figure, prompts)
+    record.judgment = judgment
+    marks = "".join(str(m) for m in judgment["marks"]) or "none"
+    return judged(_scores_from(judgment, f"the judge's {len(judgment['marks'])} step marks {marks}; "
+                                         f"final answer {judgment['final_answer_correct']}"))
+
+
+async def _classify_errors(
+    judgment: dict[str, Any], record: SampleRecord, judge: Judge, problem: str, steps: list[str] | str,
+    figure: judging.Figure, prompts: PromptSet,
+) -> None:
+    """For a solution with a wrong step: the class of every wrong step, in `judgment`."""
+    first = first_error_step(judgment["marks"])
+    judgment["first_error_step"] = first
+    if first is None:
+        return
+    wrong = judging.wrong_steps(judgment["marks"])
+    classified = await judge.ask(
+        judging.error_type_messages(record.target, problem, steps, judgment["marks"], figure, prompts),
+        lambda text: judging.parse_error_types(text, wrong),
+    )
+    if classified.value is not None:
+        # One class per wrong step (the paper's pies); the first one's kept apart.
+        judgment["step_error_types"] = classified.value["types"]
+        judgment["step_error_reasons"] = classified.value["reasons"]
+        judgment["error_type"] = classified.value["types"][0]
+    else:
+        judgment["error_type"] = None
+        judgment["error_type_error"] = _refused(classified.error or "judge failed")
 
 
 async def _judge_steps(
@@ -140,23 +195,9 @@ async def _judge_steps(
     answer = await judge.ask(messages, lambda text: judging.parse_step_judgment(text, len(steps)))
     if answer.value is None:
         return {m: Score.judge_failed(_refused(answer.error or "judge failed")) for m in METRICS}
-    judgment: dict[str, Any] = {**answer.value, "repaired": answer.repaired, "judge_input": judge_input}
-    first = first_error_step(judgment["marks"])
-    judgment["first_error_step"] = first
-    if first is not None:
-        wrong = judging.wrong_steps(judgment["marks"])
-        classified = await judge.ask(
-            judging.error_type_messages(record.target, problem, steps, judgment["marks"], figure, prompts),
-            lambda text: judging.parse_error_types(text, wrong),
-        )
-        if classified.value is not None:
-            # One class per wrong step (the paper's pies); the first one's kept apart.
-            judgment["step_error_types"] = classified.value["types"]
-            judgment["step_error_reasons"] = classified.value["reasons"]
-            judgment["error_type"] = classified.value["types"][0]
-        else:
-            judgment["error_type"] = None
-            judgment["error_type_error"] = _refused(classified.error or "judge failed")
+    judgment: dict[str, Any] = {**answer.value, "steps_by": "geomeval", "repaired": answer.repaired,
+                                "judge_input": judge_input}
+    await _classify_errors(judgment, record, judge, problem, steps, figure, prompts)
     record.judgment = judgment
     marks = "".join(str(m) for m in judgment["marks"]) or "none"
     return judged(_scores_from(judgment, f"step marks {marks}; final answer {judgment['final_answer_correct']}"))
