@@ -96,10 +96,10 @@ ROWS = _rows()
 def responder(request: dict) -> str:
     """A perfect model on every task, and a judge that rates every explanation 5, 4, 5."""
     text = prompt_text(request)
-    if '"correctness"' in text:
-        return '{"correctness": 5, "fidelity": 4, "referencing": 5, "reason": "clear"}'
+    if '"rating": [x, y, z]' in text:  # the explanation judge, answering as the official one
+        return 'Clear.\n{"rating": [5, 4, 5]}'
     row = max((r for r in ROWS if r["problem"].strip() in text), key=lambda r: len(r["problem"]))
-    if "Candidate sets of visual elements" in text:
+    if "pick the set of visual elements" in text:  # the keypoint task
         return f"The summary needs these elements.\nThe final answer is: {row['keypoint_answer']}"
     if "You are a mathematics teacher" in text:
         return row["solution"]

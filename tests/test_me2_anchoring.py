@@ -18,7 +18,7 @@ from geomeval.benchmarks.me2.features import OPTION_LETTERS
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 ROWS = [named(row) for row in data.load(None)]
-SUMMARY_HEADING = "How it is solved:"
+SUMMARY_HEADING = "How the problem is solved:"
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -57,7 +57,7 @@ def test_the_prompt_without_summary_withholds_only_the_summary() -> None:
         assert item.fields["problem"].strip() in text and f"Answer: {item.fields['answer'].strip()}" in text
         assert all(f"{letter}. {option}" in text for letter, option in
                    zip(OPTION_LETTERS, item.fields["keypoint_options"], strict=True))
-        assert text.rstrip().endswith("The final answer is: <letter>")
+        assert "must end in this format:\nThe final answer is: <A, B, C, D or E>" in text
     assert bench.options["mode"] == "without_summary" and "mode" not in ME2().options
 
 

@@ -33,7 +33,7 @@ def model(request: dict) -> str:
     """A perfect model: the gold answer, the correct keypoint set, the teacher's explanation."""
     text = prompt_text(request)
     row = row_in(text)
-    if "Candidate sets of visual elements" in text:
+    if "pick the set of visual elements" in text:  # the keypoint task
         return f"These elements carry the summary's steps.\nThe final answer is: {row['keypoint_answer']}"
     if "You are a mathematics teacher" in text:
         return row["solution"]
@@ -41,7 +41,7 @@ def model(request: dict) -> str:
 
 
 def judge(request: dict) -> str:
-    return '{"correctness": 5, "fidelity": 4, "referencing": 3, "reason": "same steps, fewer elements named"}'
+    return 'Same steps, fewer elements named.\n{"rating": [5, 4, 3]}'  # the official judge's reply
 
 
 def results(out: Path) -> dict:
@@ -137,8 +137,10 @@ def test_resuming_with_another_bertscore_model_is_refused_not_mixed(tmp_path: Pa
     out = tmp_path / "explain"
     first = cli("run", "me2", "--task", "me2_explain", "--model", "baseline:empty", "--limit", "2", "--out", str(out))
     assert first.returncode == 0, first.stderr
+    # The style switches are recorded too (their defaults changed to the official protocol).
     assert json.loads((out / "run.json").read_text())["options"] == {
-        "bertscore_model": "default", "bertscore_layer": "default"}
+        "bertscore_model": "default", "bertscore_layer": "default",
+        "prompt_style": "paper", "judge_style": "paper", "explanation_text": "raw"}
     env = {**os.environ, "GEOMEVAL_BERTSCORE_LAYER": "2"}
     again = subprocess.run([sys.executable, "-m", "geomeval.cli", "run", "me2", "--task", "me2_explain", "--model",
                             "baseline:empty", "--out", str(out)], capture_output=True, text=True, timeout=600, env=env)

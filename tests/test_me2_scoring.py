@@ -107,9 +107,11 @@ def test_failed_generation_is_unscored_and_lowers_coverage() -> None:
 def test_short_answers_go_through_the_checker_and_the_judge_decides_the_rest() -> None:
 
     def judge(request: dict) -> str:
-        response = prompt_text(request).split("Student's response:", 1)[1]
-        equivalent = "4000 mm" in response
-        return json.dumps({"final_answer": "4000 mm" if equivalent else "7", "equivalent": equivalent})
+        # The official judge's inputs (gold and the prediction after its marker), its reply.
+        text = prompt_text(request)
+        assert "The final answer is" not in text and request["temperature"] == 0.0
+        prediction = text.split("Model prediction:", 1)[1]
+        return f"The values {'match' if '4000 mm' in prediction else 'differ'}.\n{{{{Correctness: {int('4000 mm' in prediction)}}}}}"
 
     def make() -> list[SampleRecord]:
         return [
@@ -182,8 +184,14 @@ def test_explanation_judge_ratings_are_kept_as_published_and_rescaled() -> None:
     bench = ME2()
 
     def judge(request: dict) -> str:
-        assert "segment AH: the altitude from A to BC" in prompt_text(request)
-        return '{"correctness": 4, "fidelity": 3, "referencing": 5, "reason": "uses AH"}'
+        # The official judge's request: one system message with the two explanations and the
+        # answer (not the problem, not the keypoint list), at the official 0.01.
+        [message] = request["messages"]
+        text = message["content"]
+        assert message["role"] == "system" and request["temperature"] == 0.01
+        assert EXPLAIN_TARGET["reference"] in text and "then AH = 4." in text and "Answer: 4" in text
+        assert "Problem e1" not in text and "the altitude from A to BC" not in text
+        return 'Both draw AH; the model names fewer steps.\n{"rating": [4, 3, 5]}'
 
     records = [record("e1", "me2_explain", "geometry", "Draw AH, the altitude from A; then AH = 4.",
                       question_format="short-answer", answer="4", **EXPLAIN_TARGET)]

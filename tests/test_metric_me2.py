@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import re
 import tomllib
@@ -301,12 +300,14 @@ def test_accuracy_agrees_with_the_runner_on_the_sample(task: str) -> None:
 
 
 def _answer_judge(request: dict[str, Any]) -> str:
-    response = _request_text(request).split("Student's response:", 1)[1]
-    if "garbled" in response:
+    """The official short-answer judge's reply ({{Correctness: 1}} or 0, after its thinking)
+    to the official inputs: the gold answer and the prediction."""
+    response = _request_text(request).split("Model prediction:", 1)[1]
+    if "give or take" in response:
         return "The student seems to be on the right track."  # unreadable, and again on repair
     if "4000 mm" in response:
-        return json.dumps({"final_answer": "4000 mm", "equivalent": True})
-    return json.dumps({"final_answer": "400 mm", "equivalent": False})
+        return "4000 mm is 4 m.\n{{Correctness: 1}}"
+    return "400 mm is 0.4 m.\n{{Correctness: 0}}"
 
 
 def test_the_judge_decides_short_answers_the_rules_find_unequal(accuracy, judge_env) -> None:
@@ -326,10 +327,7 @@ def test_the_judge_decides_short_answers_the_rules_find_unequal(accuracy, judge_
         per_item=True,
     )
     first, second, third, fourth, _ = results["per_item"]
-    assert (first["correct"], first["judge"]) == (
-        True,
-        {"final_answer": "4000 mm", "equivalent": True},
-    )
+    assert (first["correct"], first["judge"]) == (True, {"final_answer": None, "equivalent": True})
     assert "judge: equal" in first["explanation"]
     assert second["correct"] is False
     # A failed judgment is unscored with its error, never wrong.
@@ -341,7 +339,9 @@ def test_the_judge_decides_short_answers_the_rules_find_unequal(accuracy, judge_
     [entry] = results["unscored"]["accuracy"]
     assert entry["item"] == 2 and entry["reason"].startswith("answer judge failed")
     assert len(server.requests) == 4  # items 0 and 1 once, item 2 twice (the repair)
-    assert "How tall is the pole?" in _request_text(server.requests[0])
+    # The official judge's inputs: the gold answer and the prediction after its marker.
+    assert "How tall is the pole?" not in _request_text(server.requests[0])
+    assert "Model prediction: 4000 mm\n" in _request_text(server.requests[0])
 
 
 def test_judge_refused_without_a_judge_or_for_keypoints(accuracy) -> None:
@@ -571,7 +571,8 @@ def _explanation_judge(request: dict[str, Any]) -> str:
         return "A fine explanation overall, I would say."  # no JSON, twice
     if "half the base" in candidate:
         raise RuntimeError("scripted outage")  # the server answers HTTP 500
-    return json.dumps(RATINGS)
+    # The official judge's reply: its thinking, then the three ratings in order.
+    return f'{RATINGS["reason"]}\n{{"rating": [{RATINGS["correctness"]}, {RATINGS["fidelity"]}, {RATINGS["referencing"]}]}}'
 
 
 def test_judge_ratings_as_published_and_rescaled(explanation, judge_env) -> None:
@@ -592,14 +593,13 @@ def test_judge_ratings_as_published_and_rescaled(explanation, judge_env) -> None
     assert all(results["coverage"][name] == 1.0 for name in scoring.JUDGE_METRICS)
     assert results["judge_failures"] == 0 and results["per_item"][0]["judge"]["fidelity"] == 3
     assert not any("judge was not shown" in note for note in results["notes"])
+    assert results["per_item"][0]["judge"]["reason"] == RATINGS["reason"]
+    # The official judge's inputs: the two explanations and the answer, nothing else.
     prompt = _request_text(server.requests[0])
-    for shown in (
-        "- segment AH: the altitude from A to BC",
-        "Answer: 12",
-        REFERENCE,
-        "Find the area",
-    ):
+    for shown in ("Answer: 12", REFERENCE, GOOD):
         assert shown in prompt, shown
+    for hidden in ("segment AH: the altitude from A to BC", "Find the area"):
+        assert hidden not in prompt, hidden
 
 
 def test_failed_judgments_are_unscored_and_text_metrics_still_count(explanation, judge_env) -> None:
@@ -621,7 +621,8 @@ def test_failed_judgments_are_unscored_and_text_metrics_still_count(explanation,
     assert results["per_item"][2]["judge_error"].startswith("judge request failed")
     for name in scoring.TEXT_METRICS:
         assert results["coverage"][name] == 1.0, name
-    assert any("the problem, the answer" in note for note in results["notes"])
+    # The official judge sees the answer beside the two explanations: without it, a note.
+    assert any("the judge was not shown the answer" in note for note in results["notes"])
 
 
 def test_a_judge_down_for_every_item_leaves_judge_metrics_uncovered(explanation, judge_env) -> None:

@@ -56,7 +56,8 @@ Args:
     option_sources (`list` of `list` of `str` or `int`, optional, me2_keypoints only): per
         item, where each of the five options came from (correct, similar_problem,
         similar_summary, similar_keypoints, random), or None; adds chosen_sources.
-    problems (`list` of `str`, optional): per item, the question, shown to the judge.
+    problems (`list` of `str`, optional): per item, the question (kept in the records; the
+        official short-answer judge, which geomeval's default judge follows, does not see it).
     extracted (`bool`, optional, default False): predictions are final answers already.
     judge (`bool`, optional, default False, me2_solve only): let the LLM judge
         GEOMEVAL_JUDGE_MODEL names decide short answers the rules find unequal (refused with

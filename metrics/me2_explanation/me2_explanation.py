@@ -43,13 +43,14 @@ compared with the teacher's reference explanation:
 _KWARGS_DESCRIPTION = """
 Scores ME2 explanations against the teachers' reference explanations.
 Args:
-    predictions (`list` of `str`): per item, the model's explanation (a JSON reply's
-        `solution_text` is taken). `None` (no response) leaves the item unscored.
+    predictions (`list` of `str`): per item, the model's reply, scored as it stands (a JSON
+        wrapper included, as the official code scores it). `None` leaves the item unscored.
     references (`list` of `str`): per item, the teacher's reference explanation.
     keypoints (`list` of `list` of `dict`, optional): per item, the visual keypoints as
-        {"element", "description"} dicts, shown to the judge.
+        {"element", "description"} dicts (checked; the official judge does not see them).
     answers (`list` of `str`, optional): per item, the gold answer, shown to the judge.
-    problems (`list` of `str`, optional): per item, the problem, shown to the judge.
+    problems (`list` of `str`, optional): per item, the problem (checked; the official
+        judge does not see it).
     domains (`list` of `str` or `int`, optional): per item, "geometry" or "graph" (or the
         ClassLabel index); adds the per-domain breakdown.
     judge (`bool`, optional, default False): rate with the LLM judge GEOMEVAL_JUDGE_MODEL

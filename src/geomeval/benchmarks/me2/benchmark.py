@@ -22,13 +22,22 @@ from typing import Any, Literal, get_args
 
 from ...errors import UsageError
 from ...lazy import lazy_import
+from ...prompts import PromptSet
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .features import ANCHORED, OPTION_LETTERS
 from .hub import HUB
-from .prompts import TEMPLATES, build_messages
+from .prompts import (
+    JUDGE_STYLES,
+    PROMPT_STYLES,
+    TEMPLATES,
+    JudgeStyle,
+    PromptStyle,
+    build_messages,
+    templates_for,
+)
 
 data = lazy_import(f"{__package__}.data")
 scoring = lazy_import(f"{__package__}.scoring")
@@ -66,13 +75,32 @@ LMMS_EXPLAIN_METRICS = (
 )
 
 
+ExplanationText = Literal["raw", "extracted"]
+EXPLANATION_TEXTS: tuple[str, ...] = get_args(ExplanationText)
+# The official explanation judge samples at 0.01 (utils.py, get_gpt_score_solution); its
+# short-answer judge at 0 (`ANSWER_JUDGE_TEMPERATURE`).
+JUDGE_TEMPERATURE = 0.01
+ANSWER_JUDGE_TEMPERATURE = 0.0
+
+
 @dataclass(frozen=True)
 class ME2Options:
-    """ME2's run option (`-T mode=without_summary`)."""
+    """ME2's run options (`-T mode=without_summary -T prompt_style=geomeval …`)."""
 
     mode: Mode = field(default="with_summary", metadata=about(
         "me2_keypoints with the solution summary (the paper's setup) or without it (the Appendix C "
         "ablation)", named="--mode"))
+    prompt_style: PromptStyle = field(default="paper", metadata=about(
+        "paper (the official task prompts: the solver gives only 'The final Answer is: ...', the explanation "
+        "comes as a JSON solution_text) or geomeval (the answer's form spelled out, a prose explanation)",
+        named="prompt style"))
+    judge_style: JudgeStyle = field(default="paper", metadata=about(
+        "paper (the official judges' inputs and replies: the two explanations and the answer, a rating list "
+        "after thinking aloud) or geomeval (the problem and keypoints shown too, named ratings in JSON)",
+        named="judge style"))
+    explanation_text: ExplanationText = field(default="raw", metadata=about(
+        "raw (the reply as it is, JSON and all, scored as the official code does) or extracted (the "
+        "explanation inside a JSON reply's solution_text)", named="explanation text"))
 
 
 class ME2(Benchmark):
@@ -90,13 +118,33 @@ class ME2(Benchmark):
         groups=("me2",),
     )
     headline = "accuracy"
-    prompt_templates = TEMPLATES
+    prompt_templates: tuple[Any, ...] = TEMPLATES
     Options = ME2Options
+    judge_temperature = JUDGE_TEMPERATURE
 
-    def __init__(self, mode: str = MODES[0]) -> None:
-        if mode not in MODES:
-            raise ValueError(f"unknown ME2 --mode {mode!r}; modes: {', '.join(MODES)}")
+    def __init__(self, mode: str = MODES[0], prompt_style: str = PROMPT_STYLES[0],
+                 judge_style: str = JUDGE_STYLES[0], explanation_text: str = EXPLANATION_TEXTS[0]) -> None:
+        for name, value, allowed in (("--mode", mode, MODES), ("prompt_style", prompt_style, PROMPT_STYLES),
+                                     ("judge_style", judge_style, JUDGE_STYLES),
+                                     ("explanation_text", explanation_text, EXPLANATION_TEXTS)):
+            if value not in allowed:
+                raise ValueError(f"unknown ME2 {name} {value!r}; choices: {', '.join(allowed)}")
         self.mode = mode
+        self.prompt_style = prompt_style
+        self.judge_style = judge_style
+        self.explanation_text = explanation_text
+        self.prompt_templates = templates_for(prompt_style, judge_style)
+
+    def configured(self, options: Any) -> ME2:
+        """Set up as `options` say: the style switches swap their templates' default texts (a
+        prompt file's replacements stay over them)."""
+        clone = super().configured(options)
+        assert isinstance(clone, ME2)
+        clone.prompt_templates = templates_for(clone.prompt_style, clone.judge_style)
+        if self._prompt_set is not None:
+            clone._prompt_set = PromptSet(self.name, {t.name: t for t in clone.prompt_templates},
+                                          self._prompt_set.overrides, self._prompt_set.source)
+        return clone
 
     @property
     def with_summary(self) -> bool:
@@ -117,8 +165,10 @@ class ME2(Benchmark):
         one, so `geomeval run` refuses a change instead of averaging two models' scores;
         `geomeval score` rescores every item with the current one."""
         model, layer = scoring.bert_choice()
-        options = {"bertscore_model": model or "default", "bertscore_layer": layer or "default"}
-        # Recorded only for the ablation, so run folders made before it still resume.
+        options = {"bertscore_model": model or "default", "bertscore_layer": layer or "default",
+                   "prompt_style": self.prompt_style, "judge_style": self.judge_style,
+                   "explanation_text": self.explanation_text}
+        # The mode is recorded only for the ablation, so run folders made before it still resume.
         return options if self.with_summary else options | {"mode": self.mode}
 
     def data_status(self) -> str:
@@ -156,7 +206,15 @@ class ME2(Benchmark):
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         if task == "me2_keypoints" and not item.fields.get("keypoint_options"):
             raise NotPosable(NO_OPTIONS)
-        return build_messages(item.fields, task, summary=self.with_summary, prompts=self.prompts)
+        return build_messages(item.fields, task, summary=self.with_summary, prompts=self.prompts,
+                              style=self.prompt_style)
+
+    async def score(self, record: SampleRecord, judge: Any) -> dict[str, Score]:
+        """`scoring.score_record` under this run's judge style and explanation text."""
+        scores: dict[str, Score] = await scoring.score_record(
+            record, judge, self.prompts, judge_style=self.judge_style, explanation_text=self.explanation_text
+        )
+        return scores
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields

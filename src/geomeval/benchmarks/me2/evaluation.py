@@ -160,9 +160,12 @@ def evaluate_explanations(
     rescaled to [0, 1]).
 
     Metrics that cannot run (the judge ones without a judge, BERTScore without a local model)
-    are None with coverage 0 and a note saying why, never 0. `keypoints`, `answers` and
-    `problems` are what the judge's rubric shows beside the two explanations; `domains` adds
-    the per-domain breakdown. Bad input is a ValueError naming item and field.
+    are None with coverage 0 and a note saying why, never 0. `answers` is what the official
+    judge sees beside the two explanations (the judge here is asked as a default run asks it,
+    `judge_style=paper`); `keypoints` and `problems` are checked and kept for geomeval's
+    judge style; the reply is scored as it is, as the official code scores it
+    (`explanation_text=raw`); `domains` adds the per-domain breakdown. Bad input is a
+    ValueError naming item and field.
     """
     check_columns(
         predictions,
@@ -197,7 +200,7 @@ def evaluate_explanations(
     notes.append(f"BERTScore not computed: {bert_reason}" if bert_reason else _bert_note())
     if judge:
         results["judge_failures"] = _judge_failures(records)
-        notes += _missing_context(problems, answers, keypoints)
+        notes += _missing_context(answers)
     else:
         for name in scoring.JUDGE_METRICS:
             results[name] = None
@@ -440,19 +443,12 @@ def _bert_note() -> str:
     return f"{note}; {scoring.BERT_NOT_COMPARABLE}" if scorer.is_default_model else note
 
 
-def _missing_context(*columns: Sequence[Any] | None) -> list[str]:
-    """Notes for what the rubric could not show the judge: its ratings are weaker without."""
-    names = (("problems", "the problem"), ("answers", "the answer"), ("keypoints", "the keypoints"))
-    missing = [
-        (arg, what) for (arg, what), column in zip(names, columns, strict=True) if column is None
-    ]
-    if not missing:
+def _missing_context(answers: Sequence[Any] | None) -> list[str]:
+    """A note when the judge could not be shown the answer, which the official judge sees
+    beside the two explanations: its ratings are weaker without."""
+    if answers is not None:
         return []
-    return [
-        JUDGE_MISSING_CONTEXT.format(
-            what=", ".join(what for _, what in missing), args=", ".join(arg for arg, _ in missing)
-        )
-    ]
+    return [JUDGE_MISSING_CONTEXT.format(what="the answer", args="answers")]
 
 
 def _accuracy_item(record: SampleRecord) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from .features import (
 )
 
 ACCURACY = "accuracy"
+ANSWER_JUDGE_TEMPERATURE = 0.0  # the official short-answer judge's (its explanation judge: ME2.judge_temperature)
 LIKERT = ("Correctness", "Fidelity", "Referencing")
 RESCALED_SUFFIX = " (0-100)"
 JUDGE_METRICS = LIKERT + tuple(name + RESCALED_SUFFIX for name in LIKERT)
@@ -102,10 +103,14 @@ def read_choice(response: str | None, target: dict[str, Any] | None = None) -> t
     return letter, method
 
 
-def explanation_of(response: str) -> str:
-    """The explanation a response gives: a JSON reply's `solution_text` (or `explanation`),
-    else the whole text; bounded."""
+def explanation_of(response: str, explanation_text: str = "extracted") -> str:
+    """The explanation a response gives, bounded: with `explanation_text="raw"` (the
+    default of a run, as the official code scores it) the reply as it is, a JSON wrapper
+    and all; with "extracted" (`-T explanation_text=extracted`) a JSON reply's
+    `solution_text` (or `explanation`), else the whole text."""
     text = response.strip()[:MAX_EXPLANATION_CHARS]
+    if explanation_text == "raw":
+        return text
     if text.startswith("{") or text.startswith("```"):
         data = parse_json_object(text)
         if data is not None:
@@ -118,15 +123,19 @@ def explanation_of(response: str) -> str:
 # --------------------------------------------------------------------------- per task
 
 
-async def score_record(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> dict[str, Score]:
-    """One record's metrics; `prompt_set` is the run's (the judges' templates among them)."""
+async def score_record(
+    record: SampleRecord, judge: Judge, prompt_set: PromptSet, *, judge_style: str = "paper",
+    explanation_text: str = "raw",
+) -> dict[str, Score]:
+    """One record's metrics; `prompt_set` is the run's (the judges' templates among them),
+    `judge_style` and `explanation_text` its switches (`ME2Options`)."""
     record.judgment = None
     record.extracted = None
     if record.task == "me2_solve":
-        return await _solve(record, judge, prompt_set)
+        return await _solve(record, judge, prompt_set, judge_style)
     if record.task == "me2_keypoints":
         return _keypoints(record)
-    return await _explain(record, judge, prompt_set)
+    return await _explain(record, judge, prompt_set, judge_style, explanation_text)
 
 
 def failed_scores(record: SampleRecord) -> dict[str, Score]:
@@ -139,7 +148,7 @@ def failed_scores(record: SampleRecord) -> dict[str, Score]:
     return scores
 
 
-async def _solve(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> dict[str, Score]:
+async def _solve(record: SampleRecord, judge: Judge, prompt_set: PromptSet, judge_style: str = "paper") -> dict[str, Score]:
     target = record.target
     gold = target["answer"]
     if target["question_format"] == "multiple-choice":
@@ -159,8 +168,11 @@ async def _solve(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> d
     # The rules found the answers unequal (or found none): the judge decides, since units and
     # forms the checker does not know ("4000 mm" for "4 m") are its job here.
     assert record.response is not None  # the engine scores a record without one (Benchmark.model_failed)
-    judged = await judge.ask(
-        prompts.answer_judge_messages(target["problem"], gold, record.response, prompt_set),
+    # The official short-answer judge sees the prediction after its final-answer marker (the
+    # whole reply when it has none) and samples at 0; geomeval's sees the whole reply.
+    shown = answer if judge_style == "paper" and answer else record.response
+    judged = await judge.for_benchmark(ANSWER_JUDGE_TEMPERATURE).ask(
+        prompts.answer_judge_messages(target["problem"], gold, shown, prompt_set, judge_style),
         prompts.parse_answer_verdict,
     )
     if judged.value is None:
@@ -187,8 +199,9 @@ def _keypoints(record: SampleRecord) -> dict[str, Score]:
     return {ACCURACY: Score(float(letter == gold), explanation=f"chose {letter}{kind} ({method}); gold {gold}")}
 
 
-async def _explain(record: SampleRecord, judge: Judge, prompt_set: PromptSet) -> dict[str, Score]:
-    candidate = explanation_of(record.response or "")
+async def _explain(record: SampleRecord, judge: Judge, prompt_set: PromptSet, judge_style: str = "paper",
+                   explanation_text: str = "raw") -> dict[str, Score]:
+    candidate = explanation_of(record.response or "", explanation_text)
     record.extracted = {"explanation_chars": len(candidate)}
     if not candidate:
         scores = {name: Score(0.0, explanation="empty explanation") for name in TEXT_METRICS}
@@ -206,7 +219,7 @@ async def _explain(record: SampleRecord, judge: Judge, prompt_set: PromptSet) ->
         scores = {name: Score.missing(NO_JUDGE, needs_judge=True) for name in JUDGE_METRICS}
         return scores | await text_task
     answer, text = await asyncio.gather(
-        judge.ask(prompts.explanation_judge_messages(record.target, candidate, prompt_set),
+        judge.ask(prompts.explanation_judge_messages(record.target, candidate, prompt_set, judge_style),
                   prompts.parse_explanation_verdict),
         text_task,
     )
