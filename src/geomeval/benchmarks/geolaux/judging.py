@@ -142,14 +142,14 @@ Solution:
 
 ## Categories
 - figure_comprehension: the figure's points, lines, circles or relations are misread \
-(e.g. which angles are equal, which points are collinear), or the givens are misread.
+(e.g. which angles are equal, which points are collinear).
 - knowledge: the figure is understood, but the theorem, formula or property used is \
 false or misremembered, or the wrong one is chosen for the situation.
 - calculation: the figure is understood and the right knowledge is chosen and applied, \
 but substituting values or computing goes wrong, including a wrong unit conversion.
 - logical_reasoning: the step's conclusion does not follow from its reasons: a claim \
-made by intuition without grounds, an outside or false assumption brought in, circular \
-reasoning, a missed case, or incoherent text.
+made by intuition without grounds, an outside or false assumption brought in, or \
+incoherent, confused text.
 
 Two cases are easily confused. A formula misused because the figure was misread (e.g. a \
 right-triangle theorem applied to three collinear points) is figure_comprehension: the \
@@ -212,8 +212,9 @@ JUDGE_TEMPLATES = (
              implements="the problem's figure, named in the official judge's role sentence (left out when the "
                         "judge is text-only)"),
     Template("judge_system", _SYSTEM, (),
-             implements="-T steps=geomeval only (not the paper's): the role of geomeval's own step-by-step "
-                        "grader, JSON replies"),
+             implements="geomeval's own system line for its English judge questions (`error_judge`, and "
+                        "`step_judge` under -T steps=geomeval): a strict grader replying in JSON; the official "
+                        "judge has no system line"),
     Template(
         "step_judge", _STEP_PROMPT,
         ("problem", "options", "figure_note", "answer", "solution", "count", "steps", "final"),
