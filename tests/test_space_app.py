@@ -158,6 +158,8 @@ def test_script_endpoint(client: Any) -> None:
     summary, figure, reference, lines, checks = client.predict(script, "1", api_name="/run_script")
     assert "Pass@1: 1" in summary and "verifier: 1.00" in summary
     assert Path(figure).is_file() and Path(reference).is_file() and _rows(checks)
+    summary, *_ = client.predict("Foo(1)\nBar(A, B)", "1", api_name="/run_script")  # no line runs: a blank figure
+    assert "PSNR 0.00 dB" in summary and "SSIM 0.000" in summary and "no line of the answer ran" in summary
     summary, figure, reference, lines, checks = client.predict("A = (0, 0)\nB = Foo(A)", "", api_name="/run_script")
     assert "Pass@1: 0" in summary and any(row[1] == "✗" and "Foo" in row[3] for row in _rows(lines))
     with pytest.raises(Exception, match=f"limit is {MAX_SCRIPT_CHARS:,}"):
@@ -421,8 +423,9 @@ def test_browser_shows_a_refused_input_as_an_error(browser: Any, space: str, tmp
     page.locator("#caption-input textarea").fill("A" * (MAX_CAPTION_CHARS + 10))
     page.locator("#caption-score").click()
     page.locator(".toast-body.error").first.wait_for()
+    toasts = watched.error_toasts()
     watched.shot("refused-caption")
-    assert any(f"limit is {MAX_CAPTION_CHARS:,}" in text for text in watched.error_toasts())
+    assert any(f"limit is {MAX_CAPTION_CHARS:,}" in text for text in toasts), toasts
     assert watched.outside == []
 
 
@@ -457,16 +460,35 @@ def test_browser_explore_shows_the_whole_item(browser: Any, space: str, tmp_path
     watched.shot("explore-geoeval-101")
     page.locator("#explore-next").click()
     page.locator("#explore-item-text h3", has_text="102").wait_for()
+    page.wait_for_load_state("networkidle")  # leaving a page mid-request logs an AbortError
     page.goto(space + "/?benchmark=geoeval&task=geoeval_2000&item=109")
     page.locator("#explore-item-text h3", has_text="109").wait_for()
     page.locator("#explore-item-text .katex").first.wait_for()  # $\frac{…}{…}$ typeset, not raw
     assert "\\frac" not in _text(page, "#explore-item-text")
     watched.shot("explore-geoeval-109-latex")
+    page.wait_for_load_state("networkidle")  # leaving a page mid-request logs an AbortError
     page.goto(space + "/?benchmark=geolaux&task=geolaux&item=zh_1")
     page.locator("#explore-item-text h3", has_text="zh_1").wait_for()
     assert "如图，在矩形ABCD中" in _text(page, "#explore-item-text")
     assert "如图" in page.locator("#explore-item input").input_value()
     watched.shot("explore-geolaux-zh")
+    watched.assert_clean()
+
+
+def test_browser_bad_deep_link_is_one_warning_over_a_working_explore(browser: Any, space: str, tmp_path: Path) -> None:
+    """An unknown item in a link: one warning saying so, the task opened on its first item,
+    and every Explore control still working (no error badge anywhere)."""
+    watched = _open(browser, space, tmp_path, "?tab=explore&benchmark=ggbench&task=ggbench_code&item=no-such-item")
+    page = watched.page
+    page.locator(".toast-body.warning", has_text="no item 'no-such-item'").first.wait_for()
+    page.locator("#explore-item-text h3", has_text="1").wait_for()
+    assert page.locator(".toast-body.warning").count() == 1
+    page.locator("#explore-next").click()
+    page.locator("#explore-item-text h3", has_text="2").wait_for()
+    page.locator("#explore-benchmark input").click()
+    page.get_by_role("option", name="GeoLaux (geolaux)").click()
+    page.locator("#explore-item-text h3").wait_for()
+    watched.shot("explore-bad-link")
     watched.assert_clean()
 
 
@@ -478,7 +500,7 @@ def test_browser_run_viewer(browser: Any, space: str, tmp_path: Path) -> None:
     page.locator("#run-item-text h3", has_text="en_2").wait_for()
     text = _text(page, "#run-item-text")
     assert "response" in text and "gold" in text
-    assert "Problem" in _text(page, "#run-prompt")
+    assert "In right triangle ABC" in _text(page, "#run-prompt")  # the problem, as the model was sent it
     scores = _text(page, "#run-scores")
     assert "ACS" in scores and "needs an LLM judge" in scores
     assert "?tab=runs&run=geolaux-random&item=en_2" in _text(page, "#run-link")
@@ -501,6 +523,8 @@ def test_browser_leaderboard_ranks_searches_exports_and_takes_an_upload(
     page.locator("#leaderboard-df", has_text="geolaux-random").wait_for()
     table = _text(page, "#leaderboard-df")
     assert "o3" in table and "70% (7/10)" in table  # a published row; the run with its coverage
+    assert "baseline:random · run geolaux-random" in table and "10 of 2,186 items" in table  # apart, with why
+    assert "0 run(s) ranked, 1 listed apart" in _text(page, "#leaderboard-note")
     assert "ranked by ACS" in _text(page, "#leaderboard-note").replace("*", "")
     with page.expect_download() as download:
         page.locator("#leaderboard-csv").click()
@@ -512,7 +536,7 @@ def test_browser_leaderboard_ranks_searches_exports_and_takes_an_upload(
     assert "o4-mini" in _text(page, "#leaderboard-df")
     page.locator("#leaderboard-search textarea, #leaderboard-search input").first.fill("")
     page.keyboard.press("Enter")
-    results = {"benchmark": "geolaux", "task": "geolaux", "model": "我的模型", "headline": "ACS",
+    results = {"benchmark": "geolaux", "task": "geolaux", "model": "<i>我的模型</i>", "headline": "ACS",
                "metrics": {"ACS": {"value": 0.5, "scored": 10, "total": 10, "coverage": 1.0, "stderr": 0.1}}}
     good = tmp_path / "mine.json"
     good.write_text(json.dumps(results, ensure_ascii=False), encoding="utf-8")
@@ -520,6 +544,10 @@ def test_browser_leaderboard_ranks_searches_exports_and_takes_an_upload(
     page.locator("#leaderboard-upload-note", has_text="Added").wait_for()
     page.locator("#leaderboard-df", has_text="我的模型").wait_for()
     assert "± 19.60" in _text(page, "#leaderboard-df")  # 1.96 · stderr, ×100
+    # The model name is text wherever it is shown: its tags are read, never rendered.
+    assert "model <i>我的模型</i>" in _text(page, "#leaderboard-upload-note")
+    assert "<i>我的模型</i> · run mine" in _text(page, "#leaderboard-df")
+    assert page.locator("#leaderboard-df i, #leaderboard-upload-note i").count() == 0
     watched.shot("leaderboard-upload")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
