@@ -102,3 +102,20 @@ def test_every_cell_is_the_papers() -> None:
     table5 = {renamed.get(name, name): row for name, row in table5.items()}
     assert len(table5) == 10
     assert {row[0]: row[1:] for row in _board("5").rows} == table5
+
+
+def test_each_table_states_the_protocol_a_comparable_run_follows() -> None:
+    """Table 4's pixel columns compare GeoGebra's drawing with the release's PNG: only a run with
+    -T engine=jar follows it; Table 5 has no pixel column, so the engine is free there."""
+    from geomeval.demo import ranking
+
+    t4, t5 = _board("4"), _board("5")
+    assert t4.protocol == {"tasks": {"ggbench_code": ITEMS, "ggbench_image": ITEMS}, "options": {"engine": "jar"}}
+    assert t5.protocol["tasks"] == {"ggbench_code": ITEMS} and "engine" in t5.protocol["free"]
+    run = {"benchmark": "ggbench", "task": "ggbench_code", "n_items": ITEMS, "metrics": {},
+           "config": {"data": "built", "options": {"engine": "geomeval", "pixel_reference": "auto",
+                                                    "prompt_style": "paper"}}}
+    assert ranking.apart_reasons(t4, run) == ["switch engine=geomeval on (the table: jar)"]
+    assert ranking.apart_reasons(t5, run) == []
+    jar_run = {**run, "config": {"data": "built", "options": {**run["config"]["options"], "engine": "jar"}}}
+    assert ranking.apart_reasons(t4, jar_run) == []
