@@ -259,13 +259,13 @@ def _live_records_at_aggregation(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     before = alive()
     counts: list[int] = []
-    finalize = runner.finalize
+    summarize = runner.summarize  # what a run (through finalize) and a rescore aggregate with
 
     def counting(bench, records, *args, **kwargs):
         counts.append(alive() - before)
-        return finalize(bench, records, *args, **kwargs)
+        return summarize(bench, records, *args, **kwargs)
 
-    monkeypatch.setattr(runner, "finalize", counting)
+    monkeypatch.setattr(runner, "summarize", counting)
     return counts
 
 
