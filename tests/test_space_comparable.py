@@ -74,6 +74,7 @@ def test_sample_run_other_task_and_switch_are_listed_apart_with_why(runs_root: P
     assert {r[1] for r in table.rows[-3:]} == {r[1] for r in runs.values()}  # listed last, below the ranking
     sample = runs["gl-sample"][why]
     assert "10 of 2,186 items" in sample and "embedded sample" in sample and "7 of 10 items scored" in sample
+    assert "judge offline, the table's: o4-mini" in sample  # the paper's PCS and PQS are o4-mini's
     assert "task geolaux_aux, not geolaux" in runs["gl-aux"][why]
     assert "switch steps=geomeval on (the table: judge)" in runs["gl-steps"][why]
     assert "task" not in runs["gl-steps"][why] and "switch" not in sample
@@ -128,3 +129,8 @@ def test_tables_that_take_no_single_run_and_uploads_without_a_protocol(runs_root
                     "config": {"data": "/data/geoqa", "options": {"source": "mathvista_geometry", "mode": "with_image"}}}
     assert ranking.apart_reasons(capgeo, other_source) == [
         "switch source=mathvista_geometry on (the table: geoqa)"]  # mode is the table's columns: not checked
+    explain = _board("me2", "Table 5")
+    run = {"benchmark": "me2", "task": "me2_explain", "n_items": 1000, "judge": "openai:gpt-4o-mini",
+           "metrics": {}, "config": {"data": "/data/me2"}}
+    assert ranking.apart_reasons(explain, run) == ["judge openai:gpt-4o-mini, the table's: gpt-4o-2024-08-06"]
+    assert ranking.apart_reasons(explain, {**run, "judge": "openai:gpt-4o-2024-08-06"}) == []

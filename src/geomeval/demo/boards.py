@@ -57,29 +57,13 @@ class Board:
     # What a run must match to be ranked in this table (`ranking.apart_reasons`): "tasks",
     # task -> the published item count (null: the paper does not state it), "options" a run
     # must have where they are not the benchmark's defaults, "free" options the table's
-    # columns vary (not checked), or "no_runs": why no single run can be ranked here.
+    # columns vary (not checked), "judge": the judge model the paper used (its name is in the
+    # run's judge spec), or "no_runs": why no single run can be ranked here.
     protocol: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
         return f"{self.title} — {self.paper}"
-
-
-# The protocols of tables whose file does not state one yet: GGBench's Tables 4 and 5 (1,411
-# problems, the paper's Section 3), matched by the table named in their source.
-FALLBACK_PROTOCOLS: dict[str, dict[str, dict[str, Any]]] = {
-    "ggbench": {
-        "Table 4": {"tasks": {"ggbench_code": 1411, "ggbench_image": 1411}},
-        "Table 5": {"tasks": {"ggbench_code": 1411}},
-    },
-}
-
-
-def _fallback_protocol(paper: str, source: str) -> dict[str, Any]:
-    for table, protocol in FALLBACK_PROTOCOLS.get(paper, {}).items():
-        if table in source:
-            return protocol
-    return {}
 
 
 def _read_board_file(path: Path) -> list[Board]:
@@ -101,7 +85,7 @@ def _read_board_file(path: Path) -> list[Board]:
             rows=rows,
             note=str(table.get("note") or data.get("note", "")),
             url=str(data.get("url", "")),
-            protocol=dict(table.get("protocol") or _fallback_protocol(path.stem, str(table.get("source") or ""))),
+            protocol=dict(table.get("protocol") or {}),
         ))
     return boards
 

@@ -120,7 +120,8 @@ def apart_reasons(board: boards.Board, data: dict[str, Any], rank_by: str | None
     `board`'s published rows; empty when it is. Checked: the table takes single runs, the
     task, the data (the release, not the embedded sample; no --limit), the item count against
     the published one, the run's switches against the benchmark's defaults and the table's
-    own, the prompts (no --prompts file) and the coverage of the ranking column."""
+    own, the prompts (no --prompts file), the judge the paper used (where the table names
+    one) and the coverage of the ranking column."""
     protocol = board.protocol
     if protocol.get("no_runs"):
         return [f"this table is {protocol['no_runs']}"]
@@ -151,6 +152,9 @@ def apart_reasons(board: boards.Board, data: dict[str, Any], rank_by: str | None
                 reasons.append(f"{key} not recorded (the table: {value})")
         if config.get("prompts"):
             reasons.append("its own prompts (--prompts), not the default ones")
+    judge = str(data.get("judge") or config.get("judge") or "")
+    if protocol.get("judge") and str(protocol["judge"]).lower() not in judge.lower():
+        reasons.append(f"judge {judge[:60] or '?'}, the table's: {protocol['judge']}")
     published = tasks.get(task) if task in tasks else None
     items = data.get("n_items")
     if isinstance(published, int) and items != published:
