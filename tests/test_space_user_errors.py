@@ -64,7 +64,7 @@ def test_uploaded_model_names_are_text(tmp_path: Path) -> None:
     with pytest.raises(DemoInputError, match="\"model\" is not text"):
         ranking.read_uploaded(upload, tmp_path, {})
     upload.write_text(json.dumps({"benchmark": "geolaux", "model": "<b>mine</b>", "metrics": {"ACS": {"value": 0.5}}}))
-    name, data = ranking.read_uploaded(upload, tmp_path, {})
+    _name, data = ranking.read_uploaded(upload, tmp_path, {})
     assert data["model"] == "<b>mine</b>"  # kept as written; the app shows it through `plain`
 
 
@@ -82,3 +82,26 @@ def test_a_refused_input_is_an_escaped_toast_and_one_log_line(caplog: pytest.Log
     assert raised.value.print_exception is False  # Gradio prints no traceback for it
     records = [r for r in caplog.records if r.name == "geomeval.demo"]
     assert len(records) == 1 and records[0].exc_info is None and "\n" not in records[0].getMessage()
+
+
+def test_a_deep_link_to_an_unknown_run_or_item_opens_the_first_and_warns(tmp_path: Path) -> None:
+    pytest.importorskip("gradio")
+    from types import SimpleNamespace
+
+    from geomeval.benchmarks import get_benchmark
+    from geomeval.demo import app
+    from geomeval.judges import parse_judge_spec
+    from geomeval.models import ModelOptions, parse_model_spec
+    from geomeval.runner import run
+
+    root = tmp_path / "runs"
+    run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("baseline:random", ModelOptions()),
+        judge=parse_judge_spec("offline"), out_dir=root / "gl")
+    opened = app._run_handlers(root)["open"]
+    for query, warning in (({"tab": "runs", "run": "../secret"}, "no run '../secret'"),
+                           ({"tab": "runs", "run": "gl", "item": "nope"}, "no item 'nope' in run 'gl'")):
+        with pytest.warns(UserWarning, match=warning):
+            outputs = opened(SimpleNamespace(query_params=query))
+        run_name, item = outputs[1], outputs[3]
+        assert run_name["value"] == "gl" and item["value"] == "en_1"  # the first run, its first item
+        assert outputs[5].startswith("### en_1")
