@@ -2,15 +2,25 @@
 
 Concurrency is owned here, not by callers, and adapts to the server: each client lets at
 most `concurrency` requests be in flight, halves that window when a request times out or
-the server says it is overloaded (429, 503), and widens it again by one after a run of
-successes, saying so on the `geomeval` logger. A request times out only after `timeout_s`
-in which the endpoint answered nothing at all, its own or another request: a server that
-works through its queue one request at a time (llama.cpp's) keeps answering, so prompts
-waiting in its queue are not abandoned and sent again; a server that went quiet is.
-Transient trouble (429, 5xx, timeouts, dropped
-connections, malformed or truncated bodies) is retried with exponential backoff and
-jitter, waiting at least what `Retry-After` asks. The semaphore is released while a
-request waits to retry, so one slow item never holds a slot it is not using.
+the server says it is overloaded (429, 503; once for the requests sent under the same
+window), and widens it again by one after a run of successes, saying so on the `geomeval`
+logger.
+
+Each request is abandoned at its own timeout while the rest proceed: it times out after
+`timeout_s` without its reply, counted from when it was sent or from the latest reply to a
+request sent before it (which may have been ahead of it in the server's queue), whichever is
+later. A server that works through its queue one request at a time (llama.cpp's) keeps
+answering the requests ahead of a waiting one, so prompts waiting in its queue are not
+abandoned and sent again; a request that hangs while the server answers the requests sent
+after it, or on a server that went quiet, is abandoned `timeout_s` after the last reply to
+a request sent before it.
+
+Transient trouble (429, 5xx, timeouts, dropped connections, malformed or truncated bodies) is
+retried with exponential backoff and jitter. A `Retry-After` (seconds or an HTTP date) is
+waited for in full, up to `RetryPolicy.max_retry_after_s` and the run's remaining time
+(`RequestBudget.max_seconds`); a request asked to wait longer than that gives up, saying so,
+rather than come back early. The semaphore is released while a request waits to retry, so
+one slow item never holds a slot it is not using.
 Successful completions go to the response cache; failures never do. The API key is
 sent in a header only and redacted from every error text.
 
@@ -142,10 +152,13 @@ class RequestBudget:
     together; checked before each request is sent, charged as replies arrive."""
 
     def __init__(self, max_requests: int | None = None, max_cost: float | None = None,
-                 prices: dict[str, dict[str, float]] | None = None):
+                 prices: dict[str, dict[str, float]] | None = None, max_seconds: float | None = None):
         self.max_requests = max_requests
         self.max_cost = max_cost
         self.prices = prices or {}
+        # The run's time: a retry is not scheduled past it (None: no limit).
+        self.max_seconds = max_seconds
+        self.started = time.monotonic()
         self.requests = 0
         self.cost = 0.0
         self._lock = threading.Lock()
@@ -159,6 +172,12 @@ class RequestBudget:
                 raise BudgetExhausted(f"the cost budget is spent (${self.cost:.4f} of --max-cost "
                                       f"${self.max_cost:g})")
             self.requests += 1
+
+    def remaining_s(self) -> float | None:
+        """Seconds left of the run's `max_seconds`, or None without one."""
+        if self.max_seconds is None:
+            return None
+        return max(0.0, self.started + self.max_seconds - time.monotonic())
 
     def charge(self, model: str, usage: dict[str, int] | None) -> None:
         with self._lock:
@@ -179,9 +198,13 @@ def request_cost(prices: dict[str, dict[str, float]], model: str, usage: dict[st
 class RetryPolicy:
     """How one request is retried. `deadline_factor` bounds the time a request spends on
     attempts and waits since the endpoint last answered anything to that many timeouts, so a
-    server that accepts and never answers costs a bounded time, not `max_attempts` timeouts;
-    `breaker_failures` requests in a row that fail for good, with no success between them,
-    open the circuit (EndpointFailure)."""
+    server that accepts and never answers costs a bounded time, not `max_attempts` timeouts
+    (a wait the server asked for with `Retry-After` is not silence and adds to it; a request
+    during whose life the endpoint answered anything is not met by silence and is bounded by
+    `max_attempts` alone);
+    `max_retry_after_s` is the longest `Retry-After` waited for (longer: the request gives
+    up); `breaker_failures` requests in a row that fail for good, with no success between
+    them, open the circuit (EndpointFailure)."""
 
     max_attempts: int = 6
     base_delay_s: float = 0.5
@@ -197,7 +220,8 @@ class RetryPolicy:
             raise ValueError("breaker_failures must be at least 1")
 
     def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
-        """Exponential backoff with equal jitter; never shorter than Retry-After (capped)."""
+        """Exponential backoff with equal jitter; never shorter than Retry-After (capped: the
+        client gives up before waiting past the cap)."""
         ceiling = min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1))
         wait = ceiling / 2 + rng.uniform(0, ceiling / 2)
         if retry_after is not None:
@@ -223,13 +247,17 @@ def parse_retry_after(value: str | None) -> float | None:
 
 class AdaptiveLimit:
     """At most `limit` holders at once, `limit` moving between 1 and `ceiling` (AIMD): halved
-    on `narrow()`, widened by one after `WIDEN_AFTER` `succeeded()` calls in a row."""
+    on `narrow()`, widened by one after `WIDEN_AFTER` `succeeded()` calls in a row. Like TCP's
+    one reduction per window, trouble met by a request sent before the last narrowing (it
+    went out under the wider window, which that narrowing already answered) narrows no
+    further: twenty requests hung at once halve the window once, not down to one."""
 
     def __init__(self, ceiling: int, name: str) -> None:
         self.ceiling = self.limit = ceiling
         self.name = name
         self.held = 0
         self._streak = 0
+        self._narrowed_at = float("-inf")
         self._changed = asyncio.Condition()
 
     async def __aenter__(self) -> AdaptiveLimit:
@@ -243,9 +271,14 @@ class AdaptiveLimit:
             self.held -= 1
             self._changed.notify_all()
 
-    def narrow(self, why: str) -> None:
+    def narrow(self, why: str, sent_at: float | None = None) -> None:
+        """Halve the window for trouble met by a request sent at `sent_at` (monotonic; None:
+        now), unless it was sent before the last narrowing."""
         self._streak = 0
+        if sent_at is not None and sent_at < self._narrowed_at:
+            return
         if self.limit > 1:
+            self._narrowed_at = time.monotonic()
             before, self.limit = self.limit, max(1, self.limit // 2)
             log.warning("%s: %s; requests in flight %d -> %d", self.name, why, before, self.limit)
 
@@ -275,6 +308,46 @@ class _LoopState:
         )
         self.semaphore = AdaptiveLimit(concurrency, name)
         self.last_reply = time.monotonic()  # when the endpoint last answered anything
+        self.waiting: set[_Waiting] = set()  # requests sent and not yet answered
+        self._sent = 0
+
+    def sent(self) -> _Waiting:
+        """A request goes out, behind every request sent before it."""
+        self._sent += 1
+        waiting = _Waiting(time.monotonic(), self._sent)
+        self.waiting.add(waiting)
+        return waiting
+
+    def answered(self, request: _Waiting) -> None:
+        """The endpoint replied to `request`: a request sent after it, still waiting, may have
+        been queued behind it, so its own timeout counts from now."""
+        now = self.last_reply = time.monotonic()
+        self.waiting.discard(request)
+        for other in self.waiting:
+            if other.order > request.order:
+                other.since = now
+
+
+class Unanswered(TimeoutError):
+    """A request's own timeout passed without its reply. `silent`: the endpoint answered
+    nothing at all since it was sent (overloaded or gone quiet: the window narrows); else it
+    hung alone while the server kept answering others, which narrowing would not help."""
+
+    def __init__(self, *, silent: bool) -> None:
+        super().__init__("no reply within the timeout")
+        self.silent = silent
+
+
+class _Waiting:
+    """One request in flight: its place in the order requests were sent, and when its own
+    timeout started counting (`since`: sent, or the latest reply to a request sent before it,
+    which may have been ahead of it in the server's queue)."""
+
+    __slots__ = ("order", "sent_at", "since")
+
+    def __init__(self, sent_at: float, order: int) -> None:
+        self.sent_at = self.since = sent_at
+        self.order = order
 
 
 class ChatClient:
@@ -391,12 +464,16 @@ class ChatClient:
                 if self.budget is not None:
                     self.budget.take()
                 self.requests_sent += 1
+                sent_at = time.monotonic()
                 try:
                     status, raw, header = await self._post(state, url, payload)
-                except TimeoutError:
-                    error = f"timed out: the server answered nothing for {self.timeout_s:g}s"
+                except TimeoutError as exc:
+                    error = f"timed out: no reply to this request for {self.timeout_s:g}s"
                     retryable = True
-                    state.semaphore.narrow("a request timed out")
+                    if isinstance(exc, Unanswered) and not exc.silent:  # alive: it hung alone
+                        error += " while the server answered others"
+                    else:  # the server answered nothing meanwhile: overloaded, or gone quiet
+                        state.semaphore.narrow("a request timed out", sent_at)
                 except ReplyTooLarge as exc:  # the same request would get the same reply
                     error, retryable = str(exc), False
                 except aiohttp.InvalidURL as exc:
@@ -417,7 +494,7 @@ class ChatClient:
                 else:
                     state.last_reply = time.monotonic()
                     if status in (429, 503):
-                        state.semaphore.narrow(f"the server is overloaded (HTTP {status})")
+                        state.semaphore.narrow(f"the server is overloaded (HTTP {status})", sent_at)
                     if status == 200:
                         text, problem, ending = _read_completion(raw)
                         error = problem or NO_TEXT
@@ -448,12 +525,25 @@ class ChatClient:
                         retry_after = parse_retry_after(header)
             if not retryable or attempt == self.retry.max_attempts:
                 break
+            left = self.budget.remaining_s() if self.budget is not None else None
+            if retry_after is not None and retry_after > self.retry.max_retry_after_s:
+                error += (f"; the server asked to retry after {retry_after:g} s, longer than the "
+                          f"{self.retry.max_retry_after_s:g} s this client waits")
+                break
             wait = (CONNECT_RETRY_DELAY_S * refused if connect_failed  # refused: retried soon
                     else self.retry.delay(attempt, retry_after, self._rng))
+            if left is not None and wait > left:
+                error += f"; the run's time ends before the retry ({wait:.3g} s away)"
+                break
             # The deadline runs from this request's start or the endpoint's last reply, whichever
-            # is later: a queue the server works through costs no retries; silence does.
-            deadline = max(started, state.last_reply) + budget
-            if time.monotonic() + wait + (0 if connect_failed else self.timeout_s) > deadline:
+            # is later: a queue the server works through costs no retries; silence does. A wait
+            # the server asked for (Retry-After) is its answer, not silence. An endpoint that has
+            # answered anything since this request began is alive: this request hung on its
+            # own, and gets its `max_attempts` (an endpoint that dies mid-run is stopped by the
+            # circuit breaker, after `breaker_failures` requests fail for good).
+            deadline = max(started, state.last_reply) + budget + (retry_after or 0.0)
+            alive = state.last_reply > started
+            if not alive and time.monotonic() + wait + (0 if connect_failed else self.timeout_s) > deadline:
                 error += f"; gave up at the {self.retry.deadline_factor:g}× timeout deadline"
                 break
             await asyncio.sleep(wait)
@@ -523,28 +613,31 @@ class ChatClient:
         return found
 
     async def _post(self, state: _LoopState, url: str, payload: bytes) -> tuple[int, bytes, str | None]:
-        """One request: (status, body, Retry-After). TimeoutError once `timeout_s` passed in
-        which the endpoint answered nothing (counted from this request's start or the
-        endpoint's last reply, whichever is later); the connection is then closed, which a
-        server that checks (llama.cpp's, vLLM) takes as the request being abandoned."""
+        """One request: (status, body, Retry-After). TimeoutError once `timeout_s` passed
+        without its reply, counted from when it was sent or from the latest reply that may have
+        been ahead of it in the server's queue (`_LoopState.sent`), whichever is later; the
+        connection is then closed, which a server that checks (llama.cpp's, vLLM) takes as the
+        request being abandoned. Other requests go on meanwhile."""
 
         async def exchange() -> tuple[int, bytes, str | None]:
             async with state.http.post(url, data=payload, headers=JSON_CONTENT) as response:
                 raw = await _read_capped(response, MAX_REPLY_BYTES)
                 return response.status, raw, response.headers.get("Retry-After")
 
-        started = time.monotonic()
+        waiting = state.sent()
         task = asyncio.ensure_future(exchange())
         try:
             while True:
-                quiet_since = max(started, state.last_reply)
-                remaining = quiet_since + self.timeout_s - time.monotonic()
+                remaining = waiting.since + self.timeout_s - time.monotonic()
                 if remaining <= 0:
-                    raise TimeoutError
+                    raise Unanswered(silent=state.last_reply <= waiting.sent_at)
                 done, _ = await asyncio.wait({task}, timeout=remaining)
                 if done:
-                    return task.result()
+                    reply = task.result()  # a connection error raises here: no reply
+                    state.answered(waiting)
+                    return reply
         finally:
+            state.waiting.discard(waiting)
             if not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
