@@ -164,8 +164,8 @@ def test_script_endpoint(client: Any) -> None:
     assert "Pass@1: 0" in summary and any(row[1] == "✗" and "Foo" in row[3] for row in _rows(lines))
     with pytest.raises(Exception, match=f"limit is {MAX_SCRIPT_CHARS:,}"):
         client.predict("A = (0, 0)\n" * (MAX_SCRIPT_CHARS // 10), "1", api_name="/run_script")
-    with pytest.raises(Exception, match="at most 5,000 objects"):  # the renderer's refusal, not a bare "Error"
-        client.predict("l = Sequence(Circle((k, 0), 1), k, 1, 9999)", "", api_name="/run_script")
+    summary, figure, *_ = client.predict("l = Sequence(Circle((k, 0), 1), k, 1, 9999)", "", api_name="/run_script")
+    assert "at most 5,000 objects" in summary and figure is None  # the renderer's limit named; results kept
 
 
 def test_drawing_endpoint(client: Any, tmp_path: Path) -> None:
@@ -269,17 +269,15 @@ def test_hostile_scripts_neither_block_the_space_nor_grow_it(client: Any, space:
 
     client.predict("A = (0, 0)", "", api_name="/run_script")  # the sandbox's workers are up
     before = _rss_mb()
-    started = time.monotonic()
     jobs = [client.submit(script, "1", api_name="/run_script") for script in HOSTILE_SCRIPTS[1:] * 2]
     jobs.append(client.submit(HOSTILE_SCRIPTS[0], "1", api_name="/run_script"))
     time.sleep(0.5)
     answered = time.monotonic()
     assert "Segment(A, B)" in client.predict("1", api_name="/reference_script")
     assert time.monotonic() - answered < 5.0  # other endpoints answer while the script ones work
-    for job in jobs:
-        summary = job.result(timeout=3 * SCRIPT_TIMEOUT_S)[0]
+    for job in jobs:  # each stopped by its own limit (SCRIPT_TIMEOUT_S CPU seconds at most)
+        summary = job.result(timeout=60 + 20 * SCRIPT_TIMEOUT_S)[0]
         assert "Pass@1: 0" in summary and re.search(r"limit|more than \d|Circular definition", summary)
-    assert time.monotonic() - started < 3 * SCRIPT_TIMEOUT_S
     assert _rss_mb() - before < 300  # the work ran in the sandbox's workers, not the server
     assert "Pass@1: 1" in client.predict("A = (0, 0)", "", api_name="/run_script")[0]  # still serving
 

@@ -201,18 +201,20 @@ def test_script_limits() -> None:
         try_metrics.try_script("A = (0, 0)", "../1")
 
 
-def test_script_whose_figure_is_too_large_to_draw_is_refused_with_the_limit(
+def test_script_whose_figure_is_too_large_to_draw_keeps_its_results_and_names_the_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The renderer refuses a construction with more than MAX_OBJECTS drawables; the visitor
-    is told so (a DemoInputError naming the limit), not shown a bare "Error"."""
+    is told so, naming the limit (not a bare "Error"), and still gets the lines' results."""
     from geomeval.geogebra import render
 
-    with pytest.raises(DemoInputError, match=f"at most {render.MAX_OBJECTS:,} objects") as refused:
-        try_metrics.try_script("l = Sequence(Circle((k, 0), 1), k, 1, 9999)", None)
-    assert "more than 5000 drawable objects" in str(refused.value)
-    with pytest.raises(DemoInputError, match="too large to draw"):
-        try_metrics.try_script("l = Sequence(Sequence((i, j), i, 1, 100), j, 1, 100)", "1")
+    result = try_metrics.try_script("l = Sequence(Circle((k, 0), 1), k, 1, 9999)", None)
+    assert f"at most {render.MAX_OBJECTS:,} objects" in result.summary
+    assert "more than 5000 drawable objects" in result.summary and "no figure" in result.summary
+    assert result.figure is None and result.pass_at_1 and [row[1] for row in result.line_rows] == ["✓"]
+    scored = try_metrics.try_script("l = Sequence(Sequence((i, j), i, 1, 100), j, 1, 100)", "1")
+    assert "too large to draw" in scored.summary and scored.figure is None
+    assert scored.scores["PSNR"].value == 0.0  # the run's scorer: a figure it cannot draw is the answer's floor
 
     def broken(*_args: object, **_kwargs: object) -> bytes:
         raise ValueError("a renderer bug")
