@@ -206,7 +206,7 @@ def test_the_check_catches_geomevals_earlier_prompts() -> None:
 
 
 def test_the_switches_swap_the_texts_and_keep_the_names() -> None:
-    bench = ME2().configure({"prompt_style": "geomeval", "judge_style": "geomeval"})
+    bench = ME2().configure({"prompt_style": "geomeval", "judge_prompt": "geomeval"})
     assert bench.prompts.text("solve") == by_name(GEOMEVAL_TASK_TEMPLATES)["solve"].text
     assert bench.prompts.text("explain_judge") == by_name(GEOMEVAL_JUDGE_TEMPLATES)["explain_judge"].text
     assert ME2().prompts.text("solve") == by_name(TEMPLATES)["solve"].text

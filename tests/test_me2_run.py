@@ -140,7 +140,7 @@ def test_resuming_with_another_bertscore_model_is_refused_not_mixed(tmp_path: Pa
     # The style switches are recorded too (their defaults changed to the official protocol).
     assert json.loads((out / "run.json").read_text())["options"] == {
         "bertscore_model": "default", "bertscore_layer": "default",
-        "prompt_style": "paper", "judge_style": "paper", "explanation_text": "raw"}
+        "prompt_style": "paper", "judge_prompt": "paper", "explanation_text": "raw"}
     env = {**os.environ, "GEOMEVAL_BERTSCORE_LAYER": "2"}
     again = subprocess.run([sys.executable, "-m", "geomeval.cli", "run", "me2", "--task", "me2_explain", "--model",
                             "baseline:empty", "--out", str(out)], capture_output=True, text=True, timeout=600, env=env)

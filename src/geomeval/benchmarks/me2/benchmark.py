@@ -85,7 +85,7 @@ ANSWER_JUDGE_TEMPERATURE = 0.0
 
 @dataclass(frozen=True)
 class ME2Options:
-    """ME2's run options (`-T mode=without_summary -T prompt_style=geomeval …`)."""
+    """ME2's run options (`-T mode=without_summary -T judge_prompt=geomeval …`)."""
 
     mode: Mode = field(default="with_summary", metadata=about(
         "me2_keypoints with the solution summary (the paper's setup) or without it (the Appendix C "
@@ -94,10 +94,10 @@ class ME2Options:
         "paper (the official task prompts: the solver gives only 'The final Answer is: ...', the explanation "
         "comes as a JSON solution_text) or geomeval (the answer's form spelled out, a prose explanation)",
         named="prompt style"))
-    judge_style: JudgeStyle = field(default="paper", metadata=about(
+    judge_prompt: JudgeStyle = field(default="paper", metadata=about(
         "paper (the official judges' inputs and replies: the two explanations and the answer, a rating list "
         "after thinking aloud) or geomeval (the problem and keypoints shown too, named ratings in JSON)",
-        named="judge style"))
+        named="judge prompt"))
     explanation_text: ExplanationText = field(default="raw", metadata=about(
         "raw (the reply as it is, JSON and all, scored as the official code does) or extracted (the "
         "explanation inside a JSON reply's solution_text)", named="explanation text"))
@@ -123,24 +123,24 @@ class ME2(Benchmark):
     judge_temperature = JUDGE_TEMPERATURE
 
     def __init__(self, mode: str = MODES[0], prompt_style: str = PROMPT_STYLES[0],
-                 judge_style: str = JUDGE_STYLES[0], explanation_text: str = EXPLANATION_TEXTS[0]) -> None:
+                 judge_prompt: str = JUDGE_STYLES[0], explanation_text: str = EXPLANATION_TEXTS[0]) -> None:
         for name, value, allowed in (("--mode", mode, MODES), ("prompt_style", prompt_style, PROMPT_STYLES),
-                                     ("judge_style", judge_style, JUDGE_STYLES),
+                                     ("judge_prompt", judge_prompt, JUDGE_STYLES),
                                      ("explanation_text", explanation_text, EXPLANATION_TEXTS)):
             if value not in allowed:
                 raise ValueError(f"unknown ME2 {name} {value!r}; choices: {', '.join(allowed)}")
         self.mode = mode
         self.prompt_style = prompt_style
-        self.judge_style = judge_style
+        self.judge_prompt = judge_prompt
         self.explanation_text = explanation_text
-        self.prompt_templates = templates_for(prompt_style, judge_style)
+        self.prompt_templates = templates_for(prompt_style, judge_prompt)
 
     def configured(self, options: Any) -> ME2:
         """Set up as `options` say: the style switches swap their templates' default texts (a
         prompt file's replacements stay over them)."""
         clone = super().configured(options)
         assert isinstance(clone, ME2)
-        clone.prompt_templates = templates_for(clone.prompt_style, clone.judge_style)
+        clone.prompt_templates = templates_for(clone.prompt_style, clone.judge_prompt)
         if self._prompt_set is not None:
             clone._prompt_set = PromptSet(self.name, {t.name: t for t in clone.prompt_templates},
                                           self._prompt_set.overrides, self._prompt_set.source)
@@ -166,7 +166,7 @@ class ME2(Benchmark):
         `geomeval score` rescores every item with the current one."""
         model, layer = scoring.bert_choice()
         options = {"bertscore_model": model or "default", "bertscore_layer": layer or "default",
-                   "prompt_style": self.prompt_style, "judge_style": self.judge_style,
+                   "prompt_style": self.prompt_style, "judge_prompt": self.judge_prompt,
                    "explanation_text": self.explanation_text}
         # The mode is recorded only for the ablation, so run folders made before it still resume.
         return options if self.with_summary else options | {"mode": self.mode}
@@ -212,7 +212,7 @@ class ME2(Benchmark):
     async def score(self, record: SampleRecord, judge: Any) -> dict[str, Score]:
         """`scoring.score_record` under this run's judge style and explanation text."""
         scores: dict[str, Score] = await scoring.score_record(
-            record, judge, self.prompts, judge_style=self.judge_style, explanation_text=self.explanation_text
+            record, judge, self.prompts, judge_style=self.judge_prompt, explanation_text=self.explanation_text
         )
         return scores
 

@@ -162,7 +162,7 @@ def evaluate_explanations(
     Metrics that cannot run (the judge ones without a judge, BERTScore without a local model)
     are None with coverage 0 and a note saying why, never 0. `answers` is what the official
     judge sees beside the two explanations (the judge here is asked as a default run asks it,
-    `judge_style=paper`); `keypoints` and `problems` are checked and kept for geomeval's
+    `judge_prompt=paper`); `keypoints` and `problems` are checked and kept for geomeval's
     judge style; the reply is scored as it is, as the official code scores it
     (`explanation_text=raw`); `domains` adds the per-domain breakdown. Bad input is a
     ValueError naming item and field.

@@ -1,6 +1,6 @@
 """ME2's prompts, in geomeval's own words: the three tasks and the two judges.
 
-By default (`-T prompt_style=paper`, `-T judge_style=paper`) every prompt implements the
+By default (`-T prompt_style=paper`, `-T judge_prompt=paper`) every prompt implements the
 clauses of the authors' prompts as their lmms-eval task poses them (utils.py of
 github.com/jungyangpark/ME2, the paper's Figures B–E), and nothing else that would change
 what the model is asked to output:
@@ -24,7 +24,7 @@ what the model is asked to output:
 
 geomeval's earlier prompts are switches: `-T prompt_style=geomeval` (the solving prompt
 says what an answer is: the option letter, or the value with its unit; the explanation is
-asked for as prose, step by step) and `-T judge_style=geomeval` (the judges also see the
+asked for as prose, step by step) and `-T judge_prompt=geomeval` (the judges also see the
 problem, and the explanation judge the keypoint list; they reply with named ratings and a
 reason in one JSON object, after a grader's system message).
 
@@ -341,12 +341,12 @@ GEOMEVAL_TASK_TEMPLATES = (
 )
 GEOMEVAL_JUDGE_TEMPLATES = (
     Template("judge_system", _JUDGE_SYSTEM, (),
-             implements="`-T judge_style=geomeval`: a strict, consistent grader replying in JSON"),
+             implements="`-T judge_prompt=geomeval`: a strict, consistent grader replying in JSON"),
     Template("explain_judge", _EXPLAIN_JUDGE_GEOMEVAL, **_EXPLAIN_JUDGE_FILLS,  # type: ignore[arg-type]
-             implements="`-T judge_style=geomeval`: Fig. E's three criteria with the problem and keypoints shown "
+             implements="`-T judge_prompt=geomeval`: Fig. E's three criteria with the problem and keypoints shown "
                         "too; named ratings and a reason in JSON"),
     Template("answer_judge", _ANSWER_JUDGE_GEOMEVAL, **_ANSWER_JUDGE_FILLS,  # type: ignore[arg-type]
-             implements="`-T judge_style=geomeval`: the problem, the gold answer and the whole response; JSON"),
+             implements="`-T judge_prompt=geomeval`: the problem, the gold answer and the whole response; JSON"),
 )
 TEMPLATES = TASK_TEMPLATES + JUDGE_TEMPLATES
 
@@ -438,7 +438,7 @@ def explanation_judge_messages(
     target: Mapping[str, Any], candidate: str, prompts: PromptSet = _DEFAULTS, style: str = "paper"
 ) -> list[dict[str, Any]]:
     """The explanation judge's request. The official judge gets one system message holding
-    the rubric, the two explanations and the answer (`judge_style=paper`); geomeval's a
+    the rubric, the two explanations and the answer (`judge_prompt=paper`); geomeval's a
     grader's system message and the rubric with the problem and keypoints too."""
     text = prompts.render(
         "explain_judge",
@@ -456,7 +456,7 @@ def explanation_judge_messages(
 def answer_judge_messages(problem: str, gold: str, response: str, prompts: PromptSet = _DEFAULTS,
                           style: str = "paper") -> list[dict[str, Any]]:
     """The short-answer judge's request: one user message, as the official judge gets it
-    (`judge_style=paper`); geomeval's adds a grader's system message."""
+    (`judge_prompt=paper`); geomeval's adds a grader's system message."""
     text = prompts.render(
         "answer_judge",
         problem=problem.strip()[:MAX_PROMPT_TEXT],
