@@ -201,10 +201,11 @@ def test_the_checker_with_its_symbolic_fallback_never_raises(answer: str, gold: 
     assert isinstance(verdict.equal, bool) and verdict.rule
 
 
-# The task of each benchmark whose answer goes through the checker or the extractor, and the
-# metric that says whether the answer was right.
+# A task of each benchmark that reads a model's text (through the checker, the extractor, the
+# caption rules or the engine), and the metric that says how right the answer was.
 ANSWER_METRICS = {
     ("capgeo", "capgeo_reasoning"): "accuracy",
+    ("capgeo_bench", "capgeo_bench"): "elements recall",  # a caption, read by the keypoint rules
     ("geoeval", "geoeval_2000"): "A",
     ("geolaux", "geolaux"): "ACS",
     ("me2", "me2_solve"): "accuracy",
