@@ -57,7 +57,8 @@ def _read_line(process: subprocess.Popen[str], timeout_s: float) -> str | None:
     return process.stdout.readline()
 
 
-def _start_worker(safety_net_s: float) -> subprocess.Popen[str] | None:
+def _start_worker(safety_net_s: float) -> subprocess.Popen[str] | str:
+    """The worker, ready; or why it is not."""
     process = subprocess.Popen(
         [sys.executable, "-m", "geomeval.answers._symbolic_worker"],
         stdin=subprocess.PIPE,
@@ -66,10 +67,13 @@ def _start_worker(safety_net_s: float) -> subprocess.Popen[str] | None:
         text=True,
         bufsize=1,
     )
-    if _read_line(process, safety_net_s) != "ready\n":
+    line = _read_line(process, safety_net_s)
+    if line != "ready\n":
         process.kill()
         process.wait()
-        return None
+        if line is None:
+            return f"math-verify did not start within the {safety_net_s:g} s safety net"
+        return f"math-verify could not start (exit code {process.returncode})"
     return process
 
 
@@ -100,9 +104,11 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
         return SymbolicResult(None, f"longer than {MAX_SYMBOLIC_CHARS} characters")
     with _lock:
         if _worker is None or _worker.poll() is not None:
-            _worker = _start_worker(safety_net_s)
-            if _worker is None:
-                return SymbolicResult(None, f"math-verify did not start within the {safety_net_s:g} s safety net")
+            started = _start_worker(safety_net_s)
+            if isinstance(started, str):
+                _worker = None
+                return SymbolicResult(None, started)
+            _worker = started
         worker = _worker
         assert worker.stdin is not None
         try:
