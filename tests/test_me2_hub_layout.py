@@ -233,6 +233,9 @@ def test_hub_id_reads_the_downloaded_snapshot(hub_folder: Path, monkeypatch: pyt
     assert len(items) == 3 and items[0].fields["solution"].startswith("Draw the altitude AH")
     assert from_raw("jungypark/ME2")[0]["id"] == ["me2-0000", "me2-0001", "me2-0002"]
     assert asked[0] == ("jungypark/ME2", "dataset")
+    # The authors' id is the raw release it holds for every consumer of `locate`
+    # (`geomeval lmms-eval` builds it into its cache as it does a local release).
+    assert locate("jungypark/ME2") == ("raw", hub_folder)
 
 
 def test_geomeval_build_from_the_hub_folder(hub_folder: Path, tmp_path: Path) -> None:

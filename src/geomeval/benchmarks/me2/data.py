@@ -11,7 +11,7 @@ from typing import Any
 from ..datasource import DataSource
 from .card import render_card
 from .features import SCHEMA
-from .raw import is_hub_layout, is_release, read_release
+from .raw import HUB_ID, hub_snapshot, is_hub_layout, is_release, read_release
 
 
 class ME2Source(DataSource):
@@ -21,13 +21,17 @@ class ME2Source(DataSource):
     folder it is, the authors' layout or geomeval's built one."""
 
     def locate(self, data: str | None) -> tuple[str, Path | str]:
+        """As `DataSource.locate`, and: a folder of the authors' Hub layout is a raw release;
+        the authors' Hub id (`jungypark/ME2`) is fetched (or found in the Hub cache) and is
+        the raw release it holds, so every consumer of `locate` (runs, `geomeval lmms-eval`)
+        reads it as its task does. Other Hub ids stay ids (`rows` and `load` fetch them)."""
         if data is not None and is_hub_layout(Path(data).expanduser()):
             return "raw", Path(data).expanduser()
+        if data == HUB_ID and not Path(data).exists():
+            return "raw", hub_snapshot(data)
         return super().locate(data)
 
     def _local(self, data: str | None) -> str | None:
-        from .raw import hub_snapshot
-
         kind, where = self.locate(data)
         return str(hub_snapshot(str(where))) if kind == "hub" else data
 
