@@ -458,14 +458,17 @@ def test_browser_explore_shows_the_whole_item(browser: Any, space: str, tmp_path
     watched.shot("explore-geoeval-101")
     page.locator("#explore-next").click()
     page.locator("#explore-item-text h3", has_text="102").wait_for()
-    page.wait_for_load_state("networkidle")  # leaving a page mid-request logs an AbortError
-    page.goto(space + "/?benchmark=geoeval&task=geoeval_2000&item=109")
+    watched.assert_clean()
+    # Each further link in a page of its own: leaving a page mid-request logs an AbortError.
+    watched = _open(browser, space, tmp_path, "?benchmark=geoeval&task=geoeval_2000&item=109")
+    page = watched.page
     page.locator("#explore-item-text h3", has_text="109").wait_for()
     page.locator("#explore-item-text .katex").first.wait_for()  # $\frac{…}{…}$ typeset, not raw
     assert "\\frac" not in _text(page, "#explore-item-text")
     watched.shot("explore-geoeval-109-latex")
-    page.wait_for_load_state("networkidle")  # leaving a page mid-request logs an AbortError
-    page.goto(space + "/?benchmark=geolaux&task=geolaux&item=zh_1")
+    watched.assert_clean()
+    watched = _open(browser, space, tmp_path, "?benchmark=geolaux&task=geolaux&item=zh_1")
+    page = watched.page
     page.locator("#explore-item-text h3", has_text="zh_1").wait_for()
     assert "如图，在矩形ABCD中" in _text(page, "#explore-item-text")
     assert "如图" in page.locator("#explore-item input").input_value()
