@@ -11,8 +11,6 @@ import sys
 
 def main() -> None:
     os.nice(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
-    if len(sys.argv) > 2:  # share this one CPU (with the spinner the test starts); workers inherit it
-        os.sched_setaffinity(0, {int(sys.argv[2])})
     from geomeval.answers import check_answer
     from geomeval.benchmarks import get_benchmark
     from geomeval.geogebra import run_script
