@@ -1,0 +1,133 @@
+"""How closely the offline keypoint engine agrees with hand annotation, measured honestly.
+
+    python bench/keypoints_agreement.py [--folds 5] [--worst 0] [--split-only]
+
+Data: every caption pair of the development sets (tests/data/keypoints_dev/*.jsonl, written
+with the engine's rules, and tests/data/keypoints_wide/*.jsonl, written afterwards in styles
+the first set lacks), each annotated by docs/keypoint_annotation_guide.md with the recall per
+dimension the candidate caption deserves.
+
+The split is fixed and recorded (tests/data/keypoints_split.json): a pair is held out when
+sha1(id) mod 3 == 0, about a third of each set. Rules are changed looking at the tuning part
+only; the held-out part is scored, never inspected item by item, while rules change.
+
+Printed per dimension (elements, relations, numericals) and overall (the mean of the three
+dimensions' MAE): the mean absolute error |engine recall - annotated recall| over the items
+whose reference states something in that dimension (an engine N/A counts as 0), on
+
+- the held-out part (the figure to quote for captions the rules were not written on);
+- k-fold cross-validation over all pairs (folds by sha1(id) mod k): the engine has no fitted
+  parameter, so each fold's MAE is the MAE of the fixed rules on that fold; the mean over
+  folds is the CV MAE and the spread between folds (min-max) says how stable it is;
+- the tuning part, the original set and the wider set apart (for comparison only).
+
+`--worst N` lists the N worst tuning-part items (never held-out ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SETS = {"dev": REPO / "tests/data/keypoints_dev", "wide": REPO / "tests/data/keypoints_wide"}
+SPLIT_FILE = REPO / "tests/data/keypoints_split.json"
+DIMS = ("element", "relation", "numerical")
+
+
+def load_pairs() -> list[dict]:
+    rows = []
+    for name, folder in SETS.items():
+        for path in sorted(folder.glob("*.jsonl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    row["set"] = name
+                    rows.append(row)
+    return rows
+
+
+def bucket(pair_id: str, k: int) -> int:
+    return int(hashlib.sha1(pair_id.encode("utf-8")).hexdigest(), 16) % k
+
+
+def is_heldout(pair_id: str) -> bool:
+    return bucket(pair_id, 3) == 0
+
+
+def split(rows: list[dict]) -> dict[str, list[str]]:
+    return {"rule": "held out when int(sha1(id), 16) % 3 == 0",
+            "heldout": sorted(r["id"] for r in rows if is_heldout(r["id"])),
+            "tuning": sorted(r["id"] for r in rows if not is_heldout(r["id"]))}
+
+
+def engine_recall(row: dict) -> dict[str, float | None]:
+    from geomeval.keypoints import score_captions
+
+    return score_captions(row["candidate"], row["reference"]).recall
+
+
+def mae(rows: list[dict], got: dict[str, dict[str, float | None]]) -> dict[str, tuple[int, float | None]]:
+    out: dict[str, tuple[int, float | None]] = {}
+    for dim in DIMS:
+        diffs = [abs((got[r["id"]][dim] or 0.0) - r["recall"][dim]) for r in rows if r["recall"][dim] is not None]
+        out[dim] = (len(diffs), sum(diffs) / len(diffs) if diffs else None)
+    values = [v for _, v in out.values() if v is not None]
+    out["overall"] = (len(rows), sum(values) / len(values) if values else None)
+    return out
+
+
+def fmt(stats: dict[str, tuple[int, float | None]]) -> str:
+    return "  ".join(f"{d[:4]} {v:.3f} (n={n})" if v is not None else f"{d[:4]} n/a" for d, (n, v) in stats.items())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--worst", type=int, default=0, help="list the N worst tuning-part pairs")
+    parser.add_argument("--split-only", action="store_true", help="(re)write the recorded split and stop")
+    args = parser.parse_args()
+    rows = load_pairs()
+    if len({r["id"] for r in rows}) != len(rows):
+        sys.exit("duplicate pair ids across the development sets")
+    recorded = split(rows)
+    if args.split_only:
+        SPLIT_FILE.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {SPLIT_FILE.relative_to(REPO)}: {len(recorded['tuning'])} tuning, {len(recorded['heldout'])} held out")
+        return 0
+    if not SPLIT_FILE.exists() or json.loads(SPLIT_FILE.read_text(encoding="utf-8")) != recorded:
+        sys.exit(f"{SPLIT_FILE.relative_to(REPO)} does not record this split; run with --split-only after adding pairs")
+    got = {r["id"]: engine_recall(r) for r in rows}
+    held = [r for r in rows if is_heldout(r["id"])]
+    tune = [r for r in rows if not is_heldout(r["id"])]
+    print(f"pairs: {len(rows)} ({sum(r['set'] == 'dev' for r in rows)} original dev, "
+          f"{sum(r['set'] == 'wide' for r in rows)} wider); tuning {len(tune)}, held out {len(held)}")
+    print("MAE |engine - annotation| per dimension; overall = mean of the three")
+    print(f"held-out      : {fmt(mae(held, got))}")
+    folds = [mae([r for r in rows if bucket(r["id"], args.folds) == f], got) for f in range(args.folds)]
+    line = []
+    for dim in (*DIMS, "overall"):
+        vals = [fold[dim][1] for fold in folds if fold[dim][1] is not None]
+        line.append(f"{dim[:4]} {sum(vals) / len(vals):.3f} [{min(vals):.3f}-{max(vals):.3f}]")
+    print(f"{args.folds}-fold CV    : " + "  ".join(line) + "   (mean over folds [min-max])")
+    print(f"tuning part   : {fmt(mae(tune, got))}")
+    for name in SETS:
+        part = [r for r in rows if r["set"] == name]
+        if part:
+            print(f"set {name:10s}: {fmt(mae(part, got))}")
+            part_held = [r for r in part if is_heldout(r["id"])]
+            if part_held:
+                print(f"  held out   : {fmt(mae(part_held, got))}")
+    if args.worst:
+        def err(r: dict) -> float:
+            return max(abs((got[r["id"]][d] or 0.0) - r["recall"][d]) for d in DIMS if r["recall"][d] is not None)
+        for r in sorted(tune, key=err, reverse=True)[: args.worst]:
+            print(f"{r['id']}: engine {got[r['id']]} vs {r['recall']}\n   cand: {r['candidate']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
