@@ -224,6 +224,35 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return [(o, s) for o, s in out if s.strip()]
 
 
+# A clause that denies or supposes a relation states none: `AB is not parallel to CD`, `D is
+# not the midpoint`, `the circles do not touch`, `if AB were perpendicular`, `AD与BC不垂直`.
+# Clauses end at a comma, `but`, `that`, `which`, `and` before a name, `但`/`而`/`且`; the clause holding the cue is blanked for
+# the relation rules only (same length, so offsets hold), its objects stay elements.
+_NEGATION_HINT = ("not", "n't", "neither", "never", "nor ", "no ", "if ", "suppose", "不", "没有", "并非", "非", "未", "若", "假设")
+_NEGATION = re.compile(
+    r"(?<![A-Za-z])(?:not|neither|never|nor|no longer|no|isn't|aren't|doesn't|don't|if|suppose|supposing|were it)(?![A-Za-z])"
+    r"|n't(?![A-Za-z])|不|没有|并非|非|未|若|假设"
+)
+_CLAUSE_BREAK = re.compile(r",|，|\bbut\b|\bwhereas\b|\bwhile\b|\bthat\b|\bwhich\b|\band\b(?= [A-Z⊙△∠ℓ])|但|而|且")
+
+
+def affirmed(pieces: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """`pieces` with every negated or hypothetical clause blanked (for the relation rules)."""
+    out = []
+    for offset, sentence in pieces:
+        low = sentence.lower()
+        if not any(h in low for h in _NEGATION_HINT) or not _NEGATION.search(low):
+            out.append((offset, sentence))
+            continue
+        cuts = [0, *(m.start() for m in _CLAUSE_BREAK.finditer(sentence)), len(sentence)]
+        chars = list(sentence)
+        for lo, hi in pairwise(cuts):
+            if _NEGATION.search(low, lo, hi):
+                chars[lo:hi] = " " * (hi - lo)
+        out.append((offset, "".join(chars)))
+    return out
+
+
 WINDOW_BACK = 120  # a match starts at most this far before its trigger word...
 WINDOW_FORWARD = 240  # ...and ends at most this far after it
 

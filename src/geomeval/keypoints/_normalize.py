@@ -64,6 +64,7 @@ _LATEX_WORDS = [
 _FRAC = re.compile(r"\\frac\{([^{}]{1,24})\}\{([^{}]{1,24})\}")
 _SQRT_BRACED = re.compile(r"√\{([^{}]{1,24})\}")
 _TEXT_CMD = re.compile(r"\\(?:text|mathrm|mathit|mathbf|operatorname|overline|overrightarrow|vec|textbf|rm)\b ?")
+_IN_CMD = re.compile(r"\\in(?![A-Za-z])")
 _OTHER_CMD = re.compile(r"\\[A-Za-z]{1,20}")
 _SUBSCRIPT = re.compile(r"(?<=[A-Z])_\{?(\d{1,2})\}?")
 _SIMPLE_PAREN = re.compile(r"\(([-\d.√π]{1,12})\)(?=/)|(?<=/)\(([\d.√π]{1,12})\)|(?<=√)\((\d{1,6}(?:\.\d{1,6})?)\)")
@@ -85,6 +86,8 @@ def _latex(text: str) -> str:
     text = _SQRT_BRACED.sub(r"√(\1)", text)
     text = _SUBSCRIPT.sub(r"\1", text)
     text = _TEXT_CMD.sub("", text)
+    if "\\in" in text:
+        text = _IN_CMD.sub(" ∈ ", text)
     text = _OTHER_CMD.sub(" ", text)
     return text.replace("{", "").replace("}", "")
 

@@ -30,7 +30,7 @@ PRISM_LIKE = {"cube", "cuboid", "prism", "frustum"}
 DERIVABLE = {
     (ELEMENT, "point"), (ELEMENT, "segment"), (ELEMENT, "line"), (NUMERICAL, "angle"),
     *((RELATION, k) for k in ("perpendicular", "median", "midpoint", "on", "altitude", "foot", "intersect", "chord",
-                              "centroid")),
+                              "centroid", "inscribed", "angle_bisector")),
 }
 
 
@@ -167,6 +167,28 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
         for circle in on[x] & on[y]:
             if circle.startswith("⊙"):
                 out.add(_rel("chord", name, circle))
+
+    # definitions stated in other words (guide, "Wordings that state a relation without its name")
+    equal_lengths = {frozenset(kp.args) for kp in kps if kp.kind == "equal_length" and len(kp.args) == 2}
+    equal_angles = [kp.args for kp in kps if kp.kind == "equal_angle" and len(kp.args) == 2]
+    for p, targets in list(on.items()):
+        for t in targets:
+            ends = _two_point(t)
+            if ends and p not in ends and frozenset((cn.segment((p, ends[0])), cn.segment((p, ends[1])))) in equal_lengths:
+                out.add(_rel("midpoint", p, t))  # D on BC with BD = DC
+    for kp in kps:  # every vertex of a named polygon on one circle: inscribed in it
+        if kp.dimension == ELEMENT and kp.kind in POLYGON_RANK and kp.args:
+            tokens = cn.point_tokens(kp.args[0])
+            circles = set.intersection(*(on.get(v, set()) for v in tokens)) if tokens else set()
+            for circle in circles:
+                if circle.startswith("⊙"):
+                    out.add(_rel("inscribed", kp.args[0], circle))
+    for a1, a2 in equal_angles:  # ∠ABD = ∠DBC: BD bisects ∠ABC
+        t1, t2 = cn.point_tokens(a1), cn.point_tokens(a2)
+        if len(t1) == 3 and len(t2) == 3 and t1[1] == t2[1]:
+            shared = ({t1[0], t1[2]} & {t2[0], t2[2]}) - {t1[1]}
+            if len(shared) == 1:
+                out.add(_rel("angle_bisector", cn.segment((t1[1], shared.pop()))))
 
     centroids = {(r[0], r[1]) for r in relations["centroid"] if len(r) >= 2}
     for triangle, lines in medians.items():

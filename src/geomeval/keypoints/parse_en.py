@@ -59,6 +59,7 @@ from ._engine import (
     RuleSet,
     Sub,
     TermGrammar,
+    affirmed,
     apply_subs,
     equations,
     list_of,
@@ -204,6 +205,16 @@ _EN_SUBS: list[Sub] = [
     _sub(("er one", "big one", "small one"), rf"\b(?:the )?(?P<w>{_BIG_WORDS}|{_SMALL_WORDS}) one\b", _sized_one),
     _sub(("transversal",), r"\b(?:a |the )?transversal(?: line)?(?= [a-zA-Z]\d{0,2}(?![a-zA-Z0-9']))", "line"),
     _sub(("(on ", "(of "), r" ?\((?:on|of) (?:line |the line )?[a-z]\d{0,2}\)", ""),
+    # other surface forms of the same canonical relations (see canonical.RELATIONS)
+    _sub(("∈",), r" ?∈ ?", " lies on "),
+    _sub(("right angle",), r"\b(?:is |are |stands? |standing |being |lies |lying )?at right angles (?:to|with)\b"
+         r"|\b(?:makes?|making|forms?|forming) a right angle with\b", " perpendicular to"),
+    _sub(("right angle",), r"\b(cross|crosses|meet|meets|intersect|intersects) (?:each other )?at right angles\b",
+         r"are perpendicular and \1"),
+    _sub(("parallel",), r"\b(?:runs?|running|is drawn|drawn|lies|lying|goes|going) parallel (?=to\b)", "parallel "),
+    _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) (?:⊙ ?)?({PT}){RB} of ",
+         r"⊙\1 is inscribed in "),
+    _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
     _sub(("parallel",), r" ?\b(?:is|are|be|being|was) parallel (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) parallel to\b", " ∥"),
     _sub(("//",), r"(?<=[A-Za-z0-9']) ?// ?(?=[A-Zℓ△⊙p])", " ∥ "),
     _sub(("perpendicular",), r" ?\b(?:is|are|be|being|was) perpendicular (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) perpendicular to\b", " ⊥"),
@@ -878,10 +889,11 @@ RELATION_RULES = RuleSet([
     Rule(("midpoint",), rx(f"(?i:midpoint) (?i:point )?(?P<pts>{PNAME}) (?i:of) (?P<segs>{OBJW}{OBJ_CORE})"), _on_midpoint),
     Rule(("midpoint",), rx(f"(?P<pts>{PNAME}), (?i:the |a )?(?i:midpoint) (?i:of) (?P<segs>{OBJW}{OBJ_CORE})"), _on_midpoint),
     Rule((" on", " upon"),
-         rx(f"(?P<pts>{list_of(PNAME + COORDS, SEP, 10)}) (?P<v>(?i:lies|lie|is a point|is a moving point|is any point|is located|is|are located"
+         rx(f"(?P<pts>{list_of(PNAME + COORDS, SEP, 10)}) (?P<v>(?i:lies|lie|lying|is a point|is a moving point|is any point|is located|is|are located"
                     f"|are points|are (?:two|three|four|five|six) (?:distinct )?points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
          _on_on),
     Rule(("point",), rx(f"(?i:points?) (?P<pts>{PLIST}) (?i:on) {obj('o')}"), _on_on),
+    Rule((" on",), rx(f"(?:^ ?|(?<=, )|(?<=: ))(?P<pts>{PNAME}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$))"), _on_on),  # terse: `D on AC;`
     Rule(("-axis",), rx(f"(?:has|with|,|and) (?:(?i:vertex|point) )?(?P<pts>{PNAME}) (?i:on) (?i:the )?(?P<o>{AXIS})"),
          _on_on),
     Rule(("and on ",), rx(f"(?P<pts>{PNAME}) (?i:lies|is|lie) (?i:on) {obj('o')} (?i:and on) {obj('o2')}"), _on_on_both),
@@ -895,7 +907,7 @@ RELATION_RULES = RuleSet([
          _on_centre_coordinate),
     Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:points? )?(?P<pts>{PLIST})"), _on_on),
     Rule(("collinear", "line"),
-         rx(f"(?P<pts>{PLIST}) (?i:are collinear|lie on (?:a|the same|one) (?:straight )?line"
+         rx(f"(?P<pts>{PLIST}) (?i:are collinear|collinear|lie on (?:a|the same|one) (?:straight )?line"
                     f"|are on (?:a|the same|one) (?:straight )?line)"),
          _on_collinear),
     Rule(("intersect", "meet", "cross"),
@@ -929,7 +941,10 @@ RELATION_RULES = RuleSet([
          rx(f"(?i:tangents?|tangent lines?) (?P<subj>{list_of(SEG, SEP, 3)}) [^.;]{{0,40}}?(?i:to|of) {obj('c')}"
                     f"(?:[^.;]{{0,24}}?(?i: at)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME, SEP, 3)}))?"),
          _on_tangent_to),
-    Rule(("touch",), rx(f"(?<!of )(?P<subj>{OBJ_CORE}) (?i:touches|touch) {obj('c')}{AT_PTS}?"), _on_tangent_to),
+    Rule(("touch",), rx(f"(?<!of )(?P<subj>{OBJ_CORE}) (?i:touches|touch) {obj('c')}(?:,[^,.;]{{1,40}},)?{AT_PTS}?"),
+         _on_tangent_to),
+    Rule(("touch", "tangent"),  # `⊙O, inscribed in ..., has radius 1 and touches BC at D`: the circle is the subject
+         rx(f"(?P<subj>⊙{PT}){RB}[^.;⊙]{{0,60}}? (?i:and) (?i:touches|is tangent to) {obj('c')}{AT_PTS}?"), _on_tangent_to),
     Rule(("touch", "tangent"),
          rx(f"(?P<subj>{SEG})(?: (?i:is|as) (?i:a |an |the )?(?i:chord|diameter|secant))? (?i:of|in) {CIRC},? (?i:that |which |and )?(?i:touches|is tangent to|is also tangent to) {obj('c')}{AT_PTS}?"),
          _on_tangent_to),
@@ -1085,7 +1100,7 @@ def parse_en(text: str) -> KeypointSet:
     low = text.lower()
     run_rules(MENTION_RULES, pieces, builder, low)
     run_rules(ELEMENT_RULES, pieces, builder, low)
-    run_rules(RELATION_RULES, pieces, builder, low)
+    run_rules(RELATION_RULES, affirmed(pieces), builder, low)
     for offset, sentence in pieces:
         if "=" in sentence:
             equations(sentence, offset, GRAMMAR, builder)

@@ -53,6 +53,7 @@ from ._engine import (
     RuleSet,
     Sub,
     TermGrammar,
+    affirmed,
     apply_subs,
     equations,
     list_of,
@@ -141,6 +142,12 @@ _ZH_SUBS: list[Sub] = [
          "⊙" + BIG + "与⊙" + SMALL + "同心,"),
     _sub(("大圆",), r"(?<![最])大圆(?:的)?", "⊙" + BIG),
     _sub(("小圆",), r"(?<![最])小圆(?:的)?", "⊙" + SMALL),
+    # other surface forms of the same canonical relations (see canonical.RELATIONS)
+    _sub(("垂线",), rf"过(?:圆心|点)?({PT})作((?:直线|线段)?(?:{SEG}|[a-z]\d{{0,2}}))的垂线(?:段)?,?垂足(?:为|是)(?:点)?({PT})",
+         r"\1\3⊥\2于点\3"),
+    _sub(("公共点",), rf"((?:直线|线段)?{SEG}|⊙{PT}?)(与|和)((?:直线|线段)?{SEG}|⊙{PT}?)(?:有且)?只有一个公共点(?:点)?({PT})",
+         r"\1\2\3相切于点\4"),
+    _sub((",与", ",和"), rf"((?:^|[,;])(?:⊙{PT}|{SEG}|直线ℓ?[a-z]\d{{0,2}}))([^,;]{{1,30}}),(与|和)", r"\1\2,\1\3"),
     _sub(("平行",), rf"((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(与|和)((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(?:互相)?平行(?!四边形)",
          r"\1\2∥\4\5"),
     _sub(("平行",), r"(?<=[A-Za-z0-9'ℓ⊙])(?:互相)?(?:平行于|平行)(?!四边形)", "∥"),
@@ -163,8 +170,21 @@ _ZH_SUBS: list[Sub] = [
 ]
 
 
+# English type words inside a Chinese caption (`在triangle ABC中`, `diagonals AC与BD相交于点O`)
+_MIXED_WORDS = [(re.compile(p), r) for p, r in (
+    (r"(?i)(?<![A-Za-z])diagonals?(?![A-Za-z]) ?", "对角线"), (r"(?i)(?<![A-Za-z])(?:the )?triangle(?![A-Za-z]) ?(?=[A-Z])", "△"),
+    (r"(?i)(?<![A-Za-z])(?:the )?circle(?![A-Za-z]) ?(?=[A-Z])", "⊙"), (r"(?i)(?<![A-Za-z])(?:line )?segments?(?![A-Za-z]) ?(?=[A-Z])", "线段"),
+    (r"(?i)(?<![A-Za-z])(?:the )?(?:straight )?lines?(?![A-Za-z]) ?(?=[A-Za-z])", "直线"), (r"(?i)(?<![A-Za-z])points?(?![A-Za-z]) ?(?=[A-Z])", "点"),
+)]
+_HAS_WORD = re.compile(r"[A-Za-z]{4,}")
+
+
 def normalise(text: str) -> str:
-    text = apply_subs(_ZH_SUBS, drop_colours_zh(common(text)).replace(" ", ""))
+    text = drop_colours_zh(common(text))
+    if _HAS_WORD.search(text):
+        for pattern, repl in _MIXED_WORDS:
+            text = pattern.sub(repl, text)
+    text = apply_subs(_ZH_SUBS, text.replace(" ", ""))
     names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
     for name in sorted(names):
         text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
@@ -403,7 +423,7 @@ def parse_zh(text: str) -> KeypointSet:
     low = text.lower()
     run_rules(MENTION_RULES, pieces, builder, low)
     run_rules(ELEMENT_RULES, pieces, builder, low)
-    run_rules(RELATION_RULES, pieces, builder, low)
+    run_rules(RELATION_RULES, affirmed(pieces), builder, low)
     for offset, sentence in pieces:
         if "=" in sentence:
             equations(sentence, offset, GRAMMAR, builder)
