@@ -50,6 +50,8 @@ from typing import Any, TypeVar
 
 import aiohttp
 
+from .budget import BudgetExhausted as BudgetExhausted  # re-exported: callers import it from here
+from .budget import RequestBudget, Reservation, request_cost
 from .cache import ResponseCache, cache_key
 from .errors import EndpointFailure, UsageError
 from .jsontext import dumps_pieces
@@ -140,58 +142,6 @@ class Completion:
     def info(self) -> dict[str, Any]:
         """finish_reason and usage, as saved with a sample and in the cache."""
         return {k: v for k, v in (("finish_reason", self.finish_reason), ("usage", self.usage)) if v is not None}
-
-
-class BudgetExhausted(EndpointFailure):
-    """The run's request or cost budget is spent: it stops like an unusable endpoint (nothing
-    counted for unfinished items, what was saved stays saved) and resumes with a larger one."""
-
-
-class RequestBudget:
-    """Requests (and, with prices, dollars) the model and judge clients of one run may spend
-    together; checked before each request is sent, charged as replies arrive."""
-
-    def __init__(self, max_requests: int | None = None, max_cost: float | None = None,
-                 prices: dict[str, dict[str, float]] | None = None, max_seconds: float | None = None):
-        self.max_requests = max_requests
-        self.max_cost = max_cost
-        self.prices = prices or {}
-        # The run's time: a retry is not scheduled past it (None: no limit).
-        self.max_seconds = max_seconds
-        self.started = time.monotonic()
-        self.requests = 0
-        self.cost = 0.0
-        self._lock = threading.Lock()
-
-    def take(self) -> None:
-        with self._lock:
-            if self.max_requests is not None and self.requests >= self.max_requests:
-                raise BudgetExhausted(f"the request budget is spent ({self.requests} of --max-requests "
-                                      f"{self.max_requests} sent)")
-            if self.max_cost is not None and self.cost >= self.max_cost:
-                raise BudgetExhausted(f"the cost budget is spent (${self.cost:.4f} of --max-cost "
-                                      f"${self.max_cost:g})")
-            self.requests += 1
-
-    def remaining_s(self) -> float | None:
-        """Seconds left of the run's `max_seconds`, or None without one."""
-        if self.max_seconds is None:
-            return None
-        return max(0.0, self.started + self.max_seconds - time.monotonic())
-
-    def charge(self, model: str, usage: dict[str, int] | None) -> None:
-        with self._lock:
-            self.cost += request_cost(self.prices, model, usage) or 0.0
-
-
-def request_cost(prices: dict[str, dict[str, float]], model: str, usage: dict[str, int] | None) -> float | None:
-    """Dollars for one reply's tokens at `prices[model]` ({"prompt": $, "completion": $} per
-    million tokens); None when the model has no price or the server reported no usage."""
-    price = prices.get(model)
-    if price is None or not usage:
-        return None
-    return (usage.get("prompt_tokens", 0) * price.get("prompt", 0.0)
-            + usage.get("completion_tokens", 0) * price.get("completion", 0.0)) / 1e6
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,12 +411,11 @@ class ChatClient:
             async with state.semaphore:
                 if self.failure is not None:  # another request opened the circuit meanwhile
                     raise self.failure
-                if self.budget is not None:
-                    self.budget.take()
+                held = await self.budget.reserve(self, self.model, body) if self.budget is not None else None
                 self.requests_sent += 1
                 sent_at = time.monotonic()
                 try:
-                    status, raw, header = await self._post(state, url, payload)
+                    status, raw, header = await self._post_held(state, url, payload, held)
                 except TimeoutError as exc:
                     error = f"timed out: no reply to this request for {self.timeout_s:g}s"
                     retryable = True
@@ -594,12 +543,29 @@ class ChatClient:
     def _count(self, done: Completion) -> None:
         if done.finish_reason == "length":
             self.truncated += 1
-        if done.usage:
+
+    async def _post_held(self, state: _LoopState, url: str, payload: bytes,
+                         held: Reservation | None) -> tuple[int, bytes, str | None]:
+        """`_post`, with the tokens of every reply that reports them counted (a failed or
+        retried one's too) and the request's budget reservation settled however it ends."""
+        try:
+            status, raw, header = await self._post(state, url, payload)
+        except (aiohttp.InvalidURL, aiohttp.ClientConnectorError):
+            if held is not None:  # never sent: nothing to pay
+                self.budget.settle(held, None, sent=False)  # type: ignore[union-attr]
+            raise
+        except BaseException:
+            if held is not None:  # sent, its cost never came back: charged at its worst case
+                self.budget.settle(held, None)  # type: ignore[union-attr]
+            raise
+        usage = _reply_usage(raw)
+        if usage:
             self.replies_reporting_usage += 1
             for name in self.tokens:
-                self.tokens[name] += done.usage.get(name, 0)
-            if self.budget is not None:
-                self.budget.charge(self.model, done.usage)
+                self.tokens[name] += usage.get(name, 0)
+        if held is not None:
+            self.budget.settle(held, usage, answered_error=status != 200)  # type: ignore[union-attr]
+        return status, raw, header
 
     def usage(self, prices: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
         """Requests, cache hits, tokens and (with a price for this model) dollars, for results.json."""
@@ -725,6 +691,16 @@ def _read_completion(raw: bytes) -> tuple[str | None, str | None, dict[str, Any]
 def _finish_reason(choice: Any) -> str | None:
     reason = choice.get("finish_reason") if isinstance(choice, dict) else None
     return reason[:40] if isinstance(reason, str) else None
+
+
+def _reply_usage(raw: bytes) -> dict[str, int] | None:
+    """The token counts a reply body reports, whatever its status; None when it reports none."""
+    if b'"usage"' not in raw:
+        return None
+    try:
+        return _usage(json.loads(raw))
+    except ValueError:
+        return None
 
 
 def _usage(payload: Any) -> dict[str, int] | None:

@@ -356,8 +356,15 @@ def run(
     if bench.prompts.describe():  # a --prompts file: its replaced texts, so score and resume use them
         config["prompts"] = bench.prompts.describe()
     clients = _clients(model, judge)
+    # without caps the run's spending is still kept, so a resume with --max-cost counts it
+    spending = budget if budget is not None else RequestBudget(prices=prices)
+    if spending.max_cost is not None:
+        unpriced = sorted({c.model for c in clients.values() if c.model not in spending.prices})
+        if unpriced:
+            raise UsageError(f"--max-cost: the price table has no price for {', '.join(map(repr, unpriced))}; "
+                             "add each model the run sends requests to (--prices)")
     for client in clients.values():
-        client.budget = budget
+        client.budget = spending
     samples_path = out_dir / SAMPLES
     config_path = out_dir / RUN_CONFIG
     ids = item_ids(items)
@@ -377,6 +384,7 @@ def run(
     config["provenance"] = provenance  # not a resume key
     # what the summary reads of each written record, on disk beside the run (not in TMPDIR,
     # which may be memory), closed however the run ends
+    spending.attach(out_dir, resuming=not overwrite, roles=clients)
     with KeptRecords(ids, folder=out_dir) as done:
         if resuming:
             _resume(bench, samples_path, done)
@@ -408,11 +416,19 @@ def run(
                 asyncio.run(main())
             except BudgetExhausted as exc:
                 stopped = exc
+            finally:
+                spending.detach()
         provenance["data"] = fingerprint.result()
         _write_config(config_path, config)
         requests = {role: client.usage(prices) for role, client in clients.items()}
-        extra = {"requests": requests, "items_planned": len(ids)}
+        for role, used in requests.items():
+            if prices and clients[role].model in prices:  # every invocation's, as the budget counts it
+                used["cost_usd"] = spending.spent_by(role)
+        extra: dict[str, Any] = {"requests": requests, "items_planned": len(ids)}
+        if budget is not None or prices:
+            extra["budget"] = spending.summary()
         if stopped is not None:
+            stopped.args = (spending.stop_line() or str(stopped),)  # the totals once nothing is in flight
             extra["stopped"] = str(stopped)
         results = finalize(bench, done, config, out_dir, extra)  # the planned items' records, in order
         if stopped is not None:
