@@ -246,8 +246,11 @@ def affirmed(pieces: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
             continue
         cuts = [0, *(m.start() for m in _CLAUSE_BREAK.finditer(sentence)), len(sentence)]
         chars = list(sentence)
+        denied = False
         for lo, hi in pairwise(cuts):
-            if _NEGATION.search(low, lo, hi):
+            # `not ... that X` denies X too; `X that is not ...` denies only its own clause
+            denied = bool(_NEGATION.search(low, lo, hi)) or (denied and low.startswith("that", lo))
+            if denied:
                 chars[lo:hi] = " " * (hi - lo)
         out.append((offset, "".join(chars)))
     return out

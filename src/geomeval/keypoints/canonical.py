@@ -357,3 +357,77 @@ def proportion(parts: Sequence[float]) -> tuple[float, ...]:
     if not parts or parts[0] == 0:
         return tuple(parts)
     return tuple(p / parts[0] for p in parts)
+
+
+# --------------------------------------------------------------------------- relation types
+
+class RelationType:
+    """One canonical relation: its keypoint kind, argument types, whether the arguments are
+    unordered, example surface forms in English and Chinese (each parses to this kind: tested),
+    a negated form that must not, and the facts it implies for matching (`derive.closure`)."""
+
+    __slots__ = ("args", "en", "implies", "kind", "negated", "symmetric", "zh")
+
+    def __init__(self, kind: str, args: str, *, symmetric: bool = False, en: tuple[str, ...] = (),
+                 zh: tuple[str, ...] = (), negated: tuple[str, ...] = (), implies: str = "") -> None:
+        self.kind, self.args, self.symmetric = kind, args, symmetric
+        self.en, self.zh, self.negated, self.implies = en, zh, negated, implies
+
+
+_REL_LIST = (
+    RelationType("parallel", "line, line", symmetric=True,
+                 en=("AB ∥ CD.", "AB is parallel to CD.", "DE runs parallel to BC.", r"$AB \parallel CD$."),
+                 zh=("AB∥CD。", "AB与CD平行。"), negated=("AB is not parallel to CD.", "AB与CD不平行。", "It is not the case that AB ∥ CD.",
+                          "AB∥CD不成立。")),
+    RelationType("perpendicular", "line, line|plane", symmetric=True,
+                 en=("AB ⊥ CD.", "AB is perpendicular to CD.", "Line m is at right angles to line n.",
+                     r"$m \perp n$ at $O$."),
+                 zh=("AB⊥CD。", "AB垂直于CD。"), negated=("AB is not perpendicular to CD.", "AD与BC不垂直。", "AB ⊥ CD does not hold.",
+                          "AB⊥CD不成立。"),
+                 implies="the right angle between them (and the other way round)"),
+    RelationType("tangent", "line|circle, circle, point", en=("Line l is tangent to circle O at A.",
+                 "Line l touches circle O at A.", "The line l touches circle O, whose radius is 3, at A."),
+                 zh=("直线l与⊙O相切于点A。", "PA切⊙O于点A。", "直线PA与⊙O只有一个公共点A。"),
+                 negated=("Line l is not tangent to circle O.", "PA不与⊙O相切。",
+                          "It is not true that line l is tangent to circle O at A.")),
+    RelationType("on", "point, line|circle|plane|axis", en=("P lies on line l.", "D is on BC.", r"$P \in l$, line l."),
+                 zh=("点P在直线l上。",), negated=("P does not lie on line l.",)),
+    RelationType("midpoint", "point, segment", en=("D is the midpoint of BC.", "M is the midpoint of AB."),
+                 zh=("D是BC的中点。",), negated=("D is not the midpoint of BC.", "D不是BC的中点。", "We do not know that D is the midpoint of BC."),
+                 implies="the point on the segment; with a vertex joined, a median; "
+                         "D on BC with BD = DC states it"),
+    RelationType("intersect", "object, object, point", symmetric=True,
+                 en=("AC and BD meet at O.", "Line EF crosses AB at G."), zh=("AC与BD相交于点O。",),
+                 negated=("AB and CD do not intersect.",), implies="the point on both objects"),
+    RelationType("foot", "point, line", en=("CD ⊥ AB at D.",), zh=("CD⊥AB于点D。",),
+                 implies="the point on the line"),
+    RelationType("angle_bisector", "line", en=("BD bisects ∠ABC.",), zh=("BD平分∠ABC。",),
+                 negated=("BD does not bisect ∠ABC.",), implies="∠ABD = ∠DBC states it"),
+    RelationType("median", "segment", en=("In triangle ABC, AD is the median to BC.",),
+                 zh=("在△ABC中，AD是BC边上的中线。",), implies="the midpoint of the opposite side"),
+    RelationType("altitude", "segment", en=("In triangle ABC, AD is the altitude to BC.",),
+                 zh=("在△ABC中，AD是BC边上的高。",), implies="perpendicular to the side, the foot on it"),
+    RelationType("chord", "segment, circle", en=("AB is a chord of circle O.",), zh=("AB是⊙O的弦。",),
+                 implies="a segment with both ends on a circle is a chord of it"),
+    RelationType("diameter", "segment, circle", en=("AB is a diameter of circle O.",), zh=("AB是⊙O的直径。",),
+                 negated=("AB is a chord of circle O but not a diameter.",)),
+    RelationType("inscribed", "figure, figure", en=("Triangle ABC is inscribed in circle O.",
+                 "Circle O is inscribed in triangle ABC.", "The incircle O of triangle ABC has radius 1."),
+                 zh=("△ABC内接于⊙O。", "⊙O是△ABC的内切圆。"),
+                 implies="a polygon in a circle puts each vertex on it; every vertex on the circle states it"),
+    RelationType("concentric", "circle, circle", symmetric=True, en=("Two concentric circles have centre O.",),
+                 zh=("两个同心圆的圆心为O。",)),
+    RelationType("congruent", "figure, figure", symmetric=True,
+                 en=("Triangle ABC is congruent to triangle DEF.", r"$\triangle ABC \cong \triangle DEF$."),
+                 zh=("△ABC≌△DEF。",), negated=("Triangles ABC and DEF are not congruent.",)),
+    RelationType("similar", "figure, figure", symmetric=True, en=("Triangle ABC is similar to triangle DEF.",),
+                 zh=("△ABC∽△DEF。",)),
+    RelationType("collinear", "points", symmetric=True, en=("Points A, B and C are collinear.", "A, B, C collinear."),
+                 zh=("点A、B、C共线。",), negated=("Points A, B and C are not collinear.", "A, B, C collinear does not hold.")),
+    RelationType("centroid", "point, triangle", en=("G is the centroid of triangle ABC.",),
+                 zh=("G是△ABC的重心。",), implies="two medians meeting there"),
+    RelationType("property", "figure (isosceles, right, equilateral, regular)",
+                 en=("Triangle ABC is isosceles.", "In right triangle ABC, ∠C = 90°."), zh=("等腰△ABC中，AB=AC。",)),
+)
+RELATIONS: dict[str, RelationType] = {r.kind: r for r in _REL_LIST}
+"""The canonical relation set: matching compares these kinds with canonical arguments, never text."""

@@ -173,8 +173,8 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
     equal_angles = [kp.args for kp in kps if kp.kind == "equal_angle" and len(kp.args) == 2]
     for p, targets in list(on.items()):
         for t in targets:
-            ends = _two_point(t)
-            if ends and p not in ends and frozenset((cn.segment((p, ends[0])), cn.segment((p, ends[1])))) in equal_lengths:
+            seg = _two_point(t)
+            if seg and p not in seg and frozenset((cn.segment((p, seg[0])), cn.segment((p, seg[1])))) in equal_lengths:
                 out.add(_rel("midpoint", p, t))  # D on BC with BD = DC
     for kp in kps:  # every vertex of a named polygon on one circle: inscribed in it
         if kp.dimension == ELEMENT and kp.kind in POLYGON_RANK and kp.args:

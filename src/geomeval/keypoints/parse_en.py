@@ -207,13 +207,15 @@ _EN_SUBS: list[Sub] = [
     _sub(("(on ", "(of "), r" ?\((?:on|of) (?:line |the line )?[a-z]\d{0,2}\)", ""),
     # other surface forms of the same canonical relations (see canonical.RELATIONS)
     _sub(("∈",), r" ?∈ ?", " lies on "),
-    _sub(("right angle",), r"\b(?:is |are |stands? |standing |being |lies |lying )?at right angles (?:to|with)\b"
-         r"|\b(?:makes?|making|forms?|forming) a right angle with\b", " perpendicular to"),
+    _sub(("right angle",), r" ?\b(?:is |are |stands? |standing |being |lies |lying )?at right angles (?:to|with)\b"
+         r"| ?\b(?:makes?|making|forms?|forming) a right angle with\b", " perpendicular to"),
     _sub(("right angle",), r"\b(cross|crosses|meet|meets|intersect|intersects) (?:each other )?at right angles\b",
          r"are perpendicular and \1"),
     _sub(("parallel",), r"\b(?:runs?|running|is drawn|drawn|lies|lying|goes|going) parallel (?=to\b)", "parallel "),
     _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) (?:⊙ ?)?({PT}){RB} of ",
          r"⊙\1 is inscribed in "),
+    _sub(("vertices",), rf"\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
+         r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
     _sub(("parallel",), r" ?\b(?:is|are|be|being|was) parallel (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) parallel to\b", " ∥"),
     _sub(("//",), r"(?<=[A-Za-z0-9']) ?// ?(?=[A-Zℓ△⊙p])", " ∥ "),
