@@ -1,7 +1,7 @@
 """Answer extraction and equivalence shared by every benchmark."""
 
 from .choices import ChoiceError, parse_choices, read_option_letter
-from .equivalence import Verdict, check_answer, compare_values
+from .equivalence import Verdict, check_answer, choose_option, compare_values
 from .extract import Extracted, extract_final_answer, parse_json_object
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "Extracted",
     "Verdict",
     "check_answer",
+    "choose_option",
     "compare_values",
     "extract_final_answer",
     "parse_choices",

@@ -30,9 +30,24 @@ _LETTER_OPTION_CN = re.compile(r"([A-Z])\s*选项")
 # on offer that is a choice, not the article "a" (which never stands alone).
 _BARE_LOWER = re.compile(r"^[\s*_`$]*[\(（\[{]?\s*([a-z])\s*[\)）\]}]?[\s.．:：、)）*_`$]*$")
 # A lone letter in a LaTeX text or font command, or in a box: \text{B}, \mathbf{C}, \boxed{B}.
+# A bracketed letter inside counts too: \boxed{\text{(B)}} names B.
 _LATEX_LETTER = re.compile(
-    r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mbox|boxed)\s*\{\s*([A-Za-z])\s*\}"
+    r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mbox|boxed)\s*\{\s*"
+    r"(?:([A-Za-z])|[\(（\[]\s*([A-Za-z])\s*[\)）\]])\s*\}"
 )
+# Two or more option letters and nothing else ("A、C", "B and D", "(A), (C)", "AC"): an answer
+# that names several options picks none of them on a single-answer item.
+_LETTER_ITEM = r"[\(（\[]?[ \t]*[A-Z][ \t]*[\)）\]]?"
+_LETTER_SEPARATOR = r"(?:[ \t]*(?:[、,，/&;；+]|\band\b|\bor\b|和|或|与|及)[ \t]*|[ \t]*)"
+_SEVERAL_LETTERS = re.compile(
+    rf"^[\s*_`$]*{_LETTER_ITEM}(?:{_LETTER_SEPARATOR}{_LETTER_ITEM})+[\s.．。*_`$]*$"
+)
+# A letter joined to the one that follows ("(A) or (C)"): the end of a list of letters.
+_JOINED_BEFORE = re.compile(rf"(?<![A-Za-z]){_LETTER_ITEM}[ \t]*(?:[、,，/&]|\band\b|\bor\b|和|或|与|及)[ \t]*[\(（]?$")
+# An option label inside a line: "(B) 8.4", " B. 8.4", " C: 9".
+_INLINE_LABEL = re.compile(r"(?:^|(?<=\s))(?:[\(（]([A-Z])[\)）]|([A-Z])[.．:：])[ \t]*(?=\S)")
+# After an introduced letter ("option A"), a second one joined to it ("option A or C").
+_MORE_LETTERS = re.compile(rf"^[ \t]*[\)）\]]?{_LETTER_SEPARATOR}{_LETTER_ITEM}(?![A-Za-z])")
 
 
 class ChoiceError(ValueError):
@@ -85,9 +100,13 @@ def read_option_letter(text: str, letters: str | None = None) -> str | None:
     raw = text
     text = _unwrap_latex(text)
     allowed = letters or string.ascii_uppercase[:5]
+    if names_several_letters(text) or echoes_inline(text):
+        return None
     for pattern in (_BARE_LETTER, _LETTER_THEN_TEXT, _LETTER_THEN_VALUE, _VALUE_THEN_LETTER):
         m = pattern.match(text)
         if m and m.group(1) in allowed:
+            if pattern is _VALUE_THEN_LETTER and _JOINED_BEFORE.search(text[: m.start(1)]):
+                return None  # "option (A) or (C)": two letters, no single choice
             return m.group(1)
     m = _LETTER_OPTION_CN.search(text)
     if m and m.group(1) in allowed:
@@ -99,8 +118,29 @@ def read_option_letter(text: str, letters: str | None = None) -> str | None:
     for m in _INTRODUCED.finditer(text):
         letter = m.group(1).upper()
         if letter in allowed:
-            found = letter
+            found = None if _MORE_LETTERS.match(text[m.end(1) :]) else letter
     return found
+
+
+def echoes_inline(text: str) -> bool:
+    """Whether `text` holds the option list echoed on one line ("(A) 8 (B) 8.4 (C) 9"): two or
+    more option labels, each with a value, in consecutive letters. It states no choice."""
+    labels = [a or b for a, b in (m.groups() for m in _INLINE_LABEL.finditer(text[:2000]))]
+    run = 1
+    for a, b in itertools.pairwise(labels):
+        run = run + 1 if ord(b) - ord(a) == 1 else 1
+        if run >= 2:
+            return True
+    return False
+
+
+def names_several_letters(text: str) -> bool:
+    """Whether `text` is two or more different option letters and nothing else ("A、C",
+    "B and D", "AC"): no single choice."""
+    text = _unwrap_latex(text.strip()[:400])
+    if not _SEVERAL_LETTERS.match(text):
+        return False
+    return len(set(re.findall(r"[A-Z]", text))) >= 2
 
 
 def is_bare_letter(text: str) -> bool:
@@ -129,7 +169,7 @@ def _unwrap_latex(text: str) -> str:
     if "\\" not in text and "$" not in text:
         return text
     for _ in range(3):
-        unwrapped = _LATEX_LETTER.sub(r"\1", text)
+        unwrapped = _LATEX_LETTER.sub(lambda m: m.group(1) or m.group(2), text)
         if unwrapped == text:
             break
         text = unwrapped

@@ -22,9 +22,16 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .choices import ChoiceError, parse_choices, read_option_letter
+from .choices import (
+    ChoiceError,
+    echoes_inline,
+    names_several_letters,
+    parse_choices,
+    read_option_letter,
+)
 from .latex import Unsupported, to_plain
 from .mathexpr import POWER_TOO_LARGE, Quantity, parse_quantity
 from .symbolic import symbolic_check
@@ -106,6 +113,8 @@ def check_answer(
             f"chose {pred_letter} ({options[pred_letter]}) vs gold {gold_text}: {verdict.rule}",
             verdict.decided,
         )
+    if options and (names_several_letters(prediction) or echoes_inline(prediction)):
+        return Verdict(False, "no-single-choice", "several options named, or the option list echoed")
     if not options and _is_bare_letter(prediction) and _is_bare_letter(gold_text):
         equal = prediction.strip().strip("().").upper() == gold_text.strip("().").upper()
         return Verdict(equal, "option-letter", "letters compared without an option list")
@@ -113,6 +122,29 @@ def check_answer(
     if options and verdict.equal:
         return Verdict(True, verdict.rule, verdict.detail + "; equals the gold option's value")
     return verdict
+
+
+def choose_option(answer: str | None, options: Mapping[str, str]) -> tuple[str | None, str]:
+    """The option a final answer picks among `options` (letter -> text), and how it was read.
+
+    The one reading of a choice every benchmark shares: an option letter in any usual form
+    (`B`, `(B)`, `\\boxed{\\text{(B)}}`, "option B"); otherwise a value that equals exactly one
+    option's value ("12" when (A) is 12). Several letters ("A、C"), the option list echoed
+    back, or a value matching no option or several pick nothing (None, with the reason).
+    """
+    if answer is None or not answer.strip():
+        return None, "no final answer"
+    letters = "".join(options)
+    letter = read_option_letter(answer, letters or None)
+    if letter is not None:
+        return letter, "letter"
+    if names_several_letters(answer) or echoes_inline(answer):
+        return None, "several options named"
+    named = [key for key, text in options.items()
+             if text.strip() and compare_values(answer, text, symbolic=False).equal]
+    if len(named) == 1:
+        return named[0], "value names the option"
+    return None, "names no single option" if named else "no option letter or option value"
 
 
 def compare_values(prediction: str, gold: str, *, symbolic: bool = True) -> Verdict:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .choices import echoes_options, is_bare_letter, read_option_letter
+from .choices import echoes_inline, echoes_options, is_bare_letter, read_option_letter
 
 MAX_RESPONSE_CHARS = 100_000
 MAX_JSON_CHARS = 50_000
@@ -79,6 +79,10 @@ def extract_final_answer(response: str | None, *, letters: str | None = None) ->
     if letters and is_bare_letter(last_line) and read_option_letter(last_line, letters):
         return Extracted(_clean(last_line), "option-line", data)
     if len(text) <= SHORT_RESPONSE_CHARS and "\n" not in text:
+        clause = _CLAUSE.search(text)
+        head = text[: clause.start()] if clause and clause.start() > 0 else text
+        if letters and head != text and is_bare_letter(head.rstrip(",，")):
+            return Extracted(_clean(head), "whole-response", data)  # "C, since …": the letter
         return Extracted(_clean(text), "whole-response", data)
     return Extracted(None, "none", data)
 
@@ -160,6 +164,8 @@ def _from_phrase(text: str) -> str | None:
     tail = text[matches[-1].end() :].lstrip()
     if echoes_options([line.strip() for line in tail[:2000].splitlines()[:30] if line.strip()]):
         return None  # "The answer is:" followed by the option list: no choice stated
+    if echoes_inline(tail[:2000].split("\n", 1)[0]):
+        return None  # "The answer is (A) 8 (B) 8.4 …": the list on one line, no choice either
     end = _SENTENCE_END.search(tail)
     answer = tail[: end.start()] if end else tail[:300]
     clause = _CLAUSE.search(answer)

@@ -46,6 +46,7 @@ from ...answers import (
     parse_choices,
     read_option_letter,
 )
+from ...answers.choices import is_bare_letter
 from ...judges import Judge, reply_object
 from ...prompts import PromptSet, Template, default_set
 
@@ -169,8 +170,8 @@ def _final_option_line(text: str, letters: str | None) -> str | None:
     if not letters:
         return None
     last = text.rstrip().rsplit("\n", 1)[-1].strip()
-    if not last or len(last) > 20:
-        return None
+    if not last or len(last) > 20 or not is_bare_letter(last):
+        return None  # "D. 14" closing a response is the option list echoed back, not a choice
     return read_option_letter(last, letters)
 
 

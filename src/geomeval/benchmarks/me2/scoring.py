@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...aggregate import Breakdown, summarize
-from ...answers import check_answer, extract_final_answer, parse_json_object, read_option_letter
+from ...answers import check_answer, choose_option, extract_final_answer, parse_json_object
 from ...judges import Judge
 from ...prompts import PromptSet
 from ...records import KeptFields, SampleRecord, Score, judged
-from ..base import model_failure
+from ..base import DataError, model_failure
 from . import prompts
 from .features import (
     ANCHORED,
@@ -42,6 +42,7 @@ from .features import (
     QUESTION_ANSWER_TYPES,
     QUESTION_FORMATS,
 )
+from .raw import split_options
 
 ACCURACY = "accuracy"
 ANSWER_JUDGE_TEMPERATURE = 0.0  # the official short-answer judge's (its explanation judge: ME2.judge_temperature)
@@ -88,19 +89,35 @@ def read_choice(response: str | None, target: dict[str, Any] | None = None) -> t
     """The option letter a response settles on, and how it was found.
 
     The shared extractor finds the final answer ("The final answer is: {B}", "\\boxed{B}",
-    a closing "(B)" line); the letter is read from it in any of the usual forms. A circled
-    number ①–⑤ names options A–E, as Korean and Chinese problem sets write them.
+    a closing "(B)" line); the shared reader (`answers.choose_option`) reads the choice
+    from it as every benchmark does: a letter in any usual form, or a value naming exactly one
+    of the item's options ("9.6" for (D) 9.6). Several letters, an echo of the option list or
+    a refusal choose nothing. A circled number ①–⑤ names options A–E, as Korean and Chinese
+    problem sets write them.
     """
     answer, method = final_answer(response, target or {}, LETTERS)
     if answer is None:
         return None, "no final answer found"
-    letter = read_option_letter(answer, LETTERS)
+    letter, how = choose_option(answer, item_options(target or {}))
+    if letter is None and how == "no option letter or option value":
+        circled = _CIRCLED_IN.findall(answer[:40])
+        letter = CIRCLED_OPTIONS[circled[0]] if len(set(circled)) == 1 else None
     if letter is None:
-        circled = _CIRCLED_IN.search(answer[:40])
-        letter = CIRCLED_OPTIONS[circled.group(0)] if circled else None
-    if letter is None:
-        return None, f"no option letter in the final answer {answer[:80]!r} ({method})"
-    return letter, method
+        return None, f"no single option in the final answer {answer[:80]!r} ({method}; {how})"
+    return letter, method if how == "letter" else f"{method}; {how}"
+
+
+def item_options(target: dict[str, Any]) -> dict[str, str]:
+    """The item's options by letter: the keypoint task's five option texts, or the options a
+    multiple-choice problem writes in its text (none where the text cannot be split)."""
+    if target.get("options"):
+        return dict(zip(LETTERS, (str(o) for o in target["options"]), strict=False))
+    if target.get("question_format") == "multiple-choice" and isinstance(target.get("problem"), str):
+        try:
+            return dict(zip(LETTERS, split_options("problem", target["problem"]), strict=False))
+        except DataError:
+            pass
+    return dict.fromkeys(LETTERS, "")
 
 
 def explanation_of(response: str, explanation_text: str = "extracted") -> str:
