@@ -21,7 +21,8 @@ whose reference states something in that dimension (an engine N/A counts as 0), 
   folds is the CV MAE and the spread between folds (min-max) says how stable it is;
 - the tuning part, the original set and the wider set apart (for comparison only).
 
-`--worst N` lists the N worst tuning-part items (never held-out ones).
+`--against REVISION` scores the engine as committed at that revision on the same pairs (the
+before/after comparison). `--worst N` lists the N worst tuning-part items (never held-out ones).
 """
 
 from __future__ import annotations
@@ -64,10 +65,10 @@ def split(rows: list[dict]) -> dict[str, list[str]]:
             "tuning": sorted(r["id"] for r in rows if not is_heldout(r["id"]))}
 
 
-def engine_recall(row: dict) -> dict[str, float | None]:
-    from geomeval.keypoints import score_captions
-
-    return score_captions(row["candidate"], row["reference"]).recall
+def engine_recall(row: dict, engine: object | None = None) -> dict[str, float | None]:
+    if engine is None:
+        from geomeval import keypoints as engine
+    return engine.score_captions(row["candidate"], row["reference"]).recall  # type: ignore[attr-defined]
 
 
 def mae(rows: list[dict], got: dict[str, dict[str, float | None]]) -> dict[str, tuple[int, float | None]]:
@@ -88,6 +89,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--worst", type=int, default=0, help="list the N worst tuning-part pairs")
+    parser.add_argument("--against", metavar="REVISION",
+                        help="score the engine as committed at this git revision instead (e.g. 47084d2, before this work)")
     parser.add_argument("--split-only", action="store_true", help="(re)write the recorded split and stop")
     args = parser.parse_args()
     rows = load_pairs()
@@ -100,7 +103,16 @@ def main() -> int:
         return 0
     if not SPLIT_FILE.exists() or json.loads(SPLIT_FILE.read_text(encoding="utf-8")) != recorded:
         sys.exit(f"{SPLIT_FILE.relative_to(REPO)} does not record this split; run with --split-only after adding pairs")
-    got = {r["id"]: engine_recall(r) for r in rows}
+    engine = None
+    if args.against:
+        import tempfile
+
+        sys.path.insert(0, str(REPO / "bench"))
+        from keypoints_throughput import engine_at
+
+        engine = engine_at(args.against, Path(tempfile.mkdtemp()))
+        print(f"engine as of {args.against}")
+    got = {r["id"]: engine_recall(r, engine) for r in rows}
     held = [r for r in rows if is_heldout(r["id"])]
     tune = [r for r in rows if not is_heldout(r["id"])]
     print(f"pairs: {len(rows)} ({sum(r['set'] == 'dev' for r in rows)} original dev, "

@@ -214,6 +214,10 @@ _EN_SUBS: list[Sub] = [
     _sub(("parallel",), r"\b(?:runs?|running|is drawn|drawn|lies|lying|goes|going) parallel (?=to\b)", "parallel "),
     _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) (?:⊙ ?)?({PT}){RB} of ",
          r"⊙\1 is inscribed in "),
+    _sub(("r =", "r=", "h =", "h="), rf"(?<![A-Za-z])(?:(?:base )?radius |\(|, )?r ?= ?(?={NUMSTART})", " radius = "),
+    _sub(("h =", "h="), rf"(?<![A-Za-z])(?:height )?h ?= ?(?={NUMSTART})", "height = "),
+    _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
+         r"\1 has centre "),
     _sub(("vertices",), rf"\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
          r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
@@ -239,7 +243,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("angle",), rf"\bangles? (?=(?:(?:{PT}){{3}}|{PT}){RB}|\d{{1,2}}\b)", "∠"),
     _sub(("∠",), r"\b(?:the )?(?:measure|size|degree|magnitude) of (?=∠)|\bm ?(?=∠)", ""),
     _sub(("line",), rf"\b((?:straight )?lines?) ({list_of(_LOWER_NAME, SEP, 4)})(?![A-Za-z0-9'_]| ?[=:(])", _lines),
-    _sub(("axis",), r"\b([xyzXYZ])[- ]?axis\b", lambda m: m.group(1).lower() + "-axis"),
+    _sub(("axis",), r"\b([xyzXYZ]) ?[- ]?axis\b", lambda m: m.group(1).lower() + "-axis"),
     _sub(("length",), rf"\bthe length of (?:the )?(?:line )?(?:segment |side |edge )?(?={SEG})", ""),
     _sub(("|",), rf"\|({SEG})\|", r"\1"),
     _sub(("length", "measure"), rf"({SEG}) (?:has|with|of|is of) (?:a )?(?:length|measure)(?: of| equal to| =)? {NUMSTART}", r"\1 = "),
@@ -458,7 +462,7 @@ ELEMENT_RULES = RuleSet([
     Rule(("∠",), rx(f"(?<!{IMPLIED}){ANG}"), _on_angle),
     Rule(("⌒",), rx(ARC), _on_arc),
     Rule(("axis", "axes", "coordinate", "cartesian", "xoy"),
-         rx(f"{AXIS}|(?i:coordinate (?:system|plane|axes)|cartesian|\\bxOy\\b)"), _on_axis),
+         rx(f"{AXIS}|(?i:coordinate (?:system|plane|axes|grid)|cartesian|\\bx ?O ?y\\b)"), _on_axis),
     Rule(("parabola", "ellipse", "hyperbola"), rx("(?i:parabola|ellipse|hyperbola)s?"), _on_curve),
     Rule(("plane",), rx(PLANE), _on_plane),
     Rule(("semicircle",), rx(f"(?i:semicircles?)(?: (?i:on|with diameter|over) (?P<seg>{SEG}))?"), _on_semicircle),
@@ -868,7 +872,7 @@ def _on_divides(m: re.Match[str], b: Builder, off: int) -> None:
         b.number("ratio", *canon_ratio[0], value=canon_ratio[1], text=m.group(0))
 
 
-AT_PTS = f"(?: (?i:at|in)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME + COORDS, SEP, 3)}))"
+AT_PTS = f"(?: (?i:at|in)(?i: the)?(?i: (?:two |three )?points?,?)? (?P<pts>{list_of(PNAME + COORDS, SEP, 3)}))"
 AND_AT = f"(?:,? (?i:and) {obj('b2')} (?i:at) (?i:the )?(?i:point )?(?P<p2>{PNAME}))?"  # `... AB at G and CD at H`
 RELATION_RULES = RuleSet([
     Rule(("∥",), rx(f"{OBJ_CORE}(?: ?∥ ?{OBJW}{OBJ_CORE}){{1,4}}"), partial(_pairwise, "parallel")),
@@ -946,7 +950,8 @@ RELATION_RULES = RuleSet([
     Rule(("touch",), rx(f"(?<!of )(?P<subj>{OBJ_CORE}) (?i:touches|touch) {obj('c')}(?:,[^,.;]{{1,40}},)?{AT_PTS}?"),
          _on_tangent_to),
     Rule(("touch", "tangent"),  # `⊙O, inscribed in ..., has radius 1 and touches BC at D`: the circle is the subject
-         rx(f"(?P<subj>⊙{PT}){RB}[^.;⊙]{{0,60}}? (?i:and) (?i:touches|is tangent to) {obj('c')}{AT_PTS}?"), _on_tangent_to),
+         rx(f"(?P<subj>⊙{PT}){RB}[^.;⊙ℓ]{{0,60}}?(?:,|,? (?i:and)) (?i:touches|is tangent to|tangent to) {obj('c')}{AT_PTS}?"),
+         _on_tangent_to),
     Rule(("touch", "tangent"),
          rx(f"(?P<subj>{SEG})(?: (?i:is|as) (?i:a |an |the )?(?i:chord|diameter|secant))? (?i:of|in) {CIRC},? (?i:that |which |and )?(?i:touches|is tangent to|is also tangent to) {obj('c')}{AT_PTS}?"),
          _on_tangent_to),
