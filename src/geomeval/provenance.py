@@ -1,8 +1,9 @@
 """Where a run's numbers came from: code, data, prompts and settings, written to run.json.
 
-A score can be defended only if its inputs can be named again: the geomeval commit (when run
-from a checkout), a fingerprint of the data folder (or the Hub revision), a hash of the prompt
-templates in force, every model and judge setting, and the seed. Each sample keeps the hash of
+A score can be defended only if its inputs can be named again: the geomeval commit and how it
+was installed (`install_source`, every install kind), the versions of every library that
+computes a number (`library_versions`), a fingerprint of the data folder (or the Hub revision), the prompt
+templates in force (their full texts kept once per run beside run.json, and their hash), every model and judge setting, and the seed. Each sample keeps the hash of
 the exact messages it sent (`generation_info["prompt_sha256"]`): rebuilding the messages from
 the same data and prompt set (`Benchmark.messages`) and hashing them checks a reconstruction.
 """
@@ -42,6 +43,117 @@ def checkout_commit() -> dict[str, Any] | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return {"commit": head, "modified": bool(dirty)}
+
+
+DISTRIBUTION = "geomeval"
+BUILD_INFO = "_build_info.json"
+"""Written into the package by a wheel or sdist build from a checkout (setup.py): the commit it
+was built from, which an installed copy cannot ask git for."""
+
+# The libraries whose code computes a number geomeval reports (answer checking, text, code and
+# image metrics, models run in process) or reads the data it is computed on; their versions are
+# read from the installed metadata (importing torch to ask would take seconds).
+COMPUTING_LIBRARIES = (
+    "sympy", "math-verify", "latex2sympy2_extended", "antlr4-python3-runtime", "sacrebleu", "rapidfuzz", "nltk",
+    "scikit-image", "numpy", "scipy", "pillow", "matplotlib", "bert-score", "torch", "transformers",
+    "tokenizers", "sentence-transformers", "lpips", "evaluate", "vllm", "datasets", "pyarrow", "ijson",
+)
+# Listed even when missing ("not installed"), as results.json always did.
+ALWAYS_LISTED = ("datasets", "math-verify", "sympy", "aiohttp")
+
+
+def library_versions() -> dict[str, str]:
+    """geomeval's and Python's versions, and those of every installed library that computes a
+    number (`COMPUTING_LIBRARIES`), from package metadata: nothing is imported to ask."""
+    import platform
+    from importlib import metadata
+
+    found = {"geomeval": __version__, "python": platform.python_version()}
+    for package in dict.fromkeys(ALWAYS_LISTED + COMPUTING_LIBRARIES):
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            if package in ALWAYS_LISTED:
+                found[package] = "not installed"
+    return found
+
+
+def install_source(checkout: dict[str, Any] | None = None) -> dict[str, Any]:
+    """How this geomeval was installed and what it was built from, for every install kind:
+    a source checkout (editable or on the path: git's commit now), a VCS install (the commit
+    pip recorded), a wheel or sdist (its file and hash, and the commit it was built from when
+    built from a checkout), a directory install (its path and the build's commit), an index
+    install (name and version). Read from `importlib.metadata` and PEP 610's direct_url.json."""
+    from importlib import metadata
+
+    found: dict[str, Any] = {"distribution": DISTRIBUTION, "version": __version__}
+    try:
+        dist: Any = metadata.distribution(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        dist = None
+    direct: dict[str, Any] = {}
+    if dist is not None:
+        found["version"] = dist.version
+        try:
+            direct = json.loads(dist.read_text("direct_url.json") or "{}")
+        except ValueError:
+            direct = {}
+        installer = (dist.read_text("INSTALLER") or "").strip()
+        if installer:
+            found["installer"] = installer
+    url = direct.get("url") if isinstance(direct.get("url"), str) else None
+    dir_info = direct.get("dir_info") if isinstance(direct.get("dir_info"), dict) else None
+    vcs = direct.get("vcs_info") if isinstance(direct.get("vcs_info"), dict) else None
+    archive = direct.get("archive_info") if isinstance(direct.get("archive_info"), dict) else None
+    if dist is None:
+        found["kind"] = "source tree (not installed)"
+    elif dir_info is not None and dir_info.get("editable"):
+        found["kind"] = "editable"
+    elif vcs is not None:
+        found["kind"] = "vcs"
+        found.update({k: vcs[k] for k in ("vcs", "commit_id", "requested_revision") if isinstance(vcs.get(k), str)})
+    elif archive is not None:
+        found["kind"] = "archive"  # a wheel or sdist file
+        if isinstance(archive.get("hash"), str):
+            found["archive_hash"] = archive["hash"]
+    elif dir_info is not None:
+        found["kind"] = "directory"
+    else:
+        found["kind"] = "index"
+    if url is not None:
+        found["url"] = _redacted(url)
+    if checkout is not None:
+        found["checkout"] = checkout
+    built = _build_info()
+    if built is not None:
+        found["built_from"] = built
+    return found
+
+
+def _redacted(url: str) -> str:
+    from .endpoints import redact_url
+
+    return redact_url(url)
+
+
+def _build_info() -> dict[str, Any] | None:
+    """The commit a wheel or sdist was built from, as its build wrote it into the package."""
+    path = Path(__file__).with_name(BUILD_INFO)
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def prompt_texts(bench: Any) -> dict[str, Any] | None:
+    """The full text of every named template in force (defaults or a --prompts file's), with
+    the hash `prompt_set_sha256` gives of them: what a run keeps once, beside run.json."""
+    names = [t.name for t in getattr(bench, "prompt_templates", ())]
+    if not names:
+        return None
+    texts = {name: bench.prompts.text(name) for name in names}
+    return {"benchmark": bench.name, "sha256": prompt_set_sha256(bench), "templates": texts}
 
 
 def folder_sha256(path: Path) -> str:
@@ -169,10 +281,17 @@ class DataFingerprint:
 def describe(bench: Any, data: DataFingerprint, model: Any, judge: Any, seed: int) -> dict[str, Any]:
     """The provenance block of run.json, taken when the run starts: the data's hash is still
     being taken (`DataFingerprint.pending`), and the run fills it in when it ends."""
+    checkout = checkout_commit()
+    install = install_source(checkout)
     return {
         "started_at": now(),
         "geomeval": __version__,
-        "checkout": checkout_commit(),
+        # the code's commit however it was installed: the checkout's, else the one the wheel or
+        # sdist was built from, else the one a VCS install recorded (None from an index)
+        "commit": (checkout or install.get("built_from") or {}).get("commit") or install.get("commit_id"),
+        "checkout": checkout,
+        "install": install,
+        "versions": library_versions(),
         "data": data.pending(),
         "prompt_set_sha256": prompt_set_sha256(bench),
         "model": {"spec": model.spec, "settings": model.settings,

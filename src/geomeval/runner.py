@@ -19,16 +19,13 @@ import asyncio
 import itertools
 import json
 import os
-import platform
 import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import __version__
 from .benchmarks import get_benchmark, with_recorded_prompts
 from .benchmarks.base import Benchmark, Item
 from .benchmarks.datasource import LazyItems
@@ -39,12 +36,20 @@ from .hfdata import current_umask
 from .judges import Judge
 from .keptrecords import KeptRecords
 from .models import Generation, Model
-from .provenance import DataFingerprint, describe, messages_sha256, now
+from .provenance import (
+    DataFingerprint,
+    describe,
+    library_versions,
+    messages_sha256,
+    now,
+    prompt_texts,
+)
 from .records import RecordError, SampleRecord
 from .samplewriter import SampleWriter
 
 SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
+PROMPTS = "prompts.json"  # the full texts of the prompt templates in force, referenced from run.json
 RESULTS = "results.json"
 # Fields that must agree for an existing output folder to be resumed rather than refused.
 RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed", "options", "prompts")
@@ -58,13 +63,7 @@ class RunConflict(RuntimeError):
 
 
 def versions() -> dict[str, str]:
-    found = {"geomeval": __version__, "python": platform.python_version()}
-    for package in ("datasets", "math-verify", "sympy", "aiohttp"):
-        try:
-            found[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            found[package] = "not installed"
-    return found
+    return library_versions()
 
 
 def read_config(path: Path) -> dict[str, Any]:
@@ -381,6 +380,11 @@ def run(
         samples_path.unlink()
     fingerprint = DataFingerprint(bench, data)  # hashed beside the run, not before it
     provenance = describe(bench, fingerprint, model, judge, seed)
+    texts = prompt_texts(bench)
+    if texts is not None:  # the full prompts, once per run (a resume with other ones is refused)
+        _replace_whole(out_dir / PROMPTS, lambda handle: handle.write(
+            json.dumps(texts, indent=2, ensure_ascii=False) + "\n"))
+        provenance["prompt_texts"] = {"file": PROMPTS, "sha256": texts["sha256"]}
     config["provenance"] = provenance  # not a resume key
     # what the summary reads of each written record, on disk beside the run (not in TMPDIR,
     # which may be memory), closed however the run ends
