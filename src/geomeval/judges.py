@@ -5,8 +5,9 @@ judge on an OpenAI-compatible server, at one temperature on every attempt, repai
 included (0, or the benchmark's: see below). Reasoning models (OpenAI's o-series and gpt-5) take another request shape:
 `max_completion_tokens` and no temperature; `style` picks it, by the model's name unless
 told, and the client switches by itself when a server refuses the shape it was sent. A
-judgment that fails or cannot be read becomes an *unscored* item with the error text, never
-a wrong answer; a malformed answer first gets one repair retry that shows the judge its
+judgment that fails or cannot be read, or a reply that restates the prompt's template (its
+placeholder, a worked example's reply, its lines) instead of judging, becomes an *unscored* item
+with the error text, never a wrong answer; a malformed answer first gets one repair retry that shows the judge its
 reply and what was wrong with it. A judge takes images unless told it is text-only
 (`images=False`, or GEOMEVAL_JUDGE_IMAGES=0): a benchmark whose paper shows its judge the
 figure sends it, and a text-only judge gets the words alone. The temperature is each
@@ -113,6 +114,45 @@ def likert(value: Any, name: str) -> int:
     return value
 
 
+# A placeholder the prompt shows for the judge to fill in ("<the final answer, or none>").
+# Words with a space between them: a tag such as <answer> a response may carry is no placeholder.
+_PLACEHOLDER = re.compile(r"<[^<>\n]{1,80} [^<>\n]{1,80}>")
+# A worked example's reply as a prompt shows it ("Reply: {\"answer\": \"none\"}").
+_EXAMPLE_LABEL = re.compile(r"^\s*(?:reply|output|judgment|verdict)\s*\d*\s*[:：]", re.I)
+
+
+def _prompt_text(messages: list[dict]) -> str:
+    parts: list[str] = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return "\n".join(parts)
+
+
+def restates_template(reply: str, messages: list[dict]) -> str | None:
+    """Why `reply` restates the prompt rather than judging, or None when it judges.
+
+    A reply restates the template when it carries a placeholder the prompt shows for the judge
+    to fill ("<the final answer, or none>"), or repeats a worked example's reply with its label
+    ("Reply: {\"answer\": \"none\"}", a line of the prompt). Lines a judge quotes from the
+    judged response are no restatement (a step judge quotes steps). Such a reply is no
+    decision: it goes the way of an unreadable one (one repair retry, then unscored)."""
+    prompt = _prompt_text(messages)
+    if not prompt or not reply.strip():
+        return None
+    for match in _PLACEHOLDER.finditer(reply[:20_000]):
+        if match.group(0) in prompt:
+            return f"it repeats the prompt's placeholder {match.group(0)[:60]!r} instead of filling it in"
+    prompt_lines = {line.strip() for line in prompt.splitlines() if line.strip()}
+    for line in reply[:20_000].splitlines():
+        if line.strip() in prompt_lines and _EXAMPLE_LABEL.match(line) and "{" in line:
+            return "it repeats a worked example of the prompt instead of judging the response"
+    return None
+
+
 @dataclass(frozen=True)
 class JudgeAnswer(Generic[T]):
     value: T | None
@@ -168,6 +208,9 @@ class Judge:
         if first.text is None:
             return JudgeAnswer(None, redact_text(f"judge request failed: {first.error}"))
         try:
+            restated = restates_template(first.text, messages)
+            if restated is not None:
+                raise ValueError(f"the reply is no judgment: {restated}")
             return JudgeAnswer(parse(first.text), raw=first.text)
         except ValueError as exc:
             problem = str(exc)[:300]
@@ -182,6 +225,9 @@ class Judge:
             return JudgeAnswer(None, redact_text(f"judge reply unreadable ({problem}); repair request failed: "
                                                  f"{second.error}"), raw=first.text)
         try:
+            restated = restates_template(second.text, messages)
+            if restated is not None:
+                raise ValueError(f"the reply is no judgment: {restated}")
             return JudgeAnswer(parse(second.text), raw=second.text, repaired=True)
         except ValueError as exc:
             # Neither reply is worth replaying: forget both so a rerun asks afresh.
