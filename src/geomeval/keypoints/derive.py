@@ -30,12 +30,14 @@ PRISM_LIKE = {"cube", "cuboid", "prism", "frustum"}
 DERIVABLE = {
     (ELEMENT, "point"), (ELEMENT, "segment"), (ELEMENT, "line"), (NUMERICAL, "angle"),
     *((RELATION, k) for k in ("perpendicular", "median", "midpoint", "on", "altitude", "foot", "intersect", "chord",
-                              "centroid", "inscribed", "angle_bisector")),
+                              "centroid", "inscribed", "angle_bisector", "property")),
 }
 
 
 def derivable(kp: Keypoint) -> bool:
     """Whether `closure` could ever contain `kp` (a right angle, not any angle)."""
+    if kp.kind == "property":
+        return kp.dimension == RELATION and kp.value == "right"
     return (kp.dimension, kp.kind) in DERIVABLE and (kp.kind != "angle" or kp.value == 90.0)
 
 
@@ -183,6 +185,13 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
             for circle in circles:
                 if circle.startswith("⊙"):
                     out.add(_rel("inscribed", kp.args[0], circle))
+    right_at = {cn.angle_vertex(kp.args[0]): kp.args[0] for kp in kps
+                if kp.dimension == NUMERICAL and kp.kind == "angle" and kp.value == 90.0 and kp.args}
+    for tri in triangles:  # a triangle with a right interior angle is a right triangle
+        for vertex in tri:
+            right = right_at.get(vertex)
+            if right and set(cn.point_tokens(right)) == set(tri):
+                out.add(Keypoint(RELATION, "property", (cn.polygon(tri),), "right"))
     for a1, a2 in equal_angles:  # ∠ABD = ∠DBC: BD bisects ∠ABC
         t1, t2 = cn.point_tokens(a1), cn.point_tokens(a2)
         if len(t1) == 3 and len(t2) == 3 and t1[1] == t2[1]:

@@ -218,6 +218,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("h =", "h="), rf"(?<![A-Za-z])(?:height )?h ?= ?(?={NUMSTART})", "height = "),
     _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
          r"\1 has centre "),
+    _sub(("edges of length", "edge of length"), r"\b(?:has |with )?(?:all )?(?:its )?edges? of length\b", "edge length"),
     _sub(("vertices",), rf"\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
          r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
@@ -243,6 +244,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("angle",), rf"\bangles? (?=(?:(?:{PT}){{3}}|{PT}){RB}|\d{{1,2}}\b)", "∠"),
     _sub(("∠",), r"\b(?:the )?(?:measure|size|degree|magnitude) of (?=∠)|\bm ?(?=∠)", ""),
     _sub(("line",), rf"\b((?:straight )?lines?) ({list_of(_LOWER_NAME, SEP, 4)})(?![A-Za-z0-9'_]| ?[=:(])", _lines),
+    _sub(("line",), rf"\b((?:straight )?lines?) ({_LOWER_NAME})(?=: ?[xy(])", _lines),  # `line l: y = x + 1`
+    _sub((" and ",), rf"(?<=[0-9x)]) and ({_LOWER_NAME})(?=: ?[xy(])", r" and line ℓ\1"),  # `lines l1: ... and l2: ...`
     _sub(("axis",), r"\b([xyzXYZ]) ?[- ]?axis\b", lambda m: m.group(1).lower() + "-axis"),
     _sub(("length",), rf"\bthe length of (?:the )?(?:line )?(?:segment |side |edge )?(?={SEG})", ""),
     _sub(("|",), rf"\|({SEG})\|", r"\1"),
@@ -274,6 +277,11 @@ def _last_segment(m: re.Match[str]) -> str:
     return found[-1] if found else m.group(0)
 
 
+_LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going )?through (?:the )?(?:point )?({PT}){RB}(?= (?:is|⊥|∥))")
+_LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and (?:line )?(?P<b>ℓ[a-z]\d{0,2})(?P<eb>: ?[^,;]{1,30}?)"
+                             r" (?P<v>intersect|meet|cross)")
+
+
 def normalise(text: str) -> str:
     text = apply_subs(_EN_SUBS, drop_colours_en(lower_words(common(text))))
     if "  " in text:
@@ -284,6 +292,10 @@ def normalise(text: str) -> str:
         text = _BARE_A.sub("ℓa", text)
     for name in sorted(names):
         text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
+    if "ℓ" in text and "through" in text:  # `line m through A is perpendicular to l`
+        text = _LINE_THROUGH.sub(r"\1 passes through \2, \1", text)
+    if "ℓ" in text and ":" in text:  # `lines l1: y = x and l2: y = 4 - x intersect at P`
+        text = _LINE_EQUATIONS.sub(r"\g<a>\g<ea>, \g<b>\g<eb>, \g<a> and \g<b> \g<v>", text)
     return text
 
 

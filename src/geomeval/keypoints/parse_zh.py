@@ -143,6 +143,12 @@ _ZH_SUBS: list[Sub] = [
     _sub(("大圆",), r"(?<![最])大圆(?:的)?", "⊙" + BIG),
     _sub(("小圆",), r"(?<![最])小圆(?:的)?", "⊙" + SMALL),
     # other surface forms of the same canonical relations (see canonical.RELATIONS)
+    _sub(("分别",), rf"((?:⊙{PT}|{SEG}))(与|和|、)((?:⊙{PT}|{SEG}))([^;。]{{0,30}}?),(?:它们的|两圆的|其)?半径分别(?:为|是)({NUMC})(?:和|与|、|,)({NUMC})",
+         r"\1\2\3\4,\1的半径为\5,\3的半径为\6"),
+    _sub(("圆心",), rf"⊙({PT})的圆心(?:为|是|坐标为)(?:点)?(?=\()", r"\1="),
+    _sub(("半径",), rf"半径(?:为|是)({NUMC})的(⊙{PT})", r"\2,\2的半径为\1,"),
+    _sub(("半径",), r"半径(?=\d)", "半径为"),
+    _sub(("长",), rf"(?:长|长度)(?:为|是)({NUMC})的(弦|线段|边)?({SEG})", r"\2\3,\3=\1,"),
     _sub(("垂线",), rf"过(?:圆心|点)?({PT})作((?:直线|线段)?(?:{SEG}|[a-z]\d{{0,2}}))的垂线(?:段)?,?垂足(?:为|是)(?:点)?({PT})",
          r"\1\3⊥\2于点\3"),
     _sub(("公共点",), rf"((?:直线|线段)?{SEG}|⊙{PT}?)(与|和)((?:直线|线段)?{SEG}|⊙{PT}?)(?:有且)?只有一个公共点(?:点)?({PT})",
@@ -351,6 +357,8 @@ RELATION_RULES = RuleSet([
     Rule(("外切", "内切"), re.compile(f"{obj('a')}(?:与|和){obj('b')}(?:外切|内切){AT}"), _on_tangent_pair),
     Rule(("弦", "直径", "半径"),
          re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)(?:{obj('c')}的?)?(?P<role>弦|直径|半径)"), _on_circle_role),
+    Rule(("弦", "直径"),  # `⊙O，弦AB=8`: a chord or diameter of the circle in context
+         re.compile(f"(?:^|(?<=[,;:]))(?:(?:一条|有一条)?(?:长为[^,;的]{{1,8}}的)?)(?P<c>)(?P<role>弦|直径)(?P<segs>{SEG})"), _on_circle_role),
     Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?:为|是)?(?P<segs>{SEG})"), _on_circle_role),
     Rule(("弦",), re.compile(f"(?P<c>⊙[{BIG}{SMALL}])(?P<role>弦)(?P<segs>{SEG})"), _on_circle_role),
     Rule(("同心",), re.compile(f"(?P<a>⊙{BIG})与(?P<b>⊙{SMALL})同心"), _on_concentric_pair),
