@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import atexit
 import json
+import math
+import re
 import selectors
 import signal
 import subprocess
 import sys
 import threading
 from dataclasses import dataclass
+
+from .mathexpr import POWER_TOO_LARGE
 
 CPU_BUDGET_S = 5.0
 """CPU seconds of the worker one question may spend (math-verify's answer to `sin^2 x+cos^2 x
@@ -33,6 +37,12 @@ SAFETY_NET_S = 600.0
 (undecided): only a worker that is stopped, swapped out or starved for minutes reaches it."""
 DEFAULT_TIMEOUT_S = CPU_BUDGET_S  # the old name, kept for callers
 MAX_SYMBOLIC_CHARS = 300
+MAX_EXPONENT = 1_000
+"""The largest exponent (an upper bound read from the text) math-verify is asked to evaluate:
+sympy evaluates an integer power exactly, so `10^{10^{10}}` or `9^9^9` would spend the whole
+budget on one answer. No geometry answer needs more."""
+MAX_FACTORIAL = 100
+"""The largest integer whose factorial math-verify is asked to evaluate, for the same reason."""
 
 _lock = threading.Lock()
 _worker: subprocess.Popen[str] | None = None
@@ -102,6 +112,10 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
     global _worker
     if len(prediction) > MAX_SYMBOLIC_CHARS or len(gold) > MAX_SYMBOLIC_CHARS:
         return SymbolicResult(None, f"longer than {MAX_SYMBOLIC_CHARS} characters")
+    for text in (prediction, gold):
+        if (why := too_costly(text)) is not None:
+            # the text asks for a number no comparison can afford: the answer's doing, decided unequal
+            return SymbolicResult(False, why)
     with _lock:
         if _worker is None or _worker.poll() is not None:
             started = _start_worker(safety_net_s)
@@ -130,3 +144,58 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
         return SymbolicResult(answer)
     # math-verify raised on this text: it cannot read it, which is the answer's doing
     return SymbolicResult(False, "math-verify could not read the answers")
+
+
+_NUMBER = re.compile(r"\d+")
+_POWER = re.compile(r"\^|\*\*")
+
+
+def too_costly(text: str) -> str | None:
+    """Why evaluating `text` exactly would cost more than any answer may (an exponent tower,
+    an exponent or a factorial too large), or None. A few passes over the text, so it is bounded
+    by the text's length (at most `MAX_SYMBOLIC_CHARS`), and conservative: an exponent's bound is
+    the product of every integer written in it, and a power inside an exponent (or a chain
+    `a^b^c`) raises the largest of them to the product of the rest."""
+    for match in re.finditer(r"(\d+)\s*[)}]*\s*!", text):
+        if len(match.group(1)) > 4 or int(match.group(1)) > MAX_FACTORIAL:
+            return f"{POWER_TOO_LARGE}: factorial of {match.group(1)[:12]}"
+    for match in _POWER.finditer(text):
+        exponent, end = _read_exponent(text, match.end())
+        numbers = _NUMBER.findall(exponent)
+        rest = text[end:].lstrip(" })")
+        tower = _POWER.search(exponent) is not None or "!" in exponent
+        if (chained := _POWER.match(rest)) is not None:  # a^b^c, (a^b)^c
+            tower = True
+            numbers += _NUMBER.findall(_read_exponent(rest, chained.end())[0])
+        if any(len(number) > 6 for number in numbers):
+            return f"{POWER_TOO_LARGE}: an exponent of more than 6 digits"
+        values = sorted(max(1, int(number)) for number in numbers)
+        log_bound = sum(math.log(v) for v in values)
+        if tower and values:
+            log_bound = math.log(values[-1]) * math.prod(values[:-1])
+        if log_bound > math.log(MAX_EXPONENT):
+            return f"{POWER_TOO_LARGE}: " + ("an exponent tower" if tower else f"an exponent over {MAX_EXPONENT}")
+    return None
+
+
+def _read_exponent(text: str, i: int) -> tuple[str, int]:
+    """The exponent that starts at `i` (a braced or parenthesised group, or a run of letters,
+    digits and commands) and where it ends; an unclosed group runs to the end of the text."""
+    n = len(text)
+    while i < n and text[i] == " ":
+        i += 1
+    start, depth = i, 0
+    while i < n:
+        char = text[i]
+        if char in "{(":
+            depth += 1
+        elif char in "})":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and not (char.isalnum() or char in ".\\"):
+            break
+        i += 1
+        if depth == 0 and char in "})":
+            break
+    return text[start:i], i
