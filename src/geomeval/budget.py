@@ -13,7 +13,9 @@ run: nothing is in flight when the stop line is written, so it and the totals ag
 
 What was spent is kept in `budget.json` beside the run, written before a request is sent and
 as it settles, so a resumed run (even after `kill -9`) starts from what the earlier
-invocations spent: requests in flight at a kill are counted at their worst case.
+invocations spent: requests in flight at a kill are counted at their worst case. The ledger
+also sums, per role, the requests sent and the tokens the server reported over every
+invocation (`usage_totals`): results.json and report.md count all of a run's requests.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from typing import Any
 from .errors import EndpointFailure
 
 LEDGER = "budget.json"
+# What the ledger sums per role over a run's invocations beside its requests: the client's counts.
+TOKEN_COUNTS = ("prompt_tokens", "completion_tokens")
+USAGE_COUNTS = (*TOKEN_COUNTS, "replies_reporting_usage", "truncated", "cache_hits")
 # Tokens a chat template may add around each message and the reply (role markers, separators).
 TEMPLATE_TOKENS_PER_MESSAGE = 16
 # The densest common vision encoder (Qwen2-VL: one token per 28x28 pixels) and its default
@@ -154,6 +159,11 @@ class RequestBudget:
         self.reserved_by_owner: dict[int, float] = {}
         self.roles: dict[int, str] = {}  # the attached run's clients: id() -> "model" / "judge"
         self.role_before: dict[str, float] = {}
+        # Requests and tokens per role, every invocation's (`usage_totals`): the earlier ones'
+        # from the ledger, this one's counted as requests are sent and replies settle.
+        self.clients: dict[str, object] = {}
+        self.usage_before: dict[str, dict[str, int]] = {}
+        self.requests_by_owner: dict[int, int] = {}
         self.stop: str | None = None  # why the budget stopped the run, once it did
         self._lock = threading.Lock()
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
@@ -200,6 +210,7 @@ class RequestBudget:
         path = folder / LEDGER
         base = (0, 0.0, 0.0)
         role_before: dict[str, float] = {}
+        usage_before: dict[str, dict[str, int]] = {}
         if resuming and path.is_file():
             try:
                 saved = json.loads(path.read_text(encoding="utf-8"))
@@ -208,6 +219,8 @@ class RequestBudget:
                         float(saved.get("spent_usd", 0.0)) + in_flight,
                         float(saved.get("estimated_usd", 0.0)) + in_flight)
                 role_before = {str(k): float(v) for k, v in (saved.get("spent_by_role_usd") or {}).items()}
+                usage_before = {str(role): {str(k): int(v) for k, v in counts.items()}
+                                for role, counts in (saved.get("usage_by_role") or {}).items()}
             except (OSError, ValueError, TypeError, AttributeError):
                 from .errors import UsageError
 
@@ -220,6 +233,7 @@ class RequestBudget:
             self._ledger, self._ledger_base = path, base
             self.roles = {id(client): role for role, client in (roles or {}).items()}
             self.role_before, self.by_owner, self.reserved_by_owner = role_before, {}, {}
+            self.clients, self.usage_before, self.requests_by_owner = dict(roles or {}), usage_before, {}
             self._ledger_from = (self.requests, self.cost, self.estimated)
             self._write_ledger(force=True)
 
@@ -245,6 +259,8 @@ class RequestBudget:
             "in_flight_requests": self.in_flight, "in_flight_usd": self.reserved,
             # settled and (a kill may have billed them) in flight, per role
             "spent_by_role_usd": self._by_role(),
+            # requests sent (in flight included) and tokens reported, per role, every invocation's
+            "usage_by_role": self._usage_by_role(),
         }
         fd, tmp = tempfile.mkstemp(prefix=".budget.", dir=self._ledger.parent)
         try:
@@ -254,6 +270,26 @@ class RequestBudget:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+    def _usage_by_role(self) -> dict[str, dict[str, int]]:
+        """Called with the lock held: every invocation's requests sent (those in flight
+        included: a kill leaves them sent) and the counts the clients keep (tokens reported,
+        replies cut at the token limit, cache hits), per role."""
+        found = {role: dict(counts) for role, counts in self.usage_before.items()}
+        for role, client in self.clients.items():
+            counts = found.setdefault(role, {})
+            sent = self.requests_by_owner.get(id(client), 0)
+            counts["requests_sent"] = counts.get("requests_sent", 0) + sent
+            for name in USAGE_COUNTS:
+                value = getattr(client, "tokens", {}).get(name) if name in TOKEN_COUNTS else getattr(client, name, None)
+                if isinstance(value, int):
+                    counts[name] = counts.get(name, 0) + value
+        return found
+
+    def usage_totals(self, role: str) -> dict[str, int]:
+        """`role`'s requests sent and counts (`USAGE_COUNTS`) over every invocation of the run."""
+        with self._lock:
+            return self._usage_by_role().get(role, {})
 
     def _by_role(self) -> dict[str, float]:
         found = dict(self.role_before)
@@ -292,10 +328,11 @@ class RequestBudget:
                 refusal = self._refusal(cost)
                 if refusal is None:
                     self.requests += 1
+                    self.requests_by_owner[id(owner)] = self.requests_by_owner.get(id(owner), 0) + 1
                     self.in_flight += 1
                     self.reserved += cost
                     self.reserved_by_owner[id(owner)] = self.reserved_by_owner.get(id(owner), 0.0) + cost
-                    self._write_ledger()
+                    self._write_ledger(force=True)  # written before it is sent: a kill leaves it counted
                     return Reservation(id(owner), model, cost)
                 if self.in_flight == 0:
                     self.stop = refusal
@@ -326,6 +363,7 @@ class RequestBudget:
                 charge = 0.0
                 if not sent:
                     self.requests -= 1
+                    self.requests_by_owner[held.owner] = self.requests_by_owner.get(held.owner, 1) - 1
             else:
                 charge = held.cost
                 self.estimated += charge

@@ -41,6 +41,7 @@ import json
 import logging
 import os
 import random
+import re
 import threading
 import time
 import urllib.parse
@@ -72,6 +73,15 @@ IMAGE_REFUSAL_HINT = (
     "; this request carried an image, which a text-only server refuses: use a vision model, or "
     "the benchmark's text-only mode where its paper has one (README, 'Text-only models')"
 )
+# A server error that says the request's image is refused ("image input is not supported",
+# llama.cpp without --mmproj; "model does not support images"): no retry changes that.
+_IMAGE_REFUSED = re.compile(
+    r"(?:image|vision|multimodal|mmproj)[^\n]{0,80}?(?:not\s+supported|unsupported|not\s+enabled|not\s+available)"
+    r"|(?:not\s+support|doesn't\s+support|does\s+not\s+support|cannot\s+(?:process|handle|accept))[^\n]{0,40}?"
+    r"(?:image|vision|multimodal)",
+    re.I,
+)
+IMAGE_STATUSES = (400, 415, 422, 500)
 # A reply body larger than this is refused unread (a model's answer is a few KB; a judge's
 # less): memory stays bounded whatever a server sends.
 MAX_REPLY_BYTES = 8 * 1024 * 1024
@@ -470,7 +480,7 @@ class ChatClient:
                         if status in FATAL_STATUS:
                             hint = FATAL_STATUS[status]
                             raise self._fail(error, hint[0].upper() + hint[1:] + ".")
-                        retryable = status in RETRY_STATUS
+                        retryable = status in RETRY_STATUS and not image_refused(status, raw, body["messages"])
                         retry_after = parse_retry_after(header)
             if not retryable or attempt == self.retry.max_attempts:
                 break
@@ -639,6 +649,13 @@ def plain_text_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             message = {**message, "content": "\n\n".join(part["text"] for part in content)}
         out.append(message)
     return out
+
+
+def image_refused(status: int, raw: bytes, messages: list[dict[str, Any]]) -> bool:
+    """Whether a server error refuses the image the request carried (a text-only server):
+    the same request would be refused again, so it is not retried."""
+    return status in IMAGE_STATUSES and _has_image(messages) and bool(
+        _IMAGE_REFUSED.search(raw[:2000].decode("utf-8", "replace")))
 
 
 def _has_image(messages: list[dict[str, Any]]) -> bool:

@@ -101,6 +101,9 @@ def requests_lines(results: dict[str, Any]) -> list[str]:
         line = (f"- {role} `{used['model']}`: {used['requests_sent']} requests sent, {used['cache_hits']} answered "
                 f"from cache; {used['prompt_tokens']:,} prompt + {used['completion_tokens']:,} completion tokens "
                 f"({used['replies_reporting_usage']} replies reporting usage)")
+        now = used.get("this_invocation") or {}
+        if now.get("requests_sent", used["requests_sent"]) != used["requests_sent"]:
+            line += f"; every invocation of the run counted, {now['requests_sent']} requests in the last"
         if used.get("truncated"):
             line += f"; **{used['truncated']} cut at the token limit**"
         if "cost_usd" in used:

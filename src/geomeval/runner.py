@@ -424,7 +424,8 @@ def run(
                 spending.detach()
         provenance["data"] = fingerprint.result()
         _write_config(config_path, config)
-        requests = {role: client.usage(prices) for role, client in clients.items()}
+        requests = {role: _every_invocation(client.usage(prices), spending.usage_totals(role))
+                    for role, client in clients.items()}
         for role, used in requests.items():
             if prices and clients[role].model in prices:  # every invocation's, as the budget counts it
                 used["cost_usd"] = spending.spent_by(role)
@@ -439,6 +440,17 @@ def run(
             stopped.results = results  # type: ignore[attr-defined]
             raise stopped
         return results
+
+
+def _every_invocation(used: dict[str, Any], totals: dict[str, int]) -> dict[str, Any]:
+    """A client's usage (this invocation's) with its counts replaced by the run's totals over
+    every invocation (the ledger's, `RequestBudget.usage_totals`); this invocation's own
+    requests and tokens are kept apart under `this_invocation`."""
+    counted = [name for name in totals if name in used]
+    if not counted:
+        return used
+    return {**used, **{name: totals[name] for name in counted},
+            "this_invocation": {name: used[name] for name in counted}}
 
 
 def item_ids(items: Sequence[Item]) -> list[str]:
