@@ -185,6 +185,17 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
             for circle in circles:
                 if circle.startswith("⊙"):
                     out.add(_rel("inscribed", kp.args[0], circle))
+    perpendicular_pairs = [tuple(r[:2]) for r in relations["perpendicular"] if len(r) >= 2]
+    feet = [(r[0], r[1]) for r in relations["foot"] if len(r) >= 2 and r[1]]
+    crossings = [(r[0], r[1], r[2]) for r in relations["intersect"] if len(r) == 3 and r[2]]
+    for x, y in perpendicular_pairs:  # x ⊥ y at P: P is where they meet, and the other way round
+        for p, line in feet:
+            if line in (x, y):
+                other = y if line == x else x
+                out.update({_rel("intersect", x, y, p), _rel("on", p, other)})
+        for a, c, p in crossings:
+            if {a, c} == {x, y}:
+                out.update({_rel("foot", p, x), _rel("foot", p, y)})
     right_at = {cn.angle_vertex(kp.args[0]): kp.args[0] for kp in kps
                 if kp.dimension == NUMERICAL and kp.kind == "angle" and kp.value == 90.0 and kp.args}
     for tri in triangles:  # a triangle with a right interior angle is a right triangle

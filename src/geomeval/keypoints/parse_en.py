@@ -219,6 +219,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
          r"\1 has centre "),
     _sub(("edges of length", "edge of length"), r"\b(?:has |with )?(?:all )?(?:its )?edges? of length\b", "edge length"),
+    _sub(("reach",), r"\b(?:reaches|reaching) (?=(?:the )?(?:side |segment |line |edge )?[A-Z])", "meets "),
     _sub(("vertices",), rf"\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
          r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
@@ -239,7 +240,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("right",), rf"\bright[- ]angled at (?:vertex |point )?({PT}){RB}", "right-angled, " + IMPLIED + r"∠\1 = 90°"),
     _sub(("right",), r"\b(?:is|are) (?:a )?right angles?\b|\bis right\b(?![- ](?:triangle|angled))", "= 90°"),
     _sub(("right",), rf"\b(?:the |a )?right angle (?:is )?at (?:vertex |point )?({PT}){RB}", r"∠\1 = 90°"),
-    _sub(("angle",), rf"\bthe angle (?:at|of) (?:vertex |point )?(?=(?:{PT}){RB})", "∠"),
+    _sub(("angle",), rf"\b(?:the|its|whose) angle (?:at|of) (?:vertex |point )?(?=(?:{PT}){RB})", "∠"),
     _sub(("angle",), r"\b(?:the )?angles? (?=∠)", ""),
     _sub(("angle",), rf"\bangles? (?=(?:(?:{PT}){{3}}|{PT}){RB}|\d{{1,2}}\b)", "∠"),
     _sub(("∠",), r"\b(?:the )?(?:measure|size|degree|magnitude) of (?=∠)|\bm ?(?=∠)", ""),
@@ -1008,8 +1009,8 @@ RELATION_RULES = RuleSet([
          _on_segment_role),
     Rule(("bisect",), rx(f"(?P<s>{SEG}|{LINE_NAME}) (?i:bisects|is the bisector of|is the angle bisector of) {ANG}"), _on_bisects),
     Rule(("bisector",),
-         rx(f"(?i:the (?:angle )?bisector of) (?P<ang>{ANG}) (?i:meets|intersects|cuts|crosses) {obj('o')} (?i:at) "
-                    f"(?i:point )?(?P<p>{PNAME})"),
+         rx(f"(?i:the (?:angle )?bisector of) (?P<ang>{ANG})(?: [^,.;]{{0,30}}? (?i:and))? (?i:meets|intersects|cuts|crosses) "
+            f"{obj('o')} (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME})"),
          _on_bisector_meets),
     Rule(("perpendicular bisector",),
          rx(f"{lead('l')} (?i:is) (?i:the )?(?i:perpendicular bisector) (?i:of) (?:{OBJW})?(?P<s>{SEG})"),
