@@ -26,11 +26,13 @@ redistribution (`HubMetadata.redistributable`) is pushed only with `redistributi
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,12 +41,15 @@ from .errors import UsageError
 from .faces import metric_path
 from .hfdata import (
     BUILD_MARKER,
+    TEMPORARY_MARK,
     build_refusal,
+    current_umask,
     foreign_files,
     is_built_dataset,
     load_built,
     overwrite_refusal,
     refuse_input_inside,
+    remove_stale_temporaries,
     remove_written,
     replaceable_files,
     write_marker,
@@ -81,8 +86,9 @@ def space_wheel_url(repo_id: str, version: str, repo_type: str = "spaces") -> st
     return f"https://huggingface.co/{repo_type}/{repo_id}/resolve/main/wheels/{wheel_name(version)}"
 
 
-class PublishError(ValueError):
-    """A staged folder the Hub would refuse, or that would not load back as it was built."""
+class PublishError(UsageError):
+    """A staged folder the Hub would refuse, or that would not load back as it was built: the
+    command line says it in one line and exits 2 (a UsageError, so still a ValueError)."""
 
 
 @dataclass
@@ -143,20 +149,101 @@ def expected_datasets(name: str, data: str | Path | None = None) -> dict[str | N
 
 
 def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None, overwrite: bool = False) -> Staged:
-    """Write dataset `name`'s Hub folder (card + shards) under `out` and validate it."""
+    """Write dataset `name`'s Hub folder (card + shards) under `out` and validate it, atomically
+    (`_staged_atomically`)."""
     module = _data_module(name)
     out = Path(out)
     where = Path(data) if data is not None else module.sample_path()
     if data is not None:
         refuse_input_inside(where, out, "--data")  # before anything is removed
-    if is_built_dataset(where):
-        _copy_built(where, out, overwrite)
-    else:
-        module.build(str(where), str(out), overwrite=overwrite)
-    # the marker (what an --overwrite may remove) stays beside the repo's files, never pushed
-    staged = Staged("dataset", name, out, metadata(name).repo_id, "dataset", from_sample=data is None)
-    staged.checks = validate_dataset(out, name, expected_datasets(name, data))
+
+    def fill(folder: Path) -> Staged:
+        if is_built_dataset(where):
+            _copy_built(where, folder, False)
+        else:
+            module.build(str(where), str(folder), overwrite=False)
+        # the marker (what an --overwrite may remove) stays beside the repo's files, never pushed
+        staged = Staged("dataset", name, folder, metadata(name).repo_id, "dataset", from_sample=data is None)
+        staged.checks = validate_dataset(folder, name, expected_datasets(name, data))
+        return staged
+
+    return _staged_atomically(out, overwrite, None, fill)
+
+
+def _staged_atomically(out: Path, overwrite: bool, ours: tuple[str, ...] | None,
+                       fill: Callable[[Path], Staged]) -> Staged:
+    """Stage and validate into a folder beside `out` (`fill`), then move it into place: a
+    failure anywhere (a validation error, a wheel that does not build, a kill) leaves `out` as
+    it was and no half-staged folder. A previous staging at `out` is replaced only with
+    `overwrite` and only when it holds nothing but what geomeval wrote (`_replaceable`); it is
+    moved aside with one rename before the new folder is renamed in, and put back if that fails.
+    The holder folder carries geomeval's temporary mark with this process's id, so a killed
+    publish's leftovers are removed by the next (`hfdata.remove_stale_temporaries`)."""
+    _replaceable(out, overwrite, ours)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(out)
+    holder = Path(tempfile.mkdtemp(prefix=f".{out.name}.geomeval-tmp-", dir=out.parent))
+    (holder / TEMPORARY_MARK).write_text(f"{os.getpid()}\n", encoding="utf-8")
+    folder, previous = holder / (out.name or "staged"), holder / "previous"
+    moved = False
+    try:
+        try:
+            staged = fill(folder)
+        except (PublishError, FileExistsError) as exc:  # said of the folder the user named, not the temporary one
+            raise type(exc)(str(exc).replace(str(folder), str(out))) from None
+        os.chmod(folder, 0o777 & ~current_umask())
+        listed = _replaceable(out, overwrite, ours)  # again: a file may have been added meanwhile
+        if out.exists():
+            if listed is None:
+                out.rmdir()  # empty
+            else:
+                os.replace(out, previous)
+                moved = True
+        os.replace(folder, out)
+    except BaseException:
+        if moved and not out.exists():
+            os.replace(previous, out)  # the previous staging back as it was
+            moved = False
+        if not moved:
+            shutil.rmtree(holder, ignore_errors=True)
+        raise
+    if moved:
+        left = remove_written(previous, listed or set())
+        if left:
+            print(f"note: kept {previous}: files added to the previous staging meanwhile ({', '.join(left[:5])})",
+                  file=sys.stderr)
+            (holder / TEMPORARY_MARK).unlink(missing_ok=True)
+            return _moved(staged, out)
+    shutil.rmtree(holder, ignore_errors=True)
+    return _moved(staged, out)
+
+
+def _moved(staged: Staged, out: Path) -> Staged:
+    staged.checks = [check.replace(str(staged.folder), str(out)) for check in staged.checks]
+    staged.folder = out
     return staged
+
+
+def _replaceable(out: Path, overwrite: bool, ours: tuple[str, ...] | None = None) -> set[str] | None:
+    """What an --overwrite of `out` would remove (None: `out` is absent or empty); a
+    FileExistsError, nothing touched, for a non-empty `out` without `overwrite` or holding
+    anything geomeval did not write (see `_empty_out`)."""
+    if not (out.exists() and (not out.is_dir() or any(out.iterdir()))):
+        return None
+    if not overwrite:
+        raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
+    if out.is_symlink() or not out.is_dir():
+        raise FileExistsError(f"{out} exists and is not a folder")
+    listed = replaceable_files(out)
+    if listed is None and ours is not None:  # staged before the marker listed its files
+        listed = {name for name in ours if (out / name).is_file()}
+        listed |= {p.relative_to(out).as_posix() for p in out.glob("wheels/*.whl")}
+    if listed is None:
+        raise FileExistsError(build_refusal(out) or overwrite_refusal(out, written_files(out)))
+    foreign = foreign_files(out, listed)
+    if foreign:
+        raise FileExistsError(overwrite_refusal(out, foreign))
+    return listed
 
 
 def _empty_out(out: Path, overwrite: bool, ours: tuple[str, ...] | None = None) -> None:
@@ -284,8 +371,14 @@ def build_wheel(dest: Path) -> Path:
     name = wheel_name(_version())
     repo = repo_root()
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                        "-w", tmp, str(repo)], check=True, timeout=600)
+        try:
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                            "-w", tmp, str(repo)], check=True, timeout=600, capture_output=True, text=True)
+        except subprocess.CalledProcessError as exc:
+            last = (exc.stderr or exc.stdout or "").strip().splitlines()[-1:] or ["no output"]
+            raise PublishError(f"building geomeval's wheel failed (pip wheel exit {exc.returncode}): {last[0]}") from None
+        except subprocess.TimeoutExpired:
+            raise PublishError("building geomeval's wheel took over 10 minutes; stopped") from None
         built = Path(tmp) / name
         if not built.is_file():
             raise PublishError(f"pip wheel did not write {name}")
@@ -356,17 +449,22 @@ def _stage_files(src: Path, out: Path, names: tuple[str, ...], overwrite: bool) 
 
 def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None = None,
                 repo_id: str = SPACE_REPO_ID) -> Staged:
-    """The geomeval Space's repository folder (with geomeval's wheel), validated."""
-    src, out = repo_root() / "spaces" / "geomeval", Path(out)
-    _stage_files(src, out, SPACE_FILES, overwrite)
-    staged = Staged("space", "geomeval", out, repo_id, "space")
-    staged.checks = _finish_space(out, repo_id, wheel, metric=False)
-    write_marker(out, written_files(out), "geomeval publish")
-    packages = [line.strip() for line in (out / "packages.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
-    if not any(p.startswith(("fonts-wqy", "fonts-noto-cjk")) for p in packages):
-        raise PublishError("packages.txt must install a CJK font (geomeval.fonts.CJK_FONTS)")
-    staged.checks.append(f"packages.txt: {', '.join(packages)}")
-    return staged
+    """The geomeval Space's repository folder (with geomeval's wheel), validated, atomically."""
+    src = repo_root() / "spaces" / "geomeval"
+
+    def fill(folder: Path) -> Staged:
+        _stage_files(src, folder, SPACE_FILES, False)
+        staged = Staged("space", "geomeval", folder, repo_id, "space")
+        staged.checks = _finish_space(folder, repo_id, wheel, metric=False)
+        write_marker(folder, written_files(folder), "geomeval publish")
+        packages = [line.strip() for line in (folder / "packages.txt").read_text(encoding="utf-8").splitlines()
+                    if line.strip()]
+        if not any(p.startswith(("fonts-wqy", "fonts-noto-cjk")) for p in packages):
+            raise PublishError("packages.txt must install a CJK font (geomeval.fonts.CJK_FONTS)")
+        staged.checks.append(f"packages.txt: {', '.join(packages)}")
+        return staged
+
+    return _staged_atomically(Path(out), overwrite, (*SPACE_FILES, "wheels"), fill)
 
 
 def _metric_source(name: str) -> Path:
@@ -391,13 +489,16 @@ def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: 
     """A metric's Space folder (card, app.py, requirements, the module, the wheel), validated."""
     if name not in metric_names():
         raise UsageError(f"no metric {name!r}; metrics: {', '.join(metric_names())}")
-    src, out = _metric_source(name), Path(out)
-    _stage_files(src, out, (*METRIC_FILES, f"{name}.py"), overwrite)
-    repo_id = repo_id or f"geomeval/{name}"
-    staged = Staged("metric", name, out, repo_id, "space")
-    staged.checks = _finish_space(out, repo_id, wheel, metric=True)
-    write_marker(out, written_files(out), "geomeval publish")
-    return staged
+    src, names, repo = _metric_source(name), (*METRIC_FILES, f"{name}.py"), repo_id or f"geomeval/{name}"
+
+    def fill(folder: Path) -> Staged:
+        _stage_files(src, folder, names, False)
+        staged = Staged("metric", name, folder, repo, "space")
+        staged.checks = _finish_space(folder, repo, wheel, metric=True)
+        write_marker(folder, written_files(folder), "geomeval publish")
+        return staged
+
+    return _staged_atomically(Path(out), overwrite, (*names, "wheels"), fill)
 
 
 def _finish_space(out: Path, repo_id: str, wheel: Path | None, *, metric: bool) -> list[str]:
@@ -442,11 +543,38 @@ def push(staged: Staged, repo_id: str, token: str, *, redistribution_granted: bo
                 "Push only the embedded sample, or pass --redistribution-granted if you hold that right.")
     api = HfApi(token=token)
     sdk = "gradio" if staged.repo_type == "space" else None
-    api.create_repo(repo_id, repo_type=staged.repo_type, exist_ok=True, private=private, space_sdk=sdk)
-    info = api.upload_folder(folder_path=str(staged.folder), repo_id=repo_id, repo_type=staged.repo_type,
-                             commit_message=f"geomeval publish {staged.name}",
-                             ignore_patterns=[BUILD_MARKER])  # geomeval's record of what it wrote
+    try:
+        api.create_repo(repo_id, repo_type=staged.repo_type, exist_ok=True, private=private, space_sdk=sdk)
+        info = api.upload_folder(folder_path=str(staged.folder), repo_id=repo_id, repo_type=staged.repo_type,
+                                 commit_message=f"geomeval publish {staged.name}",
+                                 ignore_patterns=[BUILD_MARKER])  # geomeval's record of what it wrote
+    except Exception as exc:
+        if not _hub_failure(exc):
+            raise
+        said = " ".join(str(exc).split())[:300]
+        raise PublishError(f"pushing {staged.folder} to {staged.repo_type} repo {repo_id} failed "
+                           f"({type(exc).__name__}: {said}); the staged folder is kept: fix the cause "
+                           "(token, network, repo name) and run the same command again") from None
     return str(getattr(info, "commit_url", info))
+
+
+def _hub_failure(exc: Exception) -> bool:
+    """A refusal or network failure met talking to the Hub (huggingface_hub's, requests' or
+    httpx's errors, an OSError), not a bug."""
+    module = type(exc).__module__.split(".")[0]
+    return module in ("huggingface_hub", "requests", "httpx", "urllib3") or isinstance(exc, OSError)
+
+
+def hub_token(given: str | None) -> str | None:
+    """The Hub token to push with: the one given (--token or HF_TOKEN), else the one
+    `hf auth login` stored (huggingface_hub.get_token, which reads HF_TOKEN too)."""
+    if given:
+        return given
+    try:
+        from huggingface_hub import get_token
+    except ImportError:
+        return None
+    return get_token() or None
 
 
 def targets() -> list[str]:

@@ -724,19 +724,29 @@ def publish(
     target: Annotated[str, typer.Argument(help=f"a dataset ({BENCHMARK_NAMES}), space, or metric:<name>")],
     out_dir: Annotated[Path, typer.Option("--out", help="folder for the repository as the Hub would hold it")],
     data: Annotated[Path | None, typer.Option(help="datasets: a raw release or built folder (default: the embedded sample)")] = None,
-    repo_id: Annotated[str | None, typer.Option(help="push to this repo (with --token); without it, a dry run")] = None,
-    token: Annotated[str | None, typer.Option(envvar="HF_TOKEN", help="Hub token for the push")] = None,
+    repo_id: Annotated[str | None, typer.Option(help="push to this repo; without it (or with --dry-run), only stage and validate")] = None,
+    token: Annotated[str | None, typer.Option(envvar="HF_TOKEN", help="Hub token for the push (default: the one `hf auth login` stored)")] = None,
+    private: Annotated[bool, typer.Option("--private", help="create the repo private (an existing repo keeps its visibility)")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="stage and validate for --repo-id, push nothing")] = False,
     redistribution_granted: Annotated[bool, typer.Option(help="push a release build whose terms do not grant redistribution")] = False,
     overwrite: Annotated[bool, typer.Option(help="replace a non-empty --out")] = False,
 ) -> None:
-    """Write, validate (offline) and, given --repo-id and a token, push a Hub repository."""
-    from ..publish import push, stage
+    """Write, validate (offline) and, given --repo-id, push a Hub repository (with --token,
+    HF_TOKEN or the token `hf auth login` stored). The folder is staged beside --out and moved
+    into place only once valid: a failure leaves --out as it was."""
+    from ..publish import hub_token, push, stage
 
+    pushing = bool(repo_id) and not dry_run
+    found = hub_token(token) if pushing else None
+    if pushing and not found:  # said before anything is staged
+        raise UsageError(f"--repo-id {repo_id}: no Hugging Face token to push with; run `hf auth login` (or set "
+                         "HF_TOKEN, or pass --token), or add --dry-run to stage and validate only")
     staged = stage(target, out_dir, data=data, overwrite=overwrite, repo_id=repo_id)
     for check in staged.checks:
         out.print(f"ok  {check}")
-    if repo_id and token:
-        out.print(f"pushed: {push(staged, repo_id, token, redistribution_granted=redistribution_granted)}")
+    if pushing and repo_id and found:
+        url = push(staged, repo_id, found, redistribution_granted=redistribution_granted, private=private)
+        out.print(f"pushed: {url}")
     else:
         out.print(f"dry run: {staged.folder} is what {staged.repo_type} repo {repo_id or staged.repo_id} would hold")
 
