@@ -15,6 +15,13 @@ abandoned and sent again; a request that hangs while the server answers the requ
 after it, or on a server that went quiet, is abandoned `timeout_s` after the last reply to
 a request sent before it.
 
+A reply may legally run to the request's token limit (`max_tokens`, a judge's 2,048), and a
+long one can take longer than `timeout_s` to compute: a request is then given the time its
+longest legal reply takes at the slowest generation rate seen in the client's recent replies
+(completion tokens per second of its own clock), with a margin, and never less than
+`timeout_s` nor more than `MAX_ALLOWANCE_FACTOR` times it (`reply_allowance_s`). A reply being
+computed is so not abandoned and sent again once the server's speed is known.
+
 Transient trouble (429, 5xx, timeouts, dropped connections, malformed or truncated bodies) is
 retried with exponential backoff and jitter. A `Retry-After` (seconds or an HTTP date) is
 waited for in full, up to `RetryPolicy.max_retry_after_s` and the run's remaining time
@@ -45,6 +52,7 @@ import re
 import threading
 import time
 import urllib.parse
+from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -82,6 +90,13 @@ _IMAGE_REFUSED = re.compile(
     re.I,
 )
 IMAGE_STATUSES = (400, 415, 422, 500)
+# A request's silence allowance (`ChatClient.reply_allowance_s`): its token limit at the
+# slowest rate among the last RATE_WINDOW replies of at least RATE_MIN_TOKENS tokens, times
+# REPLY_MARGIN, between timeout_s and MAX_ALLOWANCE_FACTOR × timeout_s.
+RATE_WINDOW = 32
+RATE_MIN_TOKENS = 16
+REPLY_MARGIN = 1.5
+MAX_ALLOWANCE_FACTOR = 8.0
 # A reply body larger than this is refused unread (a model's answer is a few KB; a judge's
 # less): memory stays bounded whatever a server sends.
 MAX_REPLY_BYTES = 8 * 1024 * 1024
@@ -343,6 +358,9 @@ class ChatClient:
         self.tokens: dict[str, int] = {"prompt_tokens": 0, "completion_tokens": 0}
         self.replies_reporting_usage = 0
         self.truncated = 0
+        # Completion tokens per second of the recent replies, each over its own clock (from its
+        # send or the last reply to a request sent before it): what a long reply will take.
+        self.rates: deque[float] = deque(maxlen=RATE_WINDOW)
         self.budget: RequestBudget | None = None  # shared with the run's other clients
         self._rng = random.Random(seed)
         self._states: dict[int, _LoopState] = {}
@@ -381,6 +399,17 @@ class ChatClient:
         if self.cache is not None:
             self.cache.delete(self.key(messages, self._params(temperature)))
 
+    def reply_allowance_s(self, body: dict[str, Any]) -> float:
+        """How long a request may go without its reply: `timeout_s`, or, once the server's
+        speed is known, the time its longest legal reply (`max_tokens` /
+        `max_completion_tokens`) takes at the slowest recent rate, with a margin, capped at
+        `MAX_ALLOWANCE_FACTOR` × `timeout_s`."""
+        limit = body.get("max_tokens", body.get("max_completion_tokens"))
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0 or not self.rates:
+            return self.timeout_s
+        needed = limit / min(self.rates) * REPLY_MARGIN
+        return min(max(self.timeout_s, needed), self.timeout_s * MAX_ALLOWANCE_FACTOR)
+
     def _fail(self, cause: str, hint: str) -> EndpointFailure:
         """Open the circuit: this and every later request raise the same failure."""
         if self.failure is None:
@@ -414,7 +443,8 @@ class ChatClient:
         error = "no attempt made"
         refused = 0
         started = time.monotonic()
-        budget = self.retry.deadline_factor * self.timeout_s
+        allowance = self.reply_allowance_s(body)
+        budget = self.retry.deadline_factor * allowance
         for attempt in range(1, self.retry.max_attempts + 1):
             retry_after: float | None = None
             connect_failed = False
@@ -425,9 +455,9 @@ class ChatClient:
                 self.requests_sent += 1
                 sent_at = time.monotonic()
                 try:
-                    status, raw, header = await self._post_held(state, url, payload, held)
+                    status, raw, header = await self._post_held(state, url, payload, held, allowance)
                 except TimeoutError as exc:
-                    error = f"timed out: no reply to this request for {self.timeout_s:g}s"
+                    error = f"timed out: no reply to this request for {allowance:.3g}s"
                     retryable = True
                     if isinstance(exc, Unanswered) and not exc.silent:  # alive: it hung alone
                         error += " while the server answered others"
@@ -502,7 +532,7 @@ class ChatClient:
             # circuit breaker, after `breaker_failures` requests fail for good).
             deadline = max(started, state.last_reply) + budget + (retry_after or 0.0)
             alive = state.last_reply > started
-            if not alive and time.monotonic() + wait + (0 if connect_failed else self.timeout_s) > deadline:
+            if not alive and time.monotonic() + wait + (0 if connect_failed else allowance) > deadline:
                 error += f"; gave up at the {self.retry.deadline_factor:g}× timeout deadline"
                 break
             await asyncio.sleep(wait)
@@ -555,11 +585,12 @@ class ChatClient:
             self.truncated += 1
 
     async def _post_held(self, state: _LoopState, url: str, payload: bytes,
-                         held: Reservation | None) -> tuple[int, bytes, str | None]:
+                         held: Reservation | None, allowance: float | None = None) -> tuple[int, bytes, str | None]:
         """`_post`, with the tokens of every reply that reports them counted (a failed or
-        retried one's too) and the request's budget reservation settled however it ends."""
+        retried one's too), the generation rate of a long enough reply noted, and the request's
+        budget reservation settled however it ends."""
         try:
-            status, raw, header = await self._post(state, url, payload)
+            status, raw, header, took = await self._post(state, url, payload, allowance)
         except (aiohttp.InvalidURL, aiohttp.ClientConnectorError):
             if held is not None:  # never sent: nothing to pay
                 self.budget.settle(held, None, sent=False)  # type: ignore[union-attr]
@@ -569,6 +600,8 @@ class ChatClient:
                 self.budget.settle(held, None)  # type: ignore[union-attr]
             raise
         usage = _reply_usage(raw)
+        if usage and status == 200 and usage.get("completion_tokens", 0) >= RATE_MIN_TOKENS and took > 0:
+            self.rates.append(usage["completion_tokens"] / took)
         if usage:
             self.replies_reporting_usage += 1
             for name in self.tokens:
@@ -588,8 +621,10 @@ class ChatClient:
             found["cost_usd"] = cost
         return found
 
-    async def _post(self, state: _LoopState, url: str, payload: bytes) -> tuple[int, bytes, str | None]:
-        """One request: (status, body, Retry-After). TimeoutError once `timeout_s` passed
+    async def _post(self, state: _LoopState, url: str, payload: bytes,
+                    allowance: float | None = None) -> tuple[int, bytes, str | None, float]:
+        """One request: (status, body, Retry-After, the seconds its reply took on its own clock).
+        TimeoutError once `allowance` (default `timeout_s`) passed
         without its reply, counted from when it was sent or from the latest reply that may have
         been ahead of it in the server's queue (`_LoopState.sent`), whichever is later; the
         connection is then closed, which a server that checks (llama.cpp's, vLLM) takes as the
@@ -600,18 +635,20 @@ class ChatClient:
                 raw = await _read_capped(response, MAX_REPLY_BYTES)
                 return response.status, raw, response.headers.get("Retry-After")
 
+        limit = self.timeout_s if allowance is None else allowance
         waiting = state.sent()
         task = asyncio.ensure_future(exchange())
         try:
             while True:
-                remaining = waiting.since + self.timeout_s - time.monotonic()
+                remaining = waiting.since + limit - time.monotonic()
                 if remaining <= 0:
                     raise Unanswered(silent=state.last_reply <= waiting.sent_at)
                 done, _ = await asyncio.wait({task}, timeout=remaining)
                 if done:
-                    reply = task.result()  # a connection error raises here: no reply
+                    status, raw, header = task.result()  # a connection error raises here: no reply
+                    took = time.monotonic() - waiting.since
                     state.answered(waiting)
-                    return reply
+                    return status, raw, header, took
         finally:
             state.waiting.discard(waiting)
             if not task.done():

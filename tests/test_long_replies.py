@@ -1,0 +1,59 @@
+"""A reply may legally run to the request's token limit, and a long one can take longer than
+the client's timeout to compute. Once the client has seen how fast the server generates, a
+request is given the time its longest legal reply takes, so a reply being computed is never
+abandoned and sent again (issue 44: 28 judge requests abandoned at 120 s, 27 re-sent, while the
+server computed 2,047-token replies in 132 s). Real HTTP to a serial in-process server whose
+time per reply grows with its length; counts only, no wall-clock assertion."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from geomeval.client import MAX_ALLOWANCE_FACTOR, REPLY_MARGIN, ChatClient, RetryPolicy
+from geomeval.testing.chat_server import ChatServer
+
+SECONDS_PER_TOKEN = 0.004  # the server generates 250 tokens (words) a second
+TIMEOUT_S = 0.5
+MAX_TOKENS = 400  # the longest legal reply takes 1.6 s: three timeouts
+
+
+def generating(request: dict) -> str:
+    """`n words` in the prompt asks for an n-word reply, computed at the server's speed."""
+    words = int(request["messages"][-1]["content"].split()[0])
+    time.sleep(words * SECONDS_PER_TOKEN)
+    return " ".join(["x"] * words)
+
+
+def _ask_in_turn(server: ChatServer, lengths: list[int], max_tokens: int | None = MAX_TOKENS) -> list:
+    params = {"temperature": 0.0} | ({"max_tokens": max_tokens} if max_tokens else {})
+    client = ChatClient("judge", base_url=server.base_url, params=params, timeout_s=TIMEOUT_S, concurrency=1,
+                        retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+
+    async def go() -> list:
+        try:
+            return [await client.complete([{"role": "user", "content": f"{n} words please"}]) for n in lengths]
+        finally:
+            await client.aclose()
+
+    return asyncio.run(go())
+
+
+def test_a_long_reply_is_waited_for_once_the_servers_speed_is_known() -> None:
+    with ChatServer(generating, serial=True) as server:
+        replies = _ask_in_turn(server, [40, 40, 40, 300])  # the last takes 1.2 s, over twice the timeout
+        assert len(server.requests) == 4 and server.computed == 4  # nothing abandoned, nothing re-sent
+    assert [len(r.text.split()) for r in replies] == [40, 40, 40, 300]
+    assert replies[-1].attempts == 1
+
+
+def test_the_allowance_is_the_longest_reply_at_the_slowest_rate_within_bounds() -> None:
+    client = ChatClient("judge", base_url="http://127.0.0.1:9/v1", timeout_s=120.0)  # the default
+    body = {"max_tokens": 2048}
+    assert client.reply_allowance_s(body) == 120.0  # no reply seen yet
+    client.rates.extend([40.0, 15.5, 30.0])  # tokens a second: a loaded server's slowest is 15.5
+    assert client.reply_allowance_s(body) == 2048 / 15.5 * REPLY_MARGIN  # 198 s > the 132 s reply
+    assert client.reply_allowance_s({"max_tokens": 16}) == 120.0  # never under the timeout
+    assert client.reply_allowance_s({}) == 120.0  # no token limit: no longest legal reply
+    client.rates.append(0.1)
+    assert client.reply_allowance_s(body) == 120.0 * MAX_ALLOWANCE_FACTOR
