@@ -220,6 +220,12 @@ _EN_SUBS: list[Sub] = [
          r"\1 has centre "),
     _sub(("edges of length", "edge of length"), r"\b(?:has |with )?(?:all )?(?:its )?edges? of length\b", "edge length"),
     _sub(("reach",), r"\b(?:reaches|reaching) (?=(?:the )?(?:side |segment |line |edge )?[A-Z])", "meets "),
+    _sub(("between",), rf"\b({PT}){RB} (?:is |lies |lying |sitting |sits |located |situated )?between (?:points? )?({PT}){RB} and ({PT}){RB}", r"\1 on \2\3"),
+    _sub(("touching", "touches it", "touch it"), r"\btouching\b", "touches"),
+    _sub(("touches it", "tangent to it"), r"\b(touches|tangent to) it\b", r"\1 ⊙"),
+    _sub(("long",), rf"\b(?:whose |with |its )?(edges?|sides?) (?:are|is|each) ({NUMC}) (?:units )?long\b", lambda m: f"with {m.group(1)[:4]} length {m.group(2)}"),
+    _sub((" at the centroid", " at the incent", " at the circumcent", " at the orthocent"),
+         rf" at the (centroid|incent(?:re|er)|circumcent(?:re|er)|orthocent(?:re|er)) ({PT}){RB}", r" at \2, \2 is the \1,"),
     _sub(("vertices",), rf"\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
          r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
@@ -269,6 +275,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("with length", "of length", "having length", "with a length", "of a length"), rf"({SEG})((?: is| as)? (?:a |an |the )?(?:[a-z]{{1,12}} ){{1,3}}?)(?:with|of|having) (?:a )?length"
          rf"(?: of| equal to| =)? ?(?={NUMSTART})", lambda m: f"{m.group(1)}{m.group(2).rstrip()}, {m.group(1)} = "),
     _sub((", =",), r"(?<=[A-Z0-9'°]), = ", " = "),
+    # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
+    _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
 ]
 
 
@@ -912,7 +920,7 @@ RELATION_RULES = RuleSet([
                     f"|are points|are (?:two|three|four|five|six) (?:distinct )?points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
          _on_on),
     Rule(("point",), rx(f"(?i:points?) (?P<pts>{PLIST}) (?i:on) {obj('o')}"), _on_on),
-    Rule((" on",), rx(f"(?:^ ?|(?<=, )|(?<=: ))(?P<pts>{PNAME}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$))"), _on_on),  # terse: `D on AC;`
+    Rule((" on",), rx(f"(?P<pts>{PNAME}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$| (?i:and|with) ))"), _on_on),  # terse: `D on AC;`
     Rule(("-axis",), rx(f"(?:has|with|,|and) (?:(?i:vertex|point) )?(?P<pts>{PNAME}) (?i:on) (?i:the )?(?P<o>{AXIS})"),
          _on_on),
     Rule(("and on ",), rx(f"(?P<pts>{PNAME}) (?i:lies|is|lie) (?i:on) {obj('o')} (?i:and on) {obj('o2')}"), _on_on_both),
@@ -938,7 +946,7 @@ RELATION_RULES = RuleSet([
          rx(f"{lead('a')} (?i:intersects|meets|cuts|crosses|intersect|meet|intersecting|meeting) {obj('b')}{AT_PTS}{AND_AT}"),
          _on_intersect),
     Rule((" and intersects", " and meets", " and cuts", " and crosses"),
-         rx(f"{lead('a')}[^,.;]{{0,40}}? (?i:and) (?i:intersects|meets|cuts|crosses) {obj('b')}{AT_PTS}{AND_AT}"),
+         rx(f"{lead('a')}[^,.;]{{0,64}}? (?i:and) (?i:intersects|meets|cuts|crosses) {obj('b')}{AT_PTS}{AND_AT}"),
          _on_intersect),
     Rule(("that intersect", "which intersect", "that meet", "which meet", "that cross", "which cross"),
          rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|is) (?:[a-z]{{1,12}} ){{1,3}}?(?i:that|which) (?i:intersect|meet|cross)"
@@ -953,7 +961,7 @@ RELATION_RULES = RuleSet([
                     f" (?i:is) (?i:point )?(?P<pts>{PNAME})"),
          _on_intersect),
     Rule(("tangent",),
-         rx(f"(?<!of )(?P<subj>{LEAD_LIST}) (?i:is|are) (?i:a |an |the )?(?i:externally |internally )?(?i:tangents?)(?i: lines?)?"
+         rx(f"(?<!of )(?P<subj>{LEAD_LIST}) (?:(?i:is|are) (?i:a |an |the )?)?(?i:externally |internally )?(?i:tangents?)(?i: lines?)?"
                     f" (?i:to|of) {obj('c')}{AT_PTS}?"),
          _on_tangent_to),
     Rule(("tangent",),
@@ -1057,6 +1065,10 @@ RELATION_RULES = RuleSet([
          _on_axis_meets),
     Rule(("cent",),
          rx(f"(?P<p>{PNAME}) (?i:is) (?i:the )?(?P<k>{CENTRE_WORDS_EN}) (?i:of) (?i:the|this) (?P<w>{POLYWORD})\\b"),
+         _on_centre_of_context),
+    Rule(("centroid", "incent", "circumcent", "orthocent"),  # `G is the centroid.`, `G, the centroid of the triangle`
+         rx(f"(?P<p>{PNAME})(?: (?i:is)|,) (?i:the )?(?P<k>(?i:centroid|incentre|incenter|circumcentre|circumcenter|orthocentre"
+            f"|orthocenter))(?= ?(?:[,;.]|$| (?i:of) (?i:the|this) ))"),
          _on_centre_of_context),
     Rule(("(",), rx(f"(?P<p>{PNAME}) ?(?:= ?|(?i:is) )?\\( ?(?P<x>{NUMC}) ?, ?(?P<y>{NUMC})(?: ?, ?(?P<z>{NUMC}))? ?\\)"),
          _on_coordinate),
