@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .batching import next_batch
+from .errors import disk_full_error, disk_full_message, is_disk_full
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -171,6 +172,7 @@ class _Writer:
         self.queue: queue.Queue[tuple[str, Any] | None] = queue.Queue(WRITE_QUEUE)
         self.db = _connect(path)
         self.inode = os.stat(path).st_ino
+        self.full = False  # the disk was found full (said once)
         self.thread = threading.Thread(target=self._write, name=f"geomeval-cache-{path.name}", daemon=True)
         self.thread.start()
 
@@ -219,7 +221,12 @@ class _Writer:
                     self._commit(entries)
             except Exception as exc:  # a full disk, a locked file: the replies are still used,
                 # and the thread must live on (flush waits for it)
-                log.warning("response cache %s: %d writes lost (%s)", self.path, len(entries), exc)
+                if not is_disk_full(exc, self.path.parent):
+                    log.warning("response cache %s: %d writes lost (%s)", self.path, len(entries), exc)
+                elif not self.full:  # said once, naming the folder: the run goes on without caching
+                    self.full = True
+                    log.warning("response cache %s: writes lost from now on: %s", self.path,
+                                disk_full_message(self.path.parent))
             finally:
                 with self.lock:
                     for key, row in entries:
@@ -243,7 +250,8 @@ class _Writer:
                     )
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite has already rolled back on a full disk: say that, not "no transaction"
+                self.db.execute("ROLLBACK")
             raise
 
 
@@ -274,11 +282,14 @@ class ResponseCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = _connect(self.path)
-        self._db.execute(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
-        if "meta" not in columns:
-            self._db.execute(_META_COLUMN)
+        try:
+            self._db = _connect(self.path)
+            self._db.execute(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
+            if "meta" not in columns:
+                self._db.execute(_META_COLUMN)
+        except (OSError, sqlite3.Error) as exc:  # a full disk: one line naming the cache's folder
+            raise disk_full_error(exc, self.path.parent) from exc
         self._writer: _Writer | None = _Writer.open(self.path.resolve())
         self.hits = 0
         self.misses = 0

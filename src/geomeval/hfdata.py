@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .errors import disk_full_error, free_bytes, is_disk_full
+
 DEFAULT_CONFIG = "default"
 ROWS_PER_SHARD = 500
 
@@ -463,6 +465,16 @@ def _owner_alive(folder: Path) -> bool:
     return True
 
 
+def _bytes_under(folder: Path) -> int:
+    """The bytes of the files under `folder` (0 when it cannot be read)."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(root, name)).st_size
+    return total
+
+
 def _temporary(out: Path, kind: str) -> Path:
     """A fresh temporary folder beside `out`, marked as this process's."""
     folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.geomeval-{kind}-", dir=out.parent))
@@ -511,12 +523,17 @@ def _write_atomically(out_dir: str | os.PathLike[str], fill: Any, overwrite: boo
                 out.rmdir()
         tmp.rename(out)
         (out / TEMPORARY_MARK).unlink(missing_ok=True)  # a build now, no longer a temporary
-    except BaseException:
+    except BaseException as exc:
         if old is not None and not out.exists():
             (old / TEMPORARY_MARK).unlink(missing_ok=True)
             os.replace(old, out)  # put the previous build back
             old = None
+        full = is_disk_full(exc)
+        written = _bytes_under(tmp) if full else 0
         shutil.rmtree(tmp, ignore_errors=True)
+        if full:  # one line naming the folder: the build needs more than all that is free there
+            free = free_bytes(out.parent) or 0
+            raise disk_full_error(exc, out.parent, max(written, free) + 4096) from exc
         raise
     if old is not None:
         left = remove_written(old, listed | {TEMPORARY_MARK})

@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 
 from .batching import next_batch
+from .errors import disk_full_error
 from .records import SampleRecord
 
 QUEUE_RECORDS = 32
@@ -94,8 +95,9 @@ class SampleWriter:
                 except Exception as exc:  # a record that cannot be written: the ones before it are
                     self._error = exc
                     break
+            text = "".join(lines)
             try:
-                self._sink.write("".join(lines))
+                self._sink.write(text)
                 self._sink.flush()  # the lines reach the OS now: a kill -9 cannot lose them
-            except BaseException as exc:  # a full disk: said by the next write or close
-                self._error = self._error or exc
+            except BaseException as exc:  # a full disk: said by the next write or close, naming the folder
+                self._error = self._error or disk_full_error(exc, self.path.parent, len(text.encode()))

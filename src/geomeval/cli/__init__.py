@@ -8,7 +8,7 @@ import sys
 
 from rich.markup import escape
 
-from ..errors import ENDPOINT_EXIT
+from ..errors import DISK_FULL_EXIT, ENDPOINT_EXIT
 from .capgeo import capgeo_app
 from .commands import app, console
 from .geoeval import geoeval_app
@@ -30,6 +30,48 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     from ..runner import RunConflict
 
     return (UsageError, DataError, PromptError, RunConflict, FileNotFoundError, FileExistsError)
+
+
+_FOLDER_NAMES = ("path", "out_dir", "folder", "out", "directory", "target")
+
+
+def _disk_full(exc: BaseException) -> str | None:
+    """One line for an error that says the disk is full (anywhere in its chain), naming the
+    folder: the one a `DiskFull` carries, else the failed file's, else that of the innermost
+    frame on the way that was writing to a path (`_FOLDER_NAMES`); None for any other error."""
+    from pathlib import Path
+
+    from ..errors import DiskFull, disk_full_message, is_disk_full
+
+    chain: list[BaseException] = []
+    seen: BaseException | None = exc
+    while seen is not None and seen not in chain and len(chain) < 16:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    for error in chain:
+        if isinstance(error, DiskFull):
+            return str(error)
+    full = next((error for error in chain if is_disk_full(error)), None)
+    if full is None:
+        return None
+    folder: Path | None = None
+    filename = getattr(full, "filename", None)
+    if isinstance(filename, (str, Path)) and filename:
+        folder = Path(filename) if Path(filename).is_dir() else Path(filename).parent
+    trace = full.__traceback__
+    frames = []
+    while trace is not None and folder is None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    for frame in reversed(frames):
+        for name in _FOLDER_NAMES:
+            value = frame.f_locals.get(name)
+            if isinstance(value, Path):
+                folder = value if value.is_dir() else value.parent
+                break
+        if folder is not None:
+            break
+    return disk_full_message(folder if folder is not None else Path.cwd())
 
 
 class _ConsoleHandler(logging.Handler):
@@ -71,6 +113,10 @@ def main() -> None:
         )
         sys.exit(ENDPOINT_EXIT)
     except Exception as exc:
+        full = _disk_full(exc)
+        if full is not None:
+            console.print(f"[red]error:[/red] {escape(full)}", highlight=False, soft_wrap=True)
+            sys.exit(DISK_FULL_EXIT)
         if not isinstance(exc, _user_errors()):
             raise
         from ..endpoints import redact_text
