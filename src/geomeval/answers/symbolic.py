@@ -41,6 +41,11 @@ MAX_EXPONENT = 1_000
 """The largest exponent (an upper bound read from the text) math-verify is asked to evaluate:
 sympy evaluates an integer power exactly, so `10^{10^{10}}` or `9^9^9` would spend the whole
 budget on one answer. No geometry answer needs more."""
+MAX_EXPANSION_POWER = 64
+"""The largest power of a sum (`(x+1)^{n}`) math-verify is asked to expand, as the fast path's
+own limit on powers; a sum of more terms is limited further by `MAX_EXPANSION_TERMS`."""
+MAX_EXPANSION_TERMS = 500
+"""The most terms the expansion of a power of a sum may have (`(x+y+z+1)^{40}` has 12,341)."""
 MAX_FACTORIAL = 100
 """The largest integer whose factorial math-verify is asked to evaluate, for the same reason."""
 
@@ -159,6 +164,14 @@ def too_costly(text: str) -> str | None:
     for match in re.finditer(r"(\d+)\s*[)}]*\s*!", text):
         if len(match.group(1)) > 4 or int(match.group(1)) > MAX_FACTORIAL:
             return f"{POWER_TOO_LARGE}: factorial of {match.group(1)[:12]}"
+    for match in re.finditer(r"\\[dt]?binom\s*\{\s*(\d+)", text):
+        if len(match.group(1)) > 4 or int(match.group(1)) > MAX_EXPONENT:
+            return f"{POWER_TOO_LARGE}: a binomial coefficient of {match.group(1)[:12]}"
+    for match in re.finditer(r"!", text):
+        before = text[: match.start()].rstrip()
+        if before.endswith(("!", ")", "}", "]")) and not re.search(r"[({]\s*\d+\s*[)}]$", before):
+            # a factorial of a factorial or of an expression (gamma of whatever it evaluates to)
+            return f"{POWER_TOO_LARGE}: a factorial of an expression"
     for match in _POWER.finditer(text):
         exponent, end = _read_exponent(text, match.end())
         numbers = _NUMBER.findall(exponent)
@@ -173,9 +186,37 @@ def too_costly(text: str) -> str | None:
         log_bound = sum(math.log(v) for v in values)
         if tower and values:
             log_bound = math.log(values[-1]) * math.prod(values[:-1])
+        base_terms = _base_terms(text, match.start())
+        if base_terms > 1 and (log_bound > math.log(MAX_EXPANSION_POWER)
+                               or math.comb(base_terms + round(math.exp(log_bound)) - 1, base_terms - 1)
+                               > MAX_EXPANSION_TERMS):
+            return f"{POWER_TOO_LARGE}: a sum of {base_terms} terms raised to a power up to {math.exp(log_bound):.0f}"
         if log_bound > math.log(MAX_EXPONENT):
             return f"{POWER_TOO_LARGE}: " + ("an exponent tower" if tower else f"an exponent over {MAX_EXPONENT}")
     return None
+
+
+def _base_terms(text: str, power: int) -> int:
+    """How many terms (split at top-level + and -) the group closing just before the power at
+    `power` holds: 1 for a number, a letter or a command, or a group that does not close."""
+    i = power - 1
+    while i >= 0 and text[i] == " ":
+        i -= 1
+    if i < 0 or text[i] not in ")}":
+        return 1
+    depth, terms = 0, 1
+    while i >= 0:
+        char = text[i]
+        if char in ")}":
+            depth += 1
+        elif char in "({":
+            depth -= 1
+            if depth == 0:
+                return terms
+        elif depth == 1 and char in "+-" and i > 0 and text[i - 1] not in "({^_":
+            terms += 1
+        i -= 1
+    return 1
 
 
 def _read_exponent(text: str, i: int) -> tuple[str, int]:
