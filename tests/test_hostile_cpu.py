@@ -93,7 +93,9 @@ HOSTILE_ANSWERS = [
     "9^9^9$9^9^9]", "10^{10000}!", "99999!", "2^{99999\\cdot 99999}!", "x**9**9**9!",
     # each spent 0.9-4.9 CPU s in math-verify: expansions of powers of sums, factorials of expressions
     "(x+1)^{999}+\\binom{2}{1}", "(\\sqrt{2}+\\sqrt{3})^{999}+\\binom{2}{1}", "(x+y+z+1)^{40}+\\binom{2}{1}",
-    "\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(1))))))!", "(99)!!", "\\binom{100000}{50000}",
+    "\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(1))))))!", "(99)!!", "\\binom{100000}{50000}", "\\Gamma9^9",
+    # unevaluated integrals and series (4.9 s and 1.2 s)
+    "\\int_0^{\\infty} \\sin(x^2) dx", "\\int \\frac{1}{x^5+x+1} dx", "\\sum_{n=1}^{\\infty} \\frac{1}{n^2}",
 ]
 
 

@@ -152,6 +152,7 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
 
 
 _NUMBER = re.compile(r"\d+")
+_CALCULUS = re.compile(r"\\(?:i{1,3}nt|oint|sum|prod|lim|limsup|liminf)(?![A-Za-z])")
 _POWER = re.compile(r"\^|\*\*")
 
 
@@ -164,6 +165,15 @@ def too_costly(text: str) -> str | None:
     for match in re.finditer(r"(\d+)\s*[)}]*\s*!", text):
         if len(match.group(1)) > 4 or int(match.group(1)) > MAX_FACTORIAL:
             return f"{POWER_TOO_LARGE}: factorial of {match.group(1)[:12]}"
+    if (calculus := _CALCULUS.search(text)) is not None:
+        # an unevaluated integral, series or limit: no closed form to compare, and sympy may
+        # spend any budget on it (\int_0^\infty \sin(x^2)dx, \int 1/(x^5+x+1)dx: 5 CPU s each)
+        return f"not a closed form: {calculus.group()} is not evaluated"
+    for match in re.finditer(r"\\Gamma(?![A-Za-z])", text):  # a factorial by another name
+        argument, end = _read_exponent(text, match.end())
+        argument += text[end:].lstrip()[:2]  # \Gamma9^9 reads as Gamma(9^9)
+        if any(mark in argument for mark in ("^", "!", "*")):
+            return f"{POWER_TOO_LARGE}: \\Gamma of a power or factorial"
     for match in re.finditer(r"\\[dt]?binom\s*\{\s*(\d+)", text):
         if len(match.group(1)) > 4 or int(match.group(1)) > MAX_EXPONENT:
             return f"{POWER_TOO_LARGE}: a binomial coefficient of {match.group(1)[:12]}"
