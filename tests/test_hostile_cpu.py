@@ -204,3 +204,15 @@ def test_a_hostile_caption_is_parsed_within_a_second_of_cpu(caption: str) -> Non
         score_captions(caption, reference)
         score_captions(reference, caption)
     assert spent() <= CPU_LIMIT_S, (caption[:40], spent())
+
+
+def test_an_answers_parts_share_one_budget_of_the_symbolic_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the structural bounds miss, math-verify spends at most one budget per answer:
+    a three-part answer whose every comparison would spend a whole budget spends one (each
+    question used to get its own: up to 12 × 12 pairs of a multi-part answer)."""
+    monkeypatch.setattr(symbolic, "too_costly", lambda text: None)  # as if the bounds missed 9^9^9
+    with _cpu() as spent, symbolic.shared_budget(0.5):
+        verdict = check_answer("9^9^9!, 9^9^9!, 9^9^9!", "1, 2, 3")
+    assert not verdict.decided and "undecided" in verdict.detail, verdict
+    assert spent() <= 0.5 + 0.3, spent()  # one budget, and no worker started again within it
+    assert symbolic.symbolic_check("x+1", "1+x").equal is True  # the next answer has its own

@@ -1,5 +1,6 @@
 """Worker process for `symbolic.symbolic_equal`: reads `[gold, prediction, cpu_seconds]` lines,
-answers JSON.
+answers a JSON object: the verdict (`equal`: true, false, or null when math-verify raised) and the
+CPU seconds the question cost (`cpu`).
 
 Each question gets a budget of CPU seconds of this process (`ITIMER_PROF`, armed per question):
 a question that spends it is ended by SIGPROF, whose default action ends the process, so the
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import time
 
 
 def _as_latex(text: str) -> str:
@@ -25,6 +27,7 @@ def main() -> None:
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     for line in sys.stdin:
+        start = time.process_time()
         try:
             gold, prediction, *budget = json.loads(line)
             if budget and budget[0]:
@@ -37,7 +40,8 @@ def main() -> None:
                 signal.setitimer(signal.ITIMER_PROF, 0)
         except Exception:
             result = None
-        sys.stdout.write(json.dumps(result) + "\n")
+        # the verdict and the CPU seconds it cost (the caller shares one budget among an answer's parts)
+        sys.stdout.write(json.dumps({"equal": result, "cpu": time.process_time() - start}) + "\n")
         sys.stdout.flush()
 
 

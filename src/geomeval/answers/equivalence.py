@@ -34,7 +34,7 @@ from .choices import (
 )
 from .latex import Unsupported, to_plain
 from .mathexpr import POWER_TOO_LARGE, Quantity, parse_quantity
-from .symbolic import symbolic_check
+from .symbolic import shared_budget, symbolic_check
 
 MAX_PARTS = 12
 REL_TOL = 1e-9
@@ -148,7 +148,13 @@ def choose_option(answer: str | None, options: Mapping[str, str]) -> tuple[str |
 
 
 def compare_values(prediction: str, gold: str, *, symbolic: bool = True) -> Verdict:
-    """Compare two answers by value (no option letters); see the module policy."""
+    """Compare two answers by value (no option letters); see the module policy. The symbolic
+    fallback has one budget of CPU seconds for the whole answer, whatever its parts."""
+    with shared_budget():
+        return _compare_values(prediction, gold, symbolic)
+
+
+def _compare_values(prediction: str, gold: str, symbolic: bool) -> Verdict:
     try:
         pred_parts = _split_parts(to_plain(prediction))
         gold_parts = _split_parts(to_plain(gold))

@@ -25,6 +25,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .mathexpr import POWER_TOO_LARGE
@@ -109,6 +111,31 @@ def symbolic_equal(prediction: str, gold: str, timeout_s: float = CPU_BUDGET_S) 
     return symbolic_check(prediction, gold, cpu_budget_s=timeout_s).equal
 
 
+_shared = threading.local()
+MIN_QUESTION_S = 0.05
+"""The least CPU budget a question is asked with: below it, the answer's budget counts as spent."""
+
+
+@contextmanager
+def shared_budget(seconds: float = CPU_BUDGET_S) -> Iterator[None]:
+    """Within the block (on this thread), every `symbolic_check` draws on one budget of
+    `seconds` of the worker's CPU: a multi-part answer gets no more than a single one, however
+    many of its parts need math-verify. Nested blocks share the outer budget."""
+    if getattr(_shared, "left", None) is not None:
+        yield
+        return
+    _shared.left, _shared.total = seconds, seconds
+    try:
+        yield
+    finally:
+        _shared.left = None
+
+
+def _spend(seconds: float) -> None:
+    if getattr(_shared, "left", None) is not None:
+        _shared.left -= seconds
+
+
 def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDGET_S,
                    safety_net_s: float = SAFETY_NET_S) -> SymbolicResult:
     """math-verify's verdict on `prediction` = `gold`, or no verdict, saying why: the worker
@@ -121,6 +148,11 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
         if (why := too_costly(text)) is not None:
             # the text asks for a number no comparison can afford: the answer's doing, decided unequal
             return SymbolicResult(False, why)
+    left = getattr(_shared, "left", None)
+    if left is not None:
+        if left <= MIN_QUESTION_S:
+            return SymbolicResult(None, f"the answer's budget of {_shared.total:g} CPU seconds was spent on its other parts")
+        cpu_budget_s = min(cpu_budget_s, left)
     with _lock:
         if _worker is None or _worker.poll() is not None:
             started = _start_worker(safety_net_s)
@@ -142,9 +174,13 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
             if line is None:
                 return SymbolicResult(None, f"no answer within the {safety_net_s:g} s safety net")
             if worker.returncode == -signal.SIGPROF:
+                _spend(cpu_budget_s)
                 return SymbolicResult(None, f"its work budget of {cpu_budget_s:g} CPU seconds was spent")
             return SymbolicResult(None, f"the math-verify worker stopped (exit code {worker.returncode})")
     answer = json.loads(line)
+    if isinstance(answer, dict):  # {"equal": ..., "cpu": seconds}
+        _spend(float(answer.get("cpu") or 0.0))
+        answer = answer.get("equal")
     if isinstance(answer, bool):
         return SymbolicResult(answer)
     # math-verify raised on this text: it cannot read it, which is the answer's doing
