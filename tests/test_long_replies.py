@@ -57,3 +57,29 @@ def test_the_allowance_is_the_longest_reply_at_the_slowest_rate_within_bounds() 
     assert client.reply_allowance_s({}) == 120.0  # no token limit: no longest legal reply
     client.rates.append(0.1)
     assert client.reply_allowance_s(body) == 120.0 * MAX_ALLOWANCE_FACTOR
+
+
+def test_a_judge_queued_behind_the_models_requests_on_one_server_is_not_abandoned() -> None:
+    """Model and judge on one serial server (llama.cpp serving both): the judge's request waits
+    behind the model's, longer in all than its timeout; each reply the server gives the model is
+    progress for it, so it is computed once and never sent again."""
+    with ChatServer(lambda request: "fine", serial=True, latency_s=0.35) as server:
+        model = ChatClient("model", base_url=server.base_url, timeout_s=TIMEOUT_S,
+                           retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+        judge = ChatClient("judge", base_url=server.base_url, timeout_s=TIMEOUT_S,
+                           retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+
+        async def go() -> list:
+            try:
+                asked = [asyncio.ensure_future(model.complete([{"role": "user", "content": f"item {i}"}]))
+                         for i in range(3)]
+                await asyncio.sleep(0.05)  # the judge's request goes out behind the model's three
+                asked.append(asyncio.ensure_future(judge.complete([{"role": "user", "content": "judge"}])))
+                return list(await asyncio.gather(*asked))
+            finally:
+                await model.aclose()
+                await judge.aclose()
+
+        replies = asyncio.run(go())
+        assert len(server.requests) == 4 and server.computed == 4
+    assert [r.text for r in replies] == ["fine"] * 4 and all(r.attempts == 1 for r in replies)

@@ -20,7 +20,10 @@ long one can take longer than `timeout_s` to compute: a request is then given th
 longest legal reply takes at the slowest generation rate seen in the client's recent replies
 (completion tokens per second of its own clock), with a margin, and never less than
 `timeout_s` nor more than `MAX_ALLOWANCE_FACTOR` times it (`reply_allowance_s`). A reply being
-computed is so not abandoned and sent again once the server's speed is known.
+computed is so not abandoned and sent again once the server's speed is known. The clients of
+one server (base URL) share its queue (`_Queue`): when the model and the judge are served by
+the same server, a reply to the model's requests is progress for the judge's requests sent
+after them, which wait behind them.
 
 Transient trouble (429, 5xx, timeouts, dropped connections, malformed or truncated bodies) is
 retried with exponential backoff and jitter. A `Retry-After` (seconds or an HTTP date) is
@@ -268,6 +271,35 @@ class AdaptiveLimit:
                 self._changed.notify_all()
 
 
+class _Queue:
+    """The requests in flight to one server (base URL) on one event loop, from every client
+    that uses it: a run whose model and judge share a server (llama.cpp serving both) queues
+    the judge's requests behind the model's, so a reply to either is progress for the requests
+    sent after it."""
+
+    def __init__(self) -> None:
+        self.last_reply = time.monotonic()  # when the endpoint last answered anything
+        self.waiting: set[_Waiting] = set()  # requests sent and not yet answered
+        self.sent = 0
+
+
+# One queue per (event loop, base URL): see `_Queue`.
+_QUEUES: dict[tuple[int, str], _Queue] = {}
+_QUEUES_LOCK = threading.Lock()
+
+
+def _queue_for(base_url: str) -> _Queue:
+    key = (id(asyncio.get_running_loop()), base_url)
+    with _QUEUES_LOCK:
+        queue = _QUEUES.get(key)
+        if queue is None:
+            if len(_QUEUES) >= 64:  # loops come and go (a run's, a test's): drop the idle queues
+                for stale in [k for k, q in _QUEUES.items() if not q.waiting]:
+                    del _QUEUES[stale]
+            queue = _QUEUES[key] = _Queue()
+        return queue
+
+
 class _LoopState:
     """An HTTP session and request window belong to one event loop.
 
@@ -275,21 +307,31 @@ class _LoopState:
     pool spends several times the wall time of the requests themselves.
     """
 
-    def __init__(self, concurrency: int, headers: dict[str, str], name: str):
+    def __init__(self, concurrency: int, headers: dict[str, str], name: str, queue: _Queue | None = None):
         self.http = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=concurrency),
             timeout=aiohttp.ClientTimeout(total=None),  # see ChatClient._post: quiet, not total
             headers=headers,
         )
         self.semaphore = AdaptiveLimit(concurrency, name)
-        self.last_reply = time.monotonic()  # when the endpoint last answered anything
-        self.waiting: set[_Waiting] = set()  # requests sent and not yet answered
-        self._sent = 0
+        self.queue = queue or _Queue()  # shared with the other clients of the same server
+
+    @property
+    def last_reply(self) -> float:
+        return self.queue.last_reply
+
+    @last_reply.setter
+    def last_reply(self, value: float) -> None:
+        self.queue.last_reply = value
+
+    @property
+    def waiting(self) -> set[_Waiting]:
+        return self.queue.waiting
 
     def sent(self) -> _Waiting:
-        """A request goes out, behind every request sent before it."""
-        self._sent += 1
-        waiting = _Waiting(time.monotonic(), self._sent)
+        """A request goes out, behind every request sent before it (by any client of the server)."""
+        self.queue.sent += 1
+        waiting = _Waiting(time.monotonic(), self.queue.sent)
         self.waiting.add(waiting)
         return waiting
 
@@ -380,7 +422,8 @@ class ChatClient:
             state = self._states.get(loop_id)
             if state is None:
                 headers = {"Authorization": f"Bearer {self.__api_key}"} if self.__api_key else {}
-                state = _LoopState(self.concurrency, headers, f"{self.base_url} ({self.model})")
+                state = _LoopState(self.concurrency, headers, f"{self.base_url} ({self.model})",
+                                   _queue_for(self.base_url))
                 self._states[loop_id] = state
             return state
 
