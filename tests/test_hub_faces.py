@@ -17,6 +17,7 @@ import pytest
 
 from geomeval import __version__
 from geomeval.fonts import CJK_FONTS
+from geomeval.hfdata import BUILD_MARKER
 from geomeval.publish import (
     SHORT_DESCRIPTION_MAX,
     SPACE_REPO_ID,
@@ -78,7 +79,9 @@ def test_packages_txt_installs_a_font_the_figures_use() -> None:
 
 def test_staged_space_holds_the_wheel_its_requirements_name(staged_space) -> None:
     folder = staged_space.folder
-    assert sorted(p.name for p in folder.iterdir()) == ["README.md", "app.py", "packages.txt", "requirements.txt", "wheels"]
+    # the build marker stays beside what is pushed (publish's ignore_patterns keep it off the Hub)
+    assert sorted(p.name for p in folder.iterdir() if p.name != BUILD_MARKER) == [
+        "README.md", "app.py", "packages.txt", "requirements.txt", "wheels"]
     wheel = folder / "wheels" / f"geomeval-{__version__}-py3-none-any.whl"
     names = zipfile.ZipFile(wheel).namelist()
     assert "geomeval/demo/app.py" in names and "geomeval/publish.py" in names
@@ -161,7 +164,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", metric_names())
 def test_metric_folder_is_a_complete_metric_space(name: str, wheel: Path, tmp_path: Path) -> None:
     staged = stage_metric(name, tmp_path / name, wheel=wheel)
-    assert sorted(p.name for p in staged.folder.iterdir()) == sorted(
+    assert sorted(p.name for p in staged.folder.iterdir() if p.name != BUILD_MARKER) == sorted(
         ["README.md", "app.py", "requirements.txt", f"{name}.py", "wheels"])
     data = validate_space_card(staged.folder / "README.md", metric=True)
     assert data["app_file"] == "app.py" and data["sdk_version"].startswith("6.")

@@ -208,7 +208,8 @@ def test_real_sample_runs(geolaux_built: Path, geolaux_raw: Path, tmp_path: Path
     empty = tmp_path / "empty"
     empty.mkdir()
     bad = cli("run", "geolaux", "--model", "baseline:random", "--data", str(empty), "--out", str(tmp_path / "x"))
-    assert bad.returncode == 2 and "exactly one release JSON" in bad.stderr
+    # the error names what a release looks like and what the folder holds
+    assert bad.returncode == 2 and "release JSON" in bad.stderr and "found: an empty folder" in bad.stderr
 
 
 def test_list_shows_all_five() -> None:
