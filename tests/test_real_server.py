@@ -111,6 +111,15 @@ def test_a_text_only_geoeval_run_with_the_real_model_as_model_and_judge(
     # every request computed once: none abandoned in the queue and sent again
     assert answered - before[0] == sent and dropped == before[1], result.stderr[-2000:]
     assert "timed out" not in result.stderr
+    # a response that echoes the option list (SmolLM2 often does) chooses nothing: never right
+    from geomeval.answers.choices import echoes_inline, echoes_options
+
+    samples = [json.loads(line) for line in (tmp_path / "geoeval" / "samples.jsonl").read_text().splitlines()]
+    for sample in samples:
+        lines = [line.strip() for line in (sample["response"] or "").splitlines() if line.strip()]
+        tail = lines[-len(sample["target"].get("choices") or []):] if lines else []
+        if sample["target"].get("choices") and (echoes_options(tail) or (lines and echoes_inline(lines[-1]))):
+            assert sample["scores"]["A"]["value"] != 1.0, sample["response"][-300:]
 
 
 def test_a_text_only_capgeo_run_from_a_built_caption_dataset(server: tuple[str, Path], tmp_path: Path) -> None:
