@@ -96,7 +96,8 @@ def test_openai_model_over_http_scores_correct_answers(tmp_path: Path) -> None:
                      "--out", str(out), env={"GEOMEVAL_API_KEY": "sk-secret-123"})
         assert result.returncode == 0, result.stderr
         request = server.requests[0]
-        assert request["model"] == "test-model" and request["temperature"] == 0
+        # GeoLaux's official answering settings are the defaults (tests/test_generation_defaults.py)
+        assert request["model"] == "test-model" and request["temperature"] == 0.1
         images = [p for p in request["messages"][0]["content"] if p["type"] == "image_url"]
         assert images and images[0]["image_url"]["url"].startswith("data:image/png;base64,")
         assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"

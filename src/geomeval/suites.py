@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .benchmarks import REGISTRY, get_benchmark
+from .benchmarks import REGISTRY, Benchmark, get_benchmark
 from .benchmarks.options import option_pairs
 from .client import BudgetExhausted
 from .errors import UsageError
@@ -86,7 +86,7 @@ def run_suite(
     parts: Sequence[tuple[str, str]],
     *,
     model_spec: str,
-    make_model: Callable[[], Model],
+    make_model: Callable[[Benchmark], Model],
     make_judge: Callable[[], Judge],
     out_root: Path,
     data: dict[str, str] | None = None,
@@ -112,7 +112,7 @@ def run_suite(
             bench = get_benchmark(name)
             if (options or {}).get(name):
                 bench = bench.configure((options or {})[name])
-            results = run(bench, task=task, model=make_model(), judge=make_judge(), out_dir=out_dir,
+            results = run(bench, task=task, model=make_model(bench), judge=make_judge(), out_dir=out_dir,
                           data=(data or {}).get(name), limit=limit, concurrency=concurrency, seed=seed,
                           progress=progress(f"{name}/{task}") if progress else None, **(run_kwargs or {}))
         except BudgetExhausted as exc:

@@ -106,6 +106,11 @@ class Benchmark(ABC):
     # 0.1), else 0. The engine asks the judge at it (`Judge.for_benchmark`) unless the user
     # pinned one for every benchmark (GEOMEVAL_JUDGE_TEMPERATURE, `--judge-temperature`).
     judge_temperature: ClassVar[float] = 0.0
+    # The model's sampling temperature and completion token limit when the user gives neither
+    # (`--temperature`, `--max-tokens`): the paper's or official code's where it sets them
+    # (GeoLaux 0.1 and 8,192; ME2 1,024 tokens), else 0 and 2,048.
+    generation_temperature: ClassVar[float] = 0.0
+    generation_max_tokens: ClassVar[int] = 2048
     _prompt_set: PromptSet | None = None
 
     @property

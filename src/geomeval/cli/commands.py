@@ -37,6 +37,19 @@ console = Console(stderr=True)
 out = Console()
 
 
+MAX_TOKENS_HELP = ("completion token limit for the model (default: the benchmark's, as its paper or official "
+                   "code sets it: GeoLaux 8192, ME2 1024, else 2048)")
+TEMPERATURE_HELP = ("model sampling temperature (default: the benchmark's, as its paper or official code sets "
+                    "it: GeoLaux 0.1, else 0)")
+
+
+def generation_settings(bench: Any, max_tokens: int | None, temperature: float | None) -> tuple[int, float]:
+    """The model's token limit and temperature: the user's where given, else the benchmark's own
+    (its paper's protocol), so a run at the defaults asks the model as the paper did."""
+    return (bench.generation_max_tokens if max_tokens is None else max_tokens,
+            bench.generation_temperature if temperature is None else temperature)
+
+
 def _show_version(value: bool) -> None:
     if value:
         out.print(f"geomeval {__version__}", highlight=False)
@@ -382,8 +395,8 @@ def run(
     judge_style: JudgeStyleOpt = None,
     judge_images: JudgeImagesOpt = None,
     judge_temperature: JudgeTemperatureOpt = None,
-    max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
-    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (for the judge's: --judge-temperature)")] = 0.0,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help=MAX_TOKENS_HELP)] = None,
+    temperature: Annotated[float | None, typer.Option(min=0.0, help=TEMPERATURE_HELP + " (for the judge's: --judge-temperature)")] = None,
     tensor_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: GPUs to shard the model over")] = None,
     engine_arg: Annotated[list[str] | None, typer.Option(help="vllm: engine argument key=value (repeatable)")] = None,
     min_coverage: MinCoverageOpt = 0.95,
@@ -427,6 +440,7 @@ def run(
         timeout_s=judge_timeout or timeout, cache=response_cache, model_base_url=base_url,
         max_tokens=judge_max_tokens, style=judge_style, images=judge_images, temperature=judge_temperature,
     )
+    max_tokens, temperature = generation_settings(bench, max_tokens, temperature)
     model_obj = parse_model_spec(
         model,
         ModelOptions(
@@ -489,9 +503,9 @@ def suite(
     judge_base_url: Annotated[str | None, typer.Option(help="server for the judge (or GEOMEVAL_JUDGE_BASE_URL)")] = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
-    max_tokens: Annotated[int, typer.Option(min=1, help="completion token limit for the model")] = 2048,
-    temperature: Annotated[float, typer.Option(min=0.0, help="model sampling temperature (the judge's: "
-                                                            "GEOMEVAL_JUDGE_TEMPERATURE, else each benchmark's)")] = 0.0,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help=MAX_TOKENS_HELP)] = None,
+    temperature: Annotated[float | None, typer.Option(min=0.0, help=TEMPERATURE_HELP + " (the judge's: "
+                                                            "GEOMEVAL_JUDGE_TEMPERATURE, else each benchmark's)")] = None,
     judge_max_tokens: JudgeMaxTokensOpt = None,
     seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
     cache: CacheOpt = None,
@@ -513,12 +527,17 @@ def suite(
     response_cache = _cache(cache, no_cache)
     price_table = _read_prices(prices)
     budget = _budget(max_requests, max_cost, price_table)
-    options = ModelOptions(base_url=base_url, concurrency=concurrency, timeout_s=timeout, max_tokens=max_tokens,
-                           temperature=temperature, seed=seed, cache=response_cache)
-    parse_model_spec(model, options)  # a bad spec fails before any part runs
+    def options_for(bench: Any) -> ModelOptions:
+        tokens, sampling = generation_settings(bench, max_tokens, temperature)
+        return ModelOptions(base_url=base_url, concurrency=concurrency, timeout_s=timeout, max_tokens=tokens,
+                            temperature=sampling, seed=seed, cache=response_cache)
+
+    from ..benchmarks import get_benchmark
+
+    parse_model_spec(model, options_for(get_benchmark(parts[0][0])))  # a bad spec fails before any part runs
     with _progress("suite") as update:
         result = run_suite(
-            parts, model_spec=model, make_model=lambda: parse_model_spec(model, options),
+            parts, model_spec=model, make_model=lambda bench: parse_model_spec(model, options_for(bench)),
             make_judge=lambda: parse_judge_spec(judge, base_url=judge_base_url, concurrency=concurrency,
                                                 timeout_s=timeout, cache=response_cache, model_base_url=base_url,
                                                 max_tokens=judge_max_tokens),

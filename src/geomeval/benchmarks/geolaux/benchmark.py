@@ -64,6 +64,8 @@ class GeoLaux(Benchmark):
     headline = "ACS"
     prompt_templates = TEMPLATES
     judge_temperature = 0.1  # as the official scoring and error-analysis scripts ask
+    generation_temperature = 0.1  # as the official answering script (closedsource_get_ans.py) asks
+    generation_max_tokens = 8192
     Options = GeoLauxOptions
     steps: StepsBy = "judge"
 

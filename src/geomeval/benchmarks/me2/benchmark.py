@@ -121,6 +121,7 @@ class ME2(Benchmark):
     prompt_templates: tuple[Any, ...] = TEMPLATES
     Options = ME2Options
     judge_temperature = JUDGE_TEMPERATURE
+    generation_max_tokens = 1024  # the official task's generation limit (temperature 0, the default)
 
     def __init__(self, mode: str = MODES[0], prompt_style: str = PROMPT_STYLES[0],
                  judge_prompt: str = JUDGE_STYLES[0], explanation_text: str = EXPLANATION_TEXTS[0]) -> None:
