@@ -137,6 +137,7 @@ def judge(request: dict) -> str:
                        "spatial_relations": {"matched": matched, "supported": supported}})
 
 
+@pytest.mark.slow
 def test_judge_engine_on_loopback_server_beside_the_offline_engine(tmp_path: Path) -> None:
     captions = {r["id"]: r["caption_en"] for r in SAMPLE}
     first = _sentences(captions["cb_02"])

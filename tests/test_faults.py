@@ -241,6 +241,7 @@ def test_min_coverage_exit_code_with_a_rejecting_judge(tmp_path: Path) -> None:
     assert len(model_server.requests) == len(PLAN)  # the second run's answers came from the cache
 
 
+@pytest.mark.slow
 def test_kill_9_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     with ChatServer(responder, latency_s=0.3) as server:
         url = server.base_url

@@ -76,6 +76,7 @@ def test_backward_set_from_the_sample(tmp_path: Path) -> None:
         assert f"  {item_id}: the problem states no plain number that could be masked" in stdout
 
 
+@pytest.mark.slow
 def test_a_seed_reproduces_the_set_and_seeds_differ(tmp_path: Path) -> None:
     first, _ = make(tmp_path, "a.jsonl", "--seed", "0")
     again, _ = make(tmp_path, "b.jsonl", "--seed", "0")
@@ -90,6 +91,7 @@ def test_a_seed_reproduces_the_set_and_seeds_differ(tmp_path: Path) -> None:
     assert all(set(masked[seed]) == set(masked[0]) for seed in masked)
 
 
+@pytest.mark.slow
 def test_limit_task_and_data(tmp_path: Path) -> None:
     made, stdout = make(tmp_path, "limit.jsonl", "--limit", "3")
     assert [item["id"] for item in made] == ["103"] and "from 3 geoeval_2000 items" in stdout

@@ -79,6 +79,7 @@ def test_the_reference_answer_drawn_by_geogebra_against_the_release_png(jar) -> 
     assert same["SSIM"].value == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_run_with_the_jar_compares_geogebras_figure_with_the_release(tmp_path: Path, jar) -> None:  # type: ignore[no-untyped-def]
     """Through `geomeval run`: one switch, `-T engine=jar`, and the samples say GeoGebra drew the
     figure and the release's PNG is what it was compared with; an answer with no line that

@@ -132,6 +132,7 @@ def test_judge_on_loopback_server_scores_every_rubric_with_coverage(code_replay:
     assert results["headline"] == "VLM-I"
 
 
+@pytest.mark.slow
 def test_rescoring_an_offline_run_with_a_judge(code_replay: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert cli("run", "ggbench", "--model", f"replay:{code_replay}", "--out", str(out), "--limit", "3").returncode == 0
@@ -219,6 +220,7 @@ def test_image_track_rubric_rules_with_a_judge(tmp_path: Path) -> None:
     assert first["question"][:40] not in result_prompt  # the two images only, as published
 
 
+@pytest.mark.slow
 def test_empty_baseline_scores_every_deterministic_metric_on_every_item(tmp_path: Path) -> None:
     """baseline:empty writes nothing: every metric that needs no judge is scored at its floor on
     every item, so a weak model's means are not made of the items it got right."""
@@ -243,6 +245,7 @@ def _jar_or_skip() -> None:
         pytest.skip(str(exc))
 
 
+@pytest.mark.slow
 def test_jar_engine_decides_pass_at_1_with_geogebra_itself(tmp_path: Path) -> None:
     """-T engine=jar: Pass@1 is what GeoGebra 4.0.34 says, recorded in run.json; ShowAxes,
     which geomeval's engine accepts (the figures' code uses it) and 4.0.34 refuses, tells
@@ -267,6 +270,7 @@ def test_jar_engine_decides_pass_at_1_with_geogebra_itself(tmp_path: Path) -> No
     assert refused.returncode == 2 and "engine must be one of geomeval, jar" in refused.stderr
 
 
+@pytest.mark.slow
 def test_report_lays_the_run_out_as_table_4(code_replay: Path, tmp_path: Path) -> None:
     with ChatServer(judge) as server:
         out = tmp_path / "judged"

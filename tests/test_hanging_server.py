@@ -49,6 +49,7 @@ def _prompts_seen(server: ChatServer) -> list[str]:
     return [prompt_text(request) for request in server.requests]
 
 
+@pytest.mark.slow
 def test_hung_requests_are_abandoned_at_their_own_timeout_while_the_rest_go_on() -> None:
     """A fifth of the requests hang. Each hung one is sent again once its own timeout has
     passed, while the other items are still being asked and answered (before, a hung request

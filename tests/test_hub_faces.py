@@ -96,6 +96,7 @@ def test_staged_space_for_another_repo_points_at_that_repo(tmp_path: Path) -> No
 
 
 @pytest.mark.skipif(not os.environ.get("REQUIRE_SPACE"), reason="resolves against PyPI (about a minute): CI sets REQUIRE_SPACE=1")
+@pytest.mark.slow
 def test_space_requirements_resolve_in_a_clean_venv(staged_space, tmp_path: Path) -> None:
     """What the Space build runs, with the staged wheel standing in for its URL."""
     venv = tmp_path / "venv"

@@ -92,6 +92,7 @@ def image_count(request: dict) -> int:
     return sum(1 for part in request["messages"][-1]["content"] if part.get("type") == "image_url")
 
 
+@pytest.mark.slow
 def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tmp_path: Path) -> None:
     out = tmp_path / "out"
     with ChatServer(responder) as server:
@@ -140,6 +141,7 @@ def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tm
     assert all(s["PCS"]["value"] is None and s["PCS"]["unscored"] for s in samples.values())
 
 
+@pytest.mark.slow
 def test_cli_aux_task_on_the_embedded_sample(tmp_path: Path) -> None:
     """No --data: the embedded sample, built once into GEOMEVAL_CACHE_DIR."""
     out = tmp_path / "out"
@@ -164,6 +166,7 @@ def test_cli_aux_task_on_the_embedded_sample(tmp_path: Path) -> None:
     assert "A helpful auxiliary construction: Draw CH perpendicular to AB at H." in prompt_text(aux)
 
 
+@pytest.mark.slow
 def test_cli_tasks_send_the_prompt_file_and_refuse_a_bad_one(tmp_path: Path) -> None:
     """`geomeval lmms-eval --prompts FILE`: the tasks pose items with the file's templates, as
     `geomeval run --prompts` does; a bad file stops before lmms-eval starts."""
@@ -193,6 +196,7 @@ def test_cli_tasks_send_the_prompt_file_and_refuse_a_bad_one(tmp_path: Path) -> 
     assert not (tmp_path / "bad").exists()  # lmms-eval never started
 
 
+@pytest.mark.slow
 def test_cli_fails_when_lmms_eval_writes_no_results(built: Path, tmp_path: Path) -> None:
     result = geomeval_lmms_eval(
         "--data", str(built), "--",
@@ -283,6 +287,7 @@ def judged_responder(request: dict) -> str:
     return json.dumps(answer)
 
 
+@pytest.mark.slow
 def test_judge_calls_in_process_results_go_through_the_engine(built: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     with ChatServer(judged_responder) as server:
@@ -322,6 +327,7 @@ def _judged_lmms_run(built: Path, tmp_path: Path, name: str, defer: str) -> tupl
     return only_results(out)["results"]["geolaux"], judge, samples
 
 
+@pytest.mark.slow
 def test_judging_inside_lmms_eval_runs_at_geomevals_concurrency(built: Path, tmp_path: Path) -> None:
     """process_results starts each item's scoring and returns; the aggregation waits for all,
     so the judge calls of different items overlap (lmms-eval alone would judge one document
@@ -358,6 +364,7 @@ def test_min_coverage_reads_lmms_results_as_geomeval_run_does(tmp_path: Path) ->
     assert integration.coverage_shortfalls(write(partial), 0.5, judged=False) == []
 
 
+@pytest.mark.slow
 def test_task_kwargs_set_prompts_and_judge_and_lmms_eval_reports_stderr(built: Path, tmp_path: Path) -> None:
     """A task YAML's `lmms_eval_specific_kwargs` carry the prompts and the judge, as upstream
     lmms-eval tasks carry theirs: plain `python -m lmms_eval --include_path`, no geomeval

@@ -366,6 +366,7 @@ def responder(request: dict) -> str:
     return SAMPLE[figure_id(request)]["caption_en"]
 
 
+@pytest.mark.slow
 def test_cli_runs_capgeo_bench_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     cache = tmp_path / "cache"

@@ -262,6 +262,7 @@ def responder(request: dict) -> str:
     return f"<think>From the description.</think><answer>{answer}</answer>"
 
 
+@pytest.mark.slow
 def test_cli_runs_without_image_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     cache = tmp_path / "cache"

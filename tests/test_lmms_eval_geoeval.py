@@ -356,6 +356,7 @@ def responder(request: dict) -> str:
     return f"The figure gives it directly.\nAnswer: {answer}"
 
 
+@pytest.mark.slow
 def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     cache = tmp_path / "cache"

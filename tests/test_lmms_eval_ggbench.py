@@ -371,6 +371,7 @@ def geomeval_lmms_eval(*args: str, cache: Path) -> subprocess.CompletedProcess[s
     )
 
 
+@pytest.mark.slow
 def test_cli_runs_both_benchmarks_on_their_embedded_samples(tmp_path: Path) -> None:
     """No --data: each benchmark named runs on its own embedded sample, built once into the cache."""
     out = tmp_path / "out"

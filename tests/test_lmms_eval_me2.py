@@ -106,6 +106,7 @@ def responder(request: dict) -> str:
     return f"The final answer is: {row['answer']}"
 
 
+@pytest.mark.slow
 def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     with ChatServer(responder) as server:

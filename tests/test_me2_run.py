@@ -49,6 +49,7 @@ def results(out: Path) -> dict:
 
 
 @pytest.mark.parametrize("task", TASKS)
+@pytest.mark.slow
 def test_a_perfect_model_scores_fully_on_every_task_with_domain_breakdowns(task: str, tmp_path: Path) -> None:
     out = tmp_path / task
     with ChatServer(model) as server:
@@ -72,6 +73,7 @@ def test_a_perfect_model_scores_fully_on_every_task_with_domain_breakdowns(task:
     assert any(t["title"] == "Text metric variants" for t in summary["tables"])
 
 
+@pytest.mark.slow
 def test_explanations_judged_on_the_loopback_server_then_rescored_with_another_judge(tmp_path: Path) -> None:
     out = tmp_path / "explain"
     with ChatServer(model) as server:
@@ -133,6 +135,7 @@ def test_keypoints_task_on_a_release_without_options_says_how_to_make_them(tmp_p
     assert solve.returncode == 0, solve.stderr
 
 
+@pytest.mark.slow
 def test_resuming_with_another_bertscore_model_is_refused_not_mixed(tmp_path: Path) -> None:
     out = tmp_path / "explain"
     first = cli("run", "me2", "--task", "me2_explain", "--model", "baseline:empty", "--limit", "2", "--out", str(out))

@@ -104,6 +104,7 @@ def test_failed_generation_is_unscored_and_lowers_coverage() -> None:
     assert "HTTP 500" in next(iter(stats["unscored_reasons"]))
 
 
+@pytest.mark.slow
 def test_short_answers_go_through_the_checker_and_the_judge_decides_the_rest() -> None:
 
     def judge(request: dict) -> str:

@@ -158,6 +158,7 @@ def test_lmms_eval_tasks_read_the_same_prompt_file(tmp_path: Path, monkeypatch: 
     integration.reset_state()
 
 
+@pytest.mark.slow
 def test_judge_templates_reach_the_judge_in_run_and_in_rescore(tmp_path: Path) -> None:
     """A replaced rubric is what the judge reads; `geomeval score` rescores with the run's
     recorded templates (the file may since have changed or gone)."""

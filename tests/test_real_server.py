@@ -93,6 +93,7 @@ def _requests_sent(stdout: str) -> int:
                if "requests sent" in part)
 
 
+@pytest.mark.slow
 def test_a_text_only_geoeval_run_with_the_real_model_as_model_and_judge(
     server: tuple[str, Path], tmp_path: Path,
 ) -> None:
@@ -122,6 +123,7 @@ def test_a_text_only_geoeval_run_with_the_real_model_as_model_and_judge(
             assert sample["scores"]["A"]["value"] != 1.0, sample["response"][-300:]
 
 
+@pytest.mark.slow
 def test_a_text_only_capgeo_run_from_a_built_caption_dataset(server: tuple[str, Path], tmp_path: Path) -> None:
     url, log = server
     assert _cli("capgeo", "build", "--source", "geoqa", "--out", str(tmp_path / "built"), cwd=tmp_path).returncode == 0
@@ -135,6 +137,7 @@ def test_a_text_only_capgeo_run_from_a_built_caption_dataset(server: tuple[str, 
     assert _served(log)[0] - before[0] == _requests_sent(result.stdout + result.stderr) == results["n_items"]
 
 
+@pytest.mark.slow
 def test_lmms_eval_on_this_server_fails_loudly_and_says_what_to_use(server: tuple[str, Path], tmp_path: Path) -> None:
     """lmms-eval's own client sends list-form content, which this server refuses: the items
     are unscored (never wrong), the command exits 3 and says what to use instead."""

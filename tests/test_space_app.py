@@ -264,6 +264,7 @@ HOSTILE_SCRIPTS = [
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory from /proc")
+@pytest.mark.slow
 def test_hostile_scripts_neither_block_the_space_nor_grow_it(client: Any, space: str) -> None:
     from geomeval.demo.try_metrics import SCRIPT_TIMEOUT_S
 
@@ -347,6 +348,7 @@ def _tab(page: Any, name: str) -> None:
     page.get_by_role("tab", name=name, exact=True).click()
 
 
+@pytest.mark.slow
 def test_browser_clicks_through_every_tab(browser: Any, space: str, tmp_path: Path) -> None:
     watched = Watched(browser, space, tmp_path)
     page = watched.page
@@ -410,6 +412,7 @@ def test_browser_clicks_through_every_tab(browser: Any, space: str, tmp_path: Pa
     ]
 
 
+@pytest.mark.slow
 def test_browser_shows_a_refused_input_as_an_error(browser: Any, space: str, tmp_path: Path) -> None:
     """The error detection itself works: an oversized caption brings the red toast, with
     the library's message."""
@@ -437,6 +440,7 @@ def _text(page: Any, selector: str) -> str:
     return str(page.locator(selector).first.inner_text())
 
 
+@pytest.mark.slow
 def test_browser_explore_shows_the_whole_item(browser: Any, space: str, tmp_path: Path) -> None:
     """GeoEval 101 through a deep link: the short problem ("Find A C.") heads the main pane and
     the item list, figures are fitted whole (not cropped), bare LaTeX is drawn as symbols,
@@ -513,6 +517,7 @@ def test_browser_run_viewer(browser: Any, space: str, tmp_path: Path) -> None:
     watched.assert_clean()
 
 
+@pytest.mark.slow
 def test_browser_leaderboard_ranks_searches_exports_and_takes_an_upload(
     browser: Any, space: str, tmp_path: Path
 ) -> None:
@@ -558,6 +563,7 @@ def test_browser_leaderboard_ranks_searches_exports_and_takes_an_upload(
     assert watched.console_errors == [] and watched.outside == []
 
 
+@pytest.mark.slow
 def test_browser_errors_leave_no_stale_results(browser: Any, space: str, tmp_path: Path) -> None:
     """A refused input clears what an earlier input showed; errors are written for a person;
     an edited solution withdraws the marks of the text it replaced."""
@@ -622,6 +628,7 @@ def _serves(command: list[str], port: int, env: dict[str, str] | None = None) ->
             process.wait()
 
 
+@pytest.mark.slow
 def test_geomeval_demo_command_serves(runs_root: Path) -> None:
     port = _free_port()
     config = _serves([sys.executable, "-m", "geomeval.cli", "demo", "--port", str(port), "--runs", str(runs_root)], port)
