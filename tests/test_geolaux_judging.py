@@ -131,11 +131,20 @@ def student_answer(text: str) -> dict:
     return json.loads(text.split("学生解答：\n", 1)[1])
 
 
+def error_question_marks(text: str) -> list[int]:
+    """The step marks as the official-format error-type question lists them."""
+    return json.loads(re.search(r"^每一步的正确性：(\[[01, ]*\])$", text, re.M).group(1))
+
+
 def judge_or_model(request: dict) -> str:
     """Model: three steps, the second WRONG for English items; the gold answer except for en_2.
     Judge: marks WRONG steps 0 and the final answer by comparison with the reference (in the
     official format by default, in geomeval's with -T steps=geomeval)."""
     text = prompt_text(request)
+    if '"Error_type"' in text:  # the official error-type question: every step marked 0 misread the figure
+        return json.dumps({"Error_analysis": "misread",
+                           "Error_type": ["图形理解错误" if not m else "N/A" for m in error_question_marks(text)]},
+                          ensure_ascii=False)
     if "Step_by_step_evaluation" in text:  # the official judge: it reads the answer and decides the steps
         student = student_answer(text)
         return json.dumps({"Step_by_step_evaluation": [0 if "WRONG" in s else 1 for s in student["steps"]],
@@ -356,7 +365,7 @@ def test_a_solution_without_a_short_answer_is_wrong_with_no_steps_and_costs_no_j
 def _is_judge(request: dict) -> bool:
     text = prompt_text(request)
     return any(mark in text for mark in ("Step_by_step_evaluation", "Grade a student's solution",
-                                         "has been graded step by step"))
+                                         "has been graded step by step", '"Error_type"'))
 
 
 def test_the_judge_sees_the_problems_figure_and_not_the_auxiliary_one(tmp_path: Path) -> None:
@@ -367,16 +376,15 @@ def test_the_judge_sees_the_problems_figure_and_not_the_auxiliary_one(tmp_path: 
             model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
             judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path)
     judge_requests = [r for r in server.requests if _is_judge(r)]
-    kinds = {("graded step by step" in prompt_text(r)) for r in judge_requests}
+    kinds = {('"Error_type"' in prompt_text(r)) for r in judge_requests}
     assert kinds == {True, False}  # step judgments and error-type questions both checked
     for request in judge_requests:
         item = sample_item(prompt_text(request))
-        images = [p for p in request["messages"][-1]["content"] if p["type"] == "image_url"]
+        content = request["messages"][-1]["content"]
+        images = [p for p in content if p["type"] == "image_url"]
         assert images == [image_part(item["image"])], item["id"]
-        if "graded step by step" in prompt_text(request):  # geomeval's error question
-            assert "The problem's figure is attached." in prompt_text(request)
-        else:  # the official judge names the figure in its role sentence
-            assert "及其对应的图" in prompt_text(request)
+        assert content[0]["type"] == "image_url" and len(request["messages"]) == 1  # figure first, as official
+        assert "及其对应的图" in prompt_text(request)  # both official questions name the figure
 
 
 def _text_only_run(tmp_path: Path, judge_retry: RetryPolicy, **judge_options: object) -> tuple[dict, ChatServer]:
@@ -438,14 +446,13 @@ def test_every_wrong_step_is_classified_once_per_solution(tmp_path: Path) -> Non
     shares count both; the first-wrong-step table, kept apart, counts step 2 only."""
     def two_mistakes(request: dict) -> str:
         text = prompt_text(request)
-        if "has been graded step by step" in text:
-            answer = text.split("## Student's solution\n", 1)[1].split("\n\n## Grades")[0]
-            steps = {str(i): step for i, step in enumerate(json.loads(answer)["steps"], 1)}
-            wrong = re.findall(r"^Step (\d+): 0$", text.split("## Grades")[1], re.M)
-            return json.dumps({"errors": [
-                {"step": int(i), "error_type": "calculation" if "arithmetic" in steps[i] else "knowledge"}
-                for i in wrong
-            ]})
+        if '"Error_type"' in text:  # the official error-type question: the answer as written, the marks
+            answer = text.split("学生解答：\n", 1)[1].split("\n每一步的正确性：")[0]
+            steps = json.loads(answer)["steps"]
+            return json.dumps({"Error_analysis": "…", "Error_type": [
+                "N/A" if mark else "计算错误" if "arithmetic" in step else "【知识点错误】"
+                for step, mark in zip(steps, error_question_marks(text), strict=True)
+            ]}, ensure_ascii=False)
         if _is_judge(request):
             return judge_or_model(request)
         english = sample_item(text)["language"] == "en"
@@ -458,7 +465,7 @@ def test_every_wrong_step_is_classified_once_per_solution(tmp_path: Path) -> Non
                       model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
                       judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=tmp_path)
     english = sum(1 for item in GOLD.values() if item["language"] == "en")
-    assert sum("has been graded step by step" in prompt_text(r) for r in server.requests) == english
+    assert sum('"Error_type"' in prompt_text(r) for r in server.requests) == english
     every, first = results["analysis"]["error_types"], results["analysis"]["first_error_types"]
     assert every["counts"] == {"figure_comprehension": 0, "knowledge": english, "calculation": english,
                                "logical_reasoning": 0}

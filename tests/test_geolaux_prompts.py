@@ -90,10 +90,45 @@ PROOF_JUDGE: list[Clause] = [
     ("no solution (an error): wrong, no error analysis, still JSON, Final_judgment 0, the other keys \"null\"",
      (("特殊情况", "报错", "直接判错", "不必分析错误类型", '"Final_judgment"为0', '"null"'),)),
 ]
+# The official error-type question (analyze_error): its clauses, the "!" category of the
+# judge's own left out (the card's "error categories" row).
+ERROR_TYPE_JUDGE: list[Clause] = [
+    ("a math teacher who finds why a student went wrong and classifies the error",
+     (("数学老师", "出错的原因", "归类错误类型"),)),
+    ("given the problem, its figure, the reference answer and a model's wrong answer; told which steps are wrong",
+     (("题目", "参考答案", "大模型", "错误解答", "哪几步做错了"),)),
+    ("compare with the reference; the model as a student to teach geometry; analyse and classify",
+     (("参照参考答案", "当作你的学生", "几何", "分析", "归类"),)),
+    ("two parts", (("任务分两部分",),)),
+    ("why each step marked 0 is wrong, in detail, the root cause", (("打了0分的步骤", "详细", "根本原因"),)),
+    ("classify each into the four types; the type of every step in order; N/A for a right step",
+     (("图形理解错误", "知识点错误", "计算错误", "逻辑推理错误", "依次", "每一个步骤", "N/A"),)),
+    ("the four definitions follow", (("四种错误类型的含义",),)),
+    ("figure comprehension: the points, lines, circles misread, e.g. angles or collinearity",
+     (("【图形理解错误】", "点、线、圆", "角的关系", "共线"),)),
+    ("knowledge: relations understood, but a false formula or theorem, or the wrong one chosen",
+     (("【知识点错误】", "点线关系理解正确", "本身是错的", "选错了"),)),
+    ("calculation: relations and knowledge right, the values computed wrong or units converted wrong",
+     (("【计算错误】", "知识点也选对", "算错了", "单位换算"),)),
+    ("logical reasoning: the reason does not give the conclusion, intuition, outside or false assumptions, "
+     "incoherence", (("【逻辑推理错误】", "因果关系不成立", "凭直觉", "错误的假设", "逻辑混乱"),)),
+    ("the root cause, not the surface one; two confusable cases", (("根本原因", "表面原因"), ("容易混淆",))),
+    ("a formula misused because the figure was misread is figure comprehension (collinear points, "
+     "right-triangle theorem)", (("公式用错", "图形认错"), ("共线的三个点", "直角三角形", "图形理解错误"))),
+    ("not every knowledge or reasoning error is figure comprehension: an angle taken as right because it looks "
+     "right is reasoning", (("不能把", "都归为图形理解错误"), ("看起来像直角", "逻辑推理错误"), ("臆断", "题目没有给出"))),
+    ("the reply: JSON with Error_analysis (each wrong step's cause and why that type) and Error_type (a list, "
+     "one type or N/A per step)",
+     (("JSON", '"Error_analysis"', '"Error_type"'), ('"Error_analysis"', "出错原因", "为什么", '"Error_type"',
+                                                    "长度等于步骤总数", "N/A"), ("格式为：",))),
+    ("no solution, an error, no final answer or no short_answer: no analysis, both keys \"null\"",
+     (("特殊情况", "报错", "没能得出最终答案", '"short_answer"', "不必分析错误", '"null"'),)),
+    ("then the problem and the student's answer", (("下面是要分析的题目和学生的解答",),)),
+]
 
 CHECKED = {
     "calculation": CALC_ZH, "proving": PROOF_ZH, "calculation_en": CALC_EN, "proving_en": PROOF_EN,
-    "calc_judge": CALC_JUDGE, "proof_judge": PROOF_JUDGE,
+    "calc_judge": CALC_JUDGE, "proof_judge": PROOF_JUDGE, "error_type_judge": ERROR_TYPE_JUDGE,
 }
 
 
@@ -135,6 +170,10 @@ def test_the_checker_catches_an_added_instruction() -> None:
     added = TEXT["proving_en"].replace("Example:", "End with a line 'Answer: ...'.\nExample:")
     extra = [s for s in instructions(added) if not any(_matches(s, c) for c in PROOF_EN)]
     assert extra == ["End with a line 'Answer: ...'."]
+    # the official clause geomeval leaves out (a category of the judge's own) is caught when added
+    added = TEXT["error_type_judge"].replace("请找根本原因", "如果四种都不合适，可以自拟一种错误类型，以“！”开头。\n请找根本原因")
+    assert [s for s in instructions(added) if not any(_matches(s, c) for c in ERROR_TYPE_JUDGE)] == [
+        "如果四种都不合适，可以自拟一种错误类型，以“！”开头。"]
     # a calculation clause is not a proof's: the short-answer rule added to the proof judge is caught
     added = TEXT["proof_judge"].replace("下面是题目和", '没有"short_answer"键的解答直接判错。\n下面是题目和')
     assert [s for s in instructions(added) if not any(_matches(s, c) for c in PROOF_JUDGE)]

@@ -270,6 +270,10 @@ def judged_responder(request: dict) -> str:
     """Model: en_2 makes a WRONG second step, en_3 a wrong answer. Judge: marks WRONG steps 0
     and final answers by whether they are the planted wrong value."""
     text = prompt_text(request)
+    if '"Error_type"' in text:  # the official-format error-type question: a type per step marked 0
+        marks = json.loads(re.search(r"^每一步的正确性：(\[[01, ]*\])$", text, re.M).group(1))
+        return json.dumps({"Error_analysis": "…", "Error_type": ["N/A" if m else "知识点错误" for m in marks]},
+                          ensure_ascii=False)
     if "Step_by_step_evaluation" in text:  # the official-format judge: it reads the answer, decides the steps
         student = json.loads(text.split("学生解答：\n", 1)[1])
         marks = [0 if "WRONG" in step else 1 for step in student["steps"]]

@@ -14,7 +14,10 @@ number of marks it returns is n in PCS and PQS.
 itself (`segment_steps`) and has the judge mark exactly those, with geomeval's English
 rubric (`step_judge`). For solutions with a wrong step, a second question classifies
 *every* wrong step, as the official script does, as a figure-comprehension, knowledge,
-calculation or logical-reasoning error. Prompts are registered as named templates
+calculation or logical-reasoning error: by default the official question
+(analyze_error.txt, `error_type_judge`) in geomeval's Chinese, replying {"Error_analysis",
+"Error_type": [a type or N/A per step]}; under `-T steps=geomeval` geomeval's English one
+(`error_judge`). Prompts are registered as named templates
 (`JUDGE_TEMPLATES`, part of GeoLaux's `TEMPLATES`), so a `--prompts` file can replace them;
 the judging functions render whatever set the run uses.
 """
@@ -191,6 +194,36 @@ _PROOF_JUDGE = _JUDGE_HEAD + """2. 结论正确性判断：只看学生最后推
 {student}"""
 _JUDGE_FIGURE_ZH = "及其对应的图"
 
+# The official error-type question (evaluate_error_type.py with analyze_error.txt), in geomeval's Chinese.
+_ERROR_TYPE_JUDGE = """你是一位数学老师，要找出学生出错的原因并准确归类错误类型。下面会给你一道题目{figure_note}、参考答案和一个大模型给出的错误解答，并且会明确告诉你它哪几步做错了。请参照参考答案，把这个大模型当作你的学生，为了帮助他学好几何，认真分析他的解答出错的原因，并准确归类错误类型。任务分两部分：
+1. 错误原因分析：对每一个打了0分的步骤，判断它为什么错，详细说明错误原因，要找出根本原因。
+2. 错误类型判断：根据分析出的原因，把每个错误归入下面四种错误类型之一：图形理解错误、知识点错误、计算错误、逻辑推理错误；在回复的对应位置依次写出每一个步骤的错误类型，没有错的步骤写N/A。四种错误类型的含义如下：
+【图形理解错误】：没有正确读出图形中点、线、圆等几何基元的信息，例如把角的关系、三点共线的关系认错了。
+【知识点错误】：点线关系理解正确，但用错了知识：所用的公式、定理或性质本身是错的，或者选错了公式、定理或性质。
+【计算错误】：点线关系理解正确，知识点也选对、用对了，但代入数值计算时算错了，或者单位换算错了。
+【逻辑推理错误】：推理过程有逻辑错误，例如这一步的"因为"推不出"所以"，因果关系不成立；凭直觉下结论而没有依据；引入了题目以外的无关信息或错误的假设来得出结论；或者前言不搭后语、逻辑混乱、答非所问。
+请找根本原因，不要停在表面原因。下面两种情况容易混淆，请注意：
+一、有的步骤表面上是公式用错了，根本原因却是把图形认错了，用错了图中的基元，点、线、圆的位置关系混乱。例如对共线的三个点套用直角三角形的定理，根本原因是图形理解错误。
+二、但不能把知识点错误和推理错误都归为图形理解错误。例如某一步因为图上的角看起来像直角，就认定它是直角，这属于逻辑推理错误，因为这是凭对图形的印象臆断了题目没有给出的条件。
+请按下面的JSON格式回复，包含两个键："Error_analysis"和"Error_type"。"Error_analysis"写出每个错误步骤的出错原因，并说明为什么把它归入这种错误类型；"Error_type"是一个列表，长度等于步骤总数，依次写出每一步的错误类型，没有错的步骤写N/A。格式为：
+{{
+    "Error_analysis": "",
+    "Error_type": [x,x,x,x]
+}}
+特殊情况：如果学生没有给出解答，而是一条报错（例如"error_code500"），或者尝试了若干步之后没能得出最终答案，学生解答的JSON里没有"short_answer"键，就不必分析错误，直接回复{{"Error_analysis": "null", "Error_type": "null"}}。
+下面是要分析的题目和学生的解答：
+题目：{problem}{options}{answer}
+参考解答过程：
+{solution}
+学生解答：
+{student}
+每一步的正确性：{marks}
+请分析错误步骤的错误原因和错误类型。"""
+_ERROR_TYPE_ANSWER = "\n正确的数值答案：{answer}"
+# The four categories as the official question names them, and geomeval's names for them.
+ERROR_TYPE_NAMES_ZH = {"图形理解错误": "figure_comprehension", "知识点错误": "knowledge", "计算错误": "calculation",
+                       "逻辑推理错误": "logical_reasoning"}
+
 JUDGE_TEMPLATES = (
     Template(
         "calc_judge", _CALC_JUDGE, ("figure_note", "problem", "options", "answer", "solution", "student"),
@@ -208,6 +241,25 @@ JUDGE_TEMPLATES = (
         implements="the official proving judge (score_pro_prompt): the same, judging whether the conclusion the "
                    "student finally reaches is the one to be proved; only no solution (an error) is wrong outright",
     ),
+    Template(
+        "error_type_judge", _ERROR_TYPE_JUDGE,
+        ("figure_note", "problem", "options", "answer", "solution", "student", "marks"),
+        required=("student", "marks"),
+        implements="the official error-type question (analyze_error): a math teacher finding why a model's "
+                   "wrong solution went wrong, told which steps were marked 0, comparing with the reference; the "
+                   "root cause of every step marked 0, in detail; each classified as figure comprehension, "
+                   "knowledge, calculation or logical reasoning (defined as the official rubric defines them), "
+                   "N/A for a step without error; the root cause, not the surface one, with the two confusable "
+                   "cases (a misused formula rooted in a misread figure; a fact assumed because the drawing "
+                   "looks so); the reply {\"Error_analysis\": ..., \"Error_type\": [one per step]}; no solution, "
+                   "an error or no \"short_answer\": both \"null\"; then the problem with its options, for a "
+                   "calculation the correct numeric answer, the reference solution, the student's answer as "
+                   "written and the list of step marks. Not offered: the official clause letting the judge name "
+                   "a category of its own (the card's \"error categories\" row)",
+    ),
+    Template("error_type_answer", _ERROR_TYPE_ANSWER, ("answer",), required=("answer",),
+             implements="the correct numeric answer, added for a calculation to the error-type question (the "
+                        "official script means to; its type check never matches, a bug geomeval fixes)"),
     Template("judge_figure", _JUDGE_FIGURE_ZH, (),
              implements="the problem's figure, named in the official judge's role sentence (left out when the "
                         "judge is text-only)"),
@@ -227,9 +279,10 @@ JUDGE_TEMPLATES = (
         "error_judge", _ERROR_PROMPT,
         ("problem", "options", "figure_note", "answer", "solution", "steps", "grades", "wrong"),
         required=("steps", "grades"),
-        implements="the paper's error analysis: the root cause of every wrong step classified as figure "
+        implements="-T steps=geomeval only (not the official wording): geomeval's English error question "
+                   "for the steps geomeval numbered: the root cause of every wrong step classified as figure "
                    "comprehension, knowledge, calculation or logical reasoning (figure misreading told apart "
-                   "from an assumption the problem does not state)",
+                   "from an assumption the problem does not state), one JSON entry per wrong step",
     ),
     Template("judge_figure_note", _FIGURE_NOTE, (),
              implements="the problem's figure, shown to geomeval's English judge questions (`step_judge`, "
@@ -355,6 +408,86 @@ def error_type_messages(
         wrong=f"step{'s' if len(wrong) != 1 else ''} {', '.join(map(str, wrong))}",
     )
     return _with_figure(prompt, figure, prompts)
+
+
+def official_error_messages(
+    target: dict[str, Any], problem: str, student: str, marks: list[int], kind: str, figure: Figure = None,
+    language: str = "zh", prompts: PromptSet = _DEFAULTS,
+) -> list[dict[str, Any]]:
+    """The official error-type question (asked only when a mark is 0): one user message, the
+    figure before the text; the problem with its options, for a calculation the correct
+    numeric answer, the reference solution, the answer as written and the list of marks."""
+    from .prompts import options_text
+
+    answer = target.get("answer")
+    prompt = prompts.render(
+        "error_type_judge",
+        figure_note=prompts.render("judge_figure") if figure is not None else "",
+        problem=problem.strip(),
+        options=options_text(list(target.get("choices") or ()), language, prompts),
+        answer=prompts.render("error_type_answer", answer=answer) if kind != "proving" and answer else "",
+        solution=(target.get("solution") or "").strip(),
+        student=student.strip(),
+        marks="[" + ", ".join(str(m) for m in marks) + "]",  # as the official script prints the list
+    )
+    content: str | list[dict[str, Any]] = prompt
+    if figure is not None:
+        content = [figure, {"type": "text", "text": prompt}]
+    return [{"role": "user", "content": content}]
+
+
+def _official_class(value: Any) -> str | None:
+    """A category as the official reply names it (its Chinese name, 【】 or quotes optional, or
+    geomeval's English name); None for N/A; a ValueError for anything else, a category of the
+    judge's own ("！…") included."""
+    name = str(value if value is not None else "").strip().strip("【】[]\"'“”‘’ ").strip()
+    if name.lower() in _NOT_AN_ERROR or name in ("无", "正确"):
+        return None
+    if name in ERROR_TYPE_NAMES_ZH:
+        return ERROR_TYPE_NAMES_ZH[name]
+    try:
+        return _error_class(name)
+    except ValueError:
+        raise ValueError(f'"Error_type" entries must be one of {", ".join(ERROR_TYPE_NAMES_ZH)} or N/A, '
+                         f"got {name[:40]!r}") from None
+
+
+NO_SOLUTION_TO_ANALYSE = 'the error-type judge found no solution to analyse ("Error_type": "null")'
+
+
+def parse_official_error_types(text: str, marks: list[int]) -> dict[str, Any]:
+    """The official error-type reply: {"Error_analysis": "...", "Error_type": [one per step]},
+    N/A for a step marked 1. Returns {"types", "reasons"} aligned with the steps marked 0
+    (the analysis, one text, as every step's reason), or types None when the judge replied
+    "null" (no solution to analyse). A list as long as the wrong steps, N/A left out, is
+    read in their order; any other length is an error naming both counts."""
+    data = reply_object(text)
+    if "Error_type" not in data:
+        raise ValueError('field "Error_type" is missing')
+    raw = data["Error_type"]
+    analysis = str(data.get("Error_analysis") or "")[:2000]
+    wrong = wrong_steps(marks)
+    if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("null", "none", "")):
+        return {"types": None, "reasons": None, "analysis": analysis}
+    if isinstance(raw, str) and len(wrong) == 1:
+        raw = [raw]
+    if not isinstance(raw, list):
+        raise ValueError('"Error_type" must be a list with a type or N/A for every step')
+    if len(raw) > MAX_JUDGED_STEPS:
+        raise ValueError(f'"Error_type" has {len(raw)} entries; at most {MAX_JUDGED_STEPS} are read')
+    classes = [_official_class(entry) for entry in raw]
+    if len(classes) == len(marks):
+        types = [classes[step - 1] for step in wrong]
+        missing = [step for step, kind in zip(wrong, types, strict=True) if kind is None]
+        if missing:
+            raise ValueError(f"step{'s' if len(missing) > 1 else ''} {missing} marked 0 but typed N/A")
+    else:
+        named: list[str | None] = [kind for kind in classes if kind is not None]
+        if len(named) != len(wrong):
+            raise ValueError(f'"Error_type" has {len(raw)} entries for {len(marks)} steps '
+                             f"({len(wrong)} marked 0)")
+        types = named
+    return {"types": types, "reasons": [analysis] * len(wrong), "analysis": analysis}
 
 
 def _binary(value: Any, where: str) -> int:

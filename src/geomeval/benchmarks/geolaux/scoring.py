@@ -12,7 +12,7 @@ metrics are reported as needing a judge.
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ...aggregate import Breakdown, summarize
@@ -155,7 +155,9 @@ async def _judge_official(
         return {m: Score.judge_failed(_refused(answer.error or "judge failed")) for m in METRICS}
     judgment: dict[str, Any] = {**answer.value, "steps_by": "judge", "repaired": answer.repaired,
                                 "judge_input": judge_input}
-    await _classify_errors(judgment, record, judge, problem, record.response or "", figure, prompts)
+    await _classify_errors(judgment, judge, lambda marks: judging.official_error_messages(
+        record.target, problem, record.response or "", marks, kind, figure, language, prompts),
+        lambda text: judging.parse_official_error_types(text, judgment["marks"]))
     record.judgment = judgment
     marks = "".join(str(m) for m in judgment["marks"]) or "none"
     return judged(_scores_from(judgment, f"the judge's {len(judgment['marks'])} step marks {marks}; "
@@ -163,20 +165,20 @@ async def _judge_official(
 
 
 async def _classify_errors(
-    judgment: dict[str, Any], record: SampleRecord, judge: Judge, problem: str, steps: list[str] | str,
-    figure: judging.Figure, prompts: PromptSet,
+    judgment: dict[str, Any], judge: Judge, messages: Callable[[list[int]], list[dict[str, Any]]],
+    parse: Callable[[str], dict[str, Any]],
 ) -> None:
-    """For a solution with a wrong step: the class of every wrong step, in `judgment`."""
+    """For a solution with a wrong step: the class of every wrong step, in `judgment`.
+    `messages` builds the question from the marks; `parse` reads the reply."""
     first = first_error_step(judgment["marks"])
     judgment["first_error_step"] = first
     if first is None:
         return
-    wrong = judging.wrong_steps(judgment["marks"])
-    classified = await judge.ask(
-        judging.error_type_messages(record.target, problem, steps, judgment["marks"], figure, prompts),
-        lambda text: judging.parse_error_types(text, wrong),
-    )
-    if classified.value is not None:
+    classified = await judge.ask(messages(judgment["marks"]), parse)
+    if classified.value is not None and classified.value["types"] is None:  # the judge saw no solution
+        judgment["error_type"] = None
+        judgment["error_type_error"] = judging.NO_SOLUTION_TO_ANALYSE
+    elif classified.value is not None:
         # One class per wrong step (the paper's pies); the first one's kept apart.
         judgment["step_error_types"] = classified.value["types"]
         judgment["step_error_reasons"] = classified.value["reasons"]
@@ -197,7 +199,9 @@ async def _judge_steps(
         return {m: Score.judge_failed(_refused(answer.error or "judge failed")) for m in METRICS}
     judgment: dict[str, Any] = {**answer.value, "steps_by": "geomeval", "repaired": answer.repaired,
                                 "judge_input": judge_input}
-    await _classify_errors(judgment, record, judge, problem, steps, figure, prompts)
+    wrong = judging.wrong_steps(judgment["marks"])
+    await _classify_errors(judgment, judge, lambda marks: judging.error_type_messages(
+        record.target, problem, steps, marks, figure, prompts), lambda text: judging.parse_error_types(text, wrong))
     record.judgment = judgment
     marks = "".join(str(m) for m in judgment["marks"]) or "none"
     return judged(_scores_from(judgment, f"step marks {marks}; final answer {judgment['final_answer_correct']}"))
