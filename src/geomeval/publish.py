@@ -251,21 +251,9 @@ def _empty_out(out: Path, overwrite: bool, ours: tuple[str, ...] | None = None) 
     `overwrite`, and then only of the files geomeval's marker lists there (a folder staged
     before the marker: `ours`, those top-level files and wheels/*.whl; None: a dataset folder's
     card and shards); a folder holding anything else is the user's and is refused, naming what
-    it holds, untouched."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        if not overwrite:
-            raise FileExistsError(f"{out} exists and is not empty; pass --overwrite to replace it")
-        if out.is_symlink() or not out.is_dir():
-            raise FileExistsError(f"{out} exists and is not a folder")
-        listed = replaceable_files(out)
-        if listed is None and ours is not None:  # staged before the marker listed its files
-            listed = {name for name in ours if (out / name).is_file()}
-            listed |= {p.relative_to(out).as_posix() for p in out.glob("wheels/*.whl")}
-        if listed is None:
-            raise FileExistsError(build_refusal(out) or overwrite_refusal(out, written_files(out)))
-        foreign = foreign_files(out, listed)
-        if foreign:
-            raise FileExistsError(overwrite_refusal(out, foreign))
+    it holds, untouched (`_replaceable` decides)."""
+    listed = _replaceable(out, overwrite, ours)
+    if listed is not None:
         remove_written(out, listed)
     out.mkdir(parents=True, exist_ok=True)
 

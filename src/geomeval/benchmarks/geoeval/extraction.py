@@ -35,7 +35,7 @@ accuracy is over the items actually scored.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...answers import (
@@ -361,15 +361,31 @@ async def extract(
     Without a judge (None or offline) the rules alone decide. An empty response is
     never sent to the judge.
     """
-    letters = _letters(choices)
+    return await judge_then_rules(
+        response, _letters(choices), judge, lambda: extraction_messages(problem, choices, response or "", prompts),
+        parse_extraction, rule_extract,
+    )
+
+
+async def judge_then_rules(
+    response: str | None,
+    letters: str | None,
+    judge: Judge | None,
+    messages: Callable[[], list[dict[str, Any]]],
+    parse: Callable[[str], str | None],
+    rules: Callable[[str, str | None], tuple[str | None, str]],
+) -> tuple[str | None, str, str | None]:
+    """The two steps every GeoEval extraction shares, `(answer, method, judge_error)`: the
+    judge's answer first (`messages()` asked, `parse` reading the reply), then `rules` when it
+    gives none or fails; without a judge, the rules alone; an empty response is never sent."""
     if response is None or not response.strip():
         return None, "none", None
     if judge is None or judge.offline:
-        return (*rule_extract(response, letters), None)
-    reply = await judge.ask(extraction_messages(problem, choices, response, prompts), parse_extraction)
+        return (*rules(response, letters), None)
+    reply = await judge.ask(messages(), parse)
     if reply.error is None and reply.value is not None:
         return reply.value, "judge", None
-    answer, method = rule_extract(response, letters)
+    answer, method = rules(response, letters)
     if reply.error is None and method == "whole-response":
         return None, "none", None  # the judge read it and found no answer: no guess overrides that
     return answer, method, reply.error

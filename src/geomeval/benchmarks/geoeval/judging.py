@@ -184,18 +184,10 @@ async def extract(
         return await extraction.extract(response, problem, choices, judge)
     if style != "paper":
         raise UsageError(f"unknown GeoEval extraction {style!r}; extractions: {', '.join(EXTRACTION_STYLES)}")
-    letters = extraction._letters(choices)
-    if response is None or not response.strip():
-        return None, "none", None
-    if judge is None or judge.offline:
-        return (*paper_rules(response, letters), None)
-    reply = await judge.ask(extraction_messages(problem, choices, response, prompts), parse_extraction)
-    if reply.error is None and reply.value is not None:
-        return reply.value, "judge", None
-    answer, method = paper_rules(response, letters)
-    if reply.error is None and method == "whole-response":
-        return None, "none", None  # the judge read it and found no answer: no guess overrides that
-    return answer, method, reply.error
+    return await extraction.judge_then_rules(
+        response, extraction._letters(choices), judge,
+        lambda: extraction_messages(problem, choices, response or "", prompts), parse_extraction, paper_rules,
+    )
 
 
 async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet, style: str) -> dict[str, Score]:
