@@ -71,7 +71,7 @@ if sys.argv[4] == "whole":  # the former way: every item made up front, every re
     bench.kept = lambda record: record
 
     class Held(list):  # in memory, in place of keptrecords.KeptRecords (on disk)
-        def __init__(self, planned=None):
+        def __init__(self, planned=None, *, folder=None):  # as KeptRecords is called
             super().__init__()
         add = list.append
         __contains__ = lambda self, item_id: any(r.id == item_id for r in self)
