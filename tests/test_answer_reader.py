@@ -70,3 +70,13 @@ def test_the_shared_checker_scores_these_forms_alike() -> None:
     assert check_answer(extract_final_answer("The answer is 10.").answer, "10", choices=choices).equal
     assert not check_answer("C、A", "10", choices=choices).equal
     assert not check_answer("(A) 6 (B) 8 (C) 10 (D) 14", "10", choices=choices).equal
+
+
+def test_mathqa_lower_case_labels_are_labels_only_when_every_option_has_one() -> None:
+    from geomeval.answers import parse_choices
+
+    assert parse_choices(["a ) 9", "b ) 10", "c ) 12"]) == {"A": "9", "B": "10", "C": "12"}
+    assert parse_choices(["(a) 1/2", "(b) 2"]) == {"A": "1/2", "B": "2"}
+    # out of order or partial: values that happen to start with a letter stay whole
+    assert parse_choices(["a ) 9", "c ) 10"]) == {"A": "a ) 9", "B": "c ) 10"}
+    assert parse_choices(["a.b", "c"]) == {"A": "a.b", "B": "c"}

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from geomeval.answers import choose_option, parse_choices
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.geoeval.benchmark import GeoEval
 from geomeval.benchmarks.geoeval.extraction import is_correct
@@ -134,6 +135,18 @@ def test_geomevals_prompt_is_a_switch() -> None:
     assert GEOMEVAL_PROMPT not in _defaults().values()
     with pytest.raises(Exception, match="prompt style"):
         GeoEval().configure({"prompt_style": "terse"})
+
+
+def test_geomevals_prompt_shows_mathqa_options_with_one_label_each() -> None:
+    """MathQA writes its own labels ("a ) 9"); geomeval's prompt letters the options, so it
+    shows "A. 9" -- "A. a ) 9" invited models to echo the list -- and a value naming an
+    option is read against the value, not the label."""
+    bench = GeoEval().configure({"prompt_style": "geomeval"})
+    item = bench.load_items(None, "geoeval_2000", 1)[0]
+    item.fields["choices"] = ["a ) 9", "b ) 12", "c ) 15", "d ) 18"]
+    text = bench.messages(item, "geoeval_2000")[0]["content"][0]["text"]
+    assert "\nA. 9\nB. 12\nC. 15\nD. 18" in text and "a )" not in text
+    assert choose_option("The answer is 12.", parse_choices(item.fields["choices"]))[0] == "B"
 
 
 CHOICES = ["6", "8", "10", "14"]

@@ -14,6 +14,10 @@ import re
 import string
 
 _PREFIXED = re.compile(r"^\s*[\(（]?\s*([A-Z])\s*[\)）]?\s*[.．:：、)）]\s*(.*)$", re.S)
+# MathQA's own labels: "a ) 9", "b ) 10" -- a lower-case letter and a closing bracket, dot or
+# colon. Read as labels only when every option carries one, in order, so a value that merely
+# starts with "a." elsewhere is never cut.
+_PREFIXED_LOWER = re.compile(r"^\s*[\(（]?\s*([a-z])\s*[\)）.．:：]\s*(.*)$", re.S)
 _BARE_LETTER = re.compile(r"^[\s*_`$]*[\(（\[{]?\s*([A-Z])\s*[\)）\]}]?[\s.．:：、)）*_`$]*$")
 _LETTER_THEN_TEXT = re.compile(r"^[\s*_`]*[\(（\[{]?\s*([A-Z])\s*(?:[\)）\]}][.．:：、]?|[.．:：、])\s*\S")
 # "B (12 cm)": an option letter, then the option's value in brackets.
@@ -57,8 +61,8 @@ class ChoiceError(ValueError):
 def parse_choices(choices: list[str] | tuple[str, ...] | None) -> dict[str, str]:
     """Map option letters to their text.
 
-    Either every option carries its letter (`A.6/5`, `(B) 3`), in order A, B, C…, or
-    none does and letters are assigned in order. A mix, a gap, a repeat or a non-string
+    Either every option carries its letter (`A.6/5`, `(B) 3`, or MathQA's lower-case
+    `a ) 9`), in order A, B, C…, or none does and letters are assigned in order. A mix, a gap, a repeat or a non-string
     raises `ChoiceError` naming the offending option.
     """
     if not choices:
@@ -67,6 +71,13 @@ def parse_choices(choices: list[str] | tuple[str, ...] | None) -> dict[str, str]
         raise ChoiceError(f"{len(choices)} options; at most 26 are supported")
     parsed: dict[str, str] = {}
     labelled = [_PREFIXED.match(c) if isinstance(c, str) else None for c in choices]
+    if not any(labelled):
+        lower = [_PREFIXED_LOWER.match(c) if isinstance(c, str) else None for c in choices]
+        if all(m is not None and m.group(1) == string.ascii_lowercase[i] for i, m in enumerate(lower)):
+            return {
+                string.ascii_uppercase[i]: _nonempty(m.group(2).strip(), string.ascii_uppercase[i])
+                for i, m in enumerate(lower) if m is not None
+            }
     any_labelled = any(labelled)
     for index, (raw, match) in enumerate(zip(choices, labelled, strict=True)):
         if not isinstance(raw, str):
@@ -82,10 +93,14 @@ def parse_choices(choices: list[str] | tuple[str, ...] | None) -> dict[str, str]
             text = match.group(2).strip()
         else:
             text = raw.strip()
-        if not text:
-            raise ChoiceError(f"option {expected} is empty")
-        parsed[expected] = text
+        parsed[expected] = _nonempty(text, expected)
     return parsed
+
+
+def _nonempty(text: str, letter: str) -> str:
+    if not text:
+        raise ChoiceError(f"option {letter} is empty")
+    return text
 
 
 def read_option_letter(text: str, letters: str | None = None) -> str | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import string
 from typing import Any, Literal, get_args
 
+from ...answers import ChoiceError, parse_choices
 from ...errors import UsageError
 from ...images import image_part
 from ...prompts import PromptSet, Template, fill
@@ -78,6 +79,13 @@ def uses(mode: str) -> tuple[bool, bool]:
     return "description" in mode, "diagram" in mode
 
 
+def _lettered(choices: list[Any]) -> dict[str, str]:
+    try:
+        return parse_choices([str(c) for c in choices])
+    except ChoiceError:
+        return {string.ascii_uppercase[i]: str(c) for i, c in enumerate(choices)}
+
+
 def build_messages(
     row: dict[str, Any], task: str, mode: str, prompts: PromptSet, style: str = PROMPT_STYLES[0]
 ) -> list[dict[str, Any]]:
@@ -101,7 +109,9 @@ def build_messages(
                              "geoeval.solve applies to the default style (leave out one of the two)")
         options = ""
         if choices:
-            options = "\n\nChoices:\n" + "\n".join(f"{string.ascii_uppercase[i]}. {c}" for i, c in enumerate(choices))
+            # Options that carry their own labels (MathQA's "a ) 9") are shown once, as "A. 9":
+            # a double label ("A. a ) 9") invites the model to echo the list back.
+            options = "\n\nChoices:\n" + "\n".join(f"{letter}. {text}" for letter, text in _lettered(choices).items())
         text = fill(GEOMEVAL_PROMPT, {
             "figure": " Its diagram is attached." if diagram else "",
             "description": f"\n\nThe diagram, described in words:\n{description.strip()}" if description else "",
