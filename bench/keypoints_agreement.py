@@ -20,6 +20,9 @@ whose reference states something in that dimension (an engine N/A counts as 0), 
   parameter, so each fold's MAE is the MAE of the fixed rules on that fold; the mean over
   folds is the CV MAE and the spread between folds (min-max) says how stable it is. It is
   optimistic: about two thirds of every fold are tuning pairs the rules were written on;
+- the fresh set (tests/data/keypoints_fresh/*.jsonl, 72 pairs written and committed before
+  the rule changes that followed it, in the same styles): all of it held out, never tuned on,
+  scored alone and together with the held-out part;
 - the tuning part, the original set and the wider set apart (for comparison only).
 
 `--against REVISION` scores the engine as committed at that revision on the same pairs (the
@@ -36,6 +39,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SETS = {"dev": REPO / "tests/data/keypoints_dev", "wide": REPO / "tests/data/keypoints_wide"}
+FRESH = REPO / "tests/data/keypoints_fresh"
 SPLIT_FILE = REPO / "tests/data/keypoints_split.json"
 DIMS = ("element", "relation", "numerical")
 
@@ -49,6 +53,14 @@ def load_pairs() -> list[dict]:
                     row = json.loads(line)
                     row["set"] = name
                     rows.append(row)
+    return rows
+
+
+def load_fresh() -> list[dict]:
+    """The fresh set: written (and committed) before the later rule changes, all of it held out."""
+    rows = []
+    for path in sorted(FRESH.glob("*.jsonl")):
+        rows += [dict(json.loads(line), set="fresh") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return rows
 
 
@@ -126,6 +138,12 @@ def main() -> int:
         vals = [fold[dim][1] for fold in folds if fold[dim][1] is not None]
         line.append(f"{dim[:4]} {sum(vals) / len(vals):.3f} [{min(vals):.3f}-{max(vals):.3f}]")
     print(f"{args.folds}-fold CV    : " + "  ".join(line) + "   (mean over folds [min-max]; optimistic: folds include tuning pairs)")
+    fresh = load_fresh()
+    if fresh:
+        got.update({r["id"]: engine_recall(r, engine) for r in fresh})
+        print(f"fresh set     : {fmt(mae(fresh, got))}   (all held out: never tuned on)")
+        both = held + fresh
+        print(f"all held out  : {fmt(mae(both, got))}   (held-out part + fresh set, {len(both)} pairs)")
     print(f"tuning part   : {fmt(mae(tune, got))}")
     for name in SETS:
         part = [r for r in rows if r["set"] == name]
