@@ -1,0 +1,127 @@
+"""process_results' entries for one item, and scoring in the background at geomeval's judge
+concurrency: placeholders now, filled in place by `resolve` when an aggregation runs.
+
+A scored entry holds its value as `score` and the item's `cluster` (the task YAMLs'
+`score_key` and `cluster_key`), from which lmms-eval computes its Stderr columns; each
+metric also gets a `<key>_coverage` flag (not_applicable where the metric does not apply)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...benchmarks.lmms import LmmsBenchmark, metric_key
+from .registry import metric_keys
+
+
+def _entries(spec: LmmsBenchmark, task: str, record: Any, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """process_results' output for one item's scores. A scored entry also holds its value as
+    `score` and the item's `cluster` (variants of one problem share it): the task YAMLs'
+    `score_key` and `cluster_key`, from which lmms-eval computes the Stderr_CLT and
+    Stderr_Clustered columns over the scored items."""
+    from ...records import Score
+
+    out: dict[str, Any] = {}
+    cluster = str(record.meta.get("cluster", record.id)) if record.meta else str(record.id)
+    for metric, key in metric_keys(spec, task).items():
+        score = scores.get(metric) or Score.missing("the scorer returned no score")
+        entry = {**score.to_dict(), "id": record.id, "task": task, "metric": metric}
+        if score.value is not None:
+            entry.update(score=float(score.value), cluster=cluster)
+        out[key] = entry
+        flag: dict[str, Any] = {"id": record.id, "scored": score.value is not None}
+        if score.not_applicable:
+            flag["not_applicable"] = True
+        out[f"{key}_coverage"] = flag
+    if spec.derive is not None:
+        out.update(spec.derive(task, out))
+    return out
+
+
+
+PENDING = "_geomeval_pending"  # a placeholder's key: its job's number
+PENDING_KEY = "_geomeval_key"  # and the entry's key among the item's entries
+
+
+@dataclass
+class _Job:
+    """One item being scored in the background, and the placeholders its scores will fill."""
+
+    future: Any  # concurrent.futures.Future of the scored record
+    fill: Callable[[Any], dict[str, Any]]  # scored record (or exception) -> the final entries
+    placeholders: dict[str, dict[str, Any]]
+
+
+_jobs: dict[int, _Job] = {}
+_warm_lock = threading.Lock()
+_warm_tasks: set[str] = set()
+_finals: dict[int, dict[str, Any]] = {}  # a finished job's entries, for copies of its placeholders
+_jobs_lock = threading.Lock()
+_job_numbers = itertools.count(1)
+
+
+def _defer(judge: Any) -> bool:
+    """Whether to score in the background: a judge is asked, in a single lmms-eval process."""
+    if getattr(judge, "offline", True) or os.environ.get("GEOMEVAL_LMMS_DEFER", "1").strip() in ("0", "false", "no"):
+        return False
+    return os.environ.get("WORLD_SIZE", "1").strip() in ("", "1")
+
+
+def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, record: Any) -> dict[str, Any]:
+    from ...client import BackgroundLoop
+    from ...engine import score_bounded
+
+    number = next(_job_numbers)
+    keys = list(_entries(spec, task, record, {}))  # the keys the final entries will have
+    placeholders = {key: {"id": record.id, "task": task, PENDING: number, PENDING_KEY: key} for key in keys}
+    names = {key: name for name, key in metric_keys(spec, task).items()}
+    names.update((metric_key(name), name) for name in spec.derived)
+    for key, entry in placeholders.items():
+        if key in names:
+            entry["metric"] = names[key]
+
+    def fill(outcome: Any) -> dict[str, Any]:
+        from ...engine import failed_scores
+
+        scores = failed_scores(bench, outcome) if isinstance(outcome, BaseException) else outcome.scores
+        return _entries(spec, task, record, scores)
+
+    job = _Job(BackgroundLoop.shared().submit(score_bounded(bench, record, judge)), fill, placeholders)
+    with _jobs_lock:
+        _jobs[number] = job
+    return dict(placeholders)
+
+
+def resolve(items: Sequence[Any]) -> Sequence[Any]:
+    """`items` with every placeholder among them filled in place, once its item is scored (and
+    the item's other placeholders too, which the logged samples hold: lmms-eval may hand an
+    aggregation copies of them)."""
+    numbers = {x[PENDING] for x in items if isinstance(x, dict) and PENDING in x}
+    for number in sorted(numbers):
+        with _jobs_lock:
+            job = _jobs.pop(number, None)
+        if job is None:
+            continue
+        try:
+            outcome: Any = job.future.result()
+        except BaseException as exc:  # an endpoint that stopped serving, a scorer bug: unscored
+            outcome = exc
+        final = job.fill(outcome)
+        for key, entry in job.placeholders.items():
+            entry.clear()
+            entry.update(final[key])
+        with _jobs_lock:
+            _finals[number] = final
+    for item in items:
+        if isinstance(item, dict) and PENDING in item:
+            done = _finals.get(item[PENDING])
+            if done is not None and item.get(PENDING_KEY) in done:
+                key = item[PENDING_KEY]
+                item.clear()
+                item.update(done[key])
+    return items
+
