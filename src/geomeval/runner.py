@@ -46,13 +46,14 @@ from .provenance import (
 )
 from .records import RecordError, SampleRecord
 from .samplewriter import SampleWriter
+from .shards import shard_items, write_shard_ids
 
 SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
 PROMPTS = "prompts.json"  # the full texts of the prompt templates in force, referenced from run.json
 RESULTS = "results.json"
 # Fields that must agree for an existing output folder to be resumed rather than refused.
-RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed", "options", "prompts")
+RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed", "options", "prompts", "shard")
 BATCH_SIZE = 256  # items per vLLM batch; scoring one batch overlaps generating the next
 
 Progress = Callable[[int, int], None]
@@ -332,13 +333,19 @@ def run(
     progress: Progress | None = None,
     budget: RequestBudget | None = None,
     prices: dict[str, dict[str, float]] | None = None,
+    shard: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """Generate and score every item not yet saved in `out_dir`, then write results.
+
+    `shard` (i, n): only every n-th planned item from the i-th (shards.py); `geomeval merge`
+    joins the n folders into the run made whole.
 
     `budget` caps the requests (or dollars, with `prices`) the model and judge send together:
     when it is spent the run stops like an unusable endpoint, with results written for what
     was done and the rest left to a rerun with a larger budget (`BudgetExhausted.results`)."""
     items = bench.load_items(data, task, limit)
+    if shard is not None:
+        items = shard_items(items, *shard)
     out_dir.mkdir(parents=True, exist_ok=True)
     config = {
         "benchmark": bench.name,
@@ -354,6 +361,8 @@ def run(
         config["options"] = bench.options
     if bench.prompts.describe():  # a --prompts file: its replaced texts, so score and resume use them
         config["prompts"] = bench.prompts.describe()
+    if shard is not None:  # only a shard records it (an unsharded run's run.json has no key)
+        config["shard"] = {"index": shard[0], "count": shard[1]}
     clients = _clients(model, judge)
     # without caps the run's spending is still kept, so a resume with --max-cost counts it
     spending = budget if budget is not None else RequestBudget(prices=prices)
@@ -386,6 +395,8 @@ def run(
             json.dumps(texts, indent=2, ensure_ascii=False) + "\n"))
         provenance["prompt_texts"] = {"file": PROMPTS, "sha256": texts["sha256"]}
     config["provenance"] = provenance  # not a resume key
+    if shard is not None:
+        write_shard_ids(out_dir, shard[0], shard[1], ids)
     # what the summary reads of each written record, on disk beside the run (not in TMPDIR,
     # which may be memory), closed however the run ends
     spending.attach(out_dir, resuming=not overwrite, roles=clients)
@@ -465,13 +476,15 @@ def _clients(model: Model, judge: Judge) -> dict[str, Any]:
 
 
 def plan(bench: Benchmark, *, task: str, model: Model, judge: Judge, out_dir: Path, data: str | None = None,
-         limit: int | None = None, overwrite: bool = False) -> dict[str, Any]:
+         limit: int | None = None, overwrite: bool = False, shard: tuple[int, int] | None = None) -> dict[str, Any]:
     """What `run` would do, sending nothing (`geomeval run --dry-run`): items already saved in
     `out_dir` (resumed), items left, and of those how many model requests the response cache
     would not answer. Judge requests depend on the model's answers (and on retries), so the
     plan gives the items a judge would score, and for a judge with a cache that is a floor on
     requests only when the model's answers are new."""
     items = bench.load_items(data, task, limit)
+    if shard is not None:
+        items = shard_items(items, *shard)
     samples_path = out_dir / SAMPLES
     done: set[str] = set()
     if samples_path.exists() and not overwrite:

@@ -1,4 +1,4 @@
-"""The top-level `geomeval` commands: list, run, suite, prompts, score, compare, agreement,
+"""The top-level `geomeval` commands: list, run, suite, prompts, score, merge, compare, agreement,
 report, build, publish, demo and lmms-eval (the benchmark groups have a module each)."""
 
 from __future__ import annotations
@@ -398,12 +398,15 @@ def run(
     max_tokens: Annotated[int | None, typer.Option(min=1, help=MAX_TOKENS_HELP)] = None,
     temperature: Annotated[float | None, typer.Option(min=0.0, help=TEMPERATURE_HELP + " (for the judge's: --judge-temperature)")] = None,
     tensor_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: GPUs to shard the model over")] = None,
+    data_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: model replicas answering together")] = None,
     engine_arg: Annotated[list[str] | None, typer.Option(help="vllm: engine argument key=value (repeatable)")] = None,
     min_coverage: MinCoverageOpt = 0.95,
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
     seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
     overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
+    shard: Annotated[str | None, typer.Option(help="run only slice i of n (e.g. 2/4: every 4th item from the 2nd); "
+                                                   "`geomeval merge` joins the n folders")] = None,
     captioner: Annotated[str | None, typer.Option(help="capgeo: the model spec that captions the figures")] = None,
     captioner_base_url: Annotated[str | None, typer.Option(help="capgeo: server for the captioner (default: --base-url)")] = None,
     source: Annotated[str | None, typer.Option(hidden=True, help="-T source=")] = None,
@@ -434,6 +437,11 @@ def run(
     engine_args = parse_engine_args(engine_arg or [])
     if tensor_parallel_size is not None:
         engine_args["tensor_parallel_size"] = tensor_parallel_size
+    if data_parallel_size is not None:
+        engine_args["data_parallel_size"] = data_parallel_size
+    from ..shards import parse_shard
+
+    slice_ = parse_shard(shard) if shard is not None else None  # a bad form fails before anything starts
     response_cache = _cache(cache, no_cache)
     judge_obj = parse_judge_spec(
         judge, base_url=judge_base_url, concurrency=judge_concurrency or concurrency,
@@ -472,13 +480,13 @@ def run(
         from ..runner import plan
 
         _print_plan(plan(bench, task=task, model=model_obj, judge=judge_obj, out_dir=target, data=data,
-                         limit=limit, overwrite=overwrite))
+                         limit=limit, overwrite=overwrite, shard=slice_))
         return
     price_table = _read_prices(prices)
     results = _run_guarded(
         f"{bench.name}/{task}", run_benchmark, bench, task=task, model=model_obj, judge=judge_obj, out_dir=target,
         data=data, limit=limit, concurrency=concurrency, seed=seed, overwrite=overwrite,
-        budget=_budget(max_requests, max_cost, price_table), prices=price_table,
+        budget=_budget(max_requests, max_cost, price_table), prices=price_table, shard=slice_,
     )
     _print_results(results, target)
     _print_requests(model=getattr(model_obj, "client", model_obj), judge=judge_obj.client)
@@ -613,6 +621,21 @@ def score(
         results = rescore(run_dir, judge_obj, progress=update, concurrency=concurrency)
     _print_results(results, run_dir)
     _print_requests(judge=judge_obj.client)
+    _check_coverage(results, min_coverage)
+
+
+@app.command()
+def merge(
+    shards: Annotated[list[Path], typer.Argument(help="the n folders of `geomeval run --shard i/n`, any order")],
+    out_dir: Annotated[Path, typer.Option("--out", help="folder for the merged run")],
+    overwrite: Annotated[bool, typer.Option(help="replace a run already in --out")] = False,
+    min_coverage: MinCoverageOpt = 0.95,
+) -> None:
+    """Join the shards of one run into the folder the run makes unsharded (samples, results, report)."""
+    from ..shards import merge as merge_shards
+
+    results = merge_shards(shards, out_dir, overwrite=overwrite)
+    _print_results(results, out_dir)
     _check_coverage(results, min_coverage)
 
 
