@@ -7,10 +7,23 @@ summarizes with the runner's `face_summary`, so this module, `geomeval run capge
 lmms-eval tasks report the same numbers.
 """
 
+import importlib
+
 import datasets
 import evaluate
 
-from geomeval.benchmarks.capgeo import evaluation
+# Not `from geomeval... import`: evaluate reads such a line as the pip name "geomeval" and would
+# print `pip install geomeval`, a name no index holds for this project (README, "Installing").
+try:
+    evaluation = importlib.import_module("geomeval.benchmarks.capgeo.evaluation")
+except ModuleNotFoundError as exc:
+    if not (exc.name or "").startswith("geomeval"):
+        raise
+    raise ImportError(
+        "capgeo_accuracy needs the geomeval package (distribution name geomeval, not on PyPI): "
+        "pip install 'geomeval[metrics] @ https://huggingface.co/spaces/geomeval/capgeo_accuracy/resolve/main/"
+        "wheels/geomeval-0.1.0-py3-none-any.whl', or `pip install \".[metrics]\"` in a geomeval checkout"
+    ) from None
 
 _CITATION = """\
 @article{li2025capgeo,
@@ -81,6 +94,8 @@ class CapgeoAccuracy(evaluate.Metric):
                     "references": datasets.Value("string"),
                 }
             ),
+            license="Apache-2.0",  # geomeval's code; the data keep their own licenses (cards)
+            codebase_urls=["https://huggingface.co/spaces/geomeval/capgeo_accuracy/tree/main"],
             homepage="https://arxiv.org/abs/2510.09302",
             reference_urls=["https://arxiv.org/abs/2510.09302"],
         )

@@ -6,10 +6,23 @@ scores each caption with the scorer geomeval's runner uses and summarizes with t
 `capgeo_bench` report the same numbers.
 """
 
+import importlib
+
 import datasets
 import evaluate
 
-from geomeval.benchmarks.capgeo_bench import evaluation
+# Not `from geomeval... import`: evaluate reads such a line as the pip name "geomeval" and would
+# print `pip install geomeval`, a name no index holds for this project (README, "Installing").
+try:
+    evaluation = importlib.import_module("geomeval.benchmarks.capgeo_bench.evaluation")
+except ModuleNotFoundError as exc:
+    if not (exc.name or "").startswith("geomeval"):
+        raise
+    raise ImportError(
+        "capgeo_keypoints needs the geomeval package (distribution name geomeval, not on PyPI): "
+        "pip install 'geomeval[metrics] @ https://huggingface.co/spaces/geomeval/capgeo_keypoints/resolve/main/"
+        "wheels/geomeval-0.1.0-py3-none-any.whl', or `pip install \".[metrics]\"` in a geomeval checkout"
+    ) from None
 
 _CITATION = """\
 @misc{li2025capgeo,
@@ -90,6 +103,8 @@ class CapgeoKeypoints(evaluate.Metric):
                     "references": datasets.Value("string"),
                 }
             ),
+            license="Apache-2.0",  # geomeval's code; the data keep their own licenses (cards)
+            codebase_urls=["https://huggingface.co/spaces/geomeval/capgeo_keypoints/tree/main"],
             homepage="https://arxiv.org/abs/2510.09302",
             reference_urls=["https://arxiv.org/abs/2510.09302"],
         )

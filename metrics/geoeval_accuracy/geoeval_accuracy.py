@@ -6,10 +6,23 @@ and summarizes with the runner's `metric_summary`, so this module, `geomeval run
 the lmms-eval tasks report the same numbers.
 """
 
+import importlib
+
 import datasets
 import evaluate
 
-from geomeval.benchmarks.geoeval import evaluation
+# Not `from geomeval... import`: evaluate reads such a line as the pip name "geomeval" and would
+# print `pip install geomeval`, a name no index holds for this project (README, "Installing").
+try:
+    evaluation = importlib.import_module("geomeval.benchmarks.geoeval.evaluation")
+except ModuleNotFoundError as exc:
+    if not (exc.name or "").startswith("geomeval"):
+        raise
+    raise ImportError(
+        "geoeval_accuracy needs the geomeval package (distribution name geomeval, not on PyPI): "
+        "pip install 'geomeval[metrics] @ https://huggingface.co/spaces/geomeval/geoeval_accuracy/resolve/main/"
+        "wheels/geomeval-0.1.0-py3-none-any.whl', or `pip install \".[metrics]\"` in a geomeval checkout"
+    ) from None
 
 _CITATION = """\
 @inproceedings{zhang2024geoeval,
@@ -106,6 +119,8 @@ class GeoevalAccuracy(evaluate.Metric):
                     }
                 ),
             ],
+            license="Apache-2.0",  # geomeval's code; the data keep their own licenses (cards)
+            codebase_urls=["https://huggingface.co/spaces/geomeval/geoeval_accuracy/tree/main", "https://github.com/GeoEval/GeoEval"],
             homepage="https://arxiv.org/abs/2402.10104",
             reference_urls=[
                 "https://arxiv.org/abs/2402.10104",

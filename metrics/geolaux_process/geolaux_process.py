@@ -4,10 +4,23 @@ A thin face over `geomeval.benchmarks.geolaux.evaluation`: every number comes fr
 `process_metrics.summarize_process`, so this module, geomeval's runner and its lmms-eval task agree.
 """
 
+import importlib
+
 import datasets
 import evaluate
 
-from geomeval.benchmarks.geolaux import evaluation
+# Not `from geomeval... import`: evaluate reads such a line as the pip name "geomeval" and would
+# print `pip install geomeval`, a name no index holds for this project (README, "Installing").
+try:
+    evaluation = importlib.import_module("geomeval.benchmarks.geolaux.evaluation")
+except ModuleNotFoundError as exc:
+    if not (exc.name or "").startswith("geomeval"):
+        raise
+    raise ImportError(
+        "geolaux_process needs the geomeval package (distribution name geomeval, not on PyPI): "
+        "pip install 'geomeval[metrics] @ https://huggingface.co/spaces/geomeval/geolaux_process/resolve/main/"
+        "wheels/geomeval-0.1.0-py3-none-any.whl', or `pip install \".[metrics]\"` in a geomeval checkout"
+    ) from None
 
 _CITATION = """\
 @inproceedings{fu-etal-2026-geolaux,
@@ -88,8 +101,9 @@ class GeolauxProcess(evaluate.Metric):
                     "references": datasets.Value("float64"),
                 }
             ),
+            license="Apache-2.0",  # geomeval's code; the data keep their own licenses (cards)
             homepage="https://github.com/Candice-yu/GeoLaux",
-            codebase_urls=["https://github.com/Candice-yu/GeoLaux"],
+            codebase_urls=["https://huggingface.co/spaces/geomeval/geolaux_process/tree/main", "https://github.com/Candice-yu/GeoLaux"],
             reference_urls=["https://arxiv.org/abs/2508.06226"],
         )
 

@@ -5,10 +5,23 @@ each item with the functions geomeval's runner uses and summarizes them with the
 `metric_summary`, so this module, `geomeval run` and the lmms-eval task report the same numbers.
 """
 
+import importlib
+
 import datasets
 import evaluate
 
-from geomeval.benchmarks.ggbench import evaluation
+# Not `from geomeval... import`: evaluate reads such a line as the pip name "geomeval" and would
+# print `pip install geomeval`, a name no index holds for this project (README, "Installing").
+try:
+    evaluation = importlib.import_module("geomeval.benchmarks.ggbench.evaluation")
+except ModuleNotFoundError as exc:
+    if not (exc.name or "").startswith("geomeval"):
+        raise
+    raise ImportError(
+        "ggbench_image needs the geomeval package (distribution name geomeval, not on PyPI): "
+        "pip install 'geomeval[metrics] @ https://huggingface.co/spaces/geomeval/ggbench_image/resolve/main/"
+        "wheels/geomeval-0.1.0-py3-none-any.whl', or `pip install \".[metrics]\"` in a geomeval checkout"
+    ) from None
 
 _CITATION = """\
 @misc{wei2025ggbench,
@@ -91,6 +104,8 @@ class GgbenchImage(evaluate.Metric):
                     "references": datasets.Image(),
                 }
             ),
+            license="Apache-2.0",  # geomeval's code; the data keep their own licenses (cards)
+            codebase_urls=["https://huggingface.co/spaces/geomeval/ggbench_image/tree/main", "https://github.com/opendatalab-raiser/GGBench"],
             homepage="https://opendatalab-raiser.github.io/GGBench/",
             reference_urls=[
                 "https://arxiv.org/abs/2511.11134",

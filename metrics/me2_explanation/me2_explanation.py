@@ -7,10 +7,23 @@ offline, the LLM judge's rubric with judge=True) and summarizes with the runner'
 report the same numbers.
 """
 
+import importlib
+
 import datasets
 import evaluate
 
-from geomeval.benchmarks.me2 import evaluation
+# Not `from geomeval... import`: evaluate reads such a line as the pip name "geomeval" and would
+# print `pip install geomeval`, a name no index holds for this project (README, "Installing").
+try:
+    evaluation = importlib.import_module("geomeval.benchmarks.me2.evaluation")
+except ModuleNotFoundError as exc:
+    if not (exc.name or "").startswith("geomeval"):
+        raise
+    raise ImportError(
+        "me2_explanation needs the geomeval package (distribution name geomeval, not on PyPI): "
+        "pip install 'geomeval[metrics] @ https://huggingface.co/spaces/geomeval/me2_explanation/resolve/main/"
+        "wheels/geomeval-0.1.0-py3-none-any.whl', or `pip install \".[metrics]\"` in a geomeval checkout"
+    ) from None
 
 _CITATION = """\
 @inproceedings{park2026me2,
@@ -90,6 +103,8 @@ class Me2Explanation(evaluate.Metric):
                     "references": datasets.Value("string"),
                 }
             ),
+            license="Apache-2.0",  # geomeval's code; the data keep their own licenses (cards)
+            codebase_urls=["https://huggingface.co/spaces/geomeval/me2_explanation/tree/main", "https://github.com/jungyangpark/ME2"],
             homepage="https://me2-benchmark.github.io/",
             reference_urls=[
                 "https://arxiv.org/abs/2504.03197",
