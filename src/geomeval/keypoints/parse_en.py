@@ -209,7 +209,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("∈",), r" ?∈ ?", " lies on "),
     _sub(("right angle",), r" ?\b(?:is |are |stands? |standing |being |lies |lying )?at right angles (?:to|with)\b"
          r"| ?\b(?:makes?|making|forms?|forming) a right angle with\b", " perpendicular to"),
-    _sub(("right angle",), r"\b(cross|crosses|meet|meets|intersect|intersects) (?:each other )?at right angles\b",
+    _sub(("right angle",), r"\b(cross|crosses|meet|meets|intersect|intersects) (?:each other )?at (?:a )?right angles?\b",
          r"are perpendicular and \1"),
     _sub(("parallel",), r"\b(?:runs?|running|is drawn|drawn|lies|lying|goes|going) parallel (?=to\b)", "parallel "),
     _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) (?:⊙ ?)?({PT}){RB} of ",
@@ -220,6 +220,35 @@ _EN_SUBS: list[Sub] = [
          r"\1 has centre "),
     _sub(("edges of length", "edge of length"), r"\b(?:has |with )?(?:all )?(?:its )?edges? of length\b", "edge length"),
     _sub(("reach",), r"\b(?:reaches|reaching) (?=(?:the )?(?:side |segment |line |edge )?[A-Z])", "meets "),
+    # more surface forms of the canonical relations (#41), each rewritten to a wording the rules read
+    _sub(("halfway", "midway"), rf"\b({PT}){RB} (?:is |lies )?(?:the point )?(?:exactly )?(?:halfway|midway) between (?:points? )?"
+         rf"({PT}){RB} and (?:point )?({PT}){RB}", r"\1 is the midpoint of \2\3"),
+    _sub(("middle point", "mid-point", "mid point"), r"\b(?:middle |mid-|mid )point of\b", "midpoint of"),
+    _sub(("point of",), r"\b(is|are) (a|any|two|three) (points?|moving points?) of (?=(?:the )?(?:circle|line|segment|side|edge|arc|⊙|[A-Z]))",
+         r"\1 \2 \3 on "),
+    _sub(("bisects",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) bisects (?:the )?(?:line segment |segment |side |edge )?({SEG})",
+         r"\1 is the midpoint of \2"),
+    _sub(("perpendicular from",), rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: drawn| dropped)? from (?:point )?({PT}){RB} to "
+         rf"(?:the )?(?:line |side |segment )?({SEG}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |\2 )?at |with (?:the )?foot "
+         rf"|whose foot is )(?:point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    _sub(("tangency", "contact"), rf"\b(?:the )?(?:point of (?:tangency|contact)|tangent point|tangency point) (?:of|between) "
+         rf"([^,.;]{{1,30}}?) and ([^,.;]{{1,30}}?) is (?:point )?({PT}){RB}", r"\1 and \2 are tangent at \3"),
+    _sub(("tangency", "contact", "tangent point"), rf",? (?:and |with )?(?:the |its )?(?:point of (?:tangency|contact)|tangent point"
+         rf"|tangency point|contact point)(?: is| being|:)? (?:at )?(?:point )?({PT}){RB}", r" at \1"),
+    _sub(("on both",), r"\b(lies|lie|is) on both ([^,.;]{1,30}?) and ", r"\1 on \2 and on "),
+    _sub(("∩",), rf"({OBJ_CORE}) ?∩ ?({OBJ_CORE}) ?= ?\{{? ?({PT}){RB}(?: ?, ?({PT}){RB})? ?\}}?",
+         lambda m: f"{m.group(1)} and {m.group(2)} meet at {m.group(3)}" + (f" and {m.group(4)}" if m.group(4) else "")),
+    _sub(("right angle",), rf"({SEG}) (meets|intersects|crosses|cuts) (?:the )?(?:line |segment |side )?({SEG}) at (?:a )?right angles?\b",
+         r"\1 ⊥ \3, and \1 \2 \3"),
+    _sub(("from",), rf"\b(?:the )?(median|altitude|height|angle bisector)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB}"
+         rf"(?: (?:to|on|onto) (?:the )?(?:side |hypotenuse |base )?{SEG})? is ({SEG})", r"\3 is the \1"),
+    _sub(("from",), rf"\b(?:the )?(median|altitude|height)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} "
+         rf"(meets|intersects|cuts|reaches|hits) (?:the )?(?:side |segment |hypotenuse |base )?({SEG}) at (?:its midpoint |the point |point )?"
+         rf"({PT}){RB}", r"\2\5 is the \1, and \2\5 \3 \4 at \5"),
+    _sub(("one of the",), r"\bis one of the (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
+    _sub(("rect.",), r"\brect\. ?", "rectangle "),
+    _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
+         r"(?:is|as) (?:a |the )?diameter\b", r"\1 is a diameter"),
     _sub(("between",), rf"\b({PT}){RB} (?:is |lies |lying |sitting |sits |located |situated )?between (?:points? )?({PT}){RB} and ({PT}){RB}", r"\1 on \2\3"),
     _sub(("touching", "touches it", "touch it"), r"\btouching\b", "touches"),
     _sub(("touches it", "tangent to it"), r"\b(touches|tangent to) it\b", r"\1 ⊙"),
@@ -229,6 +258,9 @@ _EN_SUBS: list[Sub] = [
     _sub(("long",), rf"({SEG})(?:,| \()? (?:which is |that is )?({NUMC}) (?:units? |cm )?long\b\)?", r"\1 = \2"),
     _sub(("origin",), rf"(?:^|(?<=; )|(?<=, ))({PT}){RB} :? ?(?:the )?origin\b", r"\1 is the origin"),
     _sub(("one another",), r"\bone another\b", "each other"),
+    _sub(("each other",), r"\b(parallel|perpendicular|congruent|similar) (?:to|with) each other\b", r"\1"),
+    _sub(("vertices", "corners"), rf"\b(?:the |all )?(?:all the )?(?:three |four |five |six )?(?:vertices|corners)(?: {list_of(PNAME, SEP, 8)})? of "
+         rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY}) (?:all |each )?(?:lie|are|are all|all lie) on ", r"\1 is inscribed in "),
     _sub(("vertices",), rf"\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
          r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
@@ -278,6 +310,18 @@ _EN_SUBS: list[Sub] = [
     _sub(("with length", "of length", "having length", "with a length", "of a length"), rf"({SEG})((?: is| as)? (?:a |an |the )?(?:[a-z]{{1,12}} ){{1,3}}?)(?:with|of|having) (?:a )?length"
          rf"(?: of| equal to| =)? ?(?={NUMSTART})", lambda m: f"{m.group(1)}{m.group(2).rstrip()}, {m.group(1)} = "),
     _sub((", =",), r"(?<=[A-Z0-9'°]), = ", " = "),
+    # (#41) forms that need circles and angles already in symbols
+    _sub(("one point", "one common point"), rf" (?:has|shares) (?:exactly |only |just )?one (?:common )?point,? (?:point )?({PT}){RB},? "
+         rf"(?:in common )?with ({CIRC})", r" is tangent to \2 at \1"),
+    _sub(("one point", "one common point"), rf"((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}) and {CIRC}|{CIRC} and (?:line |segment )?"
+         rf"(?:{SEG}|ℓ[a-z]\d{{0,2}})) (?:have|share) (?:exactly |only |just )?one (?:common )?point(?: in common)?,? (?:point )?({PT}){RB}",
+         r"\1 are tangent at \2"),
+    _sub(("vertices",), rf"({CIRC}) (?:passes|goes) through (?:all |each of )?(?:the |its )?(?:three |four )?vertices of "
+         rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY})", r"\2 is inscribed in \1"),
+    _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
+    _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),
+    _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}),? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
+         r"\1 at \2"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
     _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
 ]
@@ -935,7 +979,7 @@ RELATION_RULES = RuleSet([
          rx(f"⊙(?P<p>{PT}){RB} (?i:has|with) (?i:its )?(?i:centre|center) (?i:at )?(?i:point )?\\( ?(?P<x>{NUMC}) ?, ?(?P<y>{NUMC})"
             f"(?: ?, ?(?P<z>{NUMC}))? ?\\)"),
          _on_centre_coordinate),
-    Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:points? )?(?P<pts>{PLIST})"), _on_on),
+    Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:the )?(?i:points? )?(?P<pts>{PLIST})"), _on_on),
     Rule(("collinear", "line"),
          rx(f"(?P<pts>{PLIST}) (?i:are collinear|collinear|lie on (?:a|the same|one) (?:straight )?line"
                     f"|are on (?:a|the same|one) (?:straight )?line)"),
