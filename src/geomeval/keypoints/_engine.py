@@ -495,7 +495,7 @@ def _left_term(text: str, grammar: TermGrammar, builder: Builder, pos: int) -> T
     if m is None:
         return None
     before = window[: m.start()].rstrip()
-    if before and before[-1] in "+-*/^:∠△⊙":
+    if before and (before[-1] in "+-*/^∠△⊙" or (before[-1] == ":" and not window[: m.start()].endswith(" "))):
         return None  # `∠A + ∠B = 90°` is not `∠B = 90°`
     return _term(m, grammar, builder, pos)
 

@@ -245,6 +245,16 @@ _EN_SUBS: list[Sub] = [
     _sub(("from",), rf"\b(?:the )?(median|altitude|height)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} "
          rf"(meets|intersects|cuts|reaches|hits) (?:the )?(?:side |segment |hypotenuse |base )?({SEG}) at (?:its midpoint |the point |point )?"
          rf"({PT}){RB}", r"\2\5 is the \1, and \2\5 \3 \4 at \5"),
+    _sub((" as the ", " as its "), rf"(?:\b(?:has|have|with|and|takes?)|,) ({PT}){RB} as (?:the |its )(midpoint|cent(?:re|er)|centroid|incent(?:re|er)"
+         r"|circumcent(?:re|er)|orthocent(?:re|er)|foot) of\b", r", \1 is the \2 of"),
+    _sub(("midpoint", "centroid", "incent", "circumcent", "orthocent", "foot"),
+         rf"(?:^|(?<=[;,:.] )|(?<=[;,:]))({PT}){RB} (?:= ?|: ?)?(?:the )?(midpoint|centroid|incent(?:re|er)|circumcent(?:re|er)"
+         r"|orthocent(?:re|er)|foot) of\b", r"\1 is the \2 of"),
+    _sub((" is a ", " is an "), rf"\b({SOLID_NAME}) is (?:a|an|the) ((?:regular |right |triangular |square |quadrilateral |rectangular )?"
+         r"(?:tetrahedron|cube|cuboid|pyramid|prism))\b", r"\2 \1,"),
+    _sub(("all equal", "all are", "are all", "all have length", "all measure", "each equal", "each measure"),
+         rf"({SEG}(?:{SEP}{SEG}){{1,5}}) (?:are |all |each ){{0,2}}(?:equal to|equal|=|measure|have length|are)(?: to)? ?(?={NUMSTART})",
+         lambda m: " = ".join(re.findall(SEG, m.group(1))) + " = "),
     _sub(("one of the",), r"\bis one of the (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
     _sub(("rect.",), r"\brect\. ?", "rectangle "),
     _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
@@ -522,6 +532,11 @@ ELEMENT_RULES = RuleSet([
          _on_drawn),
     Rule((" is drawn", " are drawn", " is joined", " are joined", " is connected", " are connected"),
          rx(f"(?P<names2>{list_of(SEG, SEP, 6)}) (?i:is|are) (?i:drawn|joined|connected)"), _on_drawn),
+    Rule((" drawn", " joined", " connected"),  # terse: `DE drawn;`
+         rx(f"(?<![A-Za-z] )(?P<names2>{list_of(SEG, SEP, 6)}) (?i:drawn|joined|connected)(?= ?(?:[,;:.]|$))"), _on_drawn),
+    Rule(("join", "connect"),  # `join A(0, 4) to B(3, 0)`
+         rx(f"(?i:join|connect)(?i:s|ed|ing)? (?i:point )?(?P<x>{PNAME})(?: ?\\([^()]{{1,30}}\\))? (?i:to|with|and) (?i:point )?(?P<y>{PNAME})"),
+         _on_joined),
     Rule(("join", "connect"), rx(f"(?P<x>{PNAME}) (?i:is |are )?(?i:joined|connected) (?i:to|with) (?i:point )?(?P<y>{PNAME})"),
          _on_joined),
     Rule(("vert",), rx(f"(?<![a-z])(?i:vertex|vertices) ?:? (?:(?i:is|at|are) )?(?:(?i:point|points) )?(?P<names>{PLIST})"),
@@ -691,6 +706,8 @@ def _on_solid_inscribed(m: re.Match[str], b: Builder, off: int) -> None:
 
 
 def _tangent(b: Builder, x: str, y: str, p: str, text: str) -> None:
+    if x == y:  # `⊙O (radius 4) ..., touching the circle`: a circle is not tangent to itself
+        return
     if not x.startswith("⊙") and y.startswith("⊙"):
         b.relation("tangent", x, y, p, text=text)
     elif x.startswith("⊙") and not y.startswith("⊙"):
@@ -999,6 +1016,9 @@ RELATION_RULES = RuleSet([
          rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|is) (?:[a-z]{{1,12}} ){{1,3}}?(?i:that|which) (?i:intersect|meet|cross)"
             f"(?i: each other)?{AT_PTS}"),
          _on_intersect),
+    Rule(("meeting", "intersecting", "crossing"),
+         rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|is) [^,.;]{{1,40}}? (?i:meeting|intersecting|crossing)(?i: each other)?{AT_PTS}"),
+         _on_intersect),
     Rule(("intersection", "common point"),
          rx(f"(?P<pts>{PNAME}) (?i:is) (?i:the) (?i:point of intersection|intersection point|intersection|common point)"
                     f"(?i: of| between) {obj('a')} (?i:and) {obj('b')}"),
@@ -1012,7 +1032,7 @@ RELATION_RULES = RuleSet([
                     f" (?i:to|of) {obj('c')}{AT_PTS}?"),
          _on_tangent_to),
     Rule(("tangent",),
-         rx(f"(?i:tangents?|tangent lines?) (?P<subj>{list_of(SEG, SEP, 3)}) [^.;]{{0,40}}?(?i:to|of) {obj('c')}"
+         rx(f"(?i:tangents?|tangent lines?) (?P<subj>{list_of(SEG, SEP, 3)}) [^.;]{{0,40}}?(?i:to|of|touches|touch) {obj('c')}"
                     f"(?:[^.;]{{0,24}}?(?i: at)(?i: the)?(?i: points?)? (?P<pts>{list_of(PNAME, SEP, 3)}))?"),
          _on_tangent_to),
     Rule(("touch",), rx(f"(?<!of )(?P<subj>{OBJ_CORE}) (?i:touches|touch) {obj('c')}(?:,[^,.;]{{1,40}},)?{AT_PTS}?"),

@@ -375,7 +375,8 @@ RELATION_RULES = RuleSet([
          re.compile(f"(?P<l>ℓ[a-z]\\d{{0,2}}|{SEG})(?:是|为)(?:线段)?(?P<s>{SEG})的(?:垂直平分线|中垂线)"), _on_perp_bisector),
     Rule(("弦", "直径"),  # `⊙O，弦AB=8`: a chord or diameter of the circle in context
          re.compile(f"(?:^|(?<=[,;:]))(?:(?:一条|有一条)?(?:长为[^,;的]{{1,8}}的)?)(?P<c>)(?P<role>弦|直径)(?P<segs>{SEG})"), _on_circle_role),
-    Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?:为|是)?(?P<segs>{SEG})"), _on_circle_role),
+    Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?:为|是)?(?P<segs>{list_of(SEG, SEP, 4)})"),
+         _on_circle_role),
     Rule(("弦",), re.compile(f"(?P<c>⊙[{BIG}{SMALL}])(?P<role>弦)(?P<segs>{SEG})"), _on_circle_role),
     Rule(("同心",), re.compile(f"(?P<a>⊙{BIG})与(?P<b>⊙{SMALL})同心"), _on_concentric_pair),
     Rule(("分别",), re.compile(f"{obj('a')}分别(?:与|和){OBJW}(?P<subj>{list_of(OBJW + OBJ_CORE, SEP, 3)})(?:相)?交于(?:点)?"
