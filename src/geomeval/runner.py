@@ -46,7 +46,6 @@ from .provenance import (
 )
 from .records import RecordError, SampleRecord
 from .samplewriter import SampleWriter
-from .shards import shard_items, write_shard_ids
 
 SAMPLES = "samples.jsonl"
 RUN_CONFIG = "run.json"
@@ -162,6 +161,26 @@ def _write_config(path: Path, config: dict[str, Any]) -> None:
     """run.json, replaced whole: it is written again as a run ends (the data's hash) and as a
     rescore ends, and a torn one would refuse every later resume or rescore."""
     _replace_whole(path, lambda handle: handle.write(json.dumps(config, indent=2) + "\n"))
+
+
+SHARD_IDS = "shard.json"  # a shard's place and planned ids (what `geomeval merge` reads)
+
+
+def shard_items(items: Sequence[Item], index: int, count: int) -> Sequence[Item]:
+    """The items of shard `index` of `count`: positions index-1, index-1+count, ...; a lazy
+    sequence stays lazy (only the chosen rows are read)."""
+    if count == 1:
+        return items
+    if isinstance(items, LazyItems):
+        chosen = range(index - 1, len(items), count)
+        return LazyItems(items.rows.select(list(chosen)), items.make, items.id_column)
+    return list(items)[index - 1::count]
+
+
+def write_shard_ids(out_dir: Path, index: int, count: int, ids: Sequence[str]) -> None:
+    """shard.json: the shard's place and its planned ids in order, what `merge` interleaves."""
+    _replace_whole(out_dir / SHARD_IDS, lambda handle: json.dump(
+        {"index": index, "count": count, "ids": list(ids)}, handle, ensure_ascii=False))
 
 
 def _replace_whole(path: Path, write: Callable[[TextIO], Any]) -> None:

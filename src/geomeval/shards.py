@@ -25,14 +25,22 @@ from pathlib import Path
 from typing import Any
 
 from .benchmarks import get_benchmark, with_recorded_prompts
-from .benchmarks.base import Item
-from .benchmarks.datasource import LazyItems
 from .errors import UsageError
 from .keptrecords import KeptRecords
 from .provenance import now
 from .records import RecordError, SampleRecord
-
-SHARD_IDS = "shard.json"
+from .runner import (
+    PROMPTS,
+    RESULTS,
+    RESUME_KEYS,
+    RUN_CONFIG,
+    SAMPLES,
+    SHARD_IDS,
+    _replace_whole,
+    _write_config,
+    finalize,
+    read_config,
+)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -45,25 +53,6 @@ def parse_shard(text: str) -> tuple[int, int]:
     if not sep or n < 1 or not 1 <= i <= n:
         raise UsageError(f"--shard {text!r}: expected i/n with 1 <= i <= n, e.g. --shard 2/4")
     return i, n
-
-
-def shard_items(items: Sequence[Item], index: int, count: int) -> Sequence[Item]:
-    """The items of shard `index` of `count`: positions index-1, index-1+count, ...; a lazy
-    sequence stays lazy (only the chosen rows are read)."""
-    if count == 1:
-        return items
-    if isinstance(items, LazyItems):
-        chosen = range(index - 1, len(items), count)
-        return LazyItems(items.rows.select(list(chosen)), items.make, items.id_column)
-    return list(items)[index - 1::count]
-
-
-def write_shard_ids(out_dir: Path, index: int, count: int, ids: Sequence[str]) -> None:
-    """shard.json: the shard's place and its planned ids in order, what `merge` interleaves."""
-    from .runner import _replace_whole
-
-    _replace_whole(out_dir / SHARD_IDS, lambda handle: json.dump(
-        {"index": index, "count": count, "ids": list(ids)}, handle, ensure_ascii=False))
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -107,17 +96,6 @@ def _line_index(path: Path, wanted: set[str]) -> Iterator[tuple[str, int, int]]:
 
 def merge(shard_dirs: Sequence[Path], out_dir: Path, *, overwrite: bool = False) -> dict[str, Any]:
     """Join the finished shard folders of one run into `out_dir` (see the module's doc)."""
-    from .runner import (
-        PROMPTS,
-        RESULTS,
-        RESUME_KEYS,
-        RUN_CONFIG,
-        SAMPLES,
-        _replace_whole,
-        _write_config,
-        finalize,
-        read_config,
-    )
 
     if not shard_dirs:
         raise UsageError("merge: name the shard folders to join")

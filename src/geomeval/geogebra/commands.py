@@ -42,6 +42,14 @@ class AngleValue(float):
     angles an angle, stored in [0, 2π) and shown in degrees."""
 
 
+class ScriptError(Exception):
+    """One line's failure, worded like GeoGebra's own messages."""
+
+
+class LimitReached(ScriptError):
+    """A run-time bound was hit; the rest of the script is not run."""
+
+
 class CommandError(Exception):
     """A command called with arguments it does not accept (reported on the script line)."""
 
@@ -823,8 +831,6 @@ def value_text(value: Value) -> str:
             part = value_text(element)
             total += len(part) + 2
             if total > MAX_TEXT_CHARS:
-                from .executor import LimitReached
-
                 raise LimitReached(f"a text of more than {MAX_TEXT_CHARS} characters")
             parts.append(part)
         return "{" + ", ".join(parts) + "}"
@@ -961,8 +967,3 @@ COMMANDS: dict[str, Callable[[Context, list[Value]], Value]] = {
     "If": cmd_if,
 }
 
-
-# Conics, functions and the commands on them (after the table: analytic.py builds on it).
-from geomeval.geogebra.analytic import ANALYTIC_COMMANDS  # noqa: E402
-
-COMMANDS.update(ANALYTIC_COMMANDS)

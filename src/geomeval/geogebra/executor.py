@@ -25,11 +25,14 @@ from geomeval.geogebra import commands as cmds
 from geomeval.geogebra import conics
 from geomeval.geogebra import syntax as sx
 from geomeval.geogebra.algebra import Sym
+from geomeval.geogebra.analytic import ANALYTIC_COMMANDS
 from geomeval.geogebra.commands import (
     AngleValue,
     CommandError,
+    LimitReached,
     Moved,
     Outputs,
+    ScriptError,
     Value,
     value_text,
 )
@@ -81,13 +84,9 @@ class Limits:
             max_depth=self.max_depth,
         )
 
-
-class ScriptError(Exception):
-    """One line's failure, worded like GeoGebra's own messages."""
-
-
-class LimitReached(ScriptError):
-    """A run-time bound was hit; the rest of the script is not run."""
+# The basic table and the conics', functions' and curves' commands (analytic.py builds on
+# commands.py, so the two tables meet here).
+COMMANDS = {**cmds.COMMANDS, **ANALYTIC_COMMANDS}
 
 
 @dataclass(eq=False)  # definitions are told apart by identity (two can read alike)
@@ -668,7 +667,7 @@ class Executor:
             if not isinstance(items, list) or not all(cmds.is_number(i) for i in items):
                 raise ScriptError("Sum: expected a list of numbers")
             return float(sum(cmds.num(i) for i in items))
-        command = cmds.COMMANDS.get(name)
+        command = COMMANDS.get(name)
         if command is None:
             hint = _suggest(name)
             raise ScriptError(
@@ -850,7 +849,7 @@ def _defined_stand_in(geo: Geo) -> Geo:
     return geo
 
 
-_COMMAND_NAMES = {name.lower(): name for name in (*cmds.COMMANDS, *STYLE_COMMANDS, "Sum")}
+_COMMAND_NAMES = {name.lower(): name for name in (*COMMANDS, *STYLE_COMMANDS, "Sum")}
 
 
 # Commands models often invent, with what GeoGebra offers instead.

@@ -15,6 +15,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from geomeval.geogebra.conicmatrix import center, classify, half_axes
+
 Vec = tuple[float, float]
 NAN = float("nan")
 NAN_VEC: Vec = (NAN, NAN)
@@ -423,13 +425,9 @@ class GeoConic(Geo):
 
     @property
     def conic_type(self) -> str:
-        from geomeval.geogebra.conics import classify
-
         return classify(self.matrix)
 
     def values(self) -> dict[str, Any]:
-        from geomeval.geogebra.conics import center, half_axes
-
         out: dict[str, Any] = {"conic_type": self.conic_type, "matrix": list(self.matrix)}
         if out["conic_type"] in ("ellipse", "hyperbola"):
             out["center"] = list(center(self.matrix))
