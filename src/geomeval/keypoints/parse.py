@@ -35,5 +35,29 @@ def parse_caption(text: str, language: str = "auto") -> KeypointSet:
     if not isinstance(text, str) or not text.strip():
         return KeypointSet()
     if language == "auto":
+        if _is_mixed(text):  # each parser reads its own language's clauses; the union is the caption's
+            return KeypointSet([*parse_zh(text), *parse_en(_ZH_TYPE_WORDS.sub(_en_word, text))])
         language = detect_language(text)
     return parse_zh(text) if language == "zh" else parse_en(text)
+
+
+_EN_FUNCTION_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:is|are|the|of|and|at|on|with|lies|meets|drawn|in|to)(?![A-Za-z])")
+
+
+_ZH_TYPE = {"直线": "line", "线段": "segment", "射线": "ray", "三角形": "triangle", "正方形": "square", "矩形": "rectangle",
+            "长方形": "rectangle", "平行四边形": "parallelogram", "菱形": "rhombus", "梯形": "trapezoid", "四边形": "quadrilateral",
+            "点": "point", "圆": "circle"}
+_ZH_TYPE_WORDS = re.compile("(直线|线段|射线|三角形|正方形|矩形|长方形|平行四边形|菱形|梯形|四边形|(?<![中交切顶垂端原])点|(?<![外内切心])圆)"
+                            " ?(?=[A-Za-z])")
+
+
+def _en_word(m: re.Match[str]) -> str:
+    """A Chinese type word before a name, in English, for the English reading of a mixed caption."""
+    return f" {_ZH_TYPE[m.group(1)]} "
+
+
+def _is_mixed(text: str) -> bool:
+    """Chinese and English clauses in one caption (`E是CD的中点, and BE is drawn`): at least two
+    CJK ideographs and two English function words in the first 2,000 characters."""
+    head = text[:2000]
+    return len(_CJK.findall(head, 0, 2000)) >= 2 and len(_EN_FUNCTION_WORD.findall(head)) >= 2

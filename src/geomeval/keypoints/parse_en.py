@@ -236,6 +236,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("tangency", "contact", "tangent point"), rf",? (?:and |with )?(?:the |its )?(?:point of (?:tangency|contact)|tangent point"
          rf"|tangency point|contact point)(?: is| being|:)? (?:at )?(?:point )?({PT}){RB}", r" at \1"),
     _sub(("on both",), r"\b(lies|lie|is) on both ([^,.;]{1,30}?) and ", r"\1 on \2 and on "),
+    _sub(("∩",), rf"(?<![A-Za-z0-9'])({PT}) ?= ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9'])) ?∩ ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))",
+         r"\2 and \3 meet at \1"),
     _sub(("∩",), rf"({OBJ_CORE}) ?∩ ?({OBJ_CORE}) ?= ?\{{? ?({PT}){RB}(?: ?, ?({PT}){RB})? ?\}}?",
          lambda m: f"{m.group(1)} and {m.group(2)} meet at {m.group(3)}" + (f" and {m.group(4)}" if m.group(4) else "")),
     _sub(("right angle",), rf"({SEG}) (meets|intersects|crosses|cuts) (?:the )?(?:line |segment |side )?({SEG}) at (?:a )?right angles?\b",
@@ -255,6 +257,10 @@ _EN_SUBS: list[Sub] = [
     _sub(("all equal", "all are", "are all", "all have length", "all measure", "each equal", "each measure"),
          rf"({SEG}(?:{SEP}{SEG}){{1,5}}) (?:are |all |each ){{0,2}}(?:equal to|equal|=|measure|have length|are)(?: to)? ?(?={NUMSTART})",
          lambda m: " = ".join(re.findall(SEG, m.group(1))) + " = "),
+    _sub(("into two equal",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) (?:divides|splits|cuts) (?:the )?(?:line segment |segment |side |edge )?({SEG}) "
+         r"into two equal (?:parts|halves|segments|pieces)\b", r"\1 is the midpoint of \2"),
+    _sub(("base",), rf"(⊥|perpendicular to) (?:the )?(?:base|bottom face|base face|base plane)(?: plane)? ({POLY})", r"\1 plane \2"),
+    _sub(("the point",), r"\bis the point (?:of|on) (?=(?:the )?(?:circle|line|segment|side|edge|arc|⊙|[A-Z]))", "lies on "),
     _sub(("one of the",), r"\bis one of the (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
     _sub(("rect.",), r"\brect\. ?", "rectangle "),
     _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
@@ -271,7 +277,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("each other",), r"\b(parallel|perpendicular|congruent|similar) (?:to|with) each other\b", r"\1"),
     _sub(("vertices", "corners"), rf"\b(?:the |all )?(?:all the )?(?:three |four |five |six )?(?:vertices|corners)(?: {list_of(PNAME, SEP, 8)})? of "
          rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY}) (?:all |each )?(?:lie|are|are all|all lie) on ", r"\1 is inscribed in "),
-    _sub(("vertices",), rf"\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
+    _sub(("vertices",), rf"(?<!through )(?<!through the )\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
          r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
     _sub(("parallel",), r" ?\b(?:is|are|be|being|was) parallel (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) parallel to\b", " ∥"),
@@ -326,7 +332,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("one point", "one common point"), rf"((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}) and {CIRC}|{CIRC} and (?:line |segment )?"
          rf"(?:{SEG}|ℓ[a-z]\d{{0,2}})) (?:have|share) (?:exactly |only |just )?one (?:common )?point(?: in common)?,? (?:point )?({PT}){RB}",
          r"\1 are tangent at \2"),
-    _sub(("vertices",), rf"({CIRC}) (?:passes|goes) through (?:all |each of )?(?:the |its )?(?:three |four )?vertices of "
+    _sub(("vertices",), rf"({CIRC}) (?:passes|goes|is drawn|drawn|runs) through (?:all |each of )?(?:the |its )?(?:three |four )?vertices"
+         rf"(?: {list_of(PNAME, SEP, 8)})? of "
          rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY})", r"\2 is inscribed in \1"),
     _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
     _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),

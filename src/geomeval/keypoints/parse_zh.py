@@ -177,7 +177,7 @@ _ZH_SUBS: list[Sub] = [
     _sub(("圆",), rf"(?<![外内切心])圆(?={PT}{RB})", "⊙"),
     _sub(("圆",), r"(?:该|此|这个|这)圆", "⊙"),
     _sub(("弧",), rf"弧(?=(?:{PT}){{2,3}}{RB})", "⌒"),
-    _sub(("直线",), r"(直线)([a-z]\d{0,2})(?![A-Za-z0-9'=(:])", _lines),
+    _sub(("直线",), r"(直线)([a-z]\d{0,2})(?![A-Za-z0-9'=(])", _lines),
     _sub(("轴",), r"([xyz])轴", r"\1-axis"),
     _sub(("平面",), rf"平面(?=(?:{PT}){{3,8}}{RB}|[α-ω])", "plane "),
     _sub(("的",), rf"({ANG})的(?:度数|大小)", r"\1"),
@@ -319,6 +319,21 @@ def _on_axis_meets_zh(m: re.Match[str], b: Builder, off: int) -> None:
         b.relation("on", p, axis, text=m.group(0))
 
 
+def _solid_ref(word: str | None, name: str | None) -> str | None:
+    kind = solid_kind(word or "")
+    if kind is None:
+        return None
+    return f"{kind} {cn.solid_name(kind, name or '')}".strip()
+
+
+def _on_solid_inscribed(m: re.Match[str], b: Builder, off: int) -> None:
+    """`球内切于正方体`, `正方体的内切球` (the sphere in the cube), `正方体的外接球` (the cube in the sphere)."""
+    inner = _solid_ref(m.group("a") or m.group("a2") or m.group("a3"), m.group("an") or m.group("an3"))
+    outer = _solid_ref(m.group("b") or m.group("b2") or m.group("b3"), m.group("bn") or m.group("bn2"))
+    if inner and outer and inner != outer:
+        b.relation("inscribed", inner, outer, text=m.group(0))
+
+
 def _on_defined_point(m: re.Match[str], b: Builder, off: int) -> None:
     b.point(m.group("p"))
 
@@ -378,6 +393,10 @@ RELATION_RULES = RuleSet([
     Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?:为|是)?(?P<segs>{list_of(SEG, SEP, 4)})"),
          _on_circle_role),
     Rule(("弦",), re.compile(f"(?P<c>⊙[{BIG}{SMALL}])(?P<role>弦)(?P<segs>{SEG})"), _on_circle_role),
+    Rule(("内切", "外接"),
+         re.compile(f"(?P<a>{SOLIDWORD})(?P<an>{SOLID_NAME})?内切于(?P<b>{SOLIDWORD})(?P<bn>{SOLID_NAME})?"
+                    f"|(?P<b2>{SOLIDWORD})(?P<bn2>{SOLID_NAME})?的内切(?P<a2>球)|(?P<a3>{SOLIDWORD})(?P<an3>{SOLID_NAME})?的外接(?P<b3>球)"),
+         _on_solid_inscribed),
     Rule(("同心",), re.compile(f"(?P<a>⊙{BIG})与(?P<b>⊙{SMALL})同心"), _on_concentric_pair),
     Rule(("分别",), re.compile(f"{obj('a')}分别(?:与|和){OBJW}(?P<subj>{list_of(OBJW + OBJ_CORE, SEP, 3)})(?:相)?交于(?:点)?"
                                f"(?P<pts>{list_of(PNAME, SEP, 3)})"), _on_meets_respectively),
