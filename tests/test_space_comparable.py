@@ -117,7 +117,8 @@ def _results(root: Path, name: str) -> dict[str, Any]:
 def test_tables_that_take_no_single_run_and_uploads_without_a_protocol(runs_root: Path) -> None:
     human = _board("me2", "Table 6")
     reasons = ranking.apart_reasons(human, {"benchmark": "me2", "task": "me2_explain", "metrics": {}})
-    assert reasons == ["this table is human ratings of 80 problems; geomeval has no human evaluation"]
+    assert reasons == ["this table is human ratings of 80 problems; geomeval has no human evaluation (a me2_explain "
+                       "run's cells here are its judge's ratings, to read beside them)"]
     upload = {"benchmark": "geolaux", "task": "geolaux", "model": "m", "n_items": 2186,
               "metrics": {"ACS": {"value": 0.95}}}
     table = ranking.leaderboard("geolaux/0", runs_root / "none", {"mine": upload})

@@ -60,6 +60,10 @@ class Board:
     # columns vary (not checked), "judge": the judge model the paper used (its name is in the
     # run's judge spec), or "no_runs": why no single run can be ranked here.
     protocol: dict[str, Any] = field(default_factory=dict)
+    # "fraction" where the paper prints shares as fractions (ME2's 0.235), else "percent";
+    # `rank_by`: the column a ranking starts on (the table's headline), when not the first.
+    scale: str = "percent"
+    rank_by: str = ""
 
     @property
     def label(self) -> str:
@@ -86,6 +90,8 @@ def _read_board_file(path: Path) -> list[Board]:
             note=str(table.get("note") or data.get("note", "")),
             url=str(data.get("url", "")),
             protocol=dict(table.get("protocol") or {}),
+            scale=str(table.get("scale") or "percent"),
+            rank_by=str(table.get("rank_by") or ""),
         ))
     return boards
 

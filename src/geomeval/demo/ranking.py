@@ -1,9 +1,12 @@
 """One ranked leaderboard per benchmark: a paper's published rows and this Space's runs.
 
-A published table's columns are the paper's; a run joins it in every column whose name is
-one of its metrics (compared without units and case: "ACS" is "ACS", "VLM-I (%)" is
-"VLM-I"), shown as the reports print it (shares ×100), with its coverage and its interval
-(the metric's "ci" or "stderr", when the run has one) beside the ranking column. Rows are
+A published table's columns are the paper's; a run joins it in the cells its own paper-layout
+table gives it (`paper_cells`: ME2's domains and metrics, GeoEval's subsets, CapGeo's caption
+columns, ME2's solved × identified pairs), else in every column whose name is one of its
+metrics (compared without units and case: "ACS" is "ACS", "VLM-I (%)" is "VLM-I"), in the
+table's own scale (shares ×100, or fractions where the paper prints fractions), with its
+coverage and its interval (the metric's "ci" or "stderr", when the run has one) beside the
+ranking column. Rows are
 ranked on one column, best first; a row with no value there is listed last, unranked.
 
 A run enters the ranking only when it ran the table's protocol (`apart_reasons`): one of the
@@ -31,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..benchmarks import REGISTRY
-from . import boards
+from . import boards, paper_cells
 from .limits import MAX_UPLOAD_RESULTS_BYTES, MAX_UPLOADED_RUNS, DemoInputError
 
 PUBLISHED, LOCAL, UPLOADED = "published", "local run", "uploaded"
@@ -68,10 +71,16 @@ class Ranked:
     columns: list[str]  # the numeric columns a ranking may use
 
 
-def _interval(stats: dict[str, Any], unit: str | None) -> str:
-    """The metric's interval as shown (×100 for shares): "[lo, hi]" from "ci", "± e" from
-    "stderr" (1.96·stderr), "" when the run has none."""
-    scale = 1.0 if unit in boards.RAW_UNITS else 100.0
+def _interval(stats: dict[str, Any], unit: str | None, scale: float | None = None) -> str:
+    """The metric's interval as shown (×100 for shares, unless `scale` says otherwise): "[lo,
+    hi]" from "ci", "± e" from "stderr" (1.96·stderr), "" when the run has none."""
+    scale = scale if scale is not None else 1.0 if unit in boards.RAW_UNITS else 100.0
+    if scale == 1.0 and unit not in boards.RAW_UNITS:  # a fraction table: three decimals
+        ci = stats.get("ci")
+        if isinstance(ci, list | tuple) and len(ci) == 2 and all(isinstance(v, int | float) for v in ci):
+            return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+        stderr = stats.get("stderr")
+        return f"± {1.96 * stderr:.3f}" if isinstance(stderr, int | float) and math.isfinite(stderr) else ""
     ci = stats.get("ci")
     if isinstance(ci, list | tuple) and len(ci) == 2 and all(isinstance(v, int | float) for v in ci):
         return f"[{scale * ci[0]:.2f}, {scale * ci[1]:.2f}]"
@@ -83,16 +92,16 @@ def _interval(stats: dict[str, Any], unit: str | None) -> str:
     return ""
 
 
-def _run_row(columns: list[str], name: str, kind: str, data: dict[str, Any], rank_by: str | None) -> tuple[list[Any], list[Any]]:
-    metrics = data.get("metrics") or {}
-    task = data.get("task")
-    cells = [boards.display_value(_metric_for(column, task, metrics)) for column in columns]
+def _run_row(board: boards.Board, columns: list[str], name: str, kind: str, data: dict[str, Any],
+             rank_by: str | None) -> tuple[list[Any], list[Any]]:
+    found = paper_cells.run_cells(board, data, columns)
+    cells = [found[column].value if column in found else None for column in columns]
     coverage, interval = "", ""
-    stats = _metric_for(rank_by, task, metrics) if rank_by else None
+    stats = found[rank_by].stats if rank_by in found else None
     if stats:
         if isinstance(stats.get("coverage"), int | float):
             coverage = f"{100 * stats['coverage']:.0f}% ({stats.get('scored', '?')}/{stats.get('total', '?')})"
-        interval = _interval(stats, stats.get("unit"))
+        interval = _interval(stats, stats.get("unit"), paper_cells.scale_factor(board, stats.get("unit")))
     model = f"{str(data.get('model') or '?')[:80]} · run {name}"
     source = f"{kind}: {name}" + (f" · task {data['task']}" if data.get("task") else "")
     return [model, kind], [*cells, coverage, interval, source]
@@ -160,10 +169,24 @@ def apart_reasons(board: boards.Board, data: dict[str, Any], rank_by: str | None
     if isinstance(published, int) and items != published:
         reasons.append(f"{_count(items)} of {published:,} items")
     metrics = data.get("metrics") or {}
-    stats = _metric_for(rank_by, task, metrics) if rank_by else None
+    cell = paper_cells.run_cells(board, data, [rank_by]).get(rank_by) if rank_by else None
+    stats = cell.stats if cell else None
     stats = stats or metrics.get(data.get("headline") or "")
     if isinstance(stats, dict) and isinstance(stats.get("coverage"), int | float) and stats["coverage"] < 1:
         reasons.append(f"{stats.get('scored', '?')} of {stats.get('total', '?')} items scored")
+    return reasons
+
+
+def _joint_reasons(board: boards.Board, joint: paper_cells.JointRow, root: Path) -> list[str]:
+    """Why a pair of runs is not comparable with a joint table: each run checked against the
+    published table of its own task (ME2's Tables 2 and 3), prefixed with the run."""
+    reasons: list[str] = []
+    for name in (joint.solve, joint.keypoints):
+        data = boards.load_results(root, name)
+        own = next((b for b in boards.published_boards(board.benchmark)
+                    if data.get("task") in (b.protocol.get("tasks") or {})), None)
+        if own is not None:
+            reasons += [f"{name}: {why}" for why in apart_reasons(own, data)]
     return reasons
 
 
@@ -178,12 +201,15 @@ def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]]
     kind_index = next((i for i, c in enumerate(board.columns) if _norm(c) in KIND_COLUMNS), None)
     runs = [(name, LOCAL, data) for name, data in boards._all_results(root, board.benchmark).items()]
     runs += [(name, UPLOADED, data) for name, data in (uploaded or {}).items() if data.get("benchmark") == board.benchmark]
+    run_cells = [paper_cells.run_cells(board, d, value_columns) for _n, _k, d in runs]
+    joints = paper_cells.joint_rows(root, boards._all_results(root, board.benchmark)) if board.protocol.get("joint") else []
     filled = [c for c in value_columns
-              if any(boards.display_value(_metric_for(c, d.get("task"), d.get("metrics") or {})) is not None
-                     for _n, _k, d in runs)]
+              if any(c in found and found[c].value is not None for found in run_cells)
+              or any(j.cells.get(c) is not None for j in joints)]
     rankable = list(dict.fromkeys([*filled, *numeric]))
     if rank_by not in rankable:
-        rank_by = filled[0] if filled else (numeric[0] if numeric else None)
+        rank_by = (board.rank_by if board.rank_by in rankable else None) or (
+            filled[0] if filled else (numeric[0] if numeric else None))
     rows: list[list[Any]] = []
     for row in board.rows:
         kind = str(row[kind_index]) if kind_index is not None and row[kind_index] not in (None, "") else PUBLISHED
@@ -192,9 +218,18 @@ def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]]
         rows.append([str(row[0]), kind, *cells, "", "", "", f"{PUBLISHED}: {board.source}"])
     apart: set[int] = set()  # ids of the rows of runs listed apart
     for name, kind, data in runs:
-        head, tail = _run_row(value_columns, name, kind, data, rank_by)
+        head, tail = _run_row(board, value_columns, name, kind, data, rank_by)
         reasons = apart_reasons(board, data, rank_by)
         row = [*head, *tail[:-1], "; ".join(reasons), tail[-1]]
+        if reasons:
+            apart.add(id(row))
+        rows.append(row)
+    for joint in joints:
+        reasons = _joint_reasons(board, joint, root)
+        row = [f"{joint.model[:80]} · runs {joint.solve} × {joint.keypoints}", LOCAL,
+               *[joint.cells.get(c) for c in value_columns], f"{joint.items:,} items paired"
+               + (f" ({joint.unpaired:,} unscored in one run, left out)" if joint.unpaired else ""), "",
+               "; ".join(reasons), f"{LOCAL}: {joint.solve} × {joint.keypoints} (geomeval me2 joint)"]
         if reasons:
             apart.add(id(row))
         rows.append(row)
@@ -228,8 +263,8 @@ def leaderboard(key: str | None, root: Path, uploaded: dict[str, dict[str, Any]]
             f"{'lowest' if sign > 0 else 'highest'} first · "
             f"{sum(1 for r in ranked if str(r[-1]).startswith(PUBLISHED))} published row(s), "
             f"{sum(1 for r in ranked if r[2] in (LOCAL, UPLOADED) and r[0] != APART)} run(s) ranked, "
-            f"{sum(1 for r in ranked if r[0] == APART)} listed apart. Runs fill the columns named like their "
-            "metrics (shares ×100); an empty cell is a number the run or the paper does not have. A run is ranked "
+            f"{sum(1 for r in ranked if r[0] == APART)} listed apart. Runs fill the cells their own paper-layout "
+            "tables give them, in this table's scale; an empty cell is a number the run or the paper does not have. A run is ranked "
             "only when it ran this table's protocol (task, all published items, default switches and prompts, every "
             f"item scored); any other is listed apart, last, with the reasons in \"{APART_COLUMN}\".")
     if board.note:

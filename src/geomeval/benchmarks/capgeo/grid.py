@@ -47,12 +47,12 @@ def run_grid(
 
     if not reasoners or not captioners:
         raise ValueError("a grid needs at least one --model (reasoner) and one --captioner")
-    columns = ["direct"] + [f"{c.spec} · {m}" for c in captioners for m in ("with image", "without image")]
+    columns = ["direct"] + [column_label(c.spec, m) for c in captioners for m in ("with_image", "without_image")]
     grid: dict[str, Any] = {"source": source, "columns": columns, "rows": {}}
     for reasoner in reasoners:
         row: dict[str, Any] = {}
         cells = [("direct", None, "direct")] + [
-            (f"{c.spec} · {m.replace('_', ' ')}", c, m) for c in captioners for m in ("with_image", "without_image")
+            (column_label(c.spec, m), c, m) for c in captioners for m in ("with_image", "without_image")
         ]
         for column, captioner, mode in cells:
             if progress:
@@ -70,6 +70,12 @@ def run_grid(
     (out_dir / GRID_FILE).write_text(json.dumps(grid, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (out_dir / "grid.md").write_text(grid_markdown(grid), encoding="utf-8")
     return grid
+
+
+def column_label(captioner: str | None, mode: str) -> str:
+    """A run's column in the grid (and in the paper's Table 2 as the Space lays it out):
+    "direct", or "<captioner> · with image" / "<captioner> · without image"."""
+    return "direct" if mode == "direct" or not captioner else f"{captioner} · {mode.replace('_', ' ')}"
 
 
 def cell_text(cell: dict[str, Any]) -> str:
