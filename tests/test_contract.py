@@ -169,7 +169,7 @@ def test_every_registered_benchmark_has_a_card_in_sync(name: str) -> None:
     and names the Hub dataset the benchmark declares."""
     bench = get_benchmark(name)
     card = (REPO / "cards" / name / "README.md").read_text(encoding="utf-8")
-    assert card == bench.module("card").render_card(), name
+    assert card == bench.parts.card().render_card(), name
     assert bench.hub is not None and bench.hub.name == name and bench.hub.pretty_name in card
 
 

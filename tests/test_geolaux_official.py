@@ -16,6 +16,7 @@ import pytest
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.geolaux.judging import parse_official_error_types, parse_official_judgment
 from geomeval.benchmarks.geolaux.process_metrics import pqs
+from geomeval.benchmarks.geolaux.scoring import analysis
 from geomeval.engine import score
 from geomeval.judges import parse_judge_spec
 from geomeval.models import ModelOptions, parse_model_spec
@@ -133,7 +134,7 @@ def test_the_error_type_question_is_asked_as_the_official_one() -> None:
     assert all(choice in calc_text for choice in calc.fields["choices"])
     assert records[0].judgment["step_error_types"] == ["calculation", "figure_comprehension"]
     assert records[1].judgment["step_error_types"] == ["knowledge"]
-    every = BENCH.module("scoring").analysis(records)["error_types"]
+    every = analysis(records)["error_types"]
     assert every["counts"] == {"figure_comprehension": 1, "knowledge": 1, "calculation": 1, "logical_reasoning": 0}
     assert (every["needed"], every["classified"]) == (3, 3)
     assert every["shares"]["calculation"] == pytest.approx(1 / 3)

@@ -1,5 +1,5 @@
 """Modules imported on first use are safe to read from many threads at once: the Space and a
-run's posing threads both reach a benchmark's `data` and `scoring` first from threads, and a
+run's posing threads both reach a benchmark's `data` and `scoring` parts first from threads, and a
 half-initialised module seen by one of them used to break that benchmark until restart."""
 
 from __future__ import annotations
@@ -16,31 +16,30 @@ import pytest
 
 from geomeval.lazy import lazy_import
 
-# A fresh process: the registry imported, then 8 threads released together, each reading every
-# attribute a benchmark declaration reads from its deferred modules (found in its source).
+# A fresh process: the registry imported, then 8 threads released together, each asking every
+# benchmark for each of its declared parts (imported on that first call) and reading what the
+# contract reads of it.
 CHILD = textwrap.dedent(
     """
-    import ast, inspect, sys, threading
+    import threading
     from geomeval.benchmarks import REGISTRY
 
-    reads = set()
-    for bench in REGISTRY.values():
-        module = sys.modules[type(bench).__module__]
-        for node in ast.walk(ast.parse(inspect.getsource(module))):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id in ("data", "scoring") and hasattr(module, node.value.id)):
-                reads.add((module.__name__, node.value.id, node.attr))
+    READS = {"scoring": ("METRICS", "BREAKDOWNS", "KEPT", "score_record", "aggregate"),
+             "data": ("SOURCE", "sample_path", "build", "locate"), "card": ("render_card",),
+             "evaluation": ("FACES",), "raw": ("locate_release",)}
+    reads = [(bench, role, attr) for bench in REGISTRY.values() for role, attrs in READS.items()
+             if getattr(bench.parts, role) is not None for attr in attrs]
     assert len(reads) > 10, reads
     gate = threading.Barrier(8)
     failures = []
 
     def read_all():
         gate.wait()
-        for module, name, attr in sorted(reads):
+        for bench, role, attr in reads:
             try:
-                getattr(getattr(sys.modules[module], name), attr)
+                getattr(getattr(bench.parts, role)(), attr)
             except Exception as exc:  # the failure this test exists for
-                failures.append(f"{module}.{name}.{attr}: {exc!r}")
+                failures.append(f"{bench.name}.{role}.{attr}: {exc!r}")
 
     threads = [threading.Thread(target=read_all) for _ in range(8)]
     for t in threads:

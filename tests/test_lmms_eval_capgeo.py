@@ -75,7 +75,7 @@ def test_metric_keys_are_safe_and_match_the_scorer() -> None:
     assert keys["relations F1 (judge)"] == "relations_F1_judge"
     assert keys["numericals precision"] == "numericals_precision"
     assert SPEC.hub_dataset == "geomeval/CapGeo-Bench" and SPEC.task_folder == "capgeo"
-    assert SPEC.module("data") is bench_data
+    assert SPEC.data() is bench_data
     assert "caption_en" in SPEC.features()
     assert integration.for_task("capgeo_bench") is SPEC
 

@@ -81,7 +81,7 @@ def test_the_entry_agrees_with_the_benchmark() -> None:
         "accuracy": "accuracy"
     }
     assert SPEC.hub_dataset == "geomeval/CapGeo-Reasoning" and SPEC.task_folder == "capgeo"
-    assert SPEC.template == "_reasoning_template_yaml" and SPEC.module("data") is reasoning_data
+    assert SPEC.template == "_reasoning_template_yaml" and SPEC.data() is reasoning_data
     assert "caption" in SPEC.features() and "captioner" in SPEC.features()
     assert all(integration.for_task(task) is SPEC for task in TASKS.values())
     shipped = integration.tasks_dir() / "capgeo"

@@ -86,7 +86,7 @@ def test_the_entry_agrees_with_the_benchmark() -> None:
     assert SPEC.tasks == GeoEval.tasks == SUBSETS
     assert SPEC.metrics == scoring.METRICS and integration.metric_keys(SPEC) == {"A": "A", "T": "T"}
     assert dict(SPEC.dataset_names) == {task: task for task in SUBSETS}  # one config per subset
-    assert SPEC.module("data") is data and SPEC.hub_dataset == "geomeval/GeoEval"
+    assert SPEC.data() is data and SPEC.hub_dataset == "geomeval/GeoEval"
     assert "diagram" in SPEC.features() and SPEC.scoring_columns == ("diagram",)
     assert all(integration.for_task(task) is SPEC for task in SUBSETS)
     assert SPEC.groups == (GROUP,) and GROUP in integration.GROUPS

@@ -86,7 +86,7 @@ def all_departures() -> dict[str, list[Departure]]:
     """Every registered benchmark's rows, in registry order."""
     from .benchmarks import REGISTRY
 
-    return {name: departures(name, bench.module("card").render_card()) for name, bench in REGISTRY.items()}
+    return {name: departures(name, bench.parts.card().render_card()) for name, bench in REGISTRY.items()}
 
 
 def _row(cells: tuple[str, ...]) -> str:

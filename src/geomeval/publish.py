@@ -35,7 +35,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import UsageError
 from .faces import metric_path
@@ -56,6 +56,9 @@ from .hfdata import (
     written_files,
 )
 from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
+
+if TYPE_CHECKING:
+    from .benchmarks.contract import DataPart
 
 
 def repo_root() -> Path:
@@ -105,12 +108,12 @@ class Staged:
 # --------------------------------------------------------------------------- datasets
 
 
-def _data_module(name: str) -> Any:
-    """The dataset's `data` module: its benchmark folder's (every folder names it so)."""
+def _data_module(name: str) -> DataPart:
+    """The dataset's `data` module: its benchmark's declared part."""
     metadata(name)  # a clear error for an unknown name
     from .benchmarks import get_benchmark
 
-    return get_benchmark(name).module("data")
+    return get_benchmark(name).parts.data()
 
 
 def _configs(module: Any, raw: Path) -> list[str | None]:
@@ -143,7 +146,8 @@ def expected_datasets(name: str, data: str | Path | None = None) -> dict[str | N
         # a single-config release is read a row at a time, mapped from disk (as its build read
         # it): publishing a large release never holds it in memory (GeoEval's subsets are read
         # whole, their complexity rated against each subset)
-        dataset = module.SOURCE.raw_dataset(where) if config is None else module.from_raw(where, config=config)[0]
+        source: Any = module.SOURCE  # a config's reader is GeoEval's SubsetDataSource's
+        dataset = source.raw_dataset(where) if config is None else source.from_raw(where, config=config)[0]
         out[config] = {"test": dataset}
     return out
 

@@ -15,6 +15,7 @@ from ..errors import UsageError
 from ..hub_metadata import HubMetadata
 from ..prompts import PromptSet, Template, default_set
 from ..records import KeptFields, SampleRecord, Score
+from .contract import Parts
 from .lmms import LmmsBenchmark
 from .options import NoOptions
 from .options import parse as parse_options
@@ -111,6 +112,9 @@ class Benchmark(ABC):
     # (GeoLaux 0.1 and 8,192; ME2 1,024 tokens), else 0 and 2,048.
     generation_temperature: ClassVar[float] = 0.0
     generation_max_tokens: ClassVar[int] = 2048
+    # Its folder's parts (scoring, data, card, evaluate faces, release reader), each reached
+    # through a direct import made when first needed: see contract.py.
+    parts: ClassVar[Parts]
     _prompt_set: PromptSet | None = None
 
     @property
@@ -198,23 +202,15 @@ class Benchmark(ABC):
     def new_record(self, item: Item, task: str) -> SampleRecord:
         """A record holding the targets and breakdown keys, before any response."""
 
-    def module(self, role: str) -> Any:
-        """The benchmark folder's module for a role (`scoring`, `data`), imported when first
-        needed: every folder names the same role with the same file name."""
-        from importlib import import_module
-
-        return import_module(f"{type(self).__module__.rpartition('.')[0]}.{role}")
-
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         """Scores for one record with a response (the engine scores the others by
         `model_failed`); failures are unscored `Score`s, never zeros. The default is the
-        folder's `scoring.score_record(record, judge, prompts)`.
+        folder's `scoring.score_record(record, judge, prompts)` (`parts.scoring`).
 
         May set `record.extracted` and `record.judgment`; judge calls go through
         `judge.ask`, so they share the run's concurrency, cache and retries.
         """
-        scores: dict[str, Score] = await self.module("scoring").score_record(record, judge, self.prompts)
-        return scores
+        return await self.parts.scoring().score_record(record, judge, self.prompts)
 
     def responded(self, record: SampleRecord) -> bool:
         """Whether the model gave an answer to score: a reply without a generation error
@@ -241,7 +237,7 @@ class Benchmark(ABC):
     def evaluate_face(self, task: str) -> EvaluateFace | NoEvaluateFace:
         """The task's `evaluate` module and how a run's records become its inputs, or why it has
         none: the folder's `evaluation.FACES[task]` (every task declares one or the other)."""
-        faces: Mapping[str, EvaluateFace | NoEvaluateFace] = self.module("evaluation").FACES
+        faces = self.parts.evaluation().FACES
         if task not in faces:
             raise KeyError(f"{self.name}: evaluation.FACES declares no evaluate face for task {task!r}")
         return faces[task]
@@ -250,16 +246,15 @@ class Benchmark(ABC):
     def breakdowns(self) -> tuple[Breakdown, ...]:
         """The breakdowns its results are reported by, in order (the folder's
         `scoring.BREAKDOWNS`: each with the record field it groups by and its groups' order)."""
-        return tuple(self.module("scoring").BREAKDOWNS)
+        return tuple(self.parts.scoring().BREAKDOWNS)
 
     @property
     def kept_fields(self) -> KeptFields:
         """What its `aggregate` reads of a record beyond ids, meta, scores and flags (the
-        folder's `scoring.KEPT`; none when it declares nothing): a run keeps only that of each
+        folder's `scoring.KEPT`): a run keeps only that of each
         written record. tests/test_kept.py holds every benchmark × task to it, aggregating the
         kept copies and the records read back alike."""
-        kept: KeptFields = getattr(self.module("scoring"), "KEPT", KeptFields())
-        return kept
+        return self.parts.scoring().KEPT
 
     def kept(self, record: SampleRecord) -> SampleRecord:
         """The copy of a written record a run keeps for `aggregate`, `responded` and results.json
@@ -270,11 +265,9 @@ class Benchmark(ABC):
     def aggregate(self, records: Sequence[SampleRecord]) -> dict[str, Any]:
         """Metrics with coverage, and breakdowns, for `results.json`: the folder's
         `scoring.aggregate(records)`."""
-        summary: dict[str, Any] = self.module("scoring").aggregate(records)
-        return summary
+        return self.parts.scoring().aggregate(records)
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         """Convert the official raw release into typed parquet shards plus a card: the
         folder's `data.build`."""
-        built: dict[str, Any] = self.module("data").build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)
-        return built
+        return self.parts.data().build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

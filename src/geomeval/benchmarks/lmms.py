@@ -8,12 +8,15 @@ module imports nothing heavy, so declaring tasks costs a benchmark module nothin
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .contract import DataPart, Parts, RawPart
 
 TEMPLATE = "_default_template_yaml"
 
@@ -35,9 +38,6 @@ class LmmsBenchmark:
     scoring_columns: tuple[str, ...] = ()  # image columns process_results needs
     release_folders: tuple[str, ...] = ()  # image folders of a raw release (cache fingerprint)
     folder: str = ""  # the task folder under lmms_tasks/; "" = name
-    # (role, module) where the folder's module for a role has another name (CapGeo's data
-    # module also reads its raw sources: ("raw", "data")).
-    module_names: tuple[tuple[str, str], ...] = ()
     template: str = TEMPLATE  # the template its task YAMLs include (two benchmarks share capgeo/)
     # The registry's benchmark configured for one task (CapGeo: the task's mode); None = as is.
     configure: Callable[[Any, str], Any] | None = None
@@ -76,13 +76,32 @@ class LmmsBenchmark:
     def task_folder(self) -> str:
         return self.folder or self.name
 
+    def parts(self) -> Parts:
+        """The registered benchmark's declared parts (`Benchmark.parts`)."""
+        from . import get_benchmark
+
+        return get_benchmark(self.name).parts
+
+    def data(self) -> DataPart:
+        """The benchmark's data part: its source (rows through the Features), build and locate."""
+        return self.parts().data()
+
+    def raw(self) -> RawPart:
+        """The benchmark's release reader (`locate_release`), for the cache fingerprint; a
+        benchmark whose fingerprint needs none (`hash_whole_release`, `release_files`) has none."""
+        raw = self.parts().raw
+        if raw is None:
+            raise LookupError(f"{self.name} declares no release reader (parts.raw)")
+        return raw()
+
     def module(self, role: str) -> Any:
-        """The benchmark's `data`, `raw` or `features` module (imported when first needed)."""
-        return import_module(f"geomeval.benchmarks.{self.name}.{dict(self.module_names).get(role, role)}")
+        """The `data` or `raw` part by role: kept only until the lmms-eval integration calls
+        `data()` and `raw()` (issue 38)."""
+        return {"data": self.data, "raw": self.raw}[role]()
 
     def features(self) -> Any:
         """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
-        return self.module("data").SOURCE.features
+        return self.data().SOURCE.features
 
     def metrics_for(self, task: str | None) -> tuple[str, ...]:
         """The metrics `task` reports (its YAML's metric_list): those of `metrics` the
@@ -101,7 +120,7 @@ class LmmsBenchmark:
         PNG bytes, since lmms-eval decodes every image to PIL."""
         from ..images import image_bytes
 
-        row = self.module("data").SOURCE.named(doc)
+        row = self.data().SOURCE.named(doc)
         for column in self.scoring_columns:
             image = row.get(column)
             if image is not None and not isinstance(image, dict):
@@ -111,3 +130,14 @@ class LmmsBenchmark:
     def dataset_name(self, task: str) -> str | None:
         """The config `task` reads (its YAML's `dataset_name`); None: the default one."""
         return dict(self.dataset_names).get(task)
+
+
+def log_info(message: str) -> None:
+    """A line in lmms-eval's own log (loguru), or this module's logger outside lmms-eval (a
+    benchmark's aggregation logs what it computed from here)."""
+    try:
+        from loguru import logger
+
+        logger.info(message)
+    except ImportError:
+        logging.getLogger(__name__).info(message)

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import EndpointFailure, UsageError
 from ...hfdata import is_built_dataset
-from ...lazy import lazy_import
 from ...prompts import PromptSet, Template
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..contract import CardPart, DataPart, EvaluationPart, Parts, ScoringPart
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .captioning import TEMPLATE_NAMES, caption_messages
@@ -42,10 +42,7 @@ from .prompts import PROMPT_STYLES, reasoning_messages
 from .sources import SOURCES, apply_sampling, load_source, sampling
 
 if TYPE_CHECKING:
-    from ...judges import Judge
-
-scoring = lazy_import(f"{__package__}.scoring")
-data = lazy_import(f"{__package__}.data")
+    pass
 
 
 DEFAULT_SOURCE = "mathvista_geometry"
@@ -78,10 +75,36 @@ class CapGeoOptions:
         "instructions the paper lacks: not Tables 2-3's protocol)"))
 
 
+# The folder's parts (benchmarks/contract.py), each imported when first asked for.
+def _scoring() -> ScoringPart:
+    from . import scoring
+
+    return scoring
+
+
+def _data() -> DataPart:
+    from . import data
+
+    return data
+
+
+def _card() -> CardPart:
+    from . import card
+
+    return card
+
+
+def _evaluation() -> EvaluationPart:
+    from . import evaluation
+
+    return evaluation
+
+
 class CapGeo(Benchmark):
     name = "capgeo"
     title = "CapGeo"
     hub = HUB
+    parts = Parts(scoring=_scoring, data=_data, card=_card, evaluation=_evaluation)
     tasks = ("capgeo_reasoning",)
     # One task per mode, reading the caption a built reasoning dataset carries (`geomeval capgeo
     # build`); the folder and its second template are shared with CapGeo-Bench.
@@ -91,7 +114,6 @@ class CapGeo(Benchmark):
         summary=("accuracy",),
         title="CapGeo reasoning",
         folder="capgeo",
-        module_names=(("raw", "data"),),
         template="_reasoning_template_yaml",
         configure=lambda bench, task: bench.with_mode(task.removeprefix(LMMS_PREFIX)),
         run_options=lambda task, data: {"source": data, "mode": task.removeprefix(LMMS_PREFIX)},
@@ -108,7 +130,7 @@ class CapGeo(Benchmark):
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return scoring.METRICS
+        return _scoring().METRICS
     compare_by = "question_type"
 
     def __init__(self, settings: CapGeoOptions | None = None, captioner: Any = None) -> None:
@@ -213,8 +235,8 @@ class CapGeo(Benchmark):
                 raise UsageError("a built --source is the data: leave out --data")
             from ..datasource import LazyItems
 
-            data.locate(self.settings.source)  # a path that is not built says how to build it
-            return LazyItems(data.SOURCE.rows(self.settings.source, limit), _built_item)
+            _data().locate(self.settings.source)  # a path that is not built says how to build it
+            return LazyItems(_data().SOURCE.rows(self.settings.source, limit), _built_item)
         rows = apply_sampling(load_source(self.settings.source, data_arg), self.sampling())
         rows = rows[:limit] if limit is not None else rows
         return [Item(id=row["id"], fields=row, choices=tuple(row["choices"])) for row in rows]
@@ -276,13 +298,12 @@ class CapGeo(Benchmark):
             meta={"source": row["source"], "question_type": row["question_type"], "subject": row.get("subject")},
         )
 
-    async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return scoring.score_record(record)  # the answer checker alone: no judge, no prompt
-
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """An item that could not be posed says so (its placeholder failed too); others as
         the base's."""
-        return scoring.unposed_scores(record) or super().model_failed(record)
+        from .scoring import unposed_scores
+
+        return unposed_scores(record) or super().model_failed(record)
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         raise UsageError(
@@ -299,7 +320,7 @@ def _built_item(row: dict[str, Any]) -> Item:
 
 def _built_row(row: dict[str, Any]) -> dict[str, Any]:
     """A row of a built reasoning dataset in the shape `load_source` gives, with its caption."""
-    row = data.SOURCE.named(row)
+    row = _data().SOURCE.named(row)
     row["choices"] = row.get("choices") or []
     if row.get("caption") is None:
         row.setdefault("caption_error", "the built dataset has no caption for this item")

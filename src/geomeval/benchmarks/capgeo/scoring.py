@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer
-from ...records import SampleRecord, Score
+from ...records import KeptFields, SampleRecord, Score
 from .prompts import no_caption_reason
+
+if TYPE_CHECKING:
+    from ...judges import Judge
+    from ...prompts import PromptSet
 
 METRICS = ("accuracy",)
 
@@ -27,7 +31,9 @@ def unposed_scores(record: SampleRecord) -> dict[str, Score] | None:
     return None
 
 
-def score_record(record: SampleRecord) -> dict[str, Score]:
+async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet) -> dict[str, Score]:
+    """Accuracy by the answer checker alone: no judge is asked and no prompt rendered (the
+    arguments are the contract's, which every benchmark's scorer takes)."""
     unposed = unposed_scores(record)
     if unposed is not None:
         return unposed
@@ -46,6 +52,7 @@ def score_record(record: SampleRecord) -> dict[str, Score]:
 
 
 BREAKDOWNS = (Breakdown("question_type", order=("multi_choice", "free_form")), Breakdown("subject"))
+KEPT = KeptFields()  # `aggregate` reads only ids, meta and scores
 
 
 def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:

@@ -17,7 +17,6 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from ...lazy import lazy_import
 from ...prompts import PromptSet, Template
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
@@ -27,14 +26,12 @@ from ..capgeo.captioning import (
     caption_messages,
     caption_messages_zh,
 )
+from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
 from ..lmms import LmmsBenchmark, metric_key
 from ..options import about
 from .hub import HUB
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 from .keypoint_judge import TEMPLATES_SPLIT as KEYPOINT_TEMPLATES_SPLIT
-
-data = lazy_import(f"{__package__}.data")
-scoring = lazy_import(f"{__package__}.scoring")
 
 # CapGeo-Bench's prompt set at the defaults: the caption requests the model answers and the
 # keypoint judge's.
@@ -65,7 +62,7 @@ def templates_for(options: CapGeoBenchOptions) -> tuple[Template, ...]:
 
 LMMS_AVG = "Avg"  # Table 4's headline; its lmms-eval key is the same
 _SCORE_FIELDS = ("value", "unscored", "needs_judge", "not_applicable", "judge")
-# `scoring.METRICS`, spelled out so that declaring the lmms-eval tasks imports no scorer (a
+# `_scoring().METRICS`, spelled out so that declaring the lmms-eval tasks imports no scorer (a
 # test checks they agree): the offline keypoint engine's always, the judge's " (judge)" ones
 # when a judge is named (else unscored, needs_judge).
 KEYPOINT_METRICS = tuple(
@@ -75,10 +72,42 @@ KEYPOINT_METRICS = tuple(
 )
 
 
+# The folder's parts (benchmarks/contract.py), each imported when first asked for.
+def _scoring() -> ScoringPart:
+    from . import scoring
+
+    return scoring
+
+
+def _data() -> DataPart:
+    from . import data
+
+    return data
+
+
+def _card() -> CardPart:
+    from . import card
+
+    return card
+
+
+def _evaluation() -> EvaluationPart:
+    from . import evaluation
+
+    return evaluation
+
+
+def _raw() -> RawPart:
+    from . import raw
+
+    return raw
+
+
 class CapGeoBench(Benchmark):
     name = "capgeo_bench"
     title = "CapGeo-Bench"
     hub = HUB
+    parts = Parts(scoring=_scoring, data=_data, card=_card, evaluation=_evaluation, raw=_raw)
     tasks = ("capgeo_bench", "capgeo_bench_zh")
     # Only the English task in lmms-eval: capgeo_bench_zh scores the rows that have a Chinese
     # caption, a subset a task over the whole split cannot pose. Each item also carries the
@@ -113,7 +142,7 @@ class CapGeoBench(Benchmark):
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return scoring.METRICS
+        return _scoring().METRICS
 
     def data_status(self) -> str:
         sample = self.embedded()
@@ -124,12 +153,12 @@ class CapGeoBench(Benchmark):
         self.check_task(task)
         from ..datasource import LazyItems
 
-        rows = data.SOURCE.rows(data_arg)
+        rows = _data().SOURCE.rows(data_arg)
         if task == "capgeo_bench_zh":  # only items with a Chinese reference to score against
             rows = rows.select([i for i, caption in enumerate(rows["caption_zh"]) if caption])
         if limit is not None:
             rows = rows.select(list(range(min(limit, len(rows)))))
-        return LazyItems(rows, lambda row: Item(id=row["id"], fields=data.SOURCE.named(row)))
+        return LazyItems(rows, lambda row: Item(id=row["id"], fields=_data().SOURCE.named(row)))
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         if task == "capgeo_bench_zh":
@@ -168,9 +197,9 @@ def lmms_avg(items: Sequence[Any]) -> float | None:
     """Table 4's Avg over the task, computed as `geomeval run capgeo_bench` computes it
     (`scoring.headline_avg`): the judge engine's when a judge ran, else the offline
     engine's; None (N/A) when a dimension has no scored item. The engine is logged."""
-    from ...integrations.lmms_eval import log_info, resolve
+    from ..lmms import log_info
+    from . import scoring
 
-    resolve(items)
     records = [
         SampleRecord(id=str(x.get("id")), benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
                      scores={name: Score.from_dict(score) for name, score in (x.get("scores") or {}).items()})

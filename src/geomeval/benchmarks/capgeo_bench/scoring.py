@@ -25,7 +25,7 @@ from ...aggregate import Breakdown, summarize
 from ...judges import Judge
 from ...keypoints import score_captions
 from ...prompts import PromptSet, default_set
-from ...records import SampleRecord, Score, judged
+from ...records import KeptFields, SampleRecord, Score, judged
 from . import keypoint_judge
 from .features import CLASSES, DIFFICULTIES
 
@@ -168,6 +168,7 @@ BREAKDOWNS = (
     Breakdown("class_difficulty", key=lambda r: f"{r.meta.get('class')} · {r.meta.get('difficulty')}",
               order=tuple(f"{c} · {d}" for c in CLASSES for d in DIFFICULTIES)),
 )
+KEPT = KeptFields()  # `aggregate` reads only ids, meta and scores
 
 
 def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:

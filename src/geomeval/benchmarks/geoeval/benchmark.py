@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ...judges import Judge
-from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..contract import CardPart, DataPart, EvaluationPart, Parts, ScoringPart
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .analyses import description_length, external_constant, subjects
@@ -42,12 +42,9 @@ from .prompts import (
     uses,
 )
 
-data = lazy_import(f"{__package__}.data")
-scoring = lazy_import(f"{__package__}.scoring")
-
 
 def _item(row: dict[str, Any]) -> Item:
-    fields = data.SOURCE.named(row)
+    fields = _data().SOURCE.named(row)
     return Item(id=fields["id"], fields=fields, choices=tuple(fields["choices"] or ()))
 
 
@@ -85,10 +82,36 @@ class GeoEvalOptions:
         named="extraction"))
 
 
+# The folder's parts (benchmarks/contract.py), each imported when first asked for.
+def _scoring() -> ScoringPart:
+    from . import scoring
+
+    return scoring
+
+
+def _data() -> DataPart:
+    from . import data
+
+    return data
+
+
+def _card() -> CardPart:
+    from . import card
+
+    return card
+
+
+def _evaluation() -> EvaluationPart:
+    from . import evaluation
+
+    return evaluation
+
+
 class GeoEval(Benchmark):
     name = "geoeval"
     title = "GeoEval"
     hub = HUB
+    parts = Parts(scoring=_scoring, data=_data, card=_card, evaluation=_evaluation)
     tasks = SUBSETS
     # One built folder with a config per subset: each task reads its own; the group `geoeval`
     # runs all four. T applies to text-only items, so the scorer must see the diagram.
@@ -107,7 +130,7 @@ class GeoEval(Benchmark):
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return scoring.METRICS
+        return _scoring().METRICS
     # The paper's Table 3 ablation: a run without descriptions against one with them, per
     # whether the release has a description for the item.
     compare_by = "has_description"
@@ -129,12 +152,12 @@ class GeoEval(Benchmark):
         self.check_task(task)
         from ..datasource import LazyItems
 
-        source = data.SOURCE.rows(data_arg, limit=limit, config=task)
+        source = _data().SOURCE.rows(data_arg, limit=limit, config=task)
         if all(level is not None for level in source["complexity"]):  # rated at build time: made as the run reaches them
             return LazyItems(source, _item)
         # A complexity is rated over the whole set loaded (the official tertiles), so a set with
         # an unrated problem is read whole first.
-        rows = [data.SOURCE.named(row) for row in source]
+        rows = [_data().SOURCE.named(row) for row in source]
         levels = list(rate([measure(problem_text(r, task), r["diagram_description"], r["solution"]) for r in rows]))
         items = []
         for row, level in zip(rows, levels, strict=True):
@@ -146,6 +169,8 @@ class GeoEval(Benchmark):
         return build_messages(item.fields, task, self.mode, self.prompts, self.prompt_style)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
+        from .scoring import length_bucket
+
         row = item.fields
         backward = task == "geoeval_backward"
         with_description, with_diagram = uses(self.mode)
@@ -172,7 +197,7 @@ class GeoEval(Benchmark):
                 "external_constant": external_constant(row["source"], row["solution"]),
                 "description_length": description_length(row["diagram_description"]),
                 "complexity": row["complexity"],
-                "length_bucket": scoring.length_bucket(row),
+                "length_bucket": length_bucket(row),
                 # T is over the problems without a diagram in the data (the paper's "text-only
                 # problems"), whatever the mode shows: in --mode text an item with a diagram
                 # is still no text-only problem.
@@ -194,4 +219,6 @@ class GeoEval(Benchmark):
 
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """A unscored with the reason; T too, or not applicable for an item with a diagram."""
-        return scoring.failed_scores(record)
+        from .scoring import failed_scores
+
+        return failed_scores(record)

@@ -16,7 +16,7 @@ from typing import Any
 from ...aggregate import Breakdown, summarize
 from ...judges import Judge
 from ...prompts import PromptSet
-from ...records import SampleRecord, Score, judged
+from ...records import KeptFields, SampleRecord, Score, judged
 from ..base import model_failure
 from .analyses import CONSTANT_ORDER, DESCRIPTION_LENGTHS, SUBJECTS
 from .complexity import QUESTION_LENGTH_EDGES, question_length_bucket
@@ -93,6 +93,7 @@ BREAKDOWNS = (
     Breakdown("description", key=lambda r: "with description" if r.meta.get("description_shown") else "without description",
               order=("with description", "without description")),
 )
+KEPT = KeptFields()  # `aggregate` reads only ids, meta and scores
 
 
 def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ...lazy import lazy_import
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item
+from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .features import step_bucket
@@ -19,9 +19,6 @@ from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
     from ...judges import Judge
-
-data = lazy_import(f"{__package__}.data")
-scoring = lazy_import(f"{__package__}.scoring")
 
 
 SHARED_SAMPLE_NAME = "geolaux_mini_sample"
@@ -33,7 +30,7 @@ def shared_data_dir() -> Path:
 
 
 def _item(row: dict[str, Any]) -> Item:
-    fields = data.SOURCE.named(row)
+    fields = _data().SOURCE.named(row)
     return Item(id=fields["id"], fields=fields, choices=tuple(fields["choices"] or ()))
 
 
@@ -50,10 +47,42 @@ class GeoLauxOptions:
         "steps and its English rubric marks each; not the paper's)", named="steps"))
 
 
+# The folder's parts (benchmarks/contract.py), each imported when first asked for.
+def _scoring() -> ScoringPart:
+    from . import scoring
+
+    return scoring
+
+
+def _data() -> DataPart:
+    from . import data
+
+    return data
+
+
+def _card() -> CardPart:
+    from . import card
+
+    return card
+
+
+def _evaluation() -> EvaluationPart:
+    from . import evaluation
+
+    return evaluation
+
+
+def _raw() -> RawPart:
+    from . import raw
+
+    return raw
+
+
 class GeoLaux(Benchmark):
     name = "geolaux"
     title = "GeoLaux"
     hub = HUB
+    parts = Parts(scoring=_scoring, data=_data, card=_card, evaluation=_evaluation, raw=_raw)
     tasks = ("geolaux", "geolaux_aux")
     lmms = LmmsBenchmark(
         tasks=("geolaux", "geolaux_aux"),
@@ -71,7 +100,7 @@ class GeoLaux(Benchmark):
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return scoring.METRICS
+        return _scoring().METRICS
     compare_by = "auxiliary_type"  # the auxiliary-line ablation: geolaux vs geolaux_aux
 
     def data_status(self) -> str:
@@ -87,12 +116,14 @@ class GeoLaux(Benchmark):
         self.check_task(task)
         from ..datasource import LazyItems
 
-        return LazyItems(data.SOURCE.rows(data_arg, limit=limit), _item)
+        return LazyItems(_data().SOURCE.rows(data_arg, limit=limit), _item)
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return build_messages(item.fields, with_auxiliary=task == "geolaux_aux", prompts=self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
+        from .scoring import figure_field
+
         row = item.fields
         return SampleRecord(
             id=item.id,
@@ -106,7 +137,7 @@ class GeoLaux(Benchmark):
                 "solution": row["solution"],
                 "step_length": row["step_length"],
                 # For the judge, which sees the figure as the paper's does (and for rescoring).
-                "figure": scoring.figure_field(row.get("image")),
+                "figure": figure_field(row.get("image")),
             },
             meta={
                 "type": row["type"],
@@ -117,8 +148,9 @@ class GeoLaux(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        scores: dict[str, Score] = await scoring.score_record(record, judge, self.prompts, self.steps)
-        return scores
+        from .scoring import score_record
+
+        return await score_record(record, judge, self.prompts, self.steps)
 
     def finished(self, record: SampleRecord) -> bool:
         """As the base's, and a solution with a first wrong step whose error type the judge

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from ...lazy import lazy_import
 from ...prompts import Template
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, model_failure
+from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .hub import HUB
@@ -25,9 +25,6 @@ ENGINES: tuple[str, ...] = get_args(Engine)
 
 if TYPE_CHECKING:
     from ...judges import Judge
-
-data = lazy_import(f"{__package__}.data")
-scoring = lazy_import(f"{__package__}.scoring")
 
 
 TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}
@@ -48,10 +45,42 @@ class GGBenchOptions:
         "(its earlier wording: JSON verdicts with a reason, self-contained one-command-per-line blocks)"))
 
 
+# The folder's parts (benchmarks/contract.py), each imported when first asked for.
+def _scoring() -> ScoringPart:
+    from . import scoring
+
+    return scoring
+
+
+def _data() -> DataPart:
+    from . import data
+
+    return data
+
+
+def _card() -> CardPart:
+    from . import card
+
+    return card
+
+
+def _evaluation() -> EvaluationPart:
+    from . import evaluation
+
+    return evaluation
+
+
+def _raw() -> RawPart:
+    from . import raw
+
+    return raw
+
+
 class GGBench(Benchmark):
     name = "ggbench"
     title = "GGBench"
     hub = HUB
+    parts = Parts(scoring=_scoring, data=_data, card=_card, evaluation=_evaluation, raw=_raw)
     tasks = ("ggbench_code", "ggbench_image")
     # lmms-eval's generate_until returns text only, so the image track has no task there. Its
     # metrics are `scoring.CODE_TRACK_METRICS` without LPIPS, which needs torchvision, which
@@ -111,10 +140,12 @@ class GGBench(Benchmark):
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return scoring.METRICS
+        return _scoring().METRICS
 
     def task_metrics(self, task: str) -> tuple[str, ...]:
         """Its track's: the image track has no engine or code metrics."""
+        from . import scoring
+
         return scoring.IMAGE_TRACK_METRICS if task == "ggbench_image" else scoring.CODE_TRACK_METRICS
 
     def data_status(self) -> str:
@@ -127,13 +158,15 @@ class GGBench(Benchmark):
         from ..datasource import LazyItems
 
         # made as the run reaches them, so only a window of items and figures is held
-        rows = data.SOURCE.rows(data_arg, limit=limit)
-        return LazyItems(rows, lambda row: Item(id=row["id"], fields=data.SOURCE.named(row)))
+        rows = _data().SOURCE.rows(data_arg, limit=limit)
+        return LazyItems(rows, lambda row: Item(id=row["id"], fields=_data().SOURCE.named(row)))
 
     def messages(self, item: Item, task: str) -> list[dict[str, Any]]:
         return task_messages(item.fields, track=TRACKS[task], prompts=self.prompts)
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
+        from .scoring import reference_image_b64
+
         row = item.fields
         return SampleRecord(
             id=item.id,
@@ -144,7 +177,7 @@ class GGBench(Benchmark):
                 "steps": [{"text": s["text"], "code": s["code"]} for s in row["steps"]],
                 "reference_script": row["reference_script"],
                 "inspection": row["inspection"],
-                "final_image": scoring.reference_image_b64(row["final_image"]),
+                "final_image": reference_image_b64(row["final_image"]),
             },
             meta={
                 "difficulty": row["difficulty"],
@@ -154,7 +187,9 @@ class GGBench(Benchmark):
         )
 
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
-        return await scoring.score_record(record, judge, self.prompts, self.pixel_reference, self.engine)
+        from .scoring import score_record
+
+        return await score_record(record, judge, self.prompts, self.pixel_reference, self.engine)
 
     def responded(self, record: SampleRecord) -> bool:
         """A reply or, on the image track, drawn images (a model may draw without text)."""

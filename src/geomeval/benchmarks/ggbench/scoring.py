@@ -47,7 +47,7 @@ from ...geogebra.syntax import ParseError
 from ...imagemetrics import image_metrics, lpips_status
 from ...judges import Judge, likert
 from ...prompts import PromptSet
-from ...records import SampleRecord, Score
+from ...records import KeptFields, SampleRecord, Score
 from ...sandbox import SandboxLimit, SandboxStalled, shared_sandbox
 from ..datasource import read_bounded_image
 from . import prompts
@@ -769,6 +769,7 @@ BREAKDOWNS = (
     Breakdown("problem_type", order=tuple(PROBLEM_TYPES)),
     Breakdown("category", field="categories", order=tuple(CATEGORIES)),
 )
+KEPT = KeptFields()  # `aggregate` reads only ids, meta and scores
 
 
 def aggregate(records: Sequence[SampleRecord]) -> dict[str, Any]:

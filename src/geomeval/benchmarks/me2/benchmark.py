@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from ...errors import UsageError
-from ...lazy import lazy_import
 from ...prompts import PromptSet
 from ...records import SampleRecord, Score
 from ..base import Benchmark, Item, NotPosable
+from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
 from ..lmms import LmmsBenchmark
 from ..options import about
 from .features import ANCHORED, OPTION_LETTERS
@@ -38,10 +38,6 @@ from .prompts import (
     build_messages,
     templates_for,
 )
-
-data = lazy_import(f"{__package__}.data")
-scoring = lazy_import(f"{__package__}.scoring")
-
 
 TASKS = ("me2_solve", "me2_keypoints", "me2_explain")
 # Keypoint identification with the solution summary (the paper's setup) or without it (the
@@ -57,7 +53,7 @@ NO_OPTIONS = (
 
 def named(row: dict[str, Any]) -> dict[str, Any]:
     """A dataset row with its class labels as names (`rows.named_row`)."""
-    return data.SOURCE.named(row)
+    return _data().SOURCE.named(row)
 
 
 def question_answer_type(row: dict[str, Any]) -> str:
@@ -103,10 +99,42 @@ class ME2Options:
         "explanation inside a JSON reply's solution_text)", named="explanation text"))
 
 
+# The folder's parts (benchmarks/contract.py), each imported when first asked for.
+def _scoring() -> ScoringPart:
+    from . import scoring
+
+    return scoring
+
+
+def _data() -> DataPart:
+    from . import data
+
+    return data
+
+
+def _card() -> CardPart:
+    from . import card
+
+    return card
+
+
+def _evaluation() -> EvaluationPart:
+    from . import evaluation
+
+    return evaluation
+
+
+def _raw() -> RawPart:
+    from . import raw
+
+    return raw
+
+
 class ME2(Benchmark):
     name = "me2"
     title = "ME2"
     hub = HUB
+    parts = Parts(scoring=_scoring, data=_data, card=_card, evaluation=_evaluation, raw=_raw)
     tasks = TASKS
     # BERTScore is reported when its local model loads (else N/A, with the reason logged). Images
     # may sit beside the records file or in folders: the fingerprint stats every file under it.
@@ -153,11 +181,13 @@ class ME2(Benchmark):
 
     @property
     def metrics(self) -> tuple[str, ...]:  # type: ignore[override]
-        return scoring.METRICS
+        return _scoring().METRICS
 
     def task_metrics(self, task: str) -> tuple[str, ...]:
         """Accuracy for me2_solve and me2_keypoints, the judge's and text metrics for me2_explain."""
-        return scoring.TASK_METRICS[task]
+        from .scoring import TASK_METRICS
+
+        return TASK_METRICS[task]
 
     @property
     def options(self) -> dict[str, Any]:
@@ -165,7 +195,9 @@ class ME2(Benchmark):
         _LAYER; "default" for the offline default). A resumed run must score with the same
         one, so `geomeval run` refuses a change instead of averaging two models' scores;
         `geomeval score` rescores every item with the current one."""
-        model, layer = scoring.bert_choice()
+        from .scoring import bert_choice
+
+        model, layer = bert_choice()
         options = {"bertscore_model": model or "default", "bertscore_layer": layer or "default",
                    "prompt_style": self.prompt_style, "judge_prompt": self.judge_prompt,
                    "explanation_text": self.explanation_text}
@@ -184,7 +216,7 @@ class ME2(Benchmark):
             )
         from ..datasource import LazyItems
 
-        rows = data.SOURCE.rows(data_arg, limit=limit)  # made into items as the run reaches them
+        rows = _data().SOURCE.rows(data_arg, limit=limit)  # made into items as the run reaches them
         if task == "me2_keypoints" and len(rows) and not any(rows["keypoint_options"]):
             raise UsageError(f"me2_keypoints: {NO_OPTIONS}")
 
@@ -212,10 +244,11 @@ class ME2(Benchmark):
 
     async def score(self, record: SampleRecord, judge: Any) -> dict[str, Score]:
         """`scoring.score_record` under this run's judge style and explanation text."""
-        scores: dict[str, Score] = await scoring.score_record(
+        from .scoring import score_record
+
+        return await score_record(
             record, judge, self.prompts, judge_style=self.judge_prompt, explanation_text=self.explanation_text
         )
-        return scores
 
     def new_record(self, item: Item, task: str) -> SampleRecord:
         row = item.fields
@@ -248,4 +281,6 @@ class ME2(Benchmark):
 
     def model_failed(self, record: SampleRecord) -> dict[str, Score]:
         """The task's metrics only, BERTScore marked not computed where it cannot be."""
-        return scoring.failed_scores(record)
+        from .scoring import failed_scores
+
+        return failed_scores(record)
