@@ -72,7 +72,7 @@ from .model import KeypointSet
 SEP = "(?:, and |, | and |,)"
 OBJW = (
     "(?:(?i:the |a |an |line |lines |straight line |segment |segments |line segment |side |sides |edge |chord "
-    "|diagonal |diagonals |ray |median |altitude |base |leg |hypotenuse |triangle |quadrilateral |square "
+    "|diagonal |diagonals |diameter |radius |ray |median |altitude |base |leg |hypotenuse |triangle |quadrilateral |square "
     "|rectangle |parallelogram |rhombus |trapezoid |polygon |pentagon |hexagon |extension of |extended line of "
     "|tangent line |arc |equilateral |isosceles |right |regular |circumference of |boundary of )){0,3}"
 )
@@ -184,6 +184,14 @@ def _sized_one(m: re.Match[str]) -> str:
 
 
 IMPLIED = "\u2063"  # marks an angle the caption only implies (`right-angled at B`): a value, not an element
+def _respectively_touch(m: re.Match[str]) -> str:
+    """`⊙K touches QR, RP and PQ at X, Y and Z`: one tangency per side, in order (when the counts agree)."""
+    sides, pts = re.findall(SEG, m.group(3)), re.findall(PNAME, m.group(4))
+    if len(sides) != len(pts):
+        return m.group(0)
+    return ", and ".join(f"{m.group(1)} {m.group(2)} {s} at {p}" for s, p in zip(sides, pts, strict=True))
+
+
 _SPACES = re.compile(r" {2,}")
 _LOWER_NAME = r"[a-z]\d{0,2}"
 _BIG_WORDS = r"(?:larger|bigger|big|greater|outer)"
@@ -261,6 +269,13 @@ _EN_SUBS: list[Sub] = [
          r"into two equal (?:parts|halves|segments|pieces)\b", r"\1 is the midpoint of \2"),
     _sub(("base",), rf"(⊥|perpendicular to) (?:the )?(?:base|bottom face|base face|base plane)(?: plane)? ({POLY})", r"\1 plane \2"),
     _sub(("the point",), r"\bis the point (?:of|on) (?=(?:the )?(?:circle|line|segment|side|edge|arc|⊙|[A-Z]))", "lies on "),
+    _sub(("respectively",), rf"\b({PT}){RB},? and ({PT}){RB} (?:are (?:two )?points |are |lie |both lie |are located )?(?:on|upon) (?:the )?"
+         rf"(?:sides? |segments? |lines? |edges? )?({SEG}) and (?:side |segment |line |edge )?({SEG}),? respectively",
+         r"\1 lies on \3 and \2 lies on \4"),
+    _sub(("perpendicular bisector of",), rf"\bthe perpendicular bisector of (?:segment )?({SEG}) (meets|intersects|cuts|crosses) (?:it|(?:segment )?\1) "
+         rf"at (?:point )?({PT}){RB}", r"\3 is the midpoint of \1, and the perpendicular bisector of \1 \2 \1 at \3"),
+    _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) of ((?:{POLYWORD} |△ ?)?{POLY}) (touches|is tangent to)\b",
+         r"the circle is inscribed in \1, and the circle \2"),
     _sub(("one of the",), r"\bis one of the (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
     _sub(("rect.",), r"\brect\. ?", "rectangle "),
     _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
@@ -337,6 +352,15 @@ _EN_SUBS: list[Sub] = [
          rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY})", r"\2 is inscribed in \1"),
     _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
     _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),
+    _sub(("tangent",), rf"\b(?:the |two )?tangents? (?:lines? )?(?:drawn )?from (?:the )?(?:point )?({PT}){RB} (?:touch|touches|are tangent to|meet) "
+         rf"({CIRC}) at (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}", r"\1\3 and \1\4 are tangent to \2 at \3 and \4"),
+    _sub(("touches", "tangent to"), rf"({CIRC})([^.;⊙]{{1,60}}?,? and) (touches|is tangent to) (?=(?:the )?(?:sides? |lines? |segments? )?{SEG}{SEP})",
+         r"\1\2 \1 \3 "),
+    _sub(("respectively", " at "), rf"({CIRC}|\bit) (touches|is tangent to) (?:the )?(?:sides? |lines? |segments? )?((?:{SEG})(?:{SEP}{SEG}){{1,4}})"
+         rf"(?: of [^,.;]{{1,30}}?)? at (?:the )?(?:points? )?((?:{PT})(?:{SEP}{PT}){{1,4}}){RB}(?:,? respectively)?", _respectively_touch),
+    _sub(("respectively",), rf"\b((?:lines? )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) and ((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) (meet|intersect|cut|cross) "
+         rf"((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) at (?:points? )?({PT}){RB} and ({PT}){RB},? respectively",
+         r"\1 \3s \4 at \5, and \2 \3s \4 at \6"),
     _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}),? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
          r"\1 at \2"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
@@ -715,6 +739,8 @@ def _on_solid_inscribed(m: re.Match[str], b: Builder, off: int) -> None:
 def _tangent(b: Builder, x: str, y: str, p: str, text: str) -> None:
     if x == y:  # `⊙O (radius 4) ..., touching the circle`: a circle is not tangent to itself
         return
+    if any(len(cn.point_tokens(r)) > 2 and r[0] not in "⊙ℓ" for r in (x, y)):
+        return  # a polygon is inscribed in or circumscribed about a circle, not tangent to it
     if not x.startswith("⊙") and y.startswith("⊙"):
         b.relation("tangent", x, y, p, text=text)
     elif x.startswith("⊙") and not y.startswith("⊙"):

@@ -334,6 +334,17 @@ def _on_solid_inscribed(m: re.Match[str], b: Builder, off: int) -> None:
         b.relation("inscribed", inner, outer, text=m.group(0))
 
 
+def _on_on_respectively(m: re.Match[str], b: Builder, off: int) -> None:
+    """`点E、F分别在AB、AC上`: the i-th point on the i-th object."""
+    pts = _PNAME_RE.findall(m.group("pts"))
+    objs = [canon(r, b, off + m.start()) for r in re.findall(OBJ_CORE, m.group("objs"))]
+    if len(pts) == len(objs):
+        for p, o in zip(pts, objs, strict=True):
+            if p != o:
+                b.point(p)
+                b.relation("on", p, o, text=m.group(0))
+
+
 def _on_defined_point(m: re.Match[str], b: Builder, off: int) -> None:
     b.point(m.group("p"))
 
@@ -383,6 +394,9 @@ RELATION_RULES = RuleSet([
     Rule(("分别",), re.compile(f"(?P<subj>{OBJ_LIST})分别(?:与|和){obj('c')}相切于(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
          _on_tangents_respectively),
     Rule(("切线",), re.compile(f"{obj('a')}(?:是|为){obj('c')}的切线{AT}"), _on_tangent_to),
+    Rule(("分别",), re.compile(f"{obj('c')}(?:与|和)(?P<subj>{OBJ_LIST})分别相切于(?:点)?(?P<pts>{list_of(PNAME, SEP, 4)})"),
+         _on_tangents_respectively),
+    Rule(("分别",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME, SEP, 4)})分别(?:在|是)(?P<objs>{OBJ_LIST})(?:上|上的点)"), _on_on_respectively),
     Rule(("外切", "内切"), re.compile(f"{obj('a')}(?:与|和){obj('b')}(?:外切|内切){AT}"), _on_tangent_pair),
     Rule(("弦", "直径", "半径"),
          re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)(?:{obj('c')}的?)?(?P<role>弦|直径|半径)"), _on_circle_role),
