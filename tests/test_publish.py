@@ -89,16 +89,18 @@ def test_lmms_eval_yamls_read_the_published_ids() -> None:
 
 def test_a_card_the_hub_would_refuse_is_refused(staged: dict[str, Staged], tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    text = (staged["geolaux"].folder / "README.md").read_text(encoding="utf-8")
-    readme.write_text(text.replace("license: mit\n", "license: MIT License\n"), encoding="utf-8")
+    text = (staged["geolaux"].folder / "README.md").read_text(encoding="utf-8")  # the sample's card
+    readme.write_text(text.replace("license: apache-2.0\n", "license: Apache License\n"), encoding="utf-8")
     with pytest.raises(PublishError, match="not a Hub license id"):
-        validate_dataset_card(readme, "geolaux", 10)
+        validate_dataset_card(readme, "geolaux", 10, sample=True)
     readme.write_text(text, encoding="utf-8")
     with pytest.raises(PublishError, match="size_categories"):
-        validate_dataset_card(readme, "geolaux", 5000)  # the card says n<1K
+        validate_dataset_card(readme, "geolaux", 5000, sample=True)  # the card says n<1K
+    with pytest.raises(PublishError, match="not the declared 'mit'"):
+        validate_dataset_card(readme, "geolaux", 10)  # the sample's license is not the release's
     readme.write_text(text.replace("```bibtex", "```text"), encoding="utf-8")
     with pytest.raises(PublishError, match="BibTeX"):
-        validate_dataset_card(readme, "geolaux", 10)
+        validate_dataset_card(readme, "geolaux", 10, sample=True)
 
 
 def test_changed_rows_or_undeclared_shards_fail_validation(staged: dict[str, Staged], tmp_path: Path) -> None:
@@ -110,11 +112,11 @@ def test_changed_rows_or_undeclared_shards_fail_validation(staged: dict[str, Sta
     source = expected[None]["test"]
     expected[None]["test"] = source.select(range(len(source) - 1))
     with pytest.raises(PublishError, match="rows differ"):
-        validate_dataset(folder, "ggbench", expected)
+        validate_dataset(folder, "ggbench", expected, sample=True)
     shard = next(folder.glob("data/*.parquet"))
     shutil.copy2(shard, folder / "data" / "stray.parquet")
     with pytest.raises(PublishError, match="shards no config declares"):
-        validate_dataset(folder, "ggbench", expected_datasets("ggbench"))
+        validate_dataset(folder, "ggbench", expected_datasets("ggbench"), sample=True)
 
 
 def test_a_built_folder_publishes_as_built(tmp_path: Path) -> None:
@@ -146,14 +148,14 @@ def test_push_uploads_the_validated_folder(staged: dict[str, Staged], monkeypatc
 
     _Recorder.calls = []
     monkeypatch.setattr(huggingface_hub, "HfApi", _Recorder)
-    url = push(staged["geolaux"], "geomeval/GeoLaux", "hf_token")
+    url = push(staged["geolaux"], "geomeval/GeoLaux-sample", "hf_token")
     assert url.endswith("/commit/1")
     kinds = [c[0] for c in _Recorder.calls]
     assert kinds == ["init", "create_repo", "upload_folder"]
     assert _Recorder.calls[0][1] == ("hf_token",)
     assert _Recorder.calls[1][2]["repo_type"] == "dataset"
     upload = _Recorder.calls[2][2]
-    assert upload["folder_path"] == str(staged["geolaux"].folder) and upload["repo_id"] == "geomeval/GeoLaux"
+    assert upload["folder_path"] == str(staged["geolaux"].folder) and upload["repo_id"] == "geomeval/GeoLaux-sample"
     assert upload["ignore_patterns"] == [BUILD_MARKER]  # geomeval's record of its files is never pushed
 
 
@@ -175,7 +177,7 @@ def test_cli_dry_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(app, ["publish", "me2", "--out", str(tmp_path / "me2")])
     assert result.exit_code == 0, result.output
     assert "ok  default/test: 15 rows" in result.output
-    assert "dry run:" in result.output and "geomeval/ME2" in result.output
+    assert "dry run:" in result.output and "geomeval/ME2-sample" in result.output
     again = CliRunner().invoke(app, ["publish", "me2", "--out", str(tmp_path / "me2")])
     assert again.exit_code != 0  # a non-empty --out without --overwrite
     assert CliRunner().invoke(app, ["publish", "me2", "--out", str(tmp_path / "me2"), "--overwrite"]).exit_code == 0

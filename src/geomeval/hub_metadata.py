@@ -74,6 +74,13 @@ class HubMetadata:
     license_name: str | None = None
     license_link: str | None = None
     extra_tags: tuple[str, ...] = field(default=())
+    # The authors' own Hub dataset, where they publish one (ME2: jungypark/ME2), the shell lines
+    # that turn it into geomeval's typed build through the benchmark's reader for its layout,
+    # and what a user must know first (gated, a git clone): the cards' "Loading" and the
+    # lmms-eval tasks (which read it when no local build is named) use them.
+    authors_hub: str | None = None
+    authors_hub_steps: tuple[str, ...] = ()
+    authors_hub_note: str = ""
 
     def all_tags(self) -> list[str]:
         return [*self.tags, *self.extra_tags]

@@ -19,8 +19,9 @@ Faces:
 - a metric Space (`metric:<name>` or the metric's folder name, metrics/<name>): README front
   matter, app.py, requirements.txt, the module, and the same wheel.
 
-What the lmms-eval task YAMLs read (`dataset_path`) is each dataset's `repo_id`, so a push
-with the default id is what those tasks load. A build of a release whose terms do not grant
+Without `--data` a dataset is geomeval's embedded sample, which goes only to an id that says
+sample (`<repo_id>-sample` by default, `samplecard`), with a card that says it is not the release
+and carries the sample's own license. A build of a release whose terms do not grant
 redistribution (`HubMetadata.redistributable`) is pushed only with `redistribution_granted`.
 """
 
@@ -56,6 +57,13 @@ from .hfdata import (
     written_files,
 )
 from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
+from .samplecard import (
+    SAMPLE_LICENSE,
+    check_sample_target,
+    published_card,
+    sample_repo_id,
+    says_sample,
+)
 
 if TYPE_CHECKING:
     from .benchmarks.contract import DataPart
@@ -152,12 +160,19 @@ def expected_datasets(name: str, data: str | Path | None = None) -> dict[str | N
     return out
 
 
-def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None, overwrite: bool = False) -> Staged:
+def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None, overwrite: bool = False,
+                  repo_id: str | None = None) -> Staged:
     """Write dataset `name`'s Hub folder (card + shards) under `out` and validate it, atomically
-    (`_staged_atomically`)."""
+    (`_staged_atomically`). Without `data` it is the embedded sample, for an id that says
+    sample (`samplecard.sample_repo_id` by default; any other id is refused), with the
+    sample's card; the card's Loading section names the repo it is staged for."""
     module = _data_module(name)
     out = Path(out)
     where = Path(data) if data is not None else module.sample_path()
+    sample = data is None
+    target = repo_id or (sample_repo_id(name) if sample else metadata(name).repo_id)
+    if sample:
+        check_sample_target(name, target)  # before anything is written
     if data is not None:
         refuse_input_inside(where, out, "--data")  # before anything is removed
 
@@ -167,8 +182,13 @@ def stage_dataset(name: str, out: str | Path, *, data: str | Path | None = None,
         else:
             module.build(str(where), str(folder), overwrite=False)
         # the marker (what an --overwrite may remove) stays beside the repo's files, never pushed
-        staged = Staged("dataset", name, folder, metadata(name).repo_id, "dataset", from_sample=data is None)
-        staged.checks = validate_dataset(folder, name, expected_datasets(name, data))
+        staged = Staged("dataset", name, folder, target, "dataset", from_sample=sample)
+        expected = expected_datasets(name, data)
+        rows = sum(len(ds) for splits in expected.values() for ds in splits.values())
+        card = folder / "README.md"
+        card.write_text(published_card(name, card.read_text(encoding="utf-8"), target, sample=sample, rows=rows),
+                        encoding="utf-8")
+        staged.checks = validate_dataset(folder, name, expected, sample=sample)
         return staged
 
     return _staged_atomically(out, overwrite, None, fill)
@@ -269,7 +289,7 @@ def _copy_built(src: Path, out: Path, overwrite: bool) -> None:
     write_marker(out, written_files(out), "geomeval publish")
 
 
-def validate_dataset_card(readme: Path, name: str, rows: int | None = None) -> list[str]:
+def validate_dataset_card(readme: Path, name: str, rows: int | None = None, *, sample: bool = False) -> list[str]:
     """Check a dataset card as the Hub reads it (huggingface_hub's `DatasetCard`), offline."""
     from huggingface_hub import DatasetCard
 
@@ -283,8 +303,11 @@ def validate_dataset_card(readme: Path, name: str, rows: int | None = None) -> l
         problems.append(f"license {data.get('license')!r} is not a Hub license id")
     if data.get("license") == "other" and not (data.get("license_name") and data.get("license_link")):
         problems.append("license 'other' needs license_name and license_link")
-    if data.get("license") != meta.license:
-        problems.append(f"license {data.get('license')!r} is not the declared {meta.license!r}")
+    license_id = SAMPLE_LICENSE if sample else meta.license  # a sample is geomeval's, Apache-2.0
+    if data.get("license") != license_id:
+        problems.append(f"license {data.get('license')!r} is not the declared {license_id!r}")
+    if sample and (not says_sample(str(data.get("pretty_name", ""))) or "not the release" not in card.text):
+        problems.append("a sample's card must say it is a sample, not the release")
     for key in ("pretty_name", "language", "task_categories", "size_categories", "tags"):
         if not data.get(key):
             problems.append(f"no {key}")
@@ -300,10 +323,12 @@ def validate_dataset_card(readme: Path, name: str, rows: int | None = None) -> l
         problems.append("no BibTeX citation")
     if problems:
         raise PublishError(f"{readme}: " + "; ".join(problems))
-    return [f"card: license {meta.license}, {want_size}, citation, license section"]
+    return [f"card: license {license_id}, {want_size}, citation, license section"
+            + (", says sample, not the release" if sample else "")]
 
 
-def validate_dataset(folder: Path, name: str, expected: dict[str | None, dict[str, Any]]) -> list[str]:
+def validate_dataset(folder: Path, name: str, expected: dict[str | None, dict[str, Any]], *,
+                     sample: bool = False) -> list[str]:
     """The staged folder against the Hub's rules and its source: card, configs, shards, and
     `load_dataset(folder, config)` giving the same Features and rows."""
     from datasets import load_dataset
@@ -312,7 +337,7 @@ def validate_dataset(folder: Path, name: str, expected: dict[str | None, dict[st
     from huggingface_hub import DatasetCard
 
     rows = sum(len(ds) for splits in expected.values() for ds in splits.values())
-    checks = validate_dataset_card(folder / "README.md", name, rows)
+    checks = validate_dataset_card(folder / "README.md", name, rows, sample=sample)
     extra = sorted(p.relative_to(folder).as_posix() for p in folder.iterdir()
                    if p.name not in ("README.md", "data", BUILD_MARKER))  # the marker is never pushed
     if extra:
@@ -529,6 +554,11 @@ def push(staged: Staged, repo_id: str, token: str, *, redistribution_granted: bo
 
     if staged.kind == "dataset":
         meta = metadata(staged.name)
+        if staged.from_sample:
+            check_sample_target(staged.name, repo_id)
+        elif says_sample(repo_id) or repo_id != staged.repo_id:
+            raise PublishError(f"{staged.folder} was staged for {staged.repo_id}, not {repo_id}: stage it again "
+                               "with that --repo-id (its card's Loading section names the repo)")
         if not staged.from_sample and not meta.redistributable and not redistribution_granted:
             raise PublishError(
                 f"{meta.pretty_name}'s terms ({meta.license}) do not grant redistribution: {meta.license_reason} "
@@ -577,9 +607,10 @@ def stage(target: str, out: str | Path, *, data: str | Path | None = None, overw
           repo_id: str | None = None) -> Staged:
     """Stage and validate `target` (a dataset name, `space`, or `metric:<name>`/a metric name)."""
     if target in METADATA:
-        if repo_id and repo_id != metadata(target).repo_id:
-            print(f"note: the lmms-eval tasks read {metadata(target).repo_id}, not {repo_id}", file=sys.stderr)
-        return stage_dataset(target, out, data=data, overwrite=overwrite)
+        if data is not None and repo_id and says_sample(repo_id):
+            raise UsageError(f"refused: --data publishes a release, and {repo_id!r} says sample; leave "
+                             "--data out to publish the embedded sample there")
+        return stage_dataset(target, out, data=data, overwrite=overwrite, repo_id=repo_id)
     if data is not None:
         raise UsageError("--data applies to datasets only")
     if target == "space":

@@ -21,4 +21,8 @@ HUB = HubMetadata(
     language=("en",), task_categories=("text-generation", "image-text-to-text"),
     release_rows=1411, citations=(GGBENCH_BIB,), redistributable=False,
     extra_tags=("geogebra", "geometric-construction"),
+    authors_hub="opendatalab-raiser/GGBench",
+    authors_hub_steps=("git clone https://huggingface.co/datasets/opendatalab-raiser/GGBench",
+                       "geomeval build ggbench --raw GGBench --out built/ggbench"),
+    authors_hub_note="a git repository holding the official release layout, as the authors' README clones it",
 )

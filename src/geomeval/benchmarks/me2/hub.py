@@ -23,4 +23,7 @@ HUB = HubMetadata(
     language=("en", "ko"), task_categories=("visual-question-answering", "image-text-to-text"),
     release_rows=1000, citations=(ME2_BIB,), redistributable=False,
     extra_tags=("explanation", "education"),
+    authors_hub="jungypark/ME2",
+    authors_hub_steps=("geomeval build me2 --raw jungypark/ME2 --out built/me2",),
+    authors_hub_note="gated: accept its terms on the Hub and run `hf auth login` first; its split is `train`",
 )
