@@ -102,6 +102,12 @@ def read_samples(path: Path, *, refuse_torn: bool = False) -> list[SampleRecord]
 def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRecord]:
     """`read_samples` a line at a time, holding one record (with its figures) rather than the
     file: what rescoring reads. Lines end at newlines only (a response may hold U+2028)."""
+    for record, _ in _iter_lines(path, refuse_torn=refuse_torn):
+        yield record
+
+
+def _iter_lines(path: Path, *, refuse_torn: bool = False) -> Iterator[tuple[SampleRecord, bytes]]:
+    """`iter_samples`, each record with its line as written (a whole line, newline included)."""
     if not path.exists():
         return
     with path.open("rb") as handle:
@@ -109,7 +115,7 @@ def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRec
         while line:
             number, following = number + 1, handle.readline()
             # errors="replace": a kill -9 can cut the last line inside a multi-byte character
-            text = line.decode("utf-8", errors="replace")
+            raw, text = line, line.decode("utf-8", errors="replace")
             line = following
             if not text.strip():
                 continue
@@ -129,7 +135,7 @@ def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRec
                 record = SampleRecord.from_dict(data)
             except RecordError as exc:  # a whole line, wrongly typed: never taken for a torn one
                 raise UsageError(f"{path}, line {number}: {exc}; the file was left as it is") from None
-            yield record
+            yield record, raw
 
 
 def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
@@ -142,19 +148,121 @@ def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
     _replace_whole(path, write)
 
 
+RESUME_STATE = ".finished.json"
+"""Written as a run ends with every planned item saved and finished: the run's resume keys
+and limit, and stamps (size, time) of samples.jsonl, results.json and the data. Rerunning
+the same command while all of them still agree returns results.json as it is, reading no
+record and no item (before, a resume of a finished 10k-item run read and rewrote every record:
+as much CPU as the run). Any change (a rescore, an edited file, other data, another limit) and
+the run resumes the usual way."""
+
+
+def _stamp(path: Path) -> list[int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+def _data_stamp(bench: Benchmark, data: str | None) -> Any:
+    """Sizes and times of the data's files (cheap, unlike its hash); None for a Hub id, whose
+    revision could move without a local file changing."""
+    if data is None:  # the sample folders the data's hash covers (provenance.data_fingerprint)
+        package = Path(bench.embedded()).parent
+        roots = sorted(p for p in package.iterdir() if p.is_dir() and "sample" in p.name and p.name != "__pycache__")
+    else:
+        path = Path(data).expanduser()
+        if not path.exists():
+            return None
+        roots = [path]
+    found: list[Any] = []
+    for root in roots:
+        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+        found.extend([str(file), *(_stamp(file) or [])] for file in files)
+    return found
+
+
+def _finished_run(out_dir: Path, config: dict[str, Any], data_stamp: Any) -> dict[str, Any] | None:
+    """results.json of a finished run of this very configuration whose files are as it left
+    them (`RESUME_STATE`); None: the run has to be resumed (or made)."""
+    if data_stamp is None:
+        return None
+    try:
+        state = json.loads((out_dir / RESUME_STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    expected = _resume_state(out_dir, config, data_stamp)
+    if state != expected:
+        return None
+    try:
+        results = json.loads((out_dir / RESULTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return results if isinstance(results, dict) and isinstance(results.get("n_items"), int) else None
+
+
+def _nothing_sent_this_time(results: dict[str, Any]) -> bool:
+    """Set each role's `this_invocation` counts (`_every_invocation`) to 0, as a run that sends
+    nothing writes them; whether any was not 0 already."""
+    changed = False
+    for used in (results.get("requests") or {}).values():
+        this = used.get("this_invocation") if isinstance(used, dict) else None
+        if isinstance(this, dict):
+            for name, value in this.items():
+                if isinstance(value, (int, float)) and value:
+                    this[name], changed = 0, True
+    return changed
+
+
+def _resume_state(out_dir: Path, config: dict[str, Any], data_stamp: Any) -> dict[str, Any]:
+    return {
+        "config": json.loads(json.dumps({key: config.get(key) for key in (*RESUME_KEYS, "limit")})),
+        "files": {name: _stamp(out_dir / name) for name in (SAMPLES, RESULTS, RUN_CONFIG)},
+        "data": data_stamp,
+    }
+
+
+def _write_resume_state(out_dir: Path, config: dict[str, Any], data_stamp: Any) -> None:
+    if data_stamp is not None:
+        state = _resume_state(out_dir, config, data_stamp)
+        _replace_whole(out_dir / RESUME_STATE, lambda handle: json.dump(state, handle))
+
+
 def _resume(bench: Benchmark, path: Path, done: KeptRecords) -> None:
     """Keep (`Benchmark.kept`, into `done`) the finished records of samples.jsonl, the file
     rewritten with only them (a torn last line and failures to retry dropped): read, judged
-    finished on the whole record, written and let go one at a time, so resuming holds no more
-    than the run."""
+    finished on the whole record and let go one at a time, so resuming holds no more than the
+    run. The lines kept are written as they were, not serialised again, and when none is
+    dropped the file is left alone (most of what a resume cost was rewriting it)."""
+    dropped = 0
+    whole = 0  # bytes of the records read (a torn last line is not one)
+    for record, line in _iter_lines(path):
+        whole += len(line)
+        if bench.finished(record):
+            done.add(bench.kept(record))
+        else:
+            dropped += 1
+    if not dropped and whole == path.stat().st_size and _ends_whole(path):
+        return
 
-    def finished() -> Iterator[SampleRecord]:
-        for record in iter_samples(path):
+    def finished(handle: TextIO) -> None:
+        for record, line in _iter_lines(path):
             if bench.finished(record):
-                done.add(bench.kept(record))
-                yield record
+                text = line.decode("utf-8", errors="replace")
+                handle.write(text if text.endswith("\n") else text + "\n")
 
-    write_samples(path, finished())
+    _replace_whole(path, finished)
+
+
+def _ends_whole(path: Path) -> bool:
+    """Whether the file is empty or ends with a newline (the next append starts a line)."""
+    size = path.stat().st_size
+    if not size:
+        return True
+    with path.open("rb") as handle:
+        handle.seek(size - 1)
+        return handle.read(1) == b"\n"
 
 
 def _write_config(path: Path, config: dict[str, Any]) -> None:
@@ -362,10 +470,6 @@ def run(
     `budget` caps the requests (or dollars, with `prices`) the model and judge send together:
     when it is spent the run stops like an unusable endpoint, with results written for what
     was done and the rest left to a rerun with a larger budget (`BudgetExhausted.results`)."""
-    items = bench.load_items(data, task, limit)
-    if shard is not None:
-        items = shard_items(items, *shard)
-    out_dir.mkdir(parents=True, exist_ok=True)
     config = {
         "benchmark": bench.name,
         "task": task,
@@ -382,6 +486,21 @@ def run(
         config["prompts"] = bench.prompts.describe()
     if shard is not None:  # only a shard records it (an unsharded run's run.json has no key)
         config["shard"] = {"index": shard[0], "count": shard[1]}
+    data_stamp = _data_stamp(bench, data)
+    if not overwrite:
+        finished = _finished_run(out_dir, config, data_stamp)
+        if finished is not None:  # nothing to do: what the run wrote stands
+            if _nothing_sent_this_time(finished):  # results.json says this invocation sent nothing
+                write_results_json(finished, out_dir)
+                _write_resume_state(out_dir, config, data_stamp)
+            if progress:
+                progress(finished["n_items"], finished["n_items"])
+            return finished
+    items = bench.load_items(data, task, limit)
+    if shard is not None:
+        items = shard_items(items, *shard)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / RESUME_STATE).unlink(missing_ok=True)  # written again once this invocation finishes
     clients = _clients(model, judge)
     # without caps the run's spending is still kept, so a resume with --max-cost counts it
     spending = budget if budget is not None else RequestBudget(prices=prices)
@@ -424,14 +543,17 @@ def run(
             _resume(bench, samples_path, done)
         _write_config(config_path, config)
 
+        unfinished = 0  # records saved this time that a resume would redo
         todo = items.without(done.ids()) if isinstance(items, LazyItems) else [item for item in items if item.id not in done]
         if progress:
             progress(len(done), len(ids))
         with SampleWriter(samples_path) as sink:  # closed, everything written, before results
 
             def save(record: SampleRecord) -> None:
+                nonlocal unfinished
                 sink.write(record)  # queued: a thread writes it whole and flushes (a kill loses the
                 # few still queued, which resuming redoes)
+                unfinished += not bench.finished(record)
                 done.add(bench.kept(record))
                 if progress:
                     progress(len(done), len(ids))
@@ -469,6 +591,8 @@ def run(
         if stopped is not None:
             stopped.results = results  # type: ignore[attr-defined]
             raise stopped
+        if not unfinished and len(done) == len(ids):
+            _write_resume_state(out_dir, config, data_stamp)
         return results
 
 
@@ -688,9 +812,13 @@ def write_results(results: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     """results.json and report.md for `results` (`summarize`)."""
     from .report import write_report
 
-    (out_dir / RESULTS).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_results_json(results, out_dir)
     write_report(out_dir)
     return results
+
+
+def write_results_json(results: dict[str, Any], out_dir: Path) -> None:
+    (out_dir / RESULTS).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def summarize(
