@@ -217,6 +217,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("∈",), r" ?∈ ?", " lies on "),
     _sub(("right angle",), r" ?\b(?:is |are |stands? |standing |being |lies |lying )?at right angles (?:to|with)\b"
          r"| ?\b(?:makes?|making|forms?|forming) a right angle with\b", " perpendicular to"),
+    _sub(("right angle",), rf"((?:{SEG}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))) and ((?:line )?(?:{SEG}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))) "
+         r"(cross|meet|intersect) (?:each other )?at (?:a )?right angles?\b", r"\1 and \2 are perpendicular, and \1 and \2 \3"),
     _sub(("right angle",), r"\b(cross|crosses|meet|meets|intersect|intersects) (?:each other )?at (?:a )?right angles?\b",
          r"are perpendicular and \1"),
     _sub(("parallel",), r"\b(?:runs?|running|is drawn|drawn|lies|lying|goes|going) parallel (?=to\b)", "parallel "),
@@ -286,7 +288,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("long",), rf"\b(?:whose |with |its )?(edges?|sides?) (?:are|is|each) ({NUMC}) (?:units )?long\b", lambda m: f"with {m.group(1)[:4]} length {m.group(2)}"),
     _sub((" at the centroid", " at the incent", " at the circumcent", " at the orthocent"),
          rf" at the (centroid|incent(?:re|er)|circumcent(?:re|er)|orthocent(?:re|er)) ({PT}){RB}", r" at \2, \2 is the \1,"),
-    _sub(("long",), rf"({SEG})(?:,| \()? (?:which is |that is )?({NUMC}) (?:units? |cm )?long\b\)?", r"\1 = \2"),
+    _sub(("long",), rf"({SEG})(?:,? | ?\()(?:which is |that is )?({NUMC}) (?:units? |cm )?long\b\)?", r"\1 = \2"),
     _sub(("origin",), rf"(?:^|(?<=; )|(?<=, ))({PT}){RB} :? ?(?:the )?origin\b", r"\1 is the origin"),
     _sub(("one another",), r"\bone another\b", "each other"),
     _sub(("each other",), r"\b(parallel|perpendicular|congruent|similar) (?:to|with) each other\b", r"\1"),
@@ -350,6 +352,9 @@ _EN_SUBS: list[Sub] = [
     _sub(("vertices",), rf"({CIRC}) (?:passes|goes|is drawn|drawn|runs) through (?:all |each of )?(?:the |its )?(?:three |four )?vertices"
          rf"(?: {list_of(PNAME, SEP, 8)})? of "
          rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY})", r"\2 is inscribed in \1"),
+    _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
+         r"\1 has centre "),
+    _sub((", =",), rf"({ANG}|{SEG}), (?:which is |that is )?[a-z][^,;.=]{{0,40}}, (?== ?{NUMSTART})", r"\1 "),
     _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
     _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),
     _sub(("tangent",), rf"\b(?:the |two )?tangents? (?:lines? )?(?:drawn )?from (?:the )?(?:point )?({PT}){RB} (?:touch|touches|are tangent to|meet) "
@@ -1036,7 +1041,7 @@ RELATION_RULES = RuleSet([
          _on_collinear),
     Rule(("intersect", "meet", "cross"),
          rx(f"{lead('a')}(?: ?= ?{NUMC})?(?:,? and | ?, ?){obj('b')}(?: ?= ?{NUMC})?(?: (?i:of) {OBJW}{OBJ_CORE})?"
-                    " (?i:(?:that |which )?(?:intersect|intersects|intersecting|meet|meets|meeting|cross"
+                    ",? (?i:(?:that |which )?(?:intersect|intersects|intersecting|meet|meets|meeting|cross"
                     f"|crosses|crossing|intersected|are intersecting))(?i: each other)?{AT_PTS}"),
          _on_intersect),
     Rule(("intersect", "meet", "cut", "cross"),
@@ -1112,7 +1117,7 @@ RELATION_RULES = RuleSet([
                     "(?! of (?:the )?(?:segment |side )?[A-Z]{2}(?![A-Z]))"),
          _on_segment_role),
     Rule(("median", "altitude", "height", "bisector", "diagonal"),
-         rx(f"(?P<role>(?i:median|altitude|height|angle bisector|diagonals|diagonal|medians|altitudes)) "
+         rx(f"(?P<role>(?i:median|altitude|height|angle bisector|diagonals|diagonal|medians|altitudes)),? "
                     f"(?P<segs>{list_of(f'{SEG}(?: ?= ?{NUMC})?', SEP, 4)})"),
          _on_segment_role),
     Rule(("bisect",), rx(f"(?P<s>{SEG}|{LINE_NAME}) (?i:bisects|is the bisector of|is the angle bisector of) {ANG}"), _on_bisects),
