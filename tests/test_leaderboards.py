@@ -178,7 +178,7 @@ def test_capgeo_bench_avg_is_the_mean_of_the_three_dimensions() -> None:
     assert _row(board, captioner="Qwen2.5-VL-7B-Instruct", dimension="Numerical")["SG"] == 75.0
 
 
-def test_capgeo_columns_are_the_ones_geomeval_reports(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_capgeo_columns_are_the_ones_geomeval_reports(tmp_path: Path) -> None:
     # CapGeo-Bench: the columns of a run's own Table 4, the captioner before them.
     metrics = {f"{label} recall": {"value": 0.5} for label in bench_scoring.DIMENSION_NAMES.values()}
     metrics[bench_scoring.AVG] = {"value": 0.5}
@@ -186,13 +186,10 @@ def test_capgeo_columns_are_the_ones_geomeval_reports(monkeypatch: pytest.Monkey
     assert _table("capgeo", "Table 4").columns == ["captioner", *table4["columns"]]
     assert [r[0] for r in table4["rows"]] == ["Element", "Relation", "Numerical"]
     # CapGeo Table 2: the columns `geomeval capgeo grid` writes, captioners named as printed.
-    from geomeval import runner
-
     stats = {"metrics": {"accuracy": {"value": 0.5, "scored": 1, "total": 1}}}
-    monkeypatch.setattr(runner, "run", lambda *args, **kwargs: stats)
     captioners = [SimpleNamespace(spec=name) for name in
                   ("GPT-4o", "GPT-o3", "Qwen2.5-VL-72B-Instruct", "Qwen2.5-VL-7B-Instruct")]
-    written = grid.run_grid(source="mathverse_vision_only", reasoners=[SimpleNamespace(spec="m")],
+    written = grid.run_grid(run=lambda *args, **kwargs: stats, source="mathverse_vision_only", reasoners=[SimpleNamespace(spec="m")],
                             captioners=captioners, judge=None, out_dir=tmp_path, captions=tmp_path)
     for tail in ("Table 2 (Vision Only)", "Table 2 (Vision Intensive)"):
         assert _table("capgeo", tail).columns == ["reasoner", *written["columns"]]

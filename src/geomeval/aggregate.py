@@ -11,6 +11,8 @@ from typing import Any
 from .records import SampleRecord, Score
 from .stats import mean_uncertainty
 
+ALL = "all"  # the group of every item, beside per-domain or per-subset groups
+
 JUDGE_OUTCOMES = ("decided", "fallback", "failed")
 
 

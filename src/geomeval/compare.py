@@ -12,12 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .aggregate import ALL
 from .benchmarks import REGISTRY
 from .errors import UsageError
 from .runner import RUN_CONFIG, SAMPLES, read_samples
 from .stats import paired_difference
-
-ALL = "all"
 
 
 def _load(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:

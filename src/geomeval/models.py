@@ -16,13 +16,15 @@ import string
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .benchmarks.base import Item
 from .cache import ResponseCache, cache_key
 from .client import ChatClient, model_server
 from .endpoints import redact_text, resolve_hosts
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .benchmarks.base import Item  # the item a model is asked about (a type only)
 
 
 @dataclass(frozen=True, slots=True)

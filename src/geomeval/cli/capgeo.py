@@ -54,8 +54,10 @@ def grid(
 
     reasoners = [build(spec, base_url) for spec in model]
     captioners = [build(spec, captioner_base_url or base_url) for spec in captioner]
+    from ..runner import run
+
     result = run_grid(
-        source=source, reasoners=reasoners, captioners=captioners, judge=Judge("offline"),  # type: ignore[arg-type]
+        run=run, source=source, reasoners=reasoners, captioners=captioners, judge=Judge("offline"),  # type: ignore[arg-type]
         out_dir=out_dir, captions=captions, data=data, limit=limit, concurrency=concurrency,
         progress=lambda cell: console.print(f"[dim]running {cell}[/dim]"),
         sample_seed=sample_seed, all_problems=all_problems,

@@ -25,8 +25,8 @@ names; without `--data` each benchmark named runs on its embedded sample.
 
 from __future__ import annotations
 
-from ..benchmarks.lmms import TEMPLATE, metric_key
-from .lmms.aggregations import aggregate_scored, coverage, log_info, mean_of_scored, mean_over_tasks
+from ..benchmarks.lmms import TEMPLATE, log_info, metric_key
+from .lmms.aggregations import aggregate_scored, coverage, mean_of_scored, mean_over_tasks
 from .lmms.datasets import (
     TASKS_DIR,
     cached_build,

@@ -29,6 +29,7 @@ def _slug(spec: str) -> str:
 
 def run_grid(
     *,
+    run: Callable[..., dict[str, Any]],
     source: str,
     reasoners: Sequence[Model],
     captioners: Sequence[Model],
@@ -42,9 +43,8 @@ def run_grid(
     sample_seed: int | None = None,
     all_problems: bool = False,
 ) -> dict[str, Any]:
-    """Run every cell and write `grid.json` and `grid.md`; returns the grid."""
-    from ...runner import run
-
+    """Run every cell with `run` (`runner.run`, given by the caller: the run layer sits above
+    the benchmarks) and write `grid.json` and `grid.md`; returns the grid."""
     if not reasoners or not captioners:
         raise ValueError("a grid needs at least one --model (reasoner) and one --captioner")
     columns = ["direct"] + [column_label(c.spec, m) for c in captioners for m in ("with_image", "without_image")]

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...compare import ALL
+from ...aggregate import ALL
 from ...errors import UsageError
 from ...records import SampleRecord
 from .benchmark import SUMMARY_TASK

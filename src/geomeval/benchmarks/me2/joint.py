@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...compare import ALL
+from ...aggregate import ALL
 from ...errors import UsageError
 from ...records import SampleRecord
 from ...runner import RUN_CONFIG, SAMPLES, read_samples

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...benchmarks.lmms import log_info
 from .scores import resolve
 
 log = logging.getLogger(__name__)
@@ -37,16 +38,6 @@ def _log_coverage(metric: str, items: Sequence[Any]) -> None:
     if reasons:
         message += "; unscored: " + "; ".join(f"{n} × {why}" for why, n in reasons.most_common(3))
     log_info(message)
-
-
-def log_info(message: str) -> None:
-    """A line in lmms-eval's own log (loguru), or this module's logger outside lmms-eval."""
-    try:
-        from loguru import logger
-
-        logger.info(message)
-    except ImportError:
-        log.info(message)
 
 
 def mean_of_scored(items: Sequence[Any], metric: str) -> float | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .aggregations import aggregate_scored, coverage, mean_over_tasks
 from .registry import for_task
-from .scores import _defer, _entries, _start_scoring, _warm_lock, _warm_tasks
+from .scores import _defer, _entries, _start_scoring, _warm_lock, _warm_tasks, resolve
 from .settings import _benchmark_and_judge
 
 FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED", "[LMMS_EVAL_BUDGET_EXCEEDED]")
@@ -165,10 +165,11 @@ def entry_points(*tasks: str) -> dict[str, Callable[..., Any]]:
 
 
 def _named(name: str, aggregate: Callable[[Sequence[Any]], Any]) -> Callable[[Sequence[Any]], Any]:
-    """`aggregate` under the name its YAML gives it (lmms-eval logs and dumps that name)."""
+    """`aggregate` under the name its YAML gives it (lmms-eval logs and dumps that name),
+    given the items with every placeholder filled (`resolve`)."""
 
     def named(items: Sequence[Any]) -> Any:
-        return aggregate(items)
+        return aggregate(resolve(items))
 
     named.__name__ = named.__qualname__ = name
     return named
