@@ -184,6 +184,14 @@ def _sized_one(m: re.Match[str]) -> str:
 
 
 IMPLIED = "\u2063"  # marks an angle the caption only implies (`right-angled at B`): a value, not an element
+def _diagonals_of(m: re.Match[str]) -> str:
+    """`the diagonals of square KLMN intersect at T`: a quadrilateral's diagonals are KM and LN."""
+    pts = cn.point_tokens(m.group(1))
+    if len(pts) != 4:
+        return m.group(0)
+    return f"{m.group(0)}, the diagonals {pts[0]}{pts[2]} and {pts[1]}{pts[3]},"
+
+
 def _respectively_touch(m: re.Match[str]) -> str:
     """`⊙K touches QR, RP and PQ at X, Y and Z`: one tangency per side, in order (when the counts agree)."""
     sides, pts = re.findall(SEG, m.group(3)), re.findall(PNAME, m.group(4))
@@ -269,7 +277,14 @@ _EN_SUBS: list[Sub] = [
          lambda m: " = ".join(re.findall(SEG, m.group(1))) + " = "),
     _sub(("into two equal",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) (?:divides|splits|cuts) (?:the )?(?:line segment |segment |side |edge )?({SEG}) "
          r"into two equal (?:parts|halves|segments|pieces)\b", r"\1 is the midpoint of \2"),
-    _sub(("base",), rf"(⊥|perpendicular to) (?:the )?(?:base|bottom face|base face|base plane)(?: plane)? ({POLY})", r"\1 plane \2"),
+    _sub(("base", "face"), rf"(⊥|perpendicular to) (?:the )?(?:base|bottom face|base face|base plane|lateral face|face)(?: plane)? ({POLY})",
+         r"\1 plane \2"),
+    _sub(("diagonals of",), rf"\b(?:the )?(?:two )?diagonals of (?:the )?(?:{POLYWORD} )?({POLY})(?=,? (?:intersect|meet|cross|are|have))", _diagonals_of),
+    _sub((" also ",), r"\b(is|are) also (?=(?:a|an|the) (?:median|altitude|height|angle bisector|bisector|diagonal|chord|diameter|tangent))", r"\1 "),
+    _sub(("tangent externally", "tangent internally"), r"\btangent (externally|internally)\b", r"\1 tangent"),
+    _sub(("positive", "negative"), r"\b(?:the )?(?:positive|negative) (?:half[- ])?(?:of the )?([xyz])[- ]?axis\b", r"the \1-axis"),
+    _sub(("both perpendicular", "both parallel", "all perpendicular", "all parallel", "each perpendicular", "each parallel"),
+         r"\b(are|lie) (?:both|all|each) (perpendicular|parallel) to\b", r"\1 \2 to"),
     _sub(("the point",), r"\bis the point (?:of|on) (?=(?:the )?(?:circle|line|segment|side|edge|arc|⊙|[A-Z]))", "lies on "),
     _sub(("respectively",), rf"\b({PT}){RB},? and ({PT}){RB} (?:are (?:two )?points |are |lie |both lie |are located )?(?:on|upon) (?:the )?"
          rf"(?:sides? |segments? |lines? |edges? )?({SEG}) and (?:side |segment |line |edge )?({SEG}),? respectively",
@@ -366,6 +381,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("respectively",), rf"\b((?:lines? )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) and ((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) (meet|intersect|cut|cross) "
          rf"((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) at (?:points? )?({PT}){RB} and ({PT}){RB},? respectively",
          r"\1 \3s \4 at \5, and \2 \3s \4 at \6"),
+    _sub((" and ",), rf"(?:^|(?<=lines )|(?<=segments )|(?<=, )|(?<=; )|(?<=: )|(?<=\. ))((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) ?([⊥∥]) ?"
+         rf"((?:line |segment |plane )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|(?:{PT}){{3,8}}){RB})(?! ?[⊥∥])", r"\1 \3 \4 and \2 \3 \4"),
     _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}),? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
          r"\1 at \2"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
