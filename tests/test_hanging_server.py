@@ -121,3 +121,45 @@ def test_a_retry_after_past_the_cap_or_the_runs_time_gives_up_without_coming_bac
         (done,) = _ask(client, ["first"])
         assert len(server.requests) == 1
     assert done.text is None and "the run's time ends" in (done.error or "")
+
+
+def test_a_hung_request_is_hedged_long_before_its_timeout_and_the_first_reply_wins() -> None:
+    """A fifth of the requests hang, at a 30 s timeout. Once the client has seen how soon
+    replies come (0.1 s), a request silent for much longer is sent once more while the first
+    copy keeps waiting, and the first reply wins: every item answered with its own answer,
+    without waiting out a timeout; one hedge per hung copy (a hedge that hangs is hedged in
+    turn), each a request like any other (counted, reserved on the budget), at most
+    `max_attempts` copies of an item."""
+    prompts = [f"question {i}" for i in range(60)]
+    hang = Fault(rate=0.2, kind="hang", hang_s=3600)
+    with ChatServer(_answer, latency_s=0.1, faults=[hang], seed=5) as server:
+        client = ChatClient("m", base_url=server.base_url, concurrency=8, timeout_s=30.0)
+        client.budget = RequestBudget()
+        replies = _ask(client, prompts)
+        seen = _prompts_seen(server)
+        hung = len(server.faulted)
+    assert [r.text for r in replies] == [f"answer to {p}" for p in prompts]
+    assert hung >= 5 and hung <= client.hedges <= hung + 3  # the odd spare hedge of a slow reply
+    assert len(seen) == client.requests_sent == client.budget.requests == len(prompts) + client.hedges
+    assert client.usage()["hedges"] == client.hedges
+    for prompt, reply in zip(prompts, replies, strict=True):
+        assert reply.attempts == seen.count(prompt) <= client.retry.max_attempts  # copies it took
+
+
+def test_no_hedge_for_a_reply_being_computed_nor_a_queue_worked_through_in_order() -> None:
+    """A long reply that streams in, and requests waiting their turn on a server that answers
+    one at a time, are progressing: neither is sent twice, however long they take against the
+    replies seen before."""
+    lengths = [3] * 12 + [400] + [3] * 6  # the long one takes 4 s against 0.03 s
+    with ChatServer(lambda request: " ".join(["w"] * int(prompt_text(request))),
+                    stream=True, token_s=0.01) as server:
+        client = ChatClient("m", base_url=server.base_url, concurrency=4, timeout_s=30.0)
+        replies = _ask(client, [str(n) for n in lengths])
+        assert len(server.requests) == len(lengths)
+    assert [len(r.text.split()) for r in replies] == lengths and client.hedges == 0
+
+    with ChatServer(_answer, latency_s=0.15, serial=True) as server:
+        client = ChatClient("m", base_url=server.base_url, concurrency=8, timeout_s=30.0)
+        replies = _ask(client, [f"q{i}" for i in range(24)])
+        assert len(server.requests) == server.computed == 24
+    assert all(r.text for r in replies) and client.hedges == 0

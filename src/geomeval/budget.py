@@ -327,13 +327,7 @@ class RequestBudget:
                     raise BudgetExhausted(self.stop)
                 refusal = self._refusal(cost)
                 if refusal is None:
-                    self.requests += 1
-                    self.requests_by_owner[id(owner)] = self.requests_by_owner.get(id(owner), 0) + 1
-                    self.in_flight += 1
-                    self.reserved += cost
-                    self.reserved_by_owner[id(owner)] = self.reserved_by_owner.get(id(owner), 0.0) + cost
-                    self._write_ledger(force=True)  # written before it is sent: a kill leaves it counted
-                    return Reservation(id(owner), model, cost)
+                    return self._book(owner, model, cost)
                 if self.in_flight == 0:
                     self.stop = refusal
                     self._wake()
@@ -342,6 +336,25 @@ class RequestBudget:
                 woken: asyncio.Future[None] = loop.create_future()
                 self._waiters.append((loop, woken))
             await woken
+
+    def try_reserve(self, owner: object, model: str, body: dict[str, Any]) -> Reservation | None:
+        """`reserve` for a request that may be left unsent (a hedge): its hold at once, or None
+        when it does not fit now; never waits and never stops the run."""
+        cost = self.worst_cost(model, body)
+        with self._lock:
+            if self.stop is not None or self._refusal(cost) is not None:
+                return None
+            return self._book(owner, model, cost)
+
+    def _book(self, owner: object, model: str, cost: float) -> Reservation:
+        """Called with the lock held: hold `cost` for one request of `owner`'s."""
+        self.requests += 1
+        self.requests_by_owner[id(owner)] = self.requests_by_owner.get(id(owner), 0) + 1
+        self.in_flight += 1
+        self.reserved += cost
+        self.reserved_by_owner[id(owner)] = self.reserved_by_owner.get(id(owner), 0.0) + cost
+        self._write_ledger(force=True)  # written before it is sent: a kill leaves it counted
+        return Reservation(id(owner), model, cost)
 
     def settle(self, held: Reservation, usage: dict[str, int] | None, *, sent: bool = True,
                answered_error: bool = False) -> None:

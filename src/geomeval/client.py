@@ -15,6 +15,24 @@ abandoned and sent again; a request that hangs while the server answers the requ
 after it, or on a server that went quiet, is abandoned `timeout_s` after the last reply to
 a request sent before it.
 
+Replies are asked for as a stream (`stream: true`, with usage in the last event), so a reply
+being computed is seen to progress: a request's silence counts from the latest byte of its
+reply too, and, on a server working through its queue in order, from the latest byte streamed
+to a request ahead of it. A long reply is so never abandoned and sent again, however long it
+runs; a stream that stalls is abandoned at its timeout. A server that does not stream answers
+whole (read as before); one that refuses the stream, or its usage option, is asked without it
+from then on; GEOMEVAL_STREAM=0 asks for whole replies.
+
+A request that has heard nothing of its reply for much longer than replies take to start
+(`hedge_after_s`: 1.5 × the 90th percentile of the recent replies' times to their first byte)
+is hedged: sent once more while the first copy keeps waiting; the first reply wins, the other
+copies are cancelled. A hedge is a request like any other (reserved on the budget, counted in
+`requests_sent`, and in `hedges`), takes one of the request's `max_attempts`, and is never sent
+for a request whose reply has started arriving, or while the server streams a reply it waits
+behind, or while the server is overloaded (its window narrowed), nor more than
+`hedge_cap(concurrency)` at once. A server that hangs a fifth of the requests so costs a
+run a fraction of a timeout per hang rather than a timeout (bench/hanging_server.py).
+
 A reply may legally run to the request's token limit (`max_tokens`, a judge's 2,048), and a
 long one can take longer than `timeout_s` to compute: a request is then given the time its
 longest legal reply takes at the slowest generation rate seen in the client's recent replies
@@ -56,7 +74,7 @@ import threading
 import time
 import urllib.parse
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -100,6 +118,17 @@ RATE_WINDOW = 32
 RATE_MIN_TOKENS = 16
 REPLY_MARGIN = 1.5
 MAX_ALLOWANCE_FACTOR = 8.0
+# Hedged requests (`ChatClient.hedge_after_s`): a request that has heard nothing of its reply
+# for HEDGE_FACTOR times the HEDGE_QUANTILE of the last HEDGE_WINDOW replies' times from send to
+# first byte, and at least HEDGE_FLOOR × timeout_s, after its send is sent once more,
+# once HEDGE_MIN_SAMPLES replies are known; at most concurrency // HEDGE_SHARE (at least one)
+# hedges are in flight per client.
+HEDGE_FACTOR = 1.5
+HEDGE_QUANTILE = 0.9
+HEDGE_WINDOW = 64
+HEDGE_MIN_SAMPLES = 8
+HEDGE_FLOOR = 0.02
+HEDGE_SHARE = 4
 # A reply body larger than this is refused unread (a model's answer is a few KB; a judge's
 # less): memory stays bounded whatever a server sends.
 MAX_REPLY_BYTES = 8 * 1024 * 1024
@@ -307,9 +336,12 @@ class _LoopState:
     pool spends several times the wall time of the requests themselves.
     """
 
-    def __init__(self, concurrency: int, headers: dict[str, str], name: str, queue: _Queue | None = None):
+    def __init__(self, concurrency: int, headers: dict[str, str], name: str, queue: _Queue | None = None,
+                 copies: int = 1):
+        # Each request in the window may have `copies` in flight (hedges: `ChatClient._post`),
+        # each on a connection of its own: a copy that hangs holds its connection.
         self.http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=concurrency),
+            connector=aiohttp.TCPConnector(limit=concurrency * copies),
             timeout=aiohttp.ClientTimeout(total=None),  # see ChatClient._post: quiet, not total
             headers=headers,
         )
@@ -337,12 +369,34 @@ class _LoopState:
 
     def answered(self, request: _Waiting) -> None:
         """The endpoint replied to `request`: a request sent after it, still waiting, may have
-        been queued behind it, so its own timeout counts from now."""
+        been queued behind it, so its own timeout counts from now; one sent before it has been
+        overtaken (the server does not work through its queue in order)."""
         now = self.last_reply = time.monotonic()
         self.waiting.discard(request)
         for other in self.waiting:
             if other.order > request.order:
                 other.since = now
+            else:
+                other.overtaken = True
+
+    def quiet_since(self, request: _Waiting) -> float:
+        """When `request` last saw progress: its send or the latest reply to a request sent
+        before it (`since`), the latest byte of its own reply, or, while no request sent after
+        it has been answered (a server working through its queue in order), the latest byte
+        streamed to a request sent before it, which it waits behind."""
+        base = request.since if request.heard is None else max(request.since, request.heard)
+        return max(base, self.heard_ahead(request))
+
+    def heard_ahead(self, request: _Waiting) -> float:
+        """The latest byte streamed to a request sent before `request` and still in flight,
+        while no request sent after it has been answered (it may wait behind them in a queue
+        the server works through in order); -inf otherwise."""
+        latest = float("-inf")
+        if not request.overtaken:
+            for other in self.queue.waiting:
+                if other.order < request.order and other.heard is not None and other.heard > latest:
+                    latest = other.heard
+        return latest
 
 
 class Unanswered(TimeoutError):
@@ -358,13 +412,39 @@ class Unanswered(TimeoutError):
 class _Waiting:
     """One request in flight: its place in the order requests were sent, and when its own
     timeout started counting (`since`: sent, or the latest reply to a request sent before it,
-    which may have been ahead of it in the server's queue)."""
+    which may have been ahead of it in the server's queue); when the latest byte of its reply
+    arrived (`heard`), how long the first one took after the send (`first`), and whether a
+    request sent after it was answered first (`overtaken`)."""
 
-    __slots__ = ("order", "sent_at", "since")
+    __slots__ = ("first", "heard", "order", "overtaken", "sent_at", "since")
 
     def __init__(self, sent_at: float, order: int) -> None:
         self.sent_at = self.since = sent_at
         self.order = order
+        self.heard: float | None = None
+        self.first: float | None = None
+        self.overtaken = False
+
+    def hear(self) -> None:
+        """A byte of its reply arrived: the server is working on it."""
+        now = self.heard = time.monotonic()
+        if self.first is None:
+            self.first = now - self.sent_at
+
+
+class _Race:
+    """The requests one attempt may add as hedges (`spare`) and those it added (`hedges`)."""
+
+    __slots__ = ("hedges", "spare")
+
+    def __init__(self, spare: int) -> None:
+        self.spare = spare
+        self.hedges = 0
+
+
+def hedge_cap(concurrency: int) -> int:
+    """Hedges one client may have in flight at once."""
+    return max(1, concurrency // HEDGE_SHARE)
 
 
 class ChatClient:
@@ -382,6 +462,8 @@ class ChatClient:
         retry: RetryPolicy | None = None,
         cache: ResponseCache | None = None,
         seed: int | None = None,
+        stream: bool | None = None,
+        hedge: bool = True,
     ):
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
@@ -404,6 +486,19 @@ class ChatClient:
         # send or the last reply to a request sent before it): what a long reply will take.
         self.rates: deque[float] = deque(maxlen=RATE_WINDOW)
         self.budget: RequestBudget | None = None  # shared with the run's other clients
+        # Replies are asked for as a stream of server-sent events (None: unless GEOMEVAL_STREAM
+        # is 0), so a reply being computed is seen to progress; a server that refuses the
+        # stream (or its usage option) is asked without it from then on.
+        self.stream = os.environ.get("GEOMEVAL_STREAM", "1").strip() not in ("0", "false", "no") \
+            if stream is None else stream
+        self._stream_usage = True
+        self._said_no_stream_usage = False
+        # Hedged requests: seconds from send to first byte of the recent replies, the hedges
+        # sent and those in flight.
+        self.hedge = hedge
+        self.first_bytes: deque[float] = deque(maxlen=HEDGE_WINDOW)
+        self.hedges = 0
+        self._hedging: set[_Waiting] = set()  # hedges in flight
         self._rng = random.Random(seed)
         self._states: dict[int, _LoopState] = {}
         self._lock = threading.Lock()
@@ -423,7 +518,7 @@ class ChatClient:
             if state is None:
                 headers = {"Authorization": f"Bearer {self.__api_key}"} if self.__api_key else {}
                 state = _LoopState(self.concurrency, headers, f"{self.base_url} ({self.model})",
-                                   _queue_for(self.base_url))
+                                   _queue_for(self.base_url), self.retry.max_attempts if self.hedge else 1)
                 self._states[loop_id] = state
             return state
 
@@ -453,6 +548,47 @@ class ChatClient:
         needed = limit / min(self.rates) * REPLY_MARGIN
         return min(max(self.timeout_s, needed), self.timeout_s * MAX_ALLOWANCE_FACTOR)
 
+    def hedge_after_s(self) -> float | None:
+        """How long after its send a request may hear nothing of its reply before it is sent
+        once more: `HEDGE_FACTOR` × the `HEDGE_QUANTILE` of the recent replies' times from their
+        send to their first byte (the whole reply's time where the server does not stream; a
+        queue's wait included), at least `HEDGE_FLOOR` × `timeout_s`; None (no hedging) until
+        `HEDGE_MIN_SAMPLES` replies are known."""
+        if not self.hedge or len(self.first_bytes) < HEDGE_MIN_SAMPLES:
+            return None
+        ordered = sorted(self.first_bytes)
+        typical = ordered[min(len(ordered) - 1, int(HEDGE_QUANTILE * len(ordered)))]
+        return max(HEDGE_FACTOR * typical, HEDGE_FLOOR * self.timeout_s)
+
+    def _wire(self, body: dict[str, Any]) -> bytes:
+        """The request's bytes: `body`, asking for a stream where the client streams."""
+        if self.stream:
+            body = {**body, "stream": True}
+            if self._stream_usage:
+                body["stream_options"] = {"include_usage": True}
+        return json_body(body)
+
+    def _unstream(self, raw: bytes) -> bool:
+        """Whether a 400 refuses the stream or its usage option; if so, the client asks without
+        it from now on and says so once."""
+        if not self.stream:
+            return False
+        try:
+            detail = json.loads(raw).get("error") or {}
+        except (ValueError, AttributeError):
+            return False
+        text = (json.dumps(detail) if isinstance(detail, dict) else str(detail)).lower()
+        if self._stream_usage and "stream_options" in text:
+            self._stream_usage = False
+            log.warning("%s refused stream_options; geomeval streams without asking for token usage",
+                        self.base_url)
+            return True
+        if re.search(r"\bstream\b", text):
+            self.stream = False
+            log.warning("%s refused a streamed reply; geomeval asks for whole replies", self.base_url)
+            return True
+        return False
+
     def _fail(self, cause: str, hint: str) -> EndpointFailure:
         """Open the circuit: this and every later request raise the same failure."""
         if self.failure is None:
@@ -479,8 +615,8 @@ class ChatClient:
         if self.failure is not None:
             raise self.failure
         body = {"model": self.model, "messages": plain_text_messages(messages), **params}
-        payload = json_body(body)
-        reshaped = 0  # a refused parameter is fixed at most twice (max_tokens, temperature)
+        payload = self._wire(body)
+        reshaped = 0  # refused parameters are fixed at most four times (max_tokens, temperature, stream)
         state = self._state()
         url = f"{self.base_url}/chat/completions"
         error = "no attempt made"
@@ -488,7 +624,9 @@ class ChatClient:
         started = time.monotonic()
         allowance = self.reply_allowance_s(body)
         budget = self.retry.deadline_factor * allowance
-        for attempt in range(1, self.retry.max_attempts + 1):
+        attempt = 0  # requests sent for this item, hedges included
+        while attempt < self.retry.max_attempts:
+            attempt += 1
             retry_after: float | None = None
             connect_failed = False
             async with state.semaphore:
@@ -497,8 +635,9 @@ class ChatClient:
                 held = await self.budget.reserve(self, self.model, body) if self.budget is not None else None
                 self.requests_sent += 1
                 sent_at = time.monotonic()
+                race = _Race(spare=self.retry.max_attempts - attempt)
                 try:
-                    status, raw, header = await self._post_held(state, url, payload, held, allowance)
+                    status, raw, header = await self._post_held(state, url, payload, held, allowance, race, body)
                 except TimeoutError as exc:
                     error = f"timed out: no reply to this request for {allowance:.3g}s"
                     retryable = True
@@ -533,7 +672,7 @@ class ChatClient:
                         if text is not None:
                             self._failed_in_a_row = 0
                             await state.semaphore.succeeded()
-                            done = Completion(text, attempts=attempt, **ending)
+                            done = Completion(text, attempts=attempt + race.hedges, **ending)
                             self._count(done)
                             if key is not None:
                                 self.cache.put(key, text, self.model, done.info)  # type: ignore[union-attr]
@@ -544,18 +683,24 @@ class ChatClient:
                     else:
                         snippet = raw[:300].decode("utf-8", "replace")
                         error = f"HTTP {status}: {self.redact(snippet)}"
-                        if status == 400 and reshaped < 2 and (fixed := self._reshape(raw, body)) is not None:
+                        if status == 400 and reshaped < 4 and self._unstream(raw):
+                            reshaped += 1  # the same request, without the stream it refused
+                            payload = self._wire(body)
+                            continue
+                        if status == 400 and reshaped < 4 and (fixed := self._reshape(raw, body)) is not None:
                             if temperature is not None and "temperature" in fixed:
                                 fixed["temperature"] = temperature
                             body, reshaped = fixed, reshaped + 1  # the same request, in the shape asked for
-                            payload = json_body(body)
+                            payload = self._wire(body)
                             continue
                         if status in FATAL_STATUS:
                             hint = FATAL_STATUS[status]
                             raise self._fail(error, hint[0].upper() + hint[1:] + ".")
                         retryable = status in RETRY_STATUS and not image_refused(status, raw, body["messages"])
                         retry_after = parse_retry_after(header)
-            if not retryable or attempt == self.retry.max_attempts:
+                finally:
+                    attempt += race.hedges
+            if not retryable or attempt >= self.retry.max_attempts:
                 break
             left = self.budget.remaining_s() if self.budget is not None else None
             if retry_after is not None and retry_after > self.retry.max_retry_after_s:
@@ -627,30 +772,14 @@ class ChatClient:
         if done.finish_reason == "length":
             self.truncated += 1
 
-    async def _post_held(self, state: _LoopState, url: str, payload: bytes,
-                         held: Reservation | None, allowance: float | None = None) -> tuple[int, bytes, str | None]:
-        """`_post`, with the tokens of every reply that reports them counted (a failed or
-        retried one's too), the generation rate of a long enough reply noted, and the request's
-        budget reservation settled however it ends."""
-        try:
-            status, raw, header, took = await self._post(state, url, payload, allowance)
-        except (aiohttp.InvalidURL, aiohttp.ClientConnectorError):
-            if held is not None:  # never sent: nothing to pay
-                self.budget.settle(held, None, sent=False)  # type: ignore[union-attr]
-            raise
-        except BaseException:
-            if held is not None:  # sent, its cost never came back: charged at its worst case
-                self.budget.settle(held, None)  # type: ignore[union-attr]
-            raise
-        usage = _reply_usage(raw)
-        if usage and status == 200 and usage.get("completion_tokens", 0) >= RATE_MIN_TOKENS and took > 0:
-            self.rates.append(usage["completion_tokens"] / took)
-        if usage:
-            self.replies_reporting_usage += 1
-            for name in self.tokens:
-                self.tokens[name] += usage.get(name, 0)
-        if held is not None:
-            self.budget.settle(held, usage, answered_error=status != 200)  # type: ignore[union-attr]
+    async def _post_held(self, state: _LoopState, url: str, payload: bytes, held: Reservation | None,
+                         allowance: float | None = None, race: _Race | None = None,
+                         body: dict[str, Any] | None = None) -> tuple[int, bytes, str | None]:
+        """`_post`, with the generation rate of a long enough reply noted (completion tokens a
+        second of its own clock: the tokens the server reported, else the pieces it streamed)."""
+        status, raw, header, took, tokens = await self._post(state, url, payload, held, allowance, race, body)
+        if status == 200 and tokens >= RATE_MIN_TOKENS and took > 0:
+            self.rates.append(tokens / took)
         return status, raw, header
 
     def usage(self, prices: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
@@ -659,45 +788,159 @@ class ChatClient:
             "model": self.model, "requests_sent": self.requests_sent, "cache_hits": self.cache_hits,
             **self.tokens, "replies_reporting_usage": self.replies_reporting_usage, "truncated": self.truncated,
         }
+        if self.hedges:  # of requests_sent: copies of a request that had heard nothing for long
+            found["hedges"] = self.hedges
         cost = request_cost(prices or {}, self.model, self.tokens if self.replies_reporting_usage else None)
         if cost is not None:
             found["cost_usd"] = cost
         return found
 
-    async def _post(self, state: _LoopState, url: str, payload: bytes,
-                    allowance: float | None = None) -> tuple[int, bytes, str | None, float]:
-        """One request: (status, body, Retry-After, the seconds its reply took on its own clock).
-        TimeoutError once `allowance` (default `timeout_s`) passed
-        without its reply, counted from when it was sent or from the latest reply that may have
-        been ahead of it in the server's queue (`_LoopState.sent`), whichever is later; the
-        connection is then closed, which a server that checks (llama.cpp's, vLLM) takes as the
-        request being abandoned. Other requests go on meanwhile."""
+    async def _post(self, state: _LoopState, url: str, payload: bytes, held: Reservation | None = None,
+                    allowance: float | None = None, race: _Race | None = None,
+                    body: dict[str, Any] | None = None) -> tuple[int, bytes, str | None, float, int]:
+        """One attempt: (status, body, Retry-After, the seconds its reply took on its own clock,
+        its completion tokens). TimeoutError once `allowance` (default `timeout_s`) passed
+        without progress, counted from when it was sent, from the latest reply that may have
+        been ahead of it in the server's queue, or from the latest byte of its reply (or, on a
+        server working in order, of a reply ahead of it) (`_LoopState.quiet_since`), whichever
+        is later; the connection is then closed, which a server that checks (llama.cpp's, vLLM)
+        takes as the request being abandoned. Other requests go on meanwhile.
 
-        async def exchange() -> tuple[int, bytes, str | None]:
-            async with state.http.post(url, data=payload, headers=JSON_CONTENT) as response:
-                raw = await _read_capped(response, MAX_REPLY_BYTES)
-                return response.status, raw, response.headers.get("Retry-After")
-
+        A request that has heard nothing of its reply for much longer than replies usually take
+        to start (`hedge_after_s`) is sent once more, up to `race.spare` times in all, while
+        the first copies keep waiting: the first reply wins and the others are cancelled (a
+        hedge is a request like any other: reserved on the budget, counted in `requests_sent`
+        and `hedges`). Never while a byte of its reply has arrived (it is being computed), while
+        the server streams a reply it waits behind, nor while the server is overloaded (its
+        window narrowed); at most `hedge_cap(concurrency)` hedges are in flight."""
         limit = self.timeout_s if allowance is None else allowance
-        waiting = state.sent()
-        task = asyncio.ensure_future(exchange())
+        race = race or _Race(spare=0)
+        racing: dict[asyncio.Future[tuple[int, bytes, str | None, dict[str, int] | None, int]], _Waiting] = {}
+        every: list[asyncio.Future[Any]] = []
+        sent: list[_Waiting] = []
+
+        def launch(reservation: Reservation | None, hedged: bool) -> None:
+            waiting = state.sent()
+            task = asyncio.ensure_future(self._exchange(state, url, payload, waiting, reservation, hedged))
+            racing[task] = waiting
+            every.append(task)
+            sent.append(waiting)
+
+        launch(held, False)
+        first = sent[0]
+        expired = False
+        failure: BaseException | None = None
         try:
             while True:
-                remaining = waiting.since + limit - time.monotonic()
-                if remaining <= 0:
-                    raise Unanswered(silent=state.last_reply <= waiting.sent_at)
-                done, _ = await asyncio.wait({task}, timeout=remaining)
-                if done:
-                    status, raw, header = task.result()  # a connection error raises here: no reply
+                now = time.monotonic()
+                for task, waiting in list(racing.items()):
+                    if now >= state.quiet_since(waiting) + limit:
+                        del racing[task]  # abandoned at its own timeout; cancelled below
+                        state.waiting.discard(waiting)
+                        task.cancel()
+                        expired = True
+                if not racing:
+                    if expired or failure is None:
+                        raise Unanswered(silent=state.last_reply <= first.sent_at)
+                    raise failure
+                wake = min(state.quiet_since(waiting) for waiting in racing.values()) + limit
+                hedge_at = self._hedge_at(state, racing, race, limit)
+                if hedge_at is not None and hedge_at <= now:
+                    if self._hedges_working(now) < hedge_cap(self.concurrency):
+                        extra = self.budget.try_reserve(self, self.model, body or {}) if self.budget is not None else None
+                        if self.budget is not None and extra is None:
+                            race.spare = race.hedges  # the budget has no room for one: none for this attempt
+                        else:
+                            race.hedges += 1
+                            self.hedges += 1
+                            self.requests_sent += 1
+                            launch(extra, True)
+                            continue
+                    else:  # as many hedges in flight as allowed: look again shortly
+                        wake = min(wake, now + max(0.05, (self.hedge_after_s() or limit) / 4))
+                elif hedge_at is not None:
+                    wake = min(wake, hedge_at)
+                elif self.hedge and race.hedges < race.spare and self.hedge_after_s() is None:
+                    wake = min(wake, now + limit / 20)  # too few replies yet to know when to hedge: look again
+                done, _ = await asyncio.wait(set(racing), timeout=max(0.0, wake - now),
+                                             return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    waiting = racing.pop(task)
+                    if task.exception() is not None:  # no reply (a connection error): the others may answer
+                        failure = task.exception()
+                        continue
+                    status, raw, header, _usage, tokens = task.result()
                     took = time.monotonic() - waiting.since
                     state.answered(waiting)
-                    return status, raw, header, took
+                    if status == 200 and waiting.first is not None:
+                        self.first_bytes.append(waiting.first)
+                    return status, raw, header, took, tokens
         finally:
-            state.waiting.discard(waiting)
-            if not task.done():
-                task.cancel()
+            for task in every:
+                if not task.done():
+                    task.cancel()
+            for waiting in sent:
+                state.waiting.discard(waiting)
+            for task in every:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+    def _hedges_working(self, now: float) -> int:
+        """Hedges in flight that may be load on the server: answering, or sent less than
+        `hedge_after_s` ago (one silent for longer hung like the request it copied)."""
+        after = self.hedge_after_s() or 0.0
+        return sum(1 for w in self._hedging if w.heard is not None or now - w.sent_at < after)
+
+    def _hedge_at(self, state: _LoopState, racing: dict[Any, _Waiting], race: _Race, limit: float) -> float | None:
+        """When the attempt's newest copy is to be hedged, or None (not to be)."""
+        if race.hedges >= race.spare or state.semaphore.limit < state.semaphore.ceiling:
+            return None
+        after = self.hedge_after_s()
+        if after is None or after >= limit or any(w.heard is not None for w in racing.values()):
+            return None
+        newest = max(racing.values(), key=lambda waiting: waiting.order)
+        return max(newest.sent_at, state.heard_ahead(newest)) + after
+
+    async def _exchange(self, state: _LoopState, url: str, payload: bytes, waiting: _Waiting,
+                        held: Reservation | None, hedged: bool) -> tuple[int, bytes, str | None, dict[str, int] | None, int]:
+        """One HTTP request and its reply, read whole or as a stream (each byte progress for
+        `waiting`), with the tokens of every reply that reports them counted (a failed or
+        retried one's too) and the budget reservation settled however it ends: (status, body,
+        Retry-After, usage, completion tokens)."""
+        if hedged:
+            self._hedging.add(waiting)
+        try:
+            async with state.http.post(url, data=payload, headers=JSON_CONTENT) as response:
+                status = response.status
+                if status == 200 and response.content_type == "text/event-stream":
+                    raw, pieces = await _read_stream(response, MAX_REPLY_BYTES, waiting.hear)
+                else:
+                    raw, pieces = await _read_capped(response, MAX_REPLY_BYTES, waiting.hear), 0
+                header = response.headers.get("Retry-After")
+        except (aiohttp.InvalidURL, aiohttp.ClientConnectorError):
+            if held is not None:  # never sent: nothing to pay
+                self.budget.settle(held, None, sent=False)  # type: ignore[union-attr]
+            raise
+        except BaseException:
+            if held is not None:  # sent, its cost never came back: charged at its worst case
+                self.budget.settle(held, None)  # type: ignore[union-attr]
+            raise
+        finally:
+            if hedged:
+                self._hedging.discard(waiting)
+        usage = _reply_usage(raw)
+        if usage:
+            self.replies_reporting_usage += 1
+            for name in self.tokens:
+                self.tokens[name] += usage.get(name, 0)
+        elif pieces and self._stream_usage and not self._said_no_stream_usage:
+            self._said_no_stream_usage = True
+            log.warning("%s reports no token usage in streamed replies: token counts are missing from "
+                        "the totals (GEOMEVAL_STREAM=0 asks for whole replies, which report it)", self.base_url)
+        if held is not None:
+            self.budget.settle(held, usage, answered_error=status != 200)  # type: ignore[union-attr]
+        tokens = usage.get("completion_tokens", pieces) if usage else pieces
+        return status, raw, header, usage, tokens
 
     async def aclose(self) -> None:
         loop_id = id(asyncio.get_running_loop())
@@ -753,19 +996,83 @@ class ReplyTooLarge(Exception):
     """A reply body over the client's cap; read no further."""
 
 
-async def _read_capped(response: aiohttp.ClientResponse, cap: int) -> bytes:
-    """The body, or ReplyTooLarge as soon as it (or its declared length) passes `cap` bytes."""
+async def _read_capped(response: aiohttp.ClientResponse, cap: int,
+                       heard: Callable[[], None] | None = None) -> bytes:
+    """The body, or ReplyTooLarge as soon as it (or its declared length) passes `cap` bytes;
+    `heard` is called as each piece arrives."""
     declared = response.content_length
     if declared is not None and declared > cap:
         raise ReplyTooLarge(f"reply of {declared} bytes refused (over {cap} bytes)")
     chunks: list[bytes] = []
     total = 0
     async for chunk in response.content.iter_chunked(1 << 16):
+        if heard is not None:
+            heard()
         total += len(chunk)
         if total > cap:
             raise ReplyTooLarge(f"reply over {cap} bytes refused")
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def _read_stream(response: aiohttp.ClientResponse, cap: int, heard: Callable[[], None]) -> tuple[bytes, int]:
+    """A streamed chat completion (server-sent events, `stream: true`) assembled into the body a
+    whole reply has (its text, finish_reason and, where the last event reports it, usage), and
+    the number of text pieces it came in; `heard` is called as each piece arrives. A stream
+    that ends before its last event, or reports an error, is a failed exchange
+    (aiohttp.ClientPayloadError: retried like a dropped connection)."""
+    parts: list[str] = []
+    texts = 0
+    finish: str | None = None
+    usage: Any = None
+    ended = False
+    total = 0
+    pending = bytearray()
+    async for data in response.content.iter_any():
+        heard()
+        total += len(data)
+        if total > cap:
+            raise ReplyTooLarge(f"reply over {cap} bytes refused")
+        pending += data
+        *lines, rest = bytes(pending).split(b"\n")
+        pending = bytearray(rest)
+        for line in lines:
+            line = line.strip()
+            if not line.startswith(b"data:"):
+                continue  # comments (": ping"), event names, blank separators
+            item = line[5:].strip()
+            if item == b"[DONE]":
+                ended = True
+                continue
+            try:
+                event = json.loads(item)
+            except ValueError:
+                raise aiohttp.ClientPayloadError(f"malformed event in the reply stream: {item[:200]!r}") from None
+            if not isinstance(event, dict):
+                continue
+            if event.get("error"):
+                raise aiohttp.ClientPayloadError(f"the server reported an error mid-stream: {item[:300]!r}")
+            if isinstance(event.get("usage"), dict):
+                usage = event["usage"]
+            choices = event.get("choices")
+            choice = next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0), None) \
+                if isinstance(choices, list) else None
+            if choice is None:
+                continue
+            delta = choice.get("delta")
+            text = delta.get("content") if isinstance(delta, dict) else None
+            if isinstance(text, str):
+                parts.append(text)
+                texts += 1
+            if isinstance(choice.get("finish_reason"), str):
+                finish = choice["finish_reason"]
+    if not ended and finish is None:
+        raise aiohttp.ClientPayloadError("the reply stream ended before its last event")
+    message = {"role": "assistant", "content": "".join(parts) if texts else None}
+    payload: dict[str, Any] = {"choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+    if usage is not None:
+        payload["usage"] = usage
+    return json.dumps(payload).encode("utf-8"), texts
 
 
 def _read_completion(raw: bytes) -> tuple[str | None, str | None, dict[str, Any]]:

@@ -2,8 +2,12 @@
 
 Answers come from a script (a function of the request), with optional latency and
 injected faults (error statuses with Retry-After, hangs, malformed JSON, truncated
-bodies, dropped connections), so clients are tested over real HTTP rather than with
-mocks. It is a small HTTP/1.1 server on asyncio with keep-alive, running on its own
+bodies, dropped connections, streams that stall), so clients are tested over real HTTP
+rather than with mocks. With `stream=True` it answers a request that asks for a stream
+(`"stream": true`) with server-sent events, a word at a time, `token_s` seconds apart, and
+the usage in a last event when asked (`stream_options.include_usage`), as vLLM and
+llama.cpp's server do; without, it answers every request whole, as a server that does not
+stream. It is a small HTTP/1.1 server on asyncio with keep-alive, running on its own
 thread (or its own process: `python -m geomeval.testing.chat_server`), so hundreds of
 slow requests in flight cost no threads. It only ever binds the loopback interface.
 """
@@ -22,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Responder = Callable[[dict[str, Any]], str]
-FAULT_KINDS = ("status", "hang", "malformed", "truncated", "drop")
+FAULT_KINDS = ("status", "hang", "malformed", "truncated", "drop", "stall")
 MAX_BODY = 64 * 1024 * 1024
 
 
@@ -34,7 +38,9 @@ class Fault:
     random share of requests instead. Kinds: `status` (the given status, body and
     headers, e.g. 429 with Retry-After), `hang` (wait `hang_s` before answering),
     `malformed` (200 with a body that is not JSON), `truncated` (a Content-Length
-    longer than the body, then the connection closes), `drop` (close at once).
+    longer than the body, then the connection closes), `drop` (close at once), `stall`
+    (a streamed reply that stops after half its words and sends nothing for `hang_s`; a
+    request not streamed hangs).
     """
 
     on: set[int] = field(default_factory=set)
@@ -61,6 +67,9 @@ class ChatServer:
         port: int = 0,
         text_only: bool = False,
         serial: bool = False,
+        stream: bool = False,
+        token_s: float = 0.0,
+        stream_usage: bool = True,
     ):
         self.responder = responder
         self.text_only = text_only  # answer 500 to list-form content, as llama.cpp's server does
@@ -68,6 +77,9 @@ class ChatServer:
         # client has gone, as llama.cpp's server does; `computed` counts the work done.
         self.serial = serial
         self.computed = 0
+        self.stream = stream  # answer `"stream": true` with server-sent events
+        self.token_s = token_s  # seconds between two streamed words
+        self.stream_usage = stream_usage  # report usage in a stream's last event when asked
         self._turn: asyncio.Lock | None = None
         self.latency_s = latency_s
         self.faults = faults or []
@@ -201,7 +213,7 @@ class ChatServer:
         self, number: int, method: str, path: str, body: dict[str, Any], fault: Fault | None,
         writer: asyncio.StreamWriter,
     ) -> bool:
-        if fault is not None:
+        if fault is not None and not (fault.kind == "stall" and self.stream and body.get("stream")):
             return await self._fault(fault, writer)
         if method != "POST" or not path.endswith("/chat/completions"):
             await self._send(writer, 404, b'{"error": "not found"}')
@@ -233,14 +245,52 @@ class ChatServer:
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(words),
                       "total_tokens": prompt_tokens + len(words)},
         }
+        if self.stream and body.get("stream"):
+            stall = fault.hang_s if fault is not None else None
+            return await self._stream(writer, payload, words, body, stall)
         await self._send(writer, 200, json.dumps(payload).encode())
+        return True
+
+    async def _stream(self, writer: asyncio.StreamWriter, payload: dict[str, Any], words: list[str],
+                      body: dict[str, Any], stall: float | None) -> bool:
+        """`payload`'s reply as server-sent events in chunked encoding: a first event with the
+        role, one per word `token_s` apart, the finish reason, usage where asked, [DONE]. A
+        stall stops after half the words for `stall` seconds and closes."""
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+
+        async def event(data: dict[str, Any] | str) -> None:
+            text = data if isinstance(data, str) else json.dumps(data)
+            chunk = f"data: {text}\n\n".encode()
+            writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            await writer.drain()
+
+        def delta(content: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            return {"id": payload["id"], "object": "chat.completion.chunk", "model": payload["model"],
+                    "choices": [{"index": 0, "delta": content, "finish_reason": finish}]}
+
+        await event(delta({"role": "assistant", "content": ""}))
+        for n, word in enumerate(words):
+            if stall is not None and n == len(words) // 2:
+                await asyncio.sleep(stall)
+                return False
+            if self.token_s:
+                await asyncio.sleep(self.token_s)
+            await event(delta({"content": word if n == 0 else " " + word}))
+        await event(delta({}, payload["choices"][0]["finish_reason"]))
+        options = body.get("stream_options")
+        if self.stream_usage and isinstance(options, dict) and options.get("include_usage"):
+            await event({"id": payload["id"], "object": "chat.completion.chunk", "choices": [],
+                         "usage": payload["usage"]})
+        await event("[DONE]")
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
         return True
 
     async def _fault(self, fault: Fault, writer: asyncio.StreamWriter) -> bool:
         if fault.kind == "status":
             await self._send(writer, fault.status, fault.body.encode(), fault.headers)
             return True
-        if fault.kind == "hang":
+        if fault.kind in ("hang", "stall"):
             await asyncio.sleep(fault.hang_s)
             return False
         if fault.kind == "malformed":
