@@ -8,9 +8,7 @@ import math
 import re
 import subprocess
 import sys
-import types
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -30,7 +28,6 @@ from geomeval.benchmarks.geolaux.process_metrics import (
     weighted_step_score,
 )
 from geomeval.benchmarks.geolaux.scoring import TEXT_ONLY, WITH_FIGURE
-from geomeval.cache import ResponseCache
 from geomeval.client import RetryPolicy
 from geomeval.errors import EndpointFailure
 from geomeval.images import image_part
@@ -258,71 +255,6 @@ def test_compare_reports_the_auxiliary_line_ablation(tmp_path: Path) -> None:
         assert row["ACS"]["A"] == 0.0 and row["ACS"]["delta"] == pytest.approx(helped), aux_type
     assert groups["simple"]["ACS"]["delta"] == 1.0 and groups["none"]["ACS"]["delta"] == 0.0
     assert "auxiliary_type" in result.stdout and "Δ (B − A)" in result.stdout and "+100.0" in result.stdout
-
-
-# --- vLLM in-process, with a stand-in engine ----------------------------------------------------
-
-class _FakeLLM:
-    instances: ClassVar[list[_FakeLLM]] = []
-
-    def __init__(self, model: str, **engine_args: object):
-        self.model, self.engine_args, self.batches = model, engine_args, []
-        _FakeLLM.instances.append(self)
-
-    def chat(self, conversations: list, sampling_params: object, use_tqdm: bool = True) -> list:
-        self.batches.append(len(conversations))
-        outputs = []
-        for messages in conversations:
-            text = judge_or_model({"messages": messages})
-            outputs.append(types.SimpleNamespace(outputs=[types.SimpleNamespace(text=text)]))
-        return outputs
-
-
-def test_vllm_batches_share_records_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = types.ModuleType("vllm")
-    fake.LLM = _FakeLLM  # type: ignore[attr-defined]
-    fake.SamplingParams = lambda **kw: kw  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vllm", fake)
-    cache = ResponseCache(tmp_path / "cache.sqlite")
-    options = ModelOptions(cache=cache, engine_args={"tensor_parallel_size": 2, "max_model_len": 8192})
-    bench = get_benchmark("geolaux")
-    first = run(bench, task="geolaux", model=parse_model_spec("vllm:org/model", options),
-                judge=parse_judge_spec("offline"), out_dir=tmp_path / "a")
-    engine = _FakeLLM.instances[-1]
-    assert engine.model == "org/model" and engine.engine_args == {"tensor_parallel_size": 2, "max_model_len": 8192}
-    assert engine.batches == [first["n_items"]]  # one batch for the whole sample
-    again = run(bench, task="geolaux", model=parse_model_spec("vllm:org/model", options),
-                judge=parse_judge_spec("offline"), out_dir=tmp_path / "b")
-    assert _FakeLLM.instances[-1].batches == []  # every prompt came from the shared cache
-    assert again["metrics"] == first["metrics"] and first["config"]["model"] == "vllm:org/model"
-
-
-def test_vllm_missing_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "vllm", None)
-    with pytest.raises(ValueError, match=r"pip install 'geomeval\[vllm\]'"):
-        parse_model_spec("vllm:some/model")
-
-
-class _PickyLLM(_FakeLLM):
-    """Fails a whole batch when any prompt mentions the regular hexagon, as vLLM does for one bad prompt."""
-
-    def chat(self, conversations: list, sampling_params: object, use_tqdm: bool = True) -> list:
-        if any("regular hexagon" in json.dumps(c) for c in conversations):
-            raise ValueError("prompt longer than max_model_len")
-        return super().chat(conversations, sampling_params, use_tqdm)
-
-
-def test_vllm_one_bad_prompt_fails_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = types.ModuleType("vllm")
-    fake.LLM = _PickyLLM  # type: ignore[attr-defined]
-    fake.SamplingParams = lambda **kw: kw  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vllm", fake)
-    results = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("vllm:m"),
-                  judge=parse_judge_spec("offline"), out_dir=tmp_path)
-    assert results["generation"]["failed"] == 1
-    samples = [json.loads(line) for line in (tmp_path / "samples.jsonl").read_text().splitlines()]
-    failed = [s for s in samples if s["generation_error"]]
-    assert len(failed) == 1 and "max_model_len" in failed[0]["generation_error"]
 
 
 def test_judge_never_gets_the_models_key_on_another_server(monkeypatch: pytest.MonkeyPatch) -> None:

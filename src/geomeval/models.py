@@ -2,14 +2,15 @@
 
 `openai:<model>` talks to any OpenAI-compatible chat server (OpenAI, `vllm serve`,
 llama.cpp) through the shared async client; `vllm:<model-or-path>` runs vLLM
-in-process in batches; `replay:<samples.jsonl>` re-reads saved responses; `baseline:random`
+in-process, each prompt handed to its async engine as it is posed; `replay:<samples.jsonl>` re-reads saved responses; `baseline:random`
 and `baseline:empty` are honest floor rows. A failure becomes `Generation.error`,
 which the scorer turns into *unscored*, never into a wrong answer.
 """
 
 from __future__ import annotations
 
-import asyncio
+import inspect
+import itertools
 import json
 import random
 import string
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .cache import ResponseCache, cache_key
 from .client import ChatClient, model_server
 from .endpoints import redact_text, resolve_hosts
-from .errors import UsageError
+from .errors import EndpointFailure, UsageError
 
 if TYPE_CHECKING:
     from .benchmarks.base import Item  # the item a model is asked about (a type only)
@@ -38,11 +39,11 @@ class Generation:
 
 
 class Model(ABC):
-    """Answers items one at a time (async), or in batches when `batched` is set."""
+    """Answers items one at a time (async); many at once, as the run asks them."""
 
     spec: str
     needs_messages: bool = True
-    batched: bool = False
+    stream_window: int = 0  # an in-process engine: items the run keeps in flight, at least
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -51,9 +52,6 @@ class Model(ABC):
 
     @abstractmethod
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation: ...
-
-    def generate_batch(self, requests: list[list[dict[str, Any]]]) -> list[Generation]:
-        raise NotImplementedError(f"{self.spec} answers one item at a time")
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         pass
@@ -178,13 +176,18 @@ class OpenAIChatModel(Model):
 
 
 class VLLMModel(Model):
-    """vLLM in-process on local GPUs: whole batches through `LLM.chat`, with the shared cache.
+    """vLLM in-process on local GPUs, fed as a stream: each item's prompt goes to vLLM's async
+    engine as soon as it is posed and its answer comes back as soon as it is done, so the
+    engine's own continuous batching runs across the whole run (the run keeps `stream_window`
+    prompts in vLLM's queue, far more than it runs at once; no chunk waits for its slowest answer).
 
-    Engine arguments (`tensor_parallel_size`, `dtype`, `max_model_len`, …) pass straight
-    to `vllm.LLM`; they are part of the cache key, since some of them change outputs.
+    Engine arguments (`tensor_parallel_size`, `data_parallel_size`, `dtype`, `max_model_len`, …)
+    pass straight to `vllm.AsyncEngineArgs`; they are part of the cache key, since some of them
+    change outputs. Messages are OpenAI-format (images as data URLs): they are put through the
+    model's chat template, images handed to vLLM as pictures.
     """
 
-    batched = True
+    stream_window = 1024
 
     def __init__(
         self,
@@ -209,8 +212,14 @@ class VLLMModel(Model):
         self.cache = cache
         self.params = {"temperature": temperature, "max_tokens": max_tokens, "seed": seed}
         self._key_params = {**self.params, "engine_args": self.engine_args}
-        self.llm = vllm.LLM(model=model, **self.engine_args)
+        try:
+            arguments = vllm.AsyncEngineArgs(model=model, **self.engine_args)
+        except TypeError as exc:  # an engine argument this vLLM does not know
+            raise UsageError(f"vllm:{model}: {exc} (check --engine-arg names against `vllm serve --help`)") from None
+        self.engine = vllm.AsyncLLMEngine.from_engine_args(arguments)
         self.sampling = vllm.SamplingParams(**self.params)
+        self._tokenizer: Any = None
+        self._numbers = itertools.count()
         self.requests_sent = 0
         self.cache_hits = 0
 
@@ -218,41 +227,91 @@ class VLLMModel(Model):
     def settings(self) -> dict[str, Any]:
         return dict(self._key_params)
 
-    def _chat(self, conversations: list[list[dict[str, Any]]]) -> list[str | Exception]:
-        """Texts for a batch; if the batch fails, each prompt alone, so one bad prompt fails alone."""
-        try:
-            return [out.outputs[0].text for out in self.llm.chat(conversations, self.sampling, use_tqdm=False)]
-        except Exception as exc:
-            if len(conversations) == 1:
-                return [exc]
-        return [text for conversation in conversations for text in self._chat([conversation])]
-
-    def generate_batch(self, requests: list[list[dict[str, Any]]]) -> list[Generation]:
-        keys = [cache_key(self.spec, "", messages, self._key_params) for messages in requests]
-        results: list[Generation | None] = [None] * len(requests)
-        missing = []
-        for index, key in enumerate(keys):
-            hit = self.cache.get(key) if self.cache is not None else None
-            if hit is None:
-                missing.append(index)
-            else:
-                self.cache_hits += 1
-                results[index] = Generation(hit)
-        if missing:
-            self.requests_sent += len(missing)
-            outputs = self._chat([requests[i] for i in missing])
-            for index, text in zip(missing, outputs, strict=True):
-                if isinstance(text, Exception):  # an engine failure fails its item, not the run
-                    results[index] = Generation(None, f"vLLM failed ({type(text).__name__}: {str(text)[:300]})")
-                    continue
-                if self.cache is not None:
-                    self.cache.put(keys[index], text, self.spec)
-                results[index] = Generation(text)
-        return [r if r is not None else Generation(None, "no output") for r in results]
+    async def _prompt(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """The engine's prompt: the chat template's text, and the images in their order."""
+        if self._tokenizer is None:
+            tokenizer = self.engine.get_tokenizer()
+            self._tokenizer = await tokenizer if inspect.isawaitable(tokenizer) else tokenizer
+        chat, images = _hf_chat(messages)
+        text = self._tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True)
+        prompt: dict[str, Any] = {"prompt": text}
+        if images:
+            prompt["multi_modal_data"] = {"image": images if len(images) > 1 else images[0]}
+        return prompt
 
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         assert messages is not None
-        return (await asyncio.to_thread(self.generate_batch, [messages]))[0]
+        key = cache_key(self.spec, "", messages, self._key_params)
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is not None:
+            self.cache_hits += 1
+            return Generation(hit)
+        try:
+            prompt = await self._prompt(messages)
+        except Exception as exc:  # an image or template the model cannot take fails its item
+            return Generation(None, f"vLLM could not pose the prompt ({type(exc).__name__}: {str(exc)[:300]})")
+        self.requests_sent += 1
+        final = None
+        try:
+            async for output in self.engine.generate(prompt, self.sampling, f"geomeval-{next(self._numbers)}"):
+                final = output
+        except Exception as exc:
+            if "dead" in type(exc).__name__.lower():  # the engine is gone: stop the run, not the item
+                raise EndpointFailure(f"{self.spec}: the vLLM engine stopped ({type(exc).__name__}: {exc})") from exc
+            return Generation(None, f"vLLM failed ({type(exc).__name__}: {str(exc)[:300]})")
+        if final is None or not final.outputs:
+            return Generation(None, "vLLM gave no output")
+        answer = final.outputs[0]
+        info: dict[str, Any] = {"finish_reason": getattr(answer, "finish_reason", None)}
+        prompt_ids, token_ids = getattr(final, "prompt_token_ids", None), getattr(answer, "token_ids", None)
+        if prompt_ids is not None and token_ids is not None:
+            info["usage"] = {"prompt_tokens": len(prompt_ids), "completion_tokens": len(token_ids)}
+        if self.cache is not None:
+            self.cache.put(key, answer.text, self.spec)
+        return Generation(answer.text, info=info)
+
+    async def aclose(self) -> None:
+        shutdown = getattr(self.engine, "shutdown", None)
+        if callable(shutdown):
+            done = shutdown()
+            if inspect.isawaitable(done):
+                await done
+
+
+def _hf_chat(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """OpenAI-format messages as a Hugging Face chat template takes them ({"type": "image"}
+    where a picture goes), and the pictures, decoded from their data URLs, in order."""
+    chat: list[dict[str, Any]] = []
+    images: list[Any] = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            parts = []
+            for part in content:
+                if part.get("type") == "image_url":
+                    images.append(_picture(part["image_url"]["url"]))
+                    parts.append({"type": "image"})
+                else:
+                    parts.append(part)
+            chat.append({**message, "content": parts})
+        else:
+            chat.append(message)
+    return chat, images
+
+
+def _picture(url: str) -> Any:
+    """A data URL's image, decoded (PIL), as vLLM takes pictures."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    head, sep, body = url.partition(",")
+    if not (sep and head.startswith("data:") and head.endswith(";base64")):
+        raise ValueError(f"an image part is not a base64 data URL ({url[:40]!r}...)")
+    with Image.open(io.BytesIO(base64.b64decode(body))) as image:
+        image.load()
+        return image.convert("RGB")
 
 
 @dataclass(frozen=True)
