@@ -529,6 +529,17 @@ HOSTILE = [
     "直线c分别与a、b相交于点" * 5_000,
     "两个同心圆的圆心为O，大圆的弦" * 5_000,
     "与x轴交于点A、" * 8_000,
+    # the relation surface forms of issue #41
+    "K and L lie on PQ and " * 5_000,
+    "⊙K touches QR, RP, PQ at X, Y, " * 3_000,
+    "AC ∩ BD = {O, " * 8_000,
+    "the perpendicular from C to AB has its foot at " * 2_000,
+    "the point of tangency of line l and " * 3_000,
+    "lines p and q meet line r at M and " * 3_000,
+    "AB, BC, CD, DA all equal " * 4_000,
+    "E是CD的中点, and BE is drawn, " * 3_000,
+    "AC与BD的交点为" * 8_000,
+    "⊙I与BC、CA、AB分别相切于点" * 4_000,
 ]
 
 

@@ -39,9 +39,44 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("In triangle ABC, D is on AC, BD is drawn and ∠ABD = ∠DBC.", "In triangle ABC, BD bisects ∠ABC and meets AC at D."),
     ("The line l touches circle O at A.", "Line l is tangent to circle O at A."),
     ("直线PA与⊙O只有一个公共点A。", "PA is tangent to circle O at A."),
+    ("O lies on both AC and BD.", "AC and BD intersect at O."),
+    ("AC与BD的交点为O。", "AC and BD intersect at O."),
+    ("D is the point halfway between B and C.", "D is the midpoint of BC."),
+    ("点D在BC上，且BD=DC。", "D is the midpoint of BC."),
+    ("The perpendicular from C to AB has its foot at D.", "CD ⊥ AB at D."),
+    ("直线l与⊙O相切，切点为A。", "Line l is tangent to circle O at A."),
+    ("∠ABC = 90°.", "AB ⊥ BC."),
+    ("In triangle ABC, ∠BAD = ∠CAD, with D on BC.", "In triangle ABC, AD bisects ∠BAC."),
+    ("Circle O is circumscribed about triangle ABC.", "Triangle ABC is inscribed in circle O."),
+    ("⊙O是△ABC的外接圆。", "Triangle ABC is inscribed in circle O."),
+    ("Triangle ABC and triangle DEF are congruent to each other.", "Triangle ABC is congruent to triangle DEF."),
+    # whole captions: every relation of the reference recalled
+    ("From a point P outside circle O (radius 4), two tangents PA and PB are drawn, touching the circle at A and B; "
+     "∠APB = 60°.", "Circle O has radius 4. PA and PB are tangent to circle O at A and B, and ∠APB = 60°."),
+    ("Triangle ABC has D as the midpoint of AB and E as the midpoint of AC; segment DE joins them, and BC = 10.",
+     "In triangle ABC, D and E are the midpoints of AB and AC, and DE is drawn. BC = 10."),
+    ("square ABCD, side 4; E = midpoint of BC; AE ∩ BD = F.",
+     "In square ABCD, E is the midpoint of BC, and AE meets BD at F. The side length is 4."),
+    ("AB and CD are chords of circle O meeting at P; PA = 2, PB = 6, PC = 3.",
+     "Chords AB and CD of circle O intersect at P, with PA = 2, PB = 6 and PC = 3."),
+    ("The lines m and n cross at right angles at the point O, and P is on m.",
+     "Lines m and n are perpendicular and meet at O, and P lies on line m."),
 ])
+
+
 def test_a_relation_in_other_words_is_recalled(candidate: str, reference: str) -> None:
     assert score_captions(candidate, reference).recall["relation"] == 1.0
+
+
+@pytest.mark.parametrize(("candidate", "reference"), [
+    ("⊙O的直径是AB, point C lies on ⊙O, ∠ABC = 40°.", "Circle O has diameter AB, and C is on circle O. ∠ABC = 40°."),
+    ("In parallelogram ABCD, E是CD的中点, and BE is drawn.", "In parallelogram ABCD, E is the midpoint of CD, and BE is drawn."),
+    ("PA与⊙O相切于点A, PO meets circle O at B, PA = 4.", "PA is tangent to circle O at A, and PO meets circle O at B. PA = 4."),
+])
+def test_a_mixed_chinese_and_english_caption_is_read_in_both_languages(candidate: str, reference: str) -> None:
+    """Each parser reads its own language's clauses; the caption states their union."""
+    recall = score_captions(candidate, reference).recall
+    assert recall["relation"] == 1.0 and recall["element"] == 1.0 and recall["numerical"] in (1.0, None), recall
 
 
 @pytest.mark.parametrize(("candidate", "reference"), [
@@ -49,6 +84,10 @@ def test_a_relation_in_other_words_is_recalled(candidate: str, reference: str) -
     ("D is a point on BC but it is not the midpoint of BC.", "D is the midpoint of BC."),
     ("AB and CD are chords of circle O that do not intersect.", "Chords AB and CD of circle O intersect at P."),
     ("在△ABC中，点D在BC上，AD与BC不垂直。", "在△ABC中，AD⊥BC于点D。"),
+    ("D is a point on BC other than the midpoint.", "D is the midpoint of BC."),
+    ("AB and CD never meet; they are not parallel.", "AB ∥ CD."),
+    ("D is on BC with BD = 2DC.", "D is the midpoint of BC."),
+    ("PA is not perpendicular to plane ABC.", "PA ⊥ plane ABC."),
 ])
 def test_a_denied_relation_is_not_recalled(candidate: str, reference: str) -> None:
     result = score_captions(candidate, reference)
