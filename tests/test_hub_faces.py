@@ -81,7 +81,11 @@ def test_staged_space_holds_the_wheel_its_requirements_name(staged_space) -> Non
     folder = staged_space.folder
     # the build marker stays beside what is pushed (publish's ignore_patterns keep it off the Hub)
     assert sorted(p.name for p in folder.iterdir() if p.name != BUILD_MARKER) == [
-        "README.md", "app.py", "packages.txt", "requirements.txt", "wheels"]
+        "README.md", "app.py", "packages.txt", "requirements.txt", "runs", "wheels"]
+    # The Runs tab of the Hub build: a sample run of every benchmark × task, in the app's default runs folder.
+    from geomeval.demo import boards, sample_runs
+
+    assert sorted(boards.run_names(folder / "runs")) == sorted(n for n, _b, _t in sample_runs.sample_run_names())
     wheel = folder / "wheels" / f"geomeval-{__version__}-py3-none-any.whl"
     names = zipfile.ZipFile(wheel).namelist()
     assert "geomeval/demo/app.py" in names and "geomeval/publish.py" in names

@@ -83,6 +83,7 @@ def repo_root() -> Path:
                        "wheel come from it): run from the checkout")
 SPACE_REPO_ID = "geomeval/geomeval"
 SPACE_FILES = ("README.md", "app.py", "requirements.txt", "packages.txt")
+SPACE_RUNS = "runs"  # sample runs staged with the Space (`demo.sample_runs`)
 METRIC_FILES = ("README.md", "app.py", "requirements.txt")
 SHORT_DESCRIPTION_MAX = 60  # the Hub refuses a longer short_description
 MAX_CARD_BYTES = 1_000_000
@@ -470,9 +471,13 @@ def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None 
     src = repo_root() / "spaces" / "geomeval"
 
     def fill(folder: Path) -> Staged:
+        from .demo.sample_runs import write_sample_runs
+
         _stage_files(src, folder, SPACE_FILES, False)
         staged = Staged("space", "geomeval", folder, repo_id, "space")
         staged.checks = _finish_space(folder, repo_id, wheel, metric=False)
+        runs = write_sample_runs(folder / SPACE_RUNS)  # the app's default runs folder: its Runs tab
+        staged.checks.append(f"{SPACE_RUNS}/: {len(runs)} sample runs (baseline:random on the embedded samples)")
         write_marker(folder, written_files(folder), "geomeval publish")
         packages = [line.strip() for line in (folder / "packages.txt").read_text(encoding="utf-8").splitlines()
                     if line.strip()]
@@ -481,7 +486,7 @@ def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None 
         staged.checks.append(f"packages.txt: {', '.join(packages)}")
         return staged
 
-    return _staged_atomically(Path(out), overwrite, (*SPACE_FILES, "wheels"), fill)
+    return _staged_atomically(Path(out), overwrite, (*SPACE_FILES, "wheels", SPACE_RUNS), fill)
 
 
 def _metric_source(name: str) -> Path:

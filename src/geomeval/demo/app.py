@@ -329,7 +329,7 @@ def on_process_scores(split_text: str, correct: list[str] | None, final_correct:
 @_face
 def on_check_answer(response: str, gold: str, choices: str, unit: str) -> tuple[Any, ...]:
     found = try_metrics.check_pair(response, gold, choices, unit)
-    verdict = "✅ **equal**" if found.equal else "❌ **not equal**"
+    verdict = "✓ **equal**" if found.equal else "✗ **not equal**"
     return f"{verdict} · rule `{found.rule}`", _frame(ANSWER_HEADERS, found.rows())
 
 

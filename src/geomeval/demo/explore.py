@@ -122,7 +122,7 @@ def task_summary(benchmark: str, task: str | None = None) -> str:
     data = load_task(benchmark, task)
     head = f"**{bench.title}** · task `{_task(bench, task)}` · {_status(bench)}"
     if data.error:
-        return f"{head}\n\n⚠️ {data.error}"
+        return f"{head}\n\n⚠ {data.error}"
     return f"{head} · {len(data.items)} items in the embedded sample"
 
 

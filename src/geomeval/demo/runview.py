@@ -66,22 +66,51 @@ def _headline(root: Path, name: str) -> str | None:
     return boards.load_results(root, name).get("headline")
 
 
+def _parts(headline: str, scores: dict[str, Any]) -> list[str]:
+    """The per-item scores a headline is made of when it is not one itself: CapGeo-Bench's Avg
+    (and "Avg (judge)") is the mean of the three dimension recalls (`avg_stats`)."""
+    from ..benchmarks.capgeo_bench.scoring import AVG, DIMENSION_NAMES
+
+    if headline.startswith(AVG):
+        suffix = headline[len(AVG):]
+        return [name for name in (f"{label} recall{suffix}" for label in DIMENSION_NAMES.values()) if name in scores]
+    return []
+
+
+def _full_marks(metric: str) -> float:
+    """The best value of an item's score: 1 for shares, 5 for ME2's Likert ratings."""
+    from ..benchmarks.me2.scoring import LIKERT
+
+    return 5.0 if metric in LIKERT else 1.0
+
+
 def status(record: dict[str, Any], headline: str | None) -> str:
     """"unscored" (an infrastructure failure or a missing judge), "wrong" (scored below full
-    marks), "right", or "n/a" by the run's headline metric."""
+    marks), "right", or "n/a" by the run's headline metric (or, for a headline derived from
+    several per-item scores, by those: any unscored is unscored, any below full marks wrong)."""
     scores = record.get("scores") or {}
-    score = scores.get(headline) if headline else None
-    if not isinstance(score, dict):
+    if not headline:
         return "n/a"
-    if score.get("not_applicable"):
-        return "n/a"
-    value = score.get("value")
-    if not isinstance(value, int | float):
-        return "unscored"
-    return "right" if value >= 1 else "wrong"
+    names = [headline] if headline in scores else _parts(headline, scores)
+    states = []
+    for name in names:
+        score = scores.get(name)
+        if not isinstance(score, dict) or score.get("not_applicable"):
+            continue
+        value = score.get("value")
+        if not isinstance(value, int | float):
+            states.append("unscored")
+        else:
+            states.append("right" if value >= _full_marks(name) else "wrong")
+    for state in ("unscored", "wrong", "right"):
+        if state in states:
+            return state
+    return "n/a"
 
 
-MARKS = {"right": "✓", "wrong": "✗", "unscored": "⚠", "n/a": "·"}  # in DejaVu Sans: no emoji font needed
+# Marks drawn by the font (DejaVu Sans has them), never emoji: a Space without an emoji font
+# shows them; the word is always beside the mark.
+MARKS = {"right": "✓", "wrong": "✗", "unscored": "⚠", "n/a": "·"}
 
 
 def run_items(root: Path, name: str, show: str = "all") -> list[tuple[str, str]]:
@@ -126,8 +155,8 @@ def _prompt(record: dict[str, Any], info: dict[str, Any]) -> str:
     if benchmark not in REGISTRY:
         return f"_The prompt is not stored in a run, and {benchmark!r} is not a registered benchmark._"
     if info.get("data") not in (None, "embedded-sample"):
-        return (f"_The prompt is not stored in a run; this run read its data from {info.get('data')!r}, "
-                "which the Space does not hold, so it cannot be rebuilt here._")
+        return ("_The prompt is not stored in a run; this run read its data from a folder the Space does not "
+                "hold, so it cannot be rebuilt here._")
     if info.get("prompts"):
         return "_This run used its own prompt set (run.json \"prompts\"); the default prompts are not what it sent._"
     try:
@@ -136,11 +165,68 @@ def _prompt(record: dict[str, Any], info: dict[str, Any]) -> str:
         return f"_The prompt cannot be rebuilt: {no_paths(str(exc))}_"
 
 
-def _images(record: dict[str, Any], folder: Path, root: Path) -> list[tuple[Image.Image, str]]:
-    """The problem's figures (from the record's target) and the model's drawn images (paths
-    inside the run folder only)."""
+def _rebuildable(record: dict[str, Any], info: dict[str, Any]) -> str | None:
+    """None when the item can be read from the embedded sample the run used; else why not."""
+    if record.get("benchmark") not in REGISTRY:
+        return f"{str(record.get('benchmark'))[:40]!r} is not a registered benchmark"
+    if info.get("data") not in (None, "embedded-sample"):
+        return "this run read its data from a folder the Space does not hold"
+    return None
+
+
+def _item_images(record: dict[str, Any], info: dict[str, Any]) -> tuple[list[tuple[Image.Image, str]], str]:
+    """The item's figures as the model was shown them, read from the embedded sample the run
+    used (a run stores scores, not figures); a note when they cannot be."""
+    why = _rebuildable(record, info)
+    if why is None:
+        try:
+            view = explore.item_view(str(record["benchmark"]), str(record.get("task") or ""), str(record["id"]))
+        except DemoInputError as exc:
+            why = no_paths(str(exc))
+        else:
+            target, meta = record.get("target") or {}, record.get("meta") or {}
+            hidden = target.get("mode") == "without_image" or meta.get("diagram_shown") is False
+            note = " (not shown to the model in this run)" if hidden else ""
+            return [(image, f"item: {caption}{note}") for image, caption in view.images], ""
+    return [], f"_The item's figures are not stored in a run, and {why}: they cannot be shown here._"
+
+
+# The item's inputs as the run recorded them (its target), in the order a reader wants them.
+INPUTS = (("problem", "problem"), ("question", "problem"), ("choices", "options"), ("options", "options"),
+          ("caption", "caption"))
+
+
+def _inputs(record: dict[str, Any]) -> list[str]:
+    """Problem, options and caption from the record's target; a CapGeo caption is the one the
+    reasoner was given (caption modes), a CapGeo-Bench caption the reference one."""
+    target = record.get("target") or {}
+    parts = []
+    for key, label in INPUTS:
+        value = target.get(key)
+        if value in (None, "", []):
+            continue
+        if label == "options" and isinstance(value, list):
+            letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            listed = "\n".join(f"{letters[i] if i < 26 else i + 1}. {latex.markdown(str(v))}" for i, v in enumerate(value))
+            parts.append(f"**{label}**\n\n{listed}")
+        elif label == "caption":
+            whose = ("the reference caption" if record.get("benchmark") == "capgeo_bench"
+                     else f"the caption the reasoner was given ({target.get('mode') or 'caption'} mode)")
+            parts.append(f"**caption** ({whose})\n\n{latex.markdown(str(value).strip())}")
+        elif isinstance(value, str):
+            parts.append(f"**{label}**\n\n{latex.markdown(value.strip())}")
+    if not target.get("caption") and target.get("caption_error"):
+        parts.append(f"**caption** (none: {latex.plain(str(target['caption_error']))[:300]})")
+    return parts
+
+
+def _images(record: dict[str, Any], folder: Path, root: Path, rebuilt: bool = False) -> list[tuple[Image.Image, str]]:
+    """The problem's figures the record carries (unless the item's own were `rebuilt`) and the
+    model's drawn images (paths inside the run folder only)."""
     found: list[tuple[Image.Image, str]] = []
     for key, value in (record.get("target") or {}).items():
+        if rebuilt:
+            break
         if isinstance(value, str) and len(value) > 100 and value.startswith("iVBOR"):
             try:
                 found.append((explore.display_image(base64.b64decode(value, validate=False)), f"target: {key}"))
@@ -189,11 +275,13 @@ def run_item_view(root: Path, name: str, item_id: str | None) -> RunItemView:
     headline = _headline(root, name)
     state = status(record, headline)
     parts = [f"### {record['id']} · {MARKS[state]} {state} (headline {headline or 'n/a'})"]
-    problem = (record.get("target") or {}).get("problem")
-    if isinstance(problem, str) and problem.strip():
-        parts.append(f"**problem**\n\n{latex.markdown(problem.strip())}")
+    parts += _inputs(record)
+    info_json = _run_info(folder)
+    figures, missing = _item_images(record, info_json)
+    if missing:
+        parts.append(missing)
     gold = {k: v for k, v in (record.get("target") or {}).items()
-            if k in ("answer", "choices", "unit") and v not in (None, "", [])}
+            if k in ("answer", "keypoint_answer", "unit") and v not in (None, "", [])}
     if gold:
         parts.append("**gold**\n\n" + " · ".join(f"{k}: {latex.markdown(str(v))}" for k, v in gold.items()))
     if record.get("generation_error"):
@@ -201,16 +289,16 @@ def run_item_view(root: Path, name: str, item_id: str | None) -> RunItemView:
     parts.append("**response**\n\n" + (_fenced(record["response"]) if record.get("response") else "_(empty)_"))
     info = record.get("generation_info") or {}
     if info.get("finish_reason") == "length":
-        parts.append("⚠️ the reply was cut at the token limit (scored as given)")
+        parts.append("**Note:** the reply was cut at the token limit (scored as given)")
     if record.get("extracted"):
         parts.append(f"**extracted**\n\n{_fenced(record['extracted'])}")
     if record.get("judgment"):
         parts.append(f"**judge's marks and explanation**\n\n{_fenced(record['judgment'])}")
     return RunItemView(
         markdown="\n\n".join(parts),
-        prompt=_prompt(record, _run_info(folder)),
+        prompt=_prompt(record, info_json),
         score_rows=score_rows(record),
-        images=_images(record, folder, root),
+        images=(figures + _images(record, folder, root, rebuilt=bool(figures)))[:MAX_IMAGES],
         link=run_link(name, item_id),
     )
 

@@ -425,7 +425,7 @@ def unsupported_lines(construction: Construction) -> str:
             found.append(f"line {line.line} ({error})")
     if not found:
         return ""
-    return ("⚠️ geomeval's engine does not run " + ", ".join(found[:8]) + ". If that is valid GeoGebra, it is a "
+    return ("⚠ geomeval's engine does not run " + ", ".join(found[:8]) + ". If that is valid GeoGebra, it is a "
             f"command the engine does not support (it runs {len(supported_commands())} commands, listed under "
             "\"Limits and supported commands\"), not an error in the script.")
 
@@ -611,7 +611,7 @@ class SolutionSteps:
         listed = "\n".join(f"{i}. {' '.join(step.split())}" for i, step in enumerate(self.steps, 1))
         cut = ""
         if len(self.steps) >= MAX_JUDGED_STEPS:
-            cut = (f"\n\n⚠️ GeoLaux's judge marks at most {MAX_JUDGED_STEPS} steps: this solution reaches that "
+            cut = (f"\n\n⚠ GeoLaux's judge marks at most {MAX_JUDGED_STEPS} steps: this solution reaches that "
                    "limit, so any step after the last one listed is neither shown nor marked.")
         return (f"**{len(self.steps)} step(s)**, split as GeoLaux's judge sees them; final answer: {answer}{cut}"
                 f"\n\n{listed}")
