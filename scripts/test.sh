@@ -7,6 +7,8 @@
 #   chromium             the browser the Space's tests drive through Playwright
 #   fonts-wqy-zenhei     a CJK font: Chinese in the figures geomeval draws and in the browser
 #   build-essential      a C/C++ compiler for llama-cpp-python (below)
+#   wordnet-base, wordnet-sense-index  WordNet 3.0 for METEOR, as the me2_explanation Space's
+#                        packages.txt installs it (geomeval.textmetrics reads it offline)
 # Python packages (pip, into the active environment; constraints.txt keeps torch on the CPU
 # build and filelock below 4.3 for lmms-eval): the extras test (scikit-image included) and lmms.
 # lmms-eval drags in a CUDA torchvision that cannot import beside the CPU torch, so it is
@@ -29,6 +31,8 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] \
   || need+=(fonts-wqy-zenhei)
 command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(build-essential)
+[ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
+[ -f /usr/share/wordnet/index.sense ] || need+=(wordnet-sense-index)
 if [ ${#need[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "scripts/test.sh: install these system packages first: ${need[*]}" >&2

@@ -202,13 +202,14 @@ def test_meteor_variant_is_reported() -> None:
     assert meteor_variant() in {tm.METEOR_WITH_WORDNET, tm.METEOR_WITHOUT_WORDNET}
 
 
-def test_meteor_without_wordnet_data_uses_the_stand_in(monkeypatch: pytest.MonkeyPatch):
+def test_meteor_without_wordnet_data_uses_the_stand_in(monkeypatch: pytest.MonkeyPatch, tmp_path):
     import nltk
 
     def missing(*args: Any, **kwargs: Any) -> Any:
         raise LookupError("no wordnet here")
 
     monkeypatch.setattr(nltk.data, "find", missing)
+    monkeypatch.setenv("GEOMEVAL_WORDNET_DIR", str(tmp_path))  # no system WordNet either
     assert tm._local_wordnet() is None
     assert tm._NoWordNet().synsets("angle") == []
 

@@ -457,12 +457,16 @@ def validate_space_card(readme: Path, *, metric: bool = False) -> dict[str, Any]
     return data
 
 
-def _stage_files(src: Path, out: Path, names: tuple[str, ...], overwrite: bool) -> None:
-    _empty_out(out, overwrite, (*names, "wheels"))  # wheels/: geomeval's wheel, `_finish_space`
+def _stage_files(src: Path, out: Path, names: tuple[str, ...], overwrite: bool,
+                 optional: tuple[str, ...] = ()) -> None:
+    _empty_out(out, overwrite, (*names, *optional, "wheels"))  # wheels/: geomeval's wheel, `_finish_space`
     for name in names:
         if not (src / name).is_file():
             raise PublishError(f"{src / name} is missing")
         shutil.copy2(src / name, out / name)
+    for name in optional:
+        if (src / name).is_file():
+            shutil.copy2(src / name, out / name)
 
 
 def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None = None,
@@ -514,13 +518,18 @@ def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: 
     src, names, repo = _metric_source(name), (*METRIC_FILES, f"{name}.py"), repo_id or f"geomeval/{name}"
 
     def fill(folder: Path) -> Staged:
-        _stage_files(src, folder, names, False)
+        # packages.txt: the Debian packages a metric needs beside its requirements (me2_explanation:
+        # WordNet 3.0 for METEOR's synonyms, read offline by geomeval.textmetrics)
+        _stage_files(src, folder, names, False, optional=("packages.txt",))
         staged = Staged("metric", name, folder, repo, "space")
         staged.checks = _finish_space(folder, repo, wheel, metric=True)
+        if (folder / "packages.txt").is_file():
+            packages = [p.strip() for p in (folder / "packages.txt").read_text(encoding="utf-8").splitlines() if p.strip()]
+            staged.checks.append(f"packages.txt: {', '.join(packages)}")
         write_marker(folder, written_files(folder), "geomeval publish")
         return staged
 
-    return _staged_atomically(Path(out), overwrite, (*names, "wheels"), fill)
+    return _staged_atomically(Path(out), overwrite, (*names, "packages.txt", "wheels"), fill)
 
 
 def _finish_space(out: Path, repo_id: str, wheel: Path | None, *, metric: bool) -> list[str]:

@@ -46,7 +46,9 @@ METEOR (``meteor``) — nltk's ``single_meteor_score`` as ``evaluate`` calls it
       "Dr.") and, by its orthographic heuristics, sometimes on an initial or a number, so
       tokens can differ there.
     * WordNet: used only when nltk finds its data locally (``nltk.data.find``; geomeval never
-      downloads it). Without it a stand-in with no synonyms is passed, so matching is exact +
+      downloads it), or when the system has WordNet 3.0's dict files (Debian's apt packages
+      ``wordnet-base`` and ``wordnet-sense-index``, or GEOMEVAL_WORDNET_DIR), which
+      ``system_wordnet_data`` copies once into geomeval's cache as an nltk_data folder. Without it a stand-in with no synonyms is passed, so matching is exact +
       Porter stem, and a score differs from evaluate's only where a synonym would match.
 
 BERTScore (``BertScorer``) — bert_score itself, NOT the paper's model by default
@@ -73,6 +75,7 @@ import json
 import math
 import os
 import re
+import shutil
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -270,8 +273,63 @@ def _nltk() -> dict[str, Any]:
         return _nltk_state
 
 
+# Debian's WordNet 3.0 (apt packages wordnet-base and wordnet-sense-index), the data nltk's
+# own "wordnet" corpus holds, in the same files but for `lexnames`: the offline source where
+# nltk_data cannot be installed (a metric Space lists both packages in packages.txt).
+# GEOMEVAL_WORDNET_DIR names another folder of WordNet 3.0's dict files.
+SYSTEM_WORDNET = Path("/usr/share/wordnet")
+WORDNET_FILES = (*(f"{kind}.{pos}" for kind in ("data", "index") for pos in ("adj", "adv", "noun", "verb")),
+                 "adj.exc", "adv.exc", "noun.exc", "verb.exc", "index.sense")
+# WordNet's lexicographer files (lexnames(5WN)): number, name, syntactic category (1 noun,
+# 2 verb, 3 adjective, 4 adverb); nltk reads the file, Debian ships it only as the man page.
+LEXNAMES = (
+    "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact",
+    "noun.attribute", "noun.body", "noun.cognition", "noun.communication", "noun.event",
+    "noun.feeling", "noun.food", "noun.group", "noun.location", "noun.motive", "noun.object",
+    "noun.person", "noun.phenomenon", "noun.plant", "noun.possession", "noun.process",
+    "noun.quantity", "noun.relation", "noun.shape", "noun.state", "noun.substance", "noun.time",
+    "verb.body", "verb.change", "verb.cognition", "verb.communication", "verb.competition",
+    "verb.consumption", "verb.contact", "verb.creation", "verb.emotion", "verb.motion",
+    "verb.perception", "verb.possession", "verb.social", "verb.stative", "verb.weather", "adj.ppl",
+)
+_LEX_CATEGORY = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+
+def system_wordnet_data() -> Path | None:
+    """An nltk_data folder holding WordNet 3.0 copied from the system's dict files
+    (GEOMEVAL_WORDNET_DIR, else Debian's /usr/share/wordnet) into geomeval's cache, once; None
+    when they are not all there. Copied, not linked: nltk refuses a corpus file whose real
+    path leaves its data folder."""
+    from .cache import cache_dir
+
+    source = Path(os.environ.get("GEOMEVAL_WORDNET_DIR") or SYSTEM_WORDNET)
+    if not all((source / name).is_file() for name in WORDNET_FILES):
+        return None
+    root = cache_dir() / "nltk_data"
+    corpus = root / "corpora" / "wordnet"
+    stamp = corpus / ".copied-from"
+    if not (stamp.is_file() and stamp.read_text(encoding="utf-8") == str(source.resolve())):
+        staging = root / "corpora" / f".wordnet-{os.getpid()}"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        for name in WORDNET_FILES:
+            shutil.copyfile(source / name, staging / name)
+        lexnames = source / "lexnames"
+        if lexnames.is_file():
+            shutil.copyfile(lexnames, staging / "lexnames")
+        else:
+            (staging / "lexnames").write_text("".join(
+                f"{i:02d}\t{name}\t{_LEX_CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES)),
+                encoding="utf-8")
+        (staging / ".copied-from").write_text(str(source.resolve()), encoding="utf-8")
+        shutil.rmtree(corpus, ignore_errors=True)
+        os.replace(staging, corpus)
+    return root
+
+
 def _local_wordnet() -> Any | None:
-    """nltk's WordNet reader when its data is on this machine (also as wordnet.zip), else None.
+    """nltk's WordNet reader when its data is on this machine (also as wordnet.zip, or the
+    system's WordNet 3.0: `system_wordnet_data`), else None.
 
     A lookup is made here, under the lock, because nltk's lazy corpus loader is not safe to
     trigger from several threads at once.
@@ -281,7 +339,13 @@ def _local_wordnet() -> Any | None:
     try:
         nltk.data.find("corpora/wordnet")
     except LookupError:
-        return None
+        try:
+            root = system_wordnet_data()
+        except OSError:
+            root = None
+        if root is None:
+            return None
+        nltk.data.path.append(str(root))
     from nltk.corpus import wordnet
 
     try:
