@@ -7,7 +7,8 @@ needs the same check. Two sources of judgments are paired by item id: two run fo
 JSONL file of human labels, one object per line, {"id": ..., "<metric>": value, ...}.
 
 Per metric, over the items both sides scored: Cohen's kappa (quadratic-weighted when the
-scores take more than two levels, as Likert ratings do; plain for 0/1), Spearman and
+scores take more than two levels, as Likert ratings do, on the metric's declared scale where
+it has one: `declared_scale`; plain for 0/1), Spearman and
 Pearson correlations, and Krippendorff's alpha (nominal for 0/1, interval otherwise), each
 with a seeded bootstrap 95% interval over items. Plain Python; tests check each against
 scikit-learn, scipy or Krippendorff's published examples.
@@ -30,10 +31,19 @@ MAX_LABEL_LINES = 1_000_000
 Pairs = Sequence[tuple[float, float]]
 
 
-def cohen_kappa(a: Sequence[Any], b: Sequence[Any], weights: str | None = None) -> float:
-    """Cohen's kappa over the categories seen (sorted), with no, linear or quadratic weights
-    on the categories' positions (as scikit-learn's cohen_kappa_score)."""
-    labels = sorted(set(a) | set(b))
+def cohen_kappa(a: Sequence[Any], b: Sequence[Any], weights: str | None = None,
+                labels: Sequence[Any] | None = None) -> float:
+    """Cohen's kappa over `labels` (a declared scale, in order; default the categories seen,
+    sorted), with no, linear or quadratic weights on the categories' positions (as
+    scikit-learn's cohen_kappa_score with `labels`). A weighted kappa depends on the scale: a
+    1-5 rating where nobody gave a 3 still has 4 two steps from 2."""
+    if labels is None:
+        labels = sorted(set(a) | set(b))
+    else:
+        labels = list(labels)
+        outside = sorted((set(a) | set(b)) - set(labels))
+        if outside:
+            raise UsageError(f"scores {outside[:5]} lie outside the declared scale {labels}")
     index = {label: i for i, label in enumerate(labels)}
     k, n = len(labels), len(a)
     if k < 2:
@@ -105,20 +115,50 @@ def _nan_if_none(value: float | None) -> float:
     return float("nan") if value is None else value
 
 
-def agreement(pairs: Pairs) -> dict[str, Any]:
-    """Every coefficient, with its interval, for (A, B) pairs of one metric's scores."""
-    levels = sorted({v for pair in pairs for v in pair})
+def declared_scale(benchmark: str | None, metric: str) -> tuple[float, ...] | None:
+    """The levels a metric's scores take by its declaration, in order, or None where it takes
+    any value (a share, a text similarity). ME2's judge ratings are 1-5 as published, and
+    their " (0-100)" forms (s - 1) / 4; GGBench's rubric ratings are stored as s / 5, and their
+    " (0-100)" forms (s - 1) / 4 (VLM-I can average two ratings, so it has no fixed scale)."""
+    ratings = (1, 2, 3, 4, 5)
+    if benchmark == "me2":
+        from .benchmarks.me2.scoring import LIKERT, RESCALED_SUFFIX
+
+        if metric in LIKERT:
+            return tuple(float(s) for s in ratings)
+        if metric in {name + RESCALED_SUFFIX for name in LIKERT}:
+            return tuple((s - 1) / 4 for s in ratings)
+    if benchmark == "ggbench":
+        from .benchmarks.ggbench.scoring import JUDGE_METRICS, RESCALED, RESCALED_SUFFIX
+
+        if metric in JUDGE_METRICS and metric != "VLM-I":
+            return tuple(s / 5 for s in ratings)
+        if metric in {name + RESCALED_SUFFIX for name in RESCALED if name != "VLM-I"}:
+            return tuple((s - 1) / 4 for s in ratings)
+    return None
+
+
+def agreement(pairs: Pairs, scale: Sequence[float] | None = None) -> dict[str, Any]:
+    """Every coefficient, with its interval, for (A, B) pairs of one metric's scores; `scale`
+    the metric's declared levels (`declared_scale`), which weighted kappa is computed on,
+    else the levels observed."""
+    observed = sorted({v for pair in pairs for v in pair})
+    if scale is not None:
+        by_value = {round(v, 9): v for v in scale}
+        pairs = [(by_value.get(round(x, 9), x), by_value.get(round(y, 9), y)) for x, y in pairs]
+    levels = list(scale) if scale is not None else observed
     binary = set(levels) <= {0.0, 1.0}
     weights = None if len(levels) <= 2 else "quadratic"
     level = "nominal" if binary else "interval"
     statistics: dict[str, Callable[[Pairs], float]] = {
-        "kappa": lambda p: cohen_kappa([x for x, _ in p], [y for _, y in p], weights),
+        "kappa": lambda p: cohen_kappa([x for x, _ in p], [y for _, y in p], weights, scale),
         "spearman": lambda p: _nan_if_none(spearman([x for x, _ in p], [y for _, y in p])),
         "pearson": lambda p: _nan_if_none(pearson([x for x, _ in p], [y for _, y in p])),
         "alpha": lambda p: krippendorff_alpha([[x, y] for x, y in p], level),
     }
     found: dict[str, Any] = {"items": len(pairs), "levels": len(levels),
-                             "kappa_weights": weights or "none", "alpha_level": level}
+                             "kappa_weights": weights or "none", "alpha_level": level,
+                             "scale": "declared" if scale is not None else "observed"}
     for name, statistic in statistics.items():
         value = statistic(pairs) if len(pairs) >= 2 else float("nan")
         found[name] = None if math.isnan(value) else value
@@ -169,6 +209,9 @@ def compare_judgments(run_a: Path, other: Path, metrics: Sequence[str] | None = 
     """Agreement per metric between run A's scores and run B's (a folder) or human labels (a
     file), over the items both scored."""
     scores_a, name_a = _run_scores(run_a)
+    from .runner import RUN_CONFIG, read_config
+
+    benchmark = read_config(run_a / RUN_CONFIG).get("benchmark")
     if other.is_dir():
         scores_b, name_b = _run_scores(other)
     else:
@@ -184,5 +227,5 @@ def compare_judgments(run_a: Path, other: Path, metrics: Sequence[str] | None = 
     for metric in metrics:
         pairs = [(scores_a[i][metric], scores_b[i][metric]) for i in common
                  if metric in scores_a[i] and metric in scores_b[i]]
-        table[metric] = agreement(pairs)
+        table[metric] = agreement(pairs, declared_scale(benchmark, metric))
     return {"A": name_a, "B": name_b, "common_items": len(common), "metrics": table}
