@@ -8,13 +8,9 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
-
-from geomeval.lazy import lazy_import
 
 # A fresh process: the registry imported, then 8 threads released together, each asking every
 # benchmark for each of its declared parts (imported on that first call) and reading what the
@@ -64,29 +60,3 @@ def test_fifty_fresh_processes_of_eight_threads_see_whole_modules() -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
         outcomes = list(pool.map(_fresh_process, range(50)))
     assert outcomes == ["ok"] * 50, [o for o in outcomes if o != "ok"][:3]
-
-
-def test_a_deferred_module_loads_once_under_contention(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A module slow to execute, read by 8 threads at once: each sees it whole, and it runs once."""
-    (tmp_path / "slow_module_for_lazy_test.py").write_text(
-        "import time\nRUNS = []\nRUNS.append(1)\ntime.sleep(0.2)\nLATE = 'defined last'\n", encoding="utf-8"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "slow_module_for_lazy_test", raising=False)
-    deferred = lazy_import("slow_module_for_lazy_test")
-    assert "slow_module_for_lazy_test" not in sys.modules  # nothing executed yet
-    gate = threading.Barrier(8)
-
-    def read() -> str:
-        gate.wait()
-        return str(deferred.LATE)
-
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        seen = list(pool.map(lambda _: read(), range(8)))
-    assert seen == ["defined last"] * 8
-    assert sys.modules["slow_module_for_lazy_test"].RUNS == [1]
-
-
-def test_a_missing_module_is_named_at_once() -> None:
-    with pytest.raises(ModuleNotFoundError, match="no_such_geomeval_module"):
-        lazy_import("geomeval.no_such_geomeval_module")

@@ -95,9 +95,9 @@ def _card() -> CardPart:
 
 
 def _evaluation() -> EvaluationPart:
-    from . import evaluation
+    from . import faces
 
-    return evaluation
+    return faces
 
 
 class CapGeo(Benchmark):

@@ -26,7 +26,6 @@ from ...engine import score_records_sync
 from ...faceinputs import answer_item, check_columns, class_name, entry, gold_text
 from ...judges import Judge
 from ...records import SampleRecord
-from ..base import EvaluateFace, face_predictions
 from .benchmark import CapGeo
 from .features import QUESTION_TYPES
 from .prompts import MODES
@@ -147,24 +146,3 @@ def _record(
 
 
 # --- results ----------------------------------------------------------------------------------
-
-
-# --- the run's records, as the face takes them ------------------------------------------------
-
-
-def run_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
-    """`evaluate_accuracy`'s keywords for the records of one `geomeval run capgeo` (one mode)."""
-    mode = records[0].target["mode"] if records else "direct"
-    return {
-        "predictions": face_predictions(records),
-        "references": [r.target["answer"] for r in records],
-        "choices": [r.target["choices"] for r in records],
-        "units": [r.target.get("unit") for r in records],
-        "mode": mode,
-        "captions": None if mode == "direct" else [r.target.get("caption") for r in records],
-        "question_types": [r.meta["question_type"] for r in records],
-        "subjects": [r.meta.get("subject") for r in records],
-    }
-
-
-FACES = {task: EvaluateFace("capgeo_accuracy", run_inputs, METRICS) for task in CapGeo.tasks}

@@ -21,7 +21,6 @@ from ...engine import score_records_sync
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord, Score
 from .. import get_benchmark
-from ..base import EvaluateFace, face_predictions
 from . import scoring
 from .features import CLASSES, DIFFICULTIES
 
@@ -223,23 +222,3 @@ def evaluate_captions(
             for r in records
         ]
     return results
-
-
-# --- the run's records, as the face takes them ------------------------------------------------
-
-
-def run_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
-    """`evaluate_captions`' keywords for the records of one offline `geomeval run capgeo_bench`
-    (one task: one language)."""
-    return {
-        "predictions": face_predictions(records),
-        "references": [r.target["caption"] for r in records],
-        "language": records[0].target["language"] if records else "auto",
-        "classes": [r.meta["class"] for r in records],
-        "difficulties": [r.meta["difficulty"] for r in records],
-    }
-
-
-# The judge engine's metrics need a live judge: the offline ones are what a run without one agrees on.
-FACES = {task: EvaluateFace("capgeo_keypoints", run_inputs, scoring.OFFLINE_METRICS)
-         for task in ("capgeo_bench", "capgeo_bench_zh")}

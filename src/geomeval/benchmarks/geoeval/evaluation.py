@@ -30,7 +30,6 @@ from ...engine import score_records_sync
 from ...faceinputs import answer_item, check_columns, class_name
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
-from ..base import EvaluateFace, face_predictions
 from .benchmark import GeoEval
 from .features import PROBLEM_TYPES, SOURCES, SUBSETS
 from .scoring import answer_scores, failed_scores
@@ -306,22 +305,3 @@ def _item(record: SampleRecord, metrics: tuple[str, ...]) -> dict[str, Any]:
             for name in metrics
         },
     }
-
-
-# --- the run's records, as the face takes them ------------------------------------------------
-
-
-def run_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
-    """`evaluate_accuracy`'s keywords for the records of one offline `geomeval run geoeval`
-    (rules extraction: the judge's needs a live judge)."""
-    return {
-        "predictions": face_predictions(records),
-        "references": [r.target["answer"] for r in records],
-        "choices": [r.target["choices"] for r in records],
-        "text_only": [not r.meta["has_diagram"] for r in records],
-        "subsets": [r.task for r in records],
-        "problems": [r.target["problem"] for r in records],
-    }
-
-
-FACES = {task: EvaluateFace("geoeval_accuracy", run_inputs, ("A", "T")) for task in SUBSETS}

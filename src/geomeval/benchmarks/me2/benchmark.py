@@ -119,9 +119,9 @@ def _card() -> CardPart:
 
 
 def _evaluation() -> EvaluationPart:
-    from . import evaluation
+    from . import faces
 
-    return evaluation
+    return faces
 
 
 def _raw() -> RawPart:

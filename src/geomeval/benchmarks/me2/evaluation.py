@@ -28,7 +28,6 @@ from ...faceinputs import check_columns, class_name, entry, gold_text
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord
 from ...textmetrics import meteor_variant
-from ..base import EvaluateFace, face_predictions
 from . import scoring
 from .benchmark import ME2
 from .features import DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS
@@ -484,41 +483,3 @@ def _explain_item(record: SampleRecord, metrics: Sequence[str]) -> dict[str, Any
             if name in record.scores
         },
     }
-
-
-# --------------------------------------------------------------------------- a run's records
-
-
-def accuracy_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
-    """`evaluate_accuracy`'s keywords for the records of one offline `geomeval run me2`
-    (me2_solve or me2_keypoints; the answer judge needs a live judge)."""
-    task = records[0].task if records else "me2_solve"
-    keypoints = task == "me2_keypoints"
-    return {
-        "predictions": face_predictions(records),
-        "references": [r.target["keypoint_answer" if keypoints else "answer"] for r in records],
-        "task": task,
-        "question_formats": [r.target["question_format"] for r in records],
-        "domains": [r.meta["domain"] for r in records],
-        "option_sources": [r.target["option_sources"] for r in records] if keypoints else None,
-        "problems": [r.target["problem"] for r in records],
-    }
-
-
-def explanation_inputs(records: Sequence[SampleRecord]) -> dict[str, Any]:
-    """`evaluate_explanations`' keywords for the records of one offline `geomeval run me2
-    --task me2_explain` (the rubric's judge needs a live judge)."""
-    return {
-        "predictions": face_predictions(records),
-        "references": [r.target["reference"] for r in records],
-        "keypoints": [r.target["keypoints"] for r in records],
-        "answers": [r.target["answer"] for r in records],
-        "problems": [r.target["problem"] for r in records],
-        "domains": [r.meta["domain"] for r in records],
-    }
-
-
-FACES = {
-    **{task: EvaluateFace("me2_accuracy", accuracy_inputs, (scoring.ACCURACY,)) for task in ACCURACY_TASKS},
-    EXPLAIN_TASK: EvaluateFace("me2_explanation", explanation_inputs, scoring.TEXT_METRICS + scoring.BERT_METRICS),
-}
