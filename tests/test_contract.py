@@ -19,6 +19,7 @@ import pytest
 from geomeval.benchmarks import REGISTRY, get_benchmark
 from geomeval.benchmarks.base import Benchmark, EvaluateFace, NoEvaluateFace, NotPosable
 from geomeval.faces import metric_path
+from geomeval.fidelity import departures
 from geomeval.judges import parse_judge_spec
 from geomeval.models import parse_model_spec
 from geomeval.records import SampleRecord
@@ -51,7 +52,13 @@ class _Counting:
 
 @pytest.mark.parametrize(("name", "task"), CASES)
 def test_run_resume_and_rescore(name: str, task: str, tmp_path: Path) -> None:
-    bench = get_benchmark(name)
+    check_run_resume_and_rescore(get_benchmark(name), task, tmp_path)
+
+
+def check_run_resume_and_rescore(bench: Benchmark, task: str, tmp_path: Path) -> None:
+    """The life of a run: the embedded sample scored, resumed without posing again, rescored
+    to the same numbers, and the task's evaluate face (or why it has none)."""
+    name = bench.name
     out = tmp_path / "run"
     first = run(bench, task=task, model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),
                 out_dir=out, limit=LIMIT)
@@ -167,10 +174,18 @@ def test_lmms_eval_scores_items_as_geomeval_run_does(name: str, task: str, tmp_p
 def test_every_registered_benchmark_has_a_card_in_sync(name: str) -> None:
     """The card face (`cards/<name>/README.md`) is what the folder's `card.render_card` writes,
     and names the Hub dataset the benchmark declares."""
-    bench = get_benchmark(name)
-    card = (REPO / "cards" / name / "README.md").read_text(encoding="utf-8")
-    assert card == bench.parts.card().render_card(), name
-    assert bench.hub is not None and bench.hub.name == name and bench.hub.pretty_name in card
+    check_card(get_benchmark(name), (REPO / "cards" / name / "README.md").read_text(encoding="utf-8"))
+
+
+def check_card(bench: Benchmark, card: str) -> None:
+    """`card` (the face) is what the declared card part renders, names the declared Hub dataset,
+    lists the prompt templates and holds a differences table that parses (`fidelity.departures`)."""
+    assert card == bench.parts.card().render_card(), bench.name
+    assert bench.hub is not None and bench.hub.name == bench.name and bench.hub.pretty_name in card
+    assert "## Prompt templates" in card, bench.name
+    for template in bench.prompt_templates:  # the defaults' table lists every template
+        assert f"| `{template.name}` |" in card, (bench.name, template.name)
+    departures(bench.name, card)  # raises naming what is wrong with the table
 
 
 def test_every_card_face_belongs_to_a_registered_benchmark() -> None:
@@ -179,8 +194,12 @@ def test_every_card_face_belongs_to_a_registered_benchmark() -> None:
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_every_prompt_is_a_named_template(name: str) -> None:
-    bench = get_benchmark(name)
+    check_prompts(get_benchmark(name))
+    assert "## Prompt templates" in (REPO / "cards" / name / "README.md").read_text(encoding="utf-8")
+
+
+def check_prompts(bench: Benchmark) -> None:
+    name = bench.name
     assert bench.prompt_templates, f"{name} declares no prompt templates"
     names = [t.name for t in bench.prompt_templates]
     assert len(names) == len(set(names)), names
-    assert "## Prompt templates" in (REPO / "cards" / name / "README.md").read_text(encoding="utf-8")
