@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REFERENCE = "A = (0, 0)\nB = (4, 0)\nc = Circle(A, B)\nd = Circle(B, A)\nC = Intersect(c, d, 1)\nt = Polygon(A, B, C)\n"
 
 
@@ -58,3 +60,49 @@ def test_bad_inputs_give_a_clear_error(tmp_path: Path) -> None:
     huge.write_text("A = (0, 0)\n" * 200_000)
     too_big = ggb("run", str(huge))
     assert too_big.returncode == 2 and "larger than" in too_big.stderr
+
+
+# Four lines make 4,000 texts of 58,892 characters each (issue 37, point 7): describing the
+# list whole made a 236-million-character table cell, and drawing every text took minutes
+# and over a gigabyte.
+HOSTILE = "l = Sequence(k, k, 1, 9999)\nt = Text(l)\ns = Sequence(t, k, 1, 4000)\nA = (0, 0)\n"
+
+
+def test_a_script_of_huge_texts_is_shown_and_drawn_with_bounded_work(tmp_path: Path) -> None:
+    script = tmp_path / "hostile.ggb"
+    script.write_text(HOSTILE)
+    png = tmp_path / "fig.png"
+    result = ggb("run", str(script), "--png", str(png))
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout) < 5_000  # every cell bounded, however large the value
+    assert "list of 4000 elements: text={1, 2, 3" in result.stdout and "(58,887 characters)" in result.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_figure_draws_a_bounded_count_of_text_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renderer's text work is counted in characters: each text cut to the image's width
+    (what lies past it is never seen), the figure's texts to MAX_TEXT_CHARS_DRAWN in all."""
+    import matplotlib.axes
+
+    from geomeval.geogebra import run_script
+    from geomeval.geogebra.render import MAX_TEXT_CHARS_DRAWN, render_png
+
+    drawn: list[int] = []
+    original = matplotlib.axes.Axes.text
+
+    def counting(self, x, y, s, *args, **kwargs):
+        drawn.append(len(s))
+        return original(self, x, y, s, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "text", counting)
+    render_png(run_script(HOSTILE), size=(800, 600))
+    assert drawn and max(drawn) == 800 and sum(drawn) <= MAX_TEXT_CHARS_DRAWN
+
+
+def test_a_text_cut_at_the_images_width_draws_the_same_pixels() -> None:
+    from geomeval.geogebra import run_script
+    from geomeval.geogebra.render import render_png
+
+    long = "t = Text(\"" + "W" * 900 + "\", (0, 0))\nA = (0, 0)\nB = (5, 3)\n"
+    cut = "t = Text(\"" + "W" * 400 + "\", (0, 0))\nA = (0, 0)\nB = (5, 3)\n"
+    assert render_png(run_script(long), size=(400, 300)) == render_png(run_script(cut), size=(400, 300))

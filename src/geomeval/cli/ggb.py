@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import UsageError
@@ -21,6 +22,11 @@ console = Console(stderr=True)
 out = Console()
 
 MAX_INPUT_BYTES = 1_000_000
+# A table cell shows at most this many characters of a value, a line or an error, and a list
+# its first LIST_SHOWN elements: a 4-line script can make a list of thousands of 60,000-character
+# texts, whose whole description took minutes and over a gigabyte to lay out.
+CELL_CHARS = 200
+LIST_SHOWN = 3
 
 
 class GgbInputError(UsageError):
@@ -48,6 +54,29 @@ def _size(text: str) -> tuple[int, int]:
     except ValueError:
         raise GgbInputError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 800x600") from None
     return width, height
+
+
+def _clip(text: str, limit: int = CELL_CHARS, *, count: bool = True) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 1]}… ({len(text):,} characters)" if count else f"{text[:limit - 1]}…"
+
+
+def _brief(geo, depth: int = 0) -> str:  # a Geo (imported lazily)
+    """`geo.describe()`, bounded: the work and the text stay small whatever the object."""
+    from geomeval.geogebra.objects import GeoList, GeoText
+
+    if isinstance(geo, GeoList):
+        count = len(geo.elements)
+        if depth >= 2 or not count:
+            return f"list of {count} elements"
+        shown = "; ".join(_brief(element, depth + 1) for element in geo.elements[:LIST_SHOWN])
+        return _clip(f"list of {count} elements: {shown}{'; …' if count > LIST_SHOWN else ''}", count=False)
+    if isinstance(geo, GeoText):
+        head = geo.text[: CELL_CHARS + 1]
+        return _clip(f"text={head}") if len(geo.text) <= CELL_CHARS else (
+            f"text={head[:CELL_CHARS - 1]}… ({len(geo.text):,} characters)")
+    return _clip(geo.describe())
 
 
 def _run(path: str):  # returns a Construction (imported lazily)
@@ -85,12 +114,12 @@ def run_command(
     width, height = _size(size)
     table = Table("line", "status", "labels", "source", title="lines")
     for status in construction.lines:
-        mark = "[green]ok[/green]" if status.ok else f"[red]{status.error}[/red]"
-        table.add_row(str(status.line), mark, ", ".join(status.labels), status.source)
+        mark = "[green]ok[/green]" if status.ok else f"[red]{escape(_clip(status.error or 'failed'))}[/red]"
+        table.add_row(str(status.line), mark, escape(_clip(", ".join(status.labels))), escape(_clip(status.source)))
     out.print(table)
     objects = Table("label", "kind", "value", title="objects")
     for label, geo in construction.objects.items():
-        objects.add_row(label, geo.kind, geo.describe())
+        objects.add_row(escape(_clip(label)), geo.kind, escape(_brief(geo)))
     out.print(objects)
     out.print(f"Pass@1: {int(construction.pass_at_1)}  ({len(construction.errors)} failed lines)")
     if png or steps or long_image:
@@ -98,7 +127,11 @@ def run_command(
 
         if png:
             png.parent.mkdir(parents=True, exist_ok=True)
-            png.write_bytes(render_png(construction, size=(width, height), show_errors=True))
+            try:
+                image = render_png(construction, size=(width, height), show_errors=True)
+            except ValueError as exc:  # a size out of range, more objects than a figure draws
+                raise GgbInputError(f"{script}: not drawn: {exc}") from None
+            png.write_bytes(image)
             out.print(f"figure: {png}")
         if steps:
             steps.mkdir(parents=True, exist_ok=True)

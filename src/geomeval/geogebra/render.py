@@ -83,6 +83,13 @@ MAX_LIST_DEPTH = 8
 # Labels beyond this many are left out: text is the slow part of a render, and hundreds of
 # labels are unreadable anyway.
 MAX_LABELS = 300
+# Drawing text is work counted in characters, never time: each line of a left-aligned text or
+# label is drawn up to as many characters as the image is wide in pixels (no glyph at these
+# sizes advances less than a pixel, so the rest lies past the image's edge), of a right-aligned
+# one from as many last characters, and a figure draws at most MAX_TEXT_CHARS_DRAWN characters of texts and
+# labels in all (later ones are left out): a 4-line script can make thousands of
+# 60,000-character texts, which took minutes and gigabytes to draw.
+MAX_TEXT_CHARS_DRAWN = 8_000
 MAX_LONG_STEPS = 64
 # Function graphs take at most this many samples; conics and implicit curves are traced on a
 # grid of CURVE_GRID² values over the view.
@@ -728,6 +735,25 @@ class _Painter:
         self.rect: Window = (xmin - mx, ymin - my, xmax + mx, ymax + my)
         self.text_slot = 0
         self.labels_drawn = 0
+        self.chars_left = MAX_TEXT_CHARS_DRAWN
+
+    def fit_text(self, content: str, ha: str = "left") -> str | None:
+        """The part of `content` that can reach the image (`MAX_TEXT_CHARS_DRAWN`), charged to
+        the figure's budget; None once the budget cannot pay for it."""
+        if self.chars_left <= 0:
+            return None
+        width, height = self.size
+        if len(content) > width and ha in ("left", "right"):
+            if "\n" not in content:
+                content = content[:width] if ha == "left" else content[-width:]
+            else:  # every line is at least a pixel high
+                lines = content.split("\n", height)[:height]
+                content = "\n".join(line[:width] if ha == "left" else line[-width:] for line in lines)
+        if len(content) > self.chars_left:
+            self.chars_left = 0
+            return None
+        self.chars_left -= len(content)
+        return content
 
     # -- shared helpers --
 
@@ -853,6 +879,11 @@ class _Painter:
             return
         self.labels_drawn += 1
         content, math_ok = text
+        fitted = self.fit_text(content, ha)
+        if fitted is None:
+            return
+        if fitted != content:  # cut: no longer whole mathtext
+            content, math_ok = fitted, False
         self.ax.annotate(
             content,
             xy=(x, y),
@@ -1223,10 +1254,13 @@ class _Painter:
             if not (finite_point(x, y) and self.inside(x, y)):
                 return
             va = "bottom"
+        content = self.fit_text(geo.text)
+        if content is None:
+            return
         self.ax.text(
             x,
             y,
-            geo.text,
+            content,
             color=color,
             fontsize=TEXT_PX,
             fontfamily=FONT,
