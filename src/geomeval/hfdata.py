@@ -582,3 +582,40 @@ def load_hub(repo_id: str, split: str = "test", config: str | None = None) -> An
             f"({type(exc).__name__}: {exc}). Offline, build the dataset locally with "
             "`geomeval build` and pass its folder to --data."
         ) from None
+
+
+def hub_filesystem() -> Any:
+    """The Hub as a file system (`huggingface_hub.HfFileSystem`): files read by byte ranges."""
+    from huggingface_hub import HfFileSystem
+
+    return HfFileSystem()
+
+
+def _hub_offline() -> bool:
+    from huggingface_hub import constants
+
+    return bool(constants.HF_HUB_OFFLINE)
+
+
+def hub_shards(repo_id: str, split: str = "test", config: str | None = None) -> tuple[list[Any], Any]:
+    """The parquet shards of a Hub dataset in geomeval's layout (`data/<split>-*-of-*.parquet`,
+    or `data/<config>/...`), and how to open one: read in place, never downloaded whole, so
+    a run asks its first item once the shards' footers and id column are read. Offline, the
+    local Hub cache's snapshot, if it holds them. ([], None): no such shards (another layout,
+    or not reachable), for `load_hub` to handle."""
+    pattern = f"data/{config + '/' if config else ''}{split}-*-of-*.parquet"
+    if _hub_offline():
+        try:
+            from huggingface_hub import snapshot_download
+
+            folder = Path(snapshot_download(repo_id, repo_type="dataset", local_files_only=True,
+                                            allow_patterns=["README.md", pattern]))
+        except Exception:  # not in the cache: load_hub says so
+            return [], None
+        return sorted(folder.glob(pattern)), None
+    try:
+        fs = hub_filesystem()
+        found = sorted(fs.glob(f"datasets/{repo_id}/{pattern}"))
+    except Exception:  # no such dataset, or the Hub unreachable: load_hub says which
+        return [], None
+    return found, (lambda path: fs.open(path, "rb"))

@@ -30,6 +30,7 @@ from typing import Any, overload
 from ..errors import UsageError
 from ..hfdata import (
     ShardWriter,
+    hub_shards,
     is_built_dataset,
     load_built,
     load_hub,
@@ -398,22 +399,34 @@ class BuiltRows:
     as {bytes, path}, as `undecoded` datasets give them; no arrow cache is written (which
     `load_dataset` does on first use, and which memory-maps every image as it is read).
 
-    `keep`: the row numbers to yield (None: all), for a resumed run's items still to do."""
+    `keep`: the row numbers to yield (None: all), for a resumed run's items still to do.
+    `opener`: how a shard is opened (a Hub dataset's: a remote file read by ranges, so only the
+    footers, the id column and the rows reached are fetched; `hfdata.hub_shards`)."""
 
-    def __init__(self, files: list[Path], limit: int | None = None, keep: list[int] | None = None):
-        import pyarrow.parquet as pq
-
+    def __init__(self, files: list[Any], limit: int | None = None, keep: list[int] | None = None,
+                 opener: Callable[[Any], Any] | None = None):
+        self.opener = opener
+        self.footers: dict[Any, Any] = {}  # each shard's metadata, read once (a remote shard's: one request)
         self.sizes: list[int] = []
         total = 0
         for path in files:  # with a --limit, only the shards that hold its rows are opened
             if limit is not None and total >= limit:
                 break
-            self.sizes.append(pq.ParquetFile(path).metadata.num_rows)
+            self.sizes.append(self._open(path).metadata.num_rows)
             total += self.sizes[-1]
         self.files = files[: len(self.sizes)]
         self.total = total if limit is None else min(limit, total)
         self.keep = keep
         self.holds: Any = None  # what lives as long as these rows (a raw release's temporary shards)
+
+    def _open(self, path: Any) -> Any:
+        import pyarrow.parquet as pq
+
+        if self.opener is None:
+            return pq.ParquetFile(path)
+        opened = pq.ParquetFile(self.opener(path), metadata=self.footers.get(path))
+        self.footers.setdefault(path, opened.metadata)
+        return opened
 
     @classmethod
     def find(cls, folder: Path, split: str = "test", config: str | None = None) -> list[Path]:
@@ -423,9 +436,7 @@ class BuiltRows:
 
     @property
     def column_names(self) -> list[str]:
-        import pyarrow.parquet as pq
-
-        return list(pq.read_schema(self.files[0]).names) if self.files else []
+        return list(self._open(self.files[0]).schema_arrow.names) if self.files else []
 
     def __len__(self) -> int:
         return self.total if self.keep is None else len(self.keep)
@@ -434,11 +445,9 @@ class BuiltRows:
         """One column's values for every row, as `Dataset[name]` gives them (reading only
         that column; through `ParquetFile`, since `read_table` imports pyarrow.dataset and
         pandas, half a second of a run's start-up)."""
-        import pyarrow.parquet as pq
-
         values: list[Any] = []
         for path in self.files:  # only the shards a --limit needs (__init__)
-            values += pq.ParquetFile(path).read(columns=[name]).column(name).to_pylist()
+            values += self._open(path).read(columns=[name]).column(name).to_pylist()
         values = values[: self.total]
         return values if self.keep is None else [values[i] for i in self.keep]
 
@@ -447,16 +456,14 @@ class BuiltRows:
         chosen = keep if self.keep is None else [self.keep[i] for i in keep]
         subset = BuiltRows.__new__(BuiltRows)
         subset.files, subset.sizes, subset.total, subset.keep = self.files, self.sizes, self.total, sorted(chosen)
-        subset.holds = self.holds
+        subset.holds, subset.opener, subset.footers = self.holds, self.opener, self.footers
         return subset
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        import pyarrow.parquet as pq
-
         wanted = None if self.keep is None else set(self.keep)
         number = 0  # the row number of the batch's first row
         for path in self.files:
-            for batch in pq.ParquetFile(path).iter_batches(batch_size=ROW_BATCH):
+            for batch in self._open(path).iter_batches(batch_size=ROW_BATCH):
                 end = min(number + batch.num_rows, self.total)
                 chosen = [i - number for i in range(number, end) if wanted is None or i in wanted]
                 # only the rows wanted are turned into Python values (images included), a run
@@ -659,10 +666,16 @@ class DataSource:
         kind, where = self.locate(data)
         if kind == "raw" and data is not None:
             return self._raw_rows(Path(where), limit, config)
-        files = BuiltRows.find(Path(where), config=self._shard_config(config)) if kind == "built" else []
+        files: list[Any] = []
+        opener = None
+        if kind == "built":
+            files = BuiltRows.find(Path(where), config=self._shard_config(config))
+        elif kind == "hub":  # a Hub dataset of geomeval's layout: its shards streamed (else loaded whole)
+            files, opener = hub_shards(str(where), config=self._shard_config(config))
         if files:
-            rows = BuiltRows(files, limit)
-            missing = [name for name in self.schema if name not in rows.column_names]
+            rows = BuiltRows(files, limit, opener=opener)
+            present = set(rows.column_names)  # one footer read, not one per column
+            missing = [name for name in self.schema if name not in present]
             if missing:
                 raise DataError("(dataset)", missing[0], f"column missing from {data}")
             return rows
