@@ -268,7 +268,7 @@ _EN_SUBS: list[Sub] = [
     _sub((" as the ", " as its "), rf"(?:\b(?:has|have|with|and|takes?)|,) ({PT}){RB} as (?:the |its )(midpoint|cent(?:re|er)|centroid|incent(?:re|er)"
          r"|circumcent(?:re|er)|orthocent(?:re|er)|foot) of\b", r", \1 is the \2 of"),
     _sub(("midpoint", "centroid", "incent", "circumcent", "orthocent", "foot"),
-         rf"(?:^|(?<=[;,:.] )|(?<=[;,:]))({PT}){RB} (?:= ?|: ?)?(?:the )?(midpoint|centroid|incent(?:re|er)|circumcent(?:re|er)"
+         rf"(?:^|(?<=[;,:.] )|(?<=[;,:]))({PT}){RB}(?: ?[=:] ?| )(?:the )?(midpoint|centroid|incent(?:re|er)|circumcent(?:re|er)"
          r"|orthocent(?:re|er)|foot) of\b", r"\1 is the \2 of"),
     _sub((" is a ", " is an "), rf"\b({SOLID_NAME}) is (?:a|an|the) ((?:regular |right |triangular |square |quadrilateral |rectangular )?"
          r"(?:tetrahedron|cube|cuboid|pyramid|prism))\b", r"\2 \1,"),
@@ -293,6 +293,14 @@ _EN_SUBS: list[Sub] = [
          rf"at (?:point )?({PT}){RB}", r"\3 is the midpoint of \1, and the perpendicular bisector of \1 \2 \1 at \3"),
     _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) of ((?:{POLYWORD} |△ ?)?{POLY}) (touches|is tangent to)\b",
          r"the circle is inscribed in \1, and the circle \2"),
+    _sub(("midpoints",), rf"\b(?:the )?midpoints of (?:the )?(?:segments |sides )?({SEG}) and ({SEG}) are (?:the points |points )?({PT}){RB} and ({PT}){RB}"
+         r"(?:,? respectively)?", r"\3 is the midpoint of \1 and \4 is the midpoint of \2"),
+    _sub(("midpoints",), rf"\b({SEG}) and ({SEG}) have (?:the )?midpoints ({PT}){RB} and ({PT}){RB}(?:,? respectively)?",
+         r"\3 is the midpoint of \1 and \4 is the midpoint of \2"),
+    _sub(("the midpoint of",), rf"\bthe midpoint of (?:the )?(?:segment |side )?({SEG}) is (?:the point |point )?({PT}){RB}", r"\2 is the midpoint of \1"),
+    _sub((" that ", " which "), rf"((?:{SEG}|\bline [a-z]\d{{0,2}}|\bcircle {PT}|{PT}){RB}),? (?:that|which) (?:just |only |also )?"
+         r"(?=(?:is|touches|meets|intersects|cuts|crosses|passes|bisects|lies)\b)(?![^,;.]{0,16}\bnot\b)", r"\1 "),
+    _sub(("inscribed in it", "circumscribed about it", "inscribed in the circle"), r"\b(inscribed in|circumscribed about) (?:it|the circle)\b", r"\1 ⊙"),
     _sub(("one of the",), r"\bis one of the (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
     _sub(("rect.",), r"\brect\. ?", "rectangle "),
     _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
@@ -301,8 +309,9 @@ _EN_SUBS: list[Sub] = [
     _sub(("touching", "touches it", "touch it"), r"\btouching\b", "touches"),
     _sub(("touches it", "tangent to it"), r"\b(touches|tangent to) it\b", r"\1 ⊙"),
     _sub(("long",), rf"\b(?:whose |with |its )?(edges?|sides?) (?:are|is|each) ({NUMC}) (?:units )?long\b", lambda m: f"with {m.group(1)[:4]} length {m.group(2)}"),
-    _sub((" at the centroid", " at the incent", " at the circumcent", " at the orthocent"),
-         rf" at the (centroid|incent(?:re|er)|circumcent(?:re|er)|orthocent(?:re|er)) ({PT}){RB}", r" at \2, \2 is the \1,"),
+    _sub((" at the centroid", " at the incent", " at the circumcent", " at the orthocent", " at its centroid", " at its incent",
+          " at its circumcent", " at its orthocent"),
+         rf" at (?:the|its) (centroid|incent(?:re|er)|circumcent(?:re|er)|orthocent(?:re|er)) ({PT}){RB}", r" at \2, \2 is the \1,"),
     _sub(("long",), rf"({SEG})(?:,? | ?\()(?:which is |that is )?({NUMC}) (?:units? |cm )?long\b\)?", r"\1 = \2"),
     _sub(("origin",), rf"(?:^|(?<=; )|(?<=, ))({PT}){RB} :? ?(?:the )?origin\b", r"\1 is the origin"),
     _sub(("one another",), r"\bone another\b", "each other"),
@@ -325,6 +334,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("circle",), r"\b(circumcircle|incircle|circumscribed circle|inscribed circle) of ((?:[a-z-]{1,12} ){0,3}(?:△ ?)?[A-Z][A-Z0-9']{2,24})"
          rf" (has|with) (?:its )?cent(?:er|re) (?:at )?(?:point )?({PT}){RB}(?: and)?", r"\1 ⊙\4 of \2 \3"),
     _sub(("let ",), rf"\blet ({list_of(PNAME, SEP, 8)}) be\b", _let),
+    _sub(("let ",), rf"\blet ({SEG}) be\b", r"\1 is"),
     _sub(("arc",), rf"\b(?:minor |major )?arcs? (?=(?:{PT}){{2,3}}{RB})", "⌒"),
     _sub(("right",), rf"\bright[- ]angled at (?:vertex |point )?({PT}){RB}", "right-angled, " + IMPLIED + r"∠\1 = 90°"),
     _sub(("right",), r"\b(?:is|are) (?:a )?right angles?\b|\bis right\b(?![- ](?:triangle|angled))", "= 90°"),
@@ -1148,7 +1158,7 @@ RELATION_RULES = RuleSet([
     Rule(("cent", "centroid", "barycenter"),
          rx(f"(?P<p>{PNAME}) (?i:is) (?i:the )?(?P<k>{CENTRE_WORDS_EN}) (?i:of) {obj('s')}"), _on_centre),
     Rule(("cent", "centroid", "barycenter"),
-         rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:of) {obj('s')} (?i:is) (?i:point )?(?P<p>{PNAME})"), _on_centre),
+         rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:of) {obj('s')} (?i:is) (?i:the )?(?i:point )?(?P<p>{PNAME})"), _on_centre),
     Rule(("cent", "centroid", "barycenter"),
          rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:point )?(?P<p>{PNAME}) (?i:of) {obj('s')}"), _on_centre),
     Rule(("inside", "outside", "interior", "exterior", "within"),
@@ -1156,7 +1166,7 @@ RELATION_RULES = RuleSet([
                     f"|in the exterior of|within|interior to|exterior to)) {obj('s')}"),
          _on_inside),
     Rule(("inside", "outside"), rx(f"(?i:point) (?P<p>{PNAME}) (?P<w>(?i:inside|outside)) {obj('s')}"), _on_inside),
-    Rule(("inscribed",), rx(f"{lead('a')} (?i:is|are) (?i:inscribed) (?i:in|into|within) {obj('b')}"),
+    Rule(("inscribed",), rx(f"{lead('a')} (?:(?i:is|are) )?(?i:inscribed) (?i:in|into|within) {obj('b')}"),
          partial(_on_inscribed, False)),
     Rule(("circumscribed",), rx(f"{lead('a')} (?i:is |are )?(?i:circumscribed) (?i:about|around|to) {obj('b')}"),
          partial(_on_inscribed, True)),
