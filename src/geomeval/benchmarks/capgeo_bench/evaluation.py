@@ -20,8 +20,8 @@ from ...client import BackgroundLoop
 from ...engine import score_records_sync
 from ...judges import Judge, judge_from_env
 from ...records import SampleRecord, Score
-from .. import get_benchmark
 from . import scoring
+from .benchmark import CapGeoBench
 from .features import CLASSES, DIFFICULTIES
 
 ENGINES = ("offline", "judge")
@@ -183,7 +183,7 @@ def evaluate_captions(
     records = _records(predictions, references, language, keys)
     judge = _judge(engine)  # checked last: a bad argument fails before any client is made
     try:
-        score_records_sync(get_benchmark(BENCHMARK), records, judge)
+        score_records_sync(CapGeoBench(), records, judge)
     finally:
         if judge.client is not None:
             BackgroundLoop.shared().run(judge.aclose())
