@@ -301,6 +301,12 @@ _EN_SUBS: list[Sub] = [
     _sub((" that ", " which "), rf"((?:{SEG}|\bline [a-z]\d{{0,2}}|\bcircle {PT}|{PT}){RB}),? (?:that|which) (?:just |only |also )?"
          r"(?=(?:is|touches|meets|intersects|cuts|crosses|passes|bisects|lies)\b)(?![^,;.]{0,16}\bnot\b)", r"\1 "),
     _sub(("inscribed in it", "circumscribed about it", "inscribed in the circle"), r"\b(inscribed in|circumscribed about) (?:it|the circle)\b", r"\1 ⊙"),
+    _sub(("intercept",), rf"\b(?:its |the )?([xy])-intercepts? (?:are |is |= ?)?(?:the points |points |point )?({PT}){RB}(?: and ({PT}){RB})?",
+         lambda m: f"meets the {m.group(1)}-axis at {m.group(2)}" + (f" and {m.group(3)}" if m.group(3) else "")),
+    _sub(("rectangular base", "square base", "triangular base"), rf"\b(rectangular|square|triangular) base ({POLY})",
+         lambda m: f"{ {'rectangular': 'rectangle', 'triangular': 'triangle'}.get(m.group(1), m.group(1))} {m.group(2)}"),
+    _sub(("midpoints of",), rf"\b({PT}){RB}(?:,| and) ({PT}){RB} (?:are )?(?:the )?midpoints of ({SEG})(?:,| and) ({SEG})(?:,? respectively)?",
+         r"\1 is the midpoint of \3 and \2 is the midpoint of \4"),
     _sub(("one of the",), r"\bis one of the (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
     _sub(("rect.",), r"\brect\. ?", "rectangle "),
     _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
