@@ -40,7 +40,7 @@ def test_records_queued_before_an_error_in_the_run_are_still_written(tmp_path: P
 class Unwritable(SampleRecord):
     __slots__ = ()
 
-    def to_json(self) -> str:
+    def to_json(self, run_dir=None) -> str:
         raise OSError(28, "No space left on device")
 
 

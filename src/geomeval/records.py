@@ -7,11 +7,81 @@ reports coverage, so a failure is never counted as a wrong answer.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
+import os
+import re
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .jsontext import SPLICE_CHARS, dumps_pieces
+
+FIGURES_DIR = "figures"
+"""The folder beside samples.jsonl that holds the figures a record's target keeps (GeoLaux's
+problem figure, for its judge), one file per figure named by its content's SHA-256; the line
+holds {"figure_file": "figures/<name>"} in its place. Reading a record puts the base64 back,
+so scoring sees the target as it was made."""
+FIGURE_REF = "figure_file"
+_IMAGE_KINDS = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF8", "gif"), (b"RIFF", "webp"))
+_FIGURE_NAME = re.compile(rf"{FIGURES_DIR}/[0-9a-f]{{64}}\.(png|jpg|gif|webp)")
+
+
+def _figure_kind(value: str) -> str | None:
+    """The file extension of an image `value` holds as base64, or None for any other text."""
+    if len(value) < 64:  # a short text is never a figure
+        return None
+    try:
+        head = base64.b64decode(value[:24], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return next((ext for magic, ext in _IMAGE_KINDS if head.startswith(magic)), None)
+
+
+def figures_to_files(target: dict[str, Any], run_dir: Path) -> dict[str, Any]:
+    """`target` with each base64 image replaced by a reference to its file in run_dir/figures/
+    (written once, atomically; the same figure in two records is one file)."""
+    out: dict[str, Any] | None = None
+    for key, value in target.items():
+        ext = _figure_kind(value) if isinstance(value, str) else None
+        if ext is None:
+            continue
+        raw = base64.b64decode(value)
+        name = f"{FIGURES_DIR}/{hashlib.sha256(raw).hexdigest()}.{ext}"
+        path = run_dir / name
+        if not path.exists():
+            path.parent.mkdir(exist_ok=True)
+            temporary = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}")
+            temporary.write_bytes(raw)
+            os.replace(temporary, path)
+        out = out if out is not None else dict(target)
+        out[key] = {FIGURE_REF: name}
+    return target if out is None else out
+
+
+def figures_from_files(data: dict[str, Any], run_dir: Path) -> None:
+    """Put back, in a samples.jsonl line's parsed `data`, the base64 of each figure its target
+    references (`figures_to_files`); a RecordError naming the item and field when the
+    reference is not a figures/ file name or the file is gone."""
+    target = data.get("target")
+    if not isinstance(target, dict):
+        return
+    for key, value in target.items():
+        if not (isinstance(value, dict) and FIGURE_REF in value):
+            continue
+        item = str(data.get("id")) if data.get("id") is not None else None
+        name = value[FIGURE_REF]
+        if len(value) != 1 or not isinstance(name, str) or not _FIGURE_NAME.fullmatch(name):
+            raise RecordError(item, f"target.{key}", f"{FIGURE_REF} must name a file in {FIGURES_DIR}/, got {name!r}")
+        try:
+            raw = (run_dir / name).read_bytes()
+        except OSError as exc:
+            raise RecordError(item, f"target.{key}", f"its figure {run_dir / name} cannot be read "
+                                                     f"({type(exc).__name__}): keep {FIGURES_DIR}/ beside samples.jsonl") from None
+        target[key] = base64.b64encode(raw).decode("ascii")
 
 
 class RecordError(ValueError):
@@ -198,8 +268,13 @@ class SampleRecord:
             "images": self.images, "generation_info": self.generation_info,
         }
 
-    def to_json(self) -> str:
+    def to_json(self, run_dir: Path | None = None) -> str:
+        """The record as one JSON line; with `run_dir` (the folder of samples.jsonl), the
+        target's figures go to files there and the line references them (`figures_to_files`)."""
         data = self.to_dict()
+        if run_dir is not None:
+            data["target"] = figures_to_files(self.target, run_dir)
+            return json.dumps(data, ensure_ascii=False, sort_keys=True)
         # A figure the target saves (GeoLaux keeps the problem's for its judge) is copied in, not
         # scanned; walking a record without one for long strings would only add to its cost.
         if any(isinstance(value, str) and len(value) >= SPLICE_CHARS for value in self.target.values()):

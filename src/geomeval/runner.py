@@ -44,7 +44,7 @@ from .provenance import (
     now,
     prompt_texts,
 )
-from .records import RecordError, SampleRecord
+from .records import RecordError, SampleRecord, figures_from_files
 from .samplewriter import SampleWriter
 
 SAMPLES = "samples.jsonl"
@@ -131,6 +131,8 @@ def _iter_lines(path: Path, *, refuse_torn: bool = False) -> Iterator[tuple[Samp
                     return
                 raise UsageError(f"{path}, line {number}: unreadable sample ({exc})") from None
             try:
+                if isinstance(data, dict):
+                    figures_from_files(data, path.parent)
                 record = SampleRecord.from_dict(data)
             except RecordError as exc:  # a whole line, wrongly typed: never taken for a torn one
                 raise UsageError(f"{path}, line {number}: {exc}; the file was left as it is") from None
@@ -142,7 +144,7 @@ def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
 
     def write(handle: TextIO) -> None:
         for record in records:
-            handle.write(record.to_json() + "\n")
+            handle.write(record.to_json(path.parent) + "\n")  # figures: files beside it
 
     _replace_whole(path, write)
 

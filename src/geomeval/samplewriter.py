@@ -91,7 +91,7 @@ class SampleWriter:
                 if record is None:
                     continue
                 try:
-                    lines.append(record.to_json() + "\n")
+                    lines.append(record.to_json(self.path.parent) + "\n")  # figures: files beside it
                 except Exception as exc:  # a record that cannot be written: the ones before it are
                     self._error = exc
                     break

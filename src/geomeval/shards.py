@@ -28,7 +28,7 @@ from .benchmarks import get_benchmark, with_recorded_prompts
 from .errors import UsageError
 from .keptrecords import KeptRecords
 from .provenance import now
-from .records import RecordError, SampleRecord
+from .records import FIGURES_DIR, RecordError, SampleRecord
 from .runner import (
     PROMPTS,
     RESULTS,
@@ -168,6 +168,12 @@ def merge(shard_dirs: Sequence[Path], out_dir: Path, *, overwrite: bool = False)
                     handle.write(line if line.endswith("\n") else line + "\n")
 
             _replace_whole(out_dir / SAMPLES, write)
+            for folder, _, _, _ in ordered:  # the figures the copied lines reference (records.FIGURES_DIR)
+                for figure in sorted((folder / FIGURES_DIR).glob("*")) if (folder / FIGURES_DIR).is_dir() else ():
+                    if figure.is_file() and not figure.name.startswith(".") \
+                            and not (out_dir / FIGURES_DIR / figure.name).exists():
+                        (out_dir / FIGURES_DIR).mkdir(exist_ok=True)
+                        shutil.copy2(figure, out_dir / FIGURES_DIR / figure.name)
             config = {k: v for k, v in first.items() if k != "shard"}
             provenance = dict(first.get("provenance") or {})
             provenance["merged"] = {"at": now(), "shards": [str(folder) for folder, _, _, _ in ordered]}
