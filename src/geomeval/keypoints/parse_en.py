@@ -246,9 +246,17 @@ _EN_SUBS: list[Sub] = [
          r"\1 \2 \3 on "),
     _sub(("bisects",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) bisects (?:the )?(?:line segment |segment |side |edge )?({SEG})",
          r"\1 is the midpoint of \2"),
-    _sub(("perpendicular from",), rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: drawn| dropped)? from (?:point )?({PT}){RB} to "
-         rf"(?:the )?(?:line |side |segment )?({SEG}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |\2 )?at |with (?:the )?foot "
-         rf"|whose foot is )(?:point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    _sub(("perpendicular from", "perpendicular is", "perpendicular was"), rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: is| was)?(?: drawn| dropped)? "
+         rf"from (?:point )?({PT}){RB} (?:to|onto) (?:the )?(?:line |side |segment )?({SEG}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |\2 )?at "
+         rf"|meeting (?:it |\2 )?at |with (?:the |its )?foot (?:at )?|whose foot is |at )(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    _sub(("foot of the perpendicular",), rf"\bthe foot of the perpendicular (?:drawn |dropped )?from (?:point )?({PT}){RB} (?:to|onto) (?:the )?"
+         rf"(?:line |side |segment )?({SEG}) is (?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    _sub(("the point where", "the point at which"), rf"\bthe point (?:where|at which) ((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and "
+         rf"((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) (?:cross|meet|intersect)(?: each other)? is (?:point |the point )?({PT}){RB}", r"\1 and \2 meet at \3"),
+    _sub((", the altitude", ", the median", ", the angle bisector", ", an altitude", ", a median"),
+         rf"({SEG}), (?:the|an|a) (altitude|median|angle bisector|height)(?: (?:from|of|to|on) [^,;.]{{1,24}})?, ", r"\1 is the \2, and \1 "),
+    _sub(("lying", "end "), rf"\b(?:its |whose |with |the )?(?:other )?(?:end|endpoint|end point|foot|vertex) ({PT}){RB} (?:lying|lies|is|being|located|sitting)? ?"
+         r"(?:on|upon) ", r"\1 lies on "),
     _sub(("tangency", "contact"), rf"\b(?:the )?(?:point of (?:tangency|contact)|tangent point|tangency point) (?:of|between) "
          rf"([^,.;]{{1,30}}?) and ([^,.;]{{1,30}}?) is (?:point )?({PT}){RB}", r"\1 and \2 are tangent at \3"),
     _sub(("tangency", "contact", "tangent point"), rf",? (?:and |with )?(?:the |its )?(?:point of (?:tangency|contact)|tangent point"
@@ -1028,7 +1036,7 @@ def _on_divides(m: re.Match[str], b: Builder, off: int) -> None:
         b.number("ratio", *canon_ratio[0], value=canon_ratio[1], text=m.group(0))
 
 
-AT_PTS = f"(?: (?i:at|in)(?i: the)?(?i: (?:two |three )?points?,?)? (?P<pts>{list_of(PNAME + COORDS, SEP, 3)}))"
+AT_PTS = f"(?: (?i:at|in)(?i: the| a)?(?i: (?:two |three )?points?,?)? (?P<pts>{list_of(PNAME + COORDS, SEP, 3)}))"
 AND_AT = f"(?:,? (?i:and) {obj('b2')} (?i:at) (?i:the )?(?i:point )?(?P<p2>{PNAME}))?"  # `... AB at G and CD at H`
 RELATION_RULES = RuleSet([
     Rule(("∥",), rx(f"{OBJ_CORE}(?: ?∥ ?{OBJW}{OBJ_CORE}){{1,4}}"), partial(_pairwise, "parallel")),

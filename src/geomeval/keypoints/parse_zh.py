@@ -129,6 +129,14 @@ def solid_kind(word: str) -> str | None:
     return {"圆柱": "cylinder", "圆锥": "cone", "圆台": "frustum", "四面体": "tetrahedron", "球": "sphere"}.get(word)
 
 
+def _zh_bisector_meets(m: re.Match[str]) -> str:
+    """`∠BAC的平分线交BC于点D` -> `AD平分∠BAC,交BC于点D` (the bisector from the angle's vertex)."""
+    vertex = cn.angle_vertex(cn.angle(m.group(1)))
+    if vertex is None or vertex == m.group(3):
+        return m.group(0)
+    return f"{vertex}{m.group(3)}平分{m.group(1)},交{m.group(2)}于点{m.group(3)}"
+
+
 def _lines(m: re.Match[str]) -> str:
     return f"{m.group(1)}ℓ{m.group(2)}"
 
@@ -166,10 +174,19 @@ _ZH_SUBS: list[Sub] = [
     _sub(("切点",), rf"(?:是|为)({CIRC})的切线,?切点(?:为|是)(?:点)?({PT}){RB}", r"切\1于点\2"),
     _sub(("切点",), rf"相切,?切点(?:为|是)(?:点)?({PT}){RB}", r"相切于点\1"),
     _sub(("同一",), rf"((?:{PNAME}(?:、|,|和|与)){{2,}}{PNAME})(?:三点|四点)?(?:都|均)?在同一(?:条)?直线上", r"\1共线"),
+    _sub(("连接",), rf"连接({SEG})(?:、|,|和|与)({SEG}),?(?:相)?交于(?:点)?({PT}){RB}", r"连接\1、\2,\1与\2相交于点\3"),
+    _sub(("平分线",), rf"({ANG})的(?:角)?平分线(?:交|与)({SEG})(?:相交)?于(?:点)?({PT}){RB}", _zh_bisector_meets),
+    _sub(("切点",), rf"({SEG})(?:、|和|与)({SEG})(?:是|为)({CIRC})的(?:两条)?切线,?(?:切点(?:分别)?(?:为|是)(?:点)?({PT})(?:、|和|与)({PT})"
+         rf"|({PT})(?:、|和|与)({PT})(?:分别)?(?:为|是)切点)",
+         lambda m: f"{m.group(1)}、{m.group(2)}分别与{m.group(3)}相切于点{m.group(4) or m.group(6)}、{m.group(5) or m.group(7)}"),
+    _sub(("切",), rf"({SEG})(?:、|和|与)({SEG})(?:分别)?切({CIRC})于(?:点)?({PT})(?:、|和|与)(?:点)?({PT})(?:两点)?",
+         r"\1、\2分别与\3相切于点\4、\5"),
+    _sub(("顶点",), rf"({CIRC})(?:经过|过)({POLYWORD}|△)?({POLY})的(?:三个|四个|各|所有)?顶点", r"\2\3内接于\1"),
+    _sub(("延长",), rf"延长({SEG})(?:到|至)(?:点)?({PT}){RB}", r"延长\1,点\2在\1的延长线上"),
     _sub(("垂直平分",), rf"((?:直线)?(?:ℓ?[a-z]\d{{0,2}}|{SEG}))垂直平分(?:线段)?({SEG})", r"\1是\2的垂直平分线"),
     _sub(("垂直",), rf"((?:直线|线段)?)([a-z]\d{{0,2}}|ℓ[a-z]\d{{0,2}}|{SEG})(与|和)((?:直线|线段)?)([a-z]\d{{0,2}}|ℓ[a-z]\d{{0,2}}|{SEG})"
          r"(?:互相)?垂直(?!平分)", r"\1\2⊥\4\5"),
-    _sub(("平行",), rf"((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(与|和)((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(?:互相)?平行(?!四边形)",
+    _sub(("平行",), rf"((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(与|和|、)((?:直线|线段)?)([a-z]\d{{0,2}}|{SEG})(?:互相)?平行(?!四边形)",
          r"\1\2∥\4\5"),
     _sub(("平行",), r"(?<=[A-Za-z0-9'ℓ⊙])(?:互相)?(?:平行于|平行)(?!四边形)", "∥"),
     _sub(("垂直",), r"(?<=[A-Za-z0-9'ℓ⊙])(?:互相)?(?:垂直于|垂直)(?!平分)", "⊥"),
@@ -378,11 +395,11 @@ ELEMENT_RULES = RuleSet([
 AT = f"(?:于(?:点)?(?P<p>{PNAME}))?"
 RELATION_RULES = RuleSet([
     Rule(("∥",), re.compile(f"{OBJW}{OBJ_CORE}(?:∥{OBJW}{OBJ_CORE}){{1,4}}"), partial(_pairwise, "parallel")),
-    Rule(("⊥",), re.compile(f"{obj('a')}⊥{obj('b')}(?:(?:于|,垂足为|,垂足是)(?:点)?(?P<at>{PNAME}))?"), _on_perp),
+    Rule(("⊥",), re.compile(f"{obj('a')}⊥{obj('b')}(?:(?:于|,垂足为|,垂足是|,交点为|,交点是)(?:点)?(?P<at>{PNAME}))?"), _on_perp),
     Rule(("垂足",), re.compile(f"(?P<p>{PNAME})(?:是|为){obj('b')}上的垂足"), _on_foot_named),
-    Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<segs>{OBJW}{OBJ_CORE})的中点"), _on_midpoint),
+    Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<segs>{OBJW}{OBJ_CORE})的?中点"), _on_midpoint),
     Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME, SEP, 6)})分别(?:是|为)(?P<segs>{OBJ_LIST})的中点"), _on_midpoint),
-    Rule(("中点",), re.compile(f"(?P<segs>{OBJW}{OBJ_CORE})的中点(?:是|为)?(?:点)?(?P<pts>{PNAME})"), _on_midpoint),
+    Rule(("中点",), re.compile(f"(?P<segs>{OBJW}{OBJ_CORE})的?中点(?:是|为)?(?:点)?(?P<pts>{PNAME})"), _on_midpoint),
     Rule(("在",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均|分别)?在{obj('o')}(?:的延长线)?上"), _on_on),
     Rule(("上",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:是|为){obj('o')}(?:的延长线)?上(?:的)?(?:一|任意一|一个)?动?点"), _on_on),
     Rule(("过",), re.compile(f"{obj('o')}(?:经过|过)(?:点)?(?P<pts>{PLIST})"), _on_on),
