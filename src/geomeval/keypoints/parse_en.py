@@ -192,6 +192,15 @@ def _diagonals_of(m: re.Match[str]) -> str:
     return f"{m.group(0)}, the diagonals {pts[0]}{pts[2]} and {pts[1]}{pts[3]},"
 
 
+def _parallel_lines(m: re.Match[str]) -> str:
+    """`two parallel lines a and b are cut by ...` -> `lines a and b (ℓa ∥ ℓb) are cut by ...`: the relation
+    is stated in brackets so that the sentence around it still reads the same."""
+    def name(x: str) -> str:
+        return x if x[0].isupper() else "ℓ" + x
+    symbol = "∥" if m.group(1) == "parallel" else "⊥"
+    return f"{m.group(2)} {m.group(3)} and {m.group(4)} ({name(m.group(3))} {symbol} {name(m.group(4))})"
+
+
 def _respectively_touch(m: re.Match[str]) -> str:
     """`⊙K touches QR, RP and PQ at X, Y and Z`: one tangency per side, in order (when the counts agree)."""
     sides, pts = re.findall(SEG, m.group(3)), re.findall(PNAME, m.group(4))
@@ -315,7 +324,21 @@ _EN_SUBS: list[Sub] = [
          lambda m: f"{ {'rectangular': 'rectangle', 'triangular': 'triangle'}.get(m.group(1), m.group(1))} {m.group(2)}"),
     _sub(("midpoints of",), rf"\b({PT}){RB}(?:,| and) ({PT}){RB} (?:are )?(?:the )?midpoints of ({SEG})(?:,| and) ({SEG})(?:,? respectively)?",
          r"\1 is the midpoint of \3 and \2 is the midpoint of \4"),
-    _sub(("one of the",), r"\bis one of the (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
+    _sub(("one of the", "one of its"), r"\bis one of (?:the|its) (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
+    _sub(("itself", "themselves"), r" (?:itself|themselves)\b", ""),
+    _sub(("parallel lines", "parallel segments", "parallel chords", "perpendicular lines", "perpendicular segments"),
+         rf"\b(?:two |the )?(parallel|perpendicular) (lines|segments|chords),? ((?:{SEG}|[a-z]\d{{0,2}})(?![A-Za-z0-9'])) and "
+         rf"((?:{SEG}|[a-z]\d{{0,2}})(?![A-Za-z0-9']))",
+         _parallel_lines),
+    _sub(("halfway along", "midway along"), rf"\b(?:the point )?({PT}){RB},? (?:which is |that is )?(?:halfway|midway) along (?:the )?(?:segment |side )?({SEG})",
+         r"\1 (\1 is the midpoint of \2)"),
+    _sub(("is the point where", "is the point at which", "is the point in which"),
+         rf"\b({PT}){RB} is the point (?:where|at which|in which) (?:the )?(?:diagonals |lines |segments |chords |circles )?"
+         rf"((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) (?:cross|meet|intersect)", r"\2 and \3 meet at \1"),
+    _sub(("they ", "which "), rf"((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB})([^.;]{{0,60}}?)[;,] (?:and )?(?:they|which) "
+         r"(meet|cross|intersect)(?: each other| one another)?(?= at )", r"\1 and \2\3; \1 and \2 \4"),
+    _sub(("crossing at", "meeting at", "intersecting at"), rf"((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB})"
+         r"([^.;]{0,40}?), (cross|meet|intersect)ing(?: each other| one another)?(?= at )", r"\1 and \2\3, \1 and \2 \4"),
     _sub(("rect.",), r"\brect\. ?", "rectangle "),
     _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
          r"(?:is|as) (?:a |the )?diameter\b", r"\1 is a diameter"),
@@ -394,6 +417,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
          r"\1 has centre "),
     _sub((", =",), rf"({ANG}|{SEG}), (?:which is |that is )?[a-z][^,;.=]{{0,40}}, (?== ?{NUMSTART})", r"\1 "),
+    _sub(("drawn through", "runs through"), rf"({CIRC}) (?:is drawn|drawn|runs) through (?=(?:the )?(?:points? )?{PT}{RB})", r"\1 passes through "),
     _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
     _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),
     _sub(("tangent",), rf"\b(?:the |two )?tangents? (?:lines? )?(?:drawn )?from (?:the )?(?:point )?({PT}){RB} (?:touch|touches|are tangent to|meet) "
@@ -443,7 +467,7 @@ def normalise(text: str) -> str:
 
 
 _BARE_A = re.compile(r"(?:(?<=meets )|(?<=cuts )|(?<=crosses )|(?<=intersects )|(?<=and )|(?<=∥ )|(?<=⊥ )|(?<=^))a"
-                     r"(?= at [A-Z]| ?[∥⊥]| and ℓ)")
+                     r"(?= at (?:the )?(?:point )?[A-Z]| ?[∥⊥]| and ℓ)")
 
 
 # --------------------------------------------------------------------------- mention rules
