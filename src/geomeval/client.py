@@ -132,6 +132,8 @@ HEDGE_SHARE = 4
 # A reply body larger than this is refused unread (a model's answer is a few KB; a judge's
 # less): memory stays bounded whatever a server sends.
 MAX_REPLY_BYTES = 8 * 1024 * 1024
+# A server of several (`split_base_urls`) that refuses connections is set aside this long.
+ENDPOINT_REST_S = 30.0
 # A refused or unresolvable connection is tried this many times (about a second apart)
 # before the endpoint is declared unreachable.
 CONNECT_ATTEMPTS = 3
@@ -163,7 +165,11 @@ def openai_key_for(url: str) -> str | None:
 
 
 def check_base_url(url: str, *, what: str = "base URL") -> str:
-    """`url` without a trailing slash, or ValueError saying what a base URL must look like."""
+    """`url` without a trailing slash, or ValueError saying what a base URL must look like.
+    Several servers of the same model are given comma-separated (`split_base_urls`): each is
+    checked, and they come back joined by commas."""
+    if "," in url:
+        return ",".join(check_base_url(part, what=what) for part in split_base_urls(url))
     text = url.strip()
     parts = urllib.parse.urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -182,6 +188,17 @@ def check_base_url(url: str, *, what: str = "base URL") -> str:
     except ValueError:
         raise UsageError(f"{what} {url!r} has an invalid port") from None
     return text.rstrip("/")
+
+
+def split_base_urls(url: str) -> list[str]:
+    """The servers a base URL names: one, or several separated by commas (no empty one, no
+    server twice)."""
+    parts = [part.strip() for part in url.split(",")]
+    if not all(parts):
+        raise UsageError(f"base URL {url!r} has an empty entry: separate servers with single commas")
+    if len(set(parts)) != len(parts):
+        raise UsageError(f"base URL {url!r} names a server twice")
+    return parts
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,7 +354,9 @@ class _LoopState:
     """
 
     def __init__(self, concurrency: int, headers: dict[str, str], name: str, queue: _Queue | None = None,
-                 copies: int = 1):
+                 copies: int = 1, url: str = ""):
+        self.url = url  # the server's base URL
+        self.assigned = 0  # requests that chose this server and have not finished with it
         # Each request in the window may have `copies` in flight (hedges: `ChatClient._post`),
         # each on a connection of its own: a copy that hangs holds its connection.
         self.http = aiohttp.ClientSession(
@@ -469,9 +488,13 @@ class ChatClient:
             raise ValueError("concurrency must be at least 1")
         self.model = model
         self.base_url = check_base_url(base_url or DEFAULT_BASE_URL)
+        # Several servers of the model (`split_base_urls`): each request goes to the one with
+        # the least load for its window (`_pick`); `concurrency` is each server's window.
+        self.endpoints = self.base_url.split(",")
+        self._resting: dict[int, float] = {}  # endpoint -> when it may be tried again
         self.__api_key = api_key or None
         self.params = dict(params or {})
-        self.concurrency = concurrency
+        self.concurrency = concurrency * len(self.endpoints)
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
         self.cache = cache
@@ -500,7 +523,7 @@ class ChatClient:
         self.hedges = 0
         self._hedging: set[_Waiting] = set()  # hedges in flight
         self._rng = random.Random(seed)
-        self._states: dict[int, _LoopState] = {}
+        self._states: dict[int, list[_LoopState]] = {}
         self._lock = threading.Lock()
         self.failure: EndpointFailure | None = None  # set once the endpoint proved unusable
         self._failed_in_a_row = 0  # requests that failed for good since the last success
@@ -511,16 +534,50 @@ class ChatClient:
     def redact(self, text: str) -> str:
         return text.replace(self.__api_key, "***") if self.__api_key else text
 
-    def _state(self) -> _LoopState:
+    def _state(self, endpoint: int = 0) -> _LoopState:
+        """The session, window and queue of one server on the running event loop."""
         loop_id = id(asyncio.get_running_loop())
         with self._lock:
-            state = self._states.get(loop_id)
-            if state is None:
+            states = self._states.get(loop_id)
+            if states is None:
                 headers = {"Authorization": f"Bearer {self.__api_key}"} if self.__api_key else {}
-                state = _LoopState(self.concurrency, headers, f"{self.base_url} ({self.model})",
-                                   _queue_for(self.base_url), self.retry.max_attempts if self.hedge else 1)
-                self._states[loop_id] = state
-            return state
+                window = self.concurrency // len(self.endpoints)
+                states = self._states[loop_id] = [
+                    _LoopState(window, headers, f"{url} ({self.model})", _queue_for(url),
+                               self.retry.max_attempts if self.hedge else 1, url=url)
+                    for url in self.endpoints
+                ]
+            return states[endpoint]
+
+    def _pick(self) -> tuple[int, _LoopState]:
+        """The server the next request goes to: among those not resting, the one whose window
+        is least taken (requests assigned to it over its current limit); the first on ties."""
+        now = time.monotonic()
+        best: tuple[float, int] | None = None
+        for index in range(len(self.endpoints)):
+            if self._resting.get(index, 0.0) > now:
+                continue
+            state = self._state(index)
+            load = (state.assigned + 1) / state.semaphore.limit
+            if best is None or load < best[0]:
+                best = (load, index)
+        if best is None:  # every server resting: the one back soonest
+            index = min(self._resting, key=self._resting.__getitem__)
+            return index, self._state(index)
+        return best[1], self._state(best[1])
+
+    def _rest(self, endpoint: int, cause: str) -> bool:
+        """Set a server that cannot be reached aside for `ENDPOINT_REST_S` while another can
+        serve; False when it is the only one (or every other rests too)."""
+        now = time.monotonic()
+        others = [i for i in range(len(self.endpoints)) if i != endpoint and self._resting.get(i, 0.0) <= now]
+        if not others:
+            return False
+        if self._resting.get(endpoint, 0.0) <= now:
+            log.warning("%s set aside for %g s (%s); its requests go to the other %d server%s",
+                        self.endpoints[endpoint], ENDPOINT_REST_S, cause, len(others), "s" if len(others) > 1 else "")
+        self._resting[endpoint] = now + ENDPOINT_REST_S
+        return True
 
     def key(self, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
         return cache_key(self.base_url, self.model, messages, params)
@@ -617,8 +674,6 @@ class ChatClient:
         body = {"model": self.model, "messages": plain_text_messages(messages), **params}
         payload = self._wire(body)
         reshaped = 0  # refused parameters are fixed at most four times (max_tokens, temperature, stream)
-        state = self._state()
-        url = f"{self.base_url}/chat/completions"
         error = "no attempt made"
         refused = 0
         started = time.monotonic()
@@ -629,77 +684,86 @@ class ChatClient:
             attempt += 1
             retry_after: float | None = None
             connect_failed = False
-            async with state.semaphore:
-                if self.failure is not None:  # another request opened the circuit meanwhile
-                    raise self.failure
-                held = await self.budget.reserve(self, self.model, body) if self.budget is not None else None
-                self.requests_sent += 1
-                sent_at = time.monotonic()
-                race = _Race(spare=self.retry.max_attempts - attempt)
-                try:
-                    status, raw, header = await self._post_held(state, url, payload, held, allowance, race, body)
-                except TimeoutError as exc:
-                    error = f"timed out: no reply to this request for {allowance:.3g}s"
-                    retryable = True
-                    if isinstance(exc, Unanswered) and not exc.silent:  # alive: it hung alone
-                        error += " while the server answered others"
-                    else:  # the server answered nothing meanwhile: overloaded, or gone quiet
-                        state.semaphore.narrow("a request timed out", sent_at)
-                except ReplyTooLarge as exc:  # the same request would get the same reply
-                    error, retryable = str(exc), False
-                except aiohttp.InvalidURL as exc:
-                    raise self._fail(f"invalid URL ({self.redact(str(exc))[:200]})", "Check the base URL.") from None
-                except aiohttp.ClientConnectorError as exc:  # refused, unknown host, TLS
-                    refused += 1
-                    cause = f"cannot connect ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
-                    if refused >= CONNECT_ATTEMPTS:
-                        raise self._fail(
-                            cause, "Check that the server is running and that the base URL "
-                            "(--base-url / --judge-base-url, GEOMEVAL_BASE_URL / GEOMEVAL_JUDGE_BASE_URL) "
-                            "names its host and port.",
-                        ) from None
-                    error, retryable, connect_failed = cause, True, True
-                except aiohttp.ClientError as exc:  # reset, dropped, truncated body
-                    error = f"connection failed ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
-                    retryable = True
-                else:
-                    state.last_reply = time.monotonic()
-                    if status in (429, 503):
-                        state.semaphore.narrow(f"the server is overloaded (HTTP {status})", sent_at)
-                    if status == 200:
-                        text, problem, ending = _read_completion(raw)
-                        error = problem or NO_TEXT
-                        if text is not None:
-                            self._failed_in_a_row = 0
-                            await state.semaphore.succeeded()
-                            done = Completion(text, attempts=attempt + race.hedges, **ending)
-                            self._count(done)
-                            if key is not None:
-                                self.cache.put(key, text, self.model, done.info)  # type: ignore[union-attr]
-                            return done
-                        # A malformed body is usually a proxy hiccup; a reply with no text
-                        # (a refusal, a tool call) will not change on retry.
-                        retryable = not error.startswith(NO_TEXT)
+            endpoint, state = self._pick()
+            url = f"{state.url}/chat/completions"
+            state.assigned += 1
+            try:
+                async with state.semaphore:
+                    if self.failure is not None:  # another request opened the circuit meanwhile
+                        raise self.failure
+                    held = await self.budget.reserve(self, self.model, body) if self.budget is not None else None
+                    self.requests_sent += 1
+                    sent_at = time.monotonic()
+                    race = _Race(spare=self.retry.max_attempts - attempt)
+                    try:
+                        status, raw, header = await self._post_held(state, url, payload, held, allowance, race, body)
+                    except TimeoutError as exc:
+                        error = f"timed out: no reply to this request for {allowance:.3g}s"
+                        retryable = True
+                        if isinstance(exc, Unanswered) and not exc.silent:  # alive: it hung alone
+                            error += " while the server answered others"
+                        else:  # the server answered nothing meanwhile: overloaded, or gone quiet
+                            state.semaphore.narrow("a request timed out", sent_at)
+                    except ReplyTooLarge as exc:  # the same request would get the same reply
+                        error, retryable = str(exc), False
+                    except aiohttp.InvalidURL as exc:
+                        raise self._fail(f"invalid URL ({self.redact(str(exc))[:200]})", "Check the base URL.") from None
+                    except aiohttp.ClientConnectorError as exc:  # refused, unknown host, TLS
+                        cause = f"cannot connect ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
+                        if len(self.endpoints) > 1 and self._rest(endpoint, cause):
+                            attempt -= 1  # never sent: another server takes it at once
+                            continue
+                        refused += 1
+                        if refused >= CONNECT_ATTEMPTS:
+                            raise self._fail(
+                                cause, "Check that the server is running and that the base URL "
+                                "(--base-url / --judge-base-url, GEOMEVAL_BASE_URL / GEOMEVAL_JUDGE_BASE_URL) "
+                                "names its host and port.",
+                            ) from None
+                        error, retryable, connect_failed = cause, True, True
+                    except aiohttp.ClientError as exc:  # reset, dropped, truncated body
+                        error = f"connection failed ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
+                        retryable = True
                     else:
-                        snippet = raw[:300].decode("utf-8", "replace")
-                        error = f"HTTP {status}: {self.redact(snippet)}"
-                        if status == 400 and reshaped < 4 and self._unstream(raw):
-                            reshaped += 1  # the same request, without the stream it refused
-                            payload = self._wire(body)
-                            continue
-                        if status == 400 and reshaped < 4 and (fixed := self._reshape(raw, body)) is not None:
-                            if temperature is not None and "temperature" in fixed:
-                                fixed["temperature"] = temperature
-                            body, reshaped = fixed, reshaped + 1  # the same request, in the shape asked for
-                            payload = self._wire(body)
-                            continue
-                        if status in FATAL_STATUS:
-                            hint = FATAL_STATUS[status]
-                            raise self._fail(error, hint[0].upper() + hint[1:] + ".")
-                        retryable = status in RETRY_STATUS and not image_refused(status, raw, body["messages"])
-                        retry_after = parse_retry_after(header)
-                finally:
-                    attempt += race.hedges
+                        state.last_reply = time.monotonic()
+                        if status in (429, 503):
+                            state.semaphore.narrow(f"the server is overloaded (HTTP {status})", sent_at)
+                        if status == 200:
+                            text, problem, ending = _read_completion(raw)
+                            error = problem or NO_TEXT
+                            if text is not None:
+                                self._failed_in_a_row = 0
+                                await state.semaphore.succeeded()
+                                done = Completion(text, attempts=attempt + race.hedges, **ending)
+                                self._count(done)
+                                if key is not None:
+                                    self.cache.put(key, text, self.model, done.info)  # type: ignore[union-attr]
+                                return done
+                            # A malformed body is usually a proxy hiccup; a reply with no text
+                            # (a refusal, a tool call) will not change on retry.
+                            retryable = not error.startswith(NO_TEXT)
+                        else:
+                            snippet = raw[:300].decode("utf-8", "replace")
+                            error = f"HTTP {status}: {self.redact(snippet)}"
+                            if status == 400 and reshaped < 4 and self._unstream(raw):
+                                reshaped += 1  # the same request, without the stream it refused
+                                payload = self._wire(body)
+                                continue
+                            if status == 400 and reshaped < 4 and (fixed := self._reshape(raw, body)) is not None:
+                                if temperature is not None and "temperature" in fixed:
+                                    fixed["temperature"] = temperature
+                                body, reshaped = fixed, reshaped + 1  # the same request, in the shape asked for
+                                payload = self._wire(body)
+                                continue
+                            if status in FATAL_STATUS:
+                                hint = FATAL_STATUS[status]
+                                raise self._fail(error, hint[0].upper() + hint[1:] + ".")
+                            retryable = status in RETRY_STATUS and not image_refused(status, raw, body["messages"])
+                            retry_after = parse_retry_after(header)
+                    finally:
+                        attempt += race.hedges
+            finally:
+                state.assigned -= 1
             if not retryable or attempt >= self.retry.max_attempts:
                 break
             left = self.budget.remaining_s() if self.budget is not None else None
@@ -945,8 +1009,8 @@ class ChatClient:
     async def aclose(self) -> None:
         loop_id = id(asyncio.get_running_loop())
         with self._lock:
-            state = self._states.pop(loop_id, None)
-        if state is not None:
+            states = self._states.pop(loop_id, None)
+        for state in states or []:
             await state.http.close()
 
 

@@ -36,7 +36,10 @@ _URL = re.compile(r"https?://[^\s'\"<>()\[\]{}`]+", re.IGNORECASE)
 
 def redact_url(url: str) -> str:
     """`url` with its user:password@ part and every query value (but the API version's) as
-    `***`: what geomeval writes of a base URL."""
+    `***`: what geomeval writes of a base URL (of each, where it names several separated by
+    commas)."""
+    if "," in url and url.count("://") > 1:
+        return ",".join(redact_url(part) for part in url.split(","))
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError:
