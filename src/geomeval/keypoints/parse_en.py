@@ -266,6 +266,10 @@ _EN_SUBS: list[Sub] = [
          rf"({SEG}), (?:the|an|a) (altitude|median|angle bisector|height)(?: (?:from|of|to|on) [^,;.]{{1,24}})?, ", r"\1 is the \2, and \1 "),
     _sub(("lying", "end "), rf"\b(?:its |whose |with |the )?(?:other )?(?:end|endpoint|end point|foot|vertex) ({PT}){RB} (?:lying|lies|is|being|located|sitting)? ?"
          r"(?:on|upon) ", r"\1 lies on "),
+    _sub(("tangency", "tangent point", "contact"), rf"(?<![A-Za-z0-9'])({PT}) ?(?:=|is) ?(?:the )?(?:point of (?:tangency|contact)|tangent point"
+         r"|tangency point|contact point)\b", r"the point of tangency is \1"),
+    _sub(("foot",), rf"(?<![A-Za-z0-9'])({PT}) ?= ?(?:the )?foot\b", r"foot \1"),
+    _sub((" mid ",), rf"(?<![A-Za-z0-9'])({PT})(?: ?: ?| )mid (?:of )?({SEG})", r"\1 is the midpoint of \2"),
     _sub(("tangency", "contact"), rf"\b(?:the )?(?:point of (?:tangency|contact)|tangent point|tangency point) (?:of|between) "
          rf"([^,.;]{{1,30}}?) and ([^,.;]{{1,30}}?) is (?:point )?({PT}){RB}", r"\1 and \2 are tangent at \3"),
     _sub(("tangency", "contact", "tangent point"), rf",? (?:and |with )?(?:the |its )?(?:point of (?:tangency|contact)|tangent point"
@@ -273,7 +277,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("on both",), r"\b(lies|lie|is) on both ([^,.;]{1,30}?) and ", r"\1 on \2 and on "),
     _sub(("∩",), rf"(?<![A-Za-z0-9'])({PT}) ?= ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9'])) ?∩ ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))",
          r"\2 and \3 meet at \1"),
-    _sub(("∩",), rf"({OBJ_CORE}) ?∩ ?({OBJ_CORE}) ?= ?\{{? ?({PT}){RB}(?: ?, ?({PT}){RB})? ?\}}?",
+    _sub(("∩",), rf"({OBJ_CORE}) ?∩ ?({OBJ_CORE}) ?[=:] ?\{{? ?({PT}){RB}(?: ?, ?({PT}){RB})? ?\}}?",
          lambda m: f"{m.group(1)} and {m.group(2)} meet at {m.group(3)}" + (f" and {m.group(4)}" if m.group(4) else "")),
     _sub(("right angle",), rf"({SEG}) (meets|intersects|crosses|cuts) (?:the )?(?:line |segment |side )?({SEG}) at (?:a )?right angles?\b",
          r"\1 ⊥ \3, and \1 \2 \3"),
@@ -431,7 +435,11 @@ _EN_SUBS: list[Sub] = [
          r"\1 \3s \4 at \5, and \2 \3s \4 at \6"),
     _sub((" and ",), rf"(?:^|(?<=lines )|(?<=segments )|(?<=, )|(?<=; )|(?<=: )|(?<=\. ))((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) ?([⊥∥]) ?"
          rf"((?:line |segment |plane )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|(?:{PT}){{3,8}}){RB})(?! ?[⊥∥])", r"\1 \3 \4 and \2 \3 \4"),
-    _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}),? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
+    _sub(("tangent",), rf"(?:\btangent (?:line )?({SEG})|({SEG}) tangent) at (?:point )?({PT}){RB}", r"\1\2 tangent to ⊙ at \3"),
+    _sub(("bisector",), rf"\b(?:the )?(?:angle )?bisector ({SEG}) of (∠ ?[A-Z0-9']{{1,9}})", r"\1 bisects \2"),
+    _sub(("bisector",), rf"({SEG}) ?: ?(?:the )?(?:angle )?bisector of (∠ ?[A-Z0-9']{{1,9}})", r"\1 bisects \2"),
+    _sub(("cyclic",), rf"({POLY}) (?:is )?cyclic,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({CIRC})", r"\1 is inscribed in \2"),
+    _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB})[,;]? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
          r"\1 at \2"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
     _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
