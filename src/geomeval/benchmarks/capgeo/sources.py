@@ -27,18 +27,20 @@ records without the source's fields) is refused naming what was expected and wha
 
 from __future__ import annotations
 
+import codecs
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib.resources import as_file, files
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
 from ..base import DataError
-from ..datasource import read_image, read_json_file
+from ..datasource import iter_json_array, iter_json_object, read_image, read_json_file
 from .captioning import PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION
 from .captions_store import REFERENCE_CAPTIONER, CaptionStore
 
@@ -120,8 +122,32 @@ def _fields(record: dict[str, Any]) -> str:
     return ", ".join(map(str, list(record)[:12])) or "no fields"
 
 
-def _read_json(path: Path) -> Any:
-    return read_json_file(path)
+def _members(path: Path, layout: str, *, keyed: bool) -> Iterator[tuple[Any, Any]]:
+    """(pid, record) of a source file's top-level object (`keyed`) or (position, record) of
+    its list, parsed a record at a time (`iter_json_object`): memory holds one record, not
+    the file. A file of the other shape is refused naming what was expected and found."""
+    members: Iterable[tuple[Any, Any]] = (
+        iter_json_object(path, expected=layout) if keyed else enumerate(iter_json_array(path, expected=layout)))
+    try:
+        yield from members
+    except DataError as exc:
+        if exc.message != f"expected {layout}":
+            raise
+        raise DataError("(file)", path.name, f"expected {layout}, found {_found(path, keyed)}") from None
+
+
+def _found(path: Path, keyed: bool) -> str:
+    """What a source file of the wrong shape holds (`_kind`), read a member at a time."""
+    if keyed:  # not an object: a list, counted, or a single value
+        try:
+            return f"a JSON list of {sum(1 for _ in iter_json_array(path, expected='a list'))}"
+        except DataError:
+            return _kind(read_json_file(path))
+    try:
+        keys = [key for key, _ in islice(iter_json_object(path, expected="an object"), 6)]
+    except DataError:
+        return _kind(read_json_file(path))
+    return f"a JSON object with keys {', '.join(keys)}"
 
 
 def _text(item: str, record: dict[str, Any], name: str, *, required: bool = True) -> str:
@@ -156,11 +182,8 @@ def _row(item: str, source: str, question: str, image: dict[str, Any], choices: 
 
 
 def load_mathvista(path: Path) -> list[dict[str, Any]]:
-    data = _read_json(path)
-    if not isinstance(data, dict):
-        raise DataError("(file)", path.name, f"expected {MATHVISTA_LAYOUT}, found {_kind(data)}")
     rows = []
-    for pid, record in data.items():
+    for pid, record in _members(path, MATHVISTA_LAYOUT, keyed=True):
         item = str(pid)
         if not isinstance(record, dict):
             raise DataError(item, "(record)", f"expected an object, got {type(record).__name__}")
@@ -188,6 +211,23 @@ def load_mathvista(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(number, line) of each line of a JSON-lines file, read a line at a time; the file is
+    checked as UTF-8 first, a chunk at a time, so text that is not UTF-8 is refused before
+    any line is read (as reading it whole refused it)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise DataError("(file)", path.name, "not UTF-8 text") from None
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            yield number, line.rstrip("\n")
+
+
 def split_choices(question: str) -> tuple[str, list[str]]:
     """A MathVerse question and the options written inside it ("Choices:\\nA:50°\\nB:…")."""
     parts = _CHOICES_BLOCK.split(question, maxsplit=1)
@@ -203,11 +243,8 @@ def split_choices(question: str) -> tuple[str, list[str]]:
 
 def _load_mathverse(version: str, source: str) -> Callable[[Path], list[dict[str, Any]]]:
     def load(path: Path) -> list[dict[str, Any]]:
-        data = _read_json(path)
-        if not isinstance(data, list):
-            raise DataError("(file)", path.name, f"expected {MATHVERSE_LAYOUT}, found {_kind(data)}")
         rows = []
-        for index, record in enumerate(data):
+        for index, record in _members(path, MATHVERSE_LAYOUT, keyed=False):
             item = str(record.get("sample_index", f"#{index}")) if isinstance(record, dict) else f"#{index}"
             if not isinstance(record, dict):
                 raise DataError(item, "(record)", "expected an object")
@@ -236,16 +273,12 @@ def _load_mathverse(version: str, source: str) -> Callable[[Path], list[dict[str
 
 
 def load_geoqa(path: Path) -> list[dict[str, Any]]:
-    rows = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise DataError("(file)", path.name, "not UTF-8 text") from None
-    if text.lstrip()[:1] == "[":
-        raise DataError("(file)", path.name, f"expected {GEOQA_LAYOUT}, found a JSON list")
-    for number, line in enumerate(text.splitlines(), 1):
+    rows: list[dict[str, Any]] = []
+    for number, line in _lines(path):
         if not line.strip():
             continue
+        if not rows and line.lstrip()[:1] == "[":  # the first line with text opens a list
+            raise DataError("(file)", path.name, f"expected {GEOQA_LAYOUT}, found a JSON list")
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, RecursionError) as exc:
