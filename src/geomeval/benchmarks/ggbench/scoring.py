@@ -751,6 +751,8 @@ def _jar_pass_score(verdict: dict[str, Any]) -> tuple[Score, list[dict[str, Any]
     detail = ("GeoGebra 4.0.34 ran every line" if verdict["passed"] else
               f"GeoGebra 4.0.34: {len(failed)} failing line(s); first: line {failed[0]['line']}: {failed[0]['error']}"
               if failed else "GeoGebra 4.0.34: no commands")
+    if verdict.get("retried"):  # stopped once (a limit, the JVM dying), this is the fresh JVM's verdict
+        detail += f" (on a fresh JVM, after: {verdict['retried']['reason']})"
     return Score(1.0 if verdict["passed"] else 0.0, explanation=detail), failed
 
 

@@ -353,6 +353,13 @@ class ReferenceEngine:
         """The running JVM's process id (None before the first script or after close())."""
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
+    def start_fresh(self) -> ReferenceEngine:
+        """Stop the running JVM, if any, and start another (a retry on a JVM with nothing behind it)."""
+        with self._lock:
+            self._kill()
+            self._start()
+        return self
+
     def start(self) -> ReferenceEngine:
         """Start the JVM now (otherwise the first run() does)."""
         with self._lock:
