@@ -61,6 +61,25 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
      "Chords AB and CD of circle O intersect at P, with PA = 2, PB = 6 and PC = 3."),
     ("The lines m and n cross at right angles at the point O, and P is on m.",
      "Lines m and n are perpendicular and meet at O, and P lies on line m."),
+    # prose, terse and LaTeX forms
+    (r"$AC \cap BD = \{O\}$", "AC and BD intersect at O."),
+    ("The midpoints of AB and CD are E and F.", "E is the midpoint of AB and F is the midpoint of CD."),
+    ("The figure shows circle O and a line l that is tangent to it at A.", "Line l is tangent to circle O at A."),
+    ("Rectangle ABCD has its diagonals AC and BD drawn; they intersect at O.", "The diagonals AC and BD of rectangle ABCD meet at O."),
+    ("In rectangle ABCD, O is the point at which the diagonals AC and BD meet.",
+     "The diagonals AC and BD of rectangle ABCD meet at O."),
+    ("Two parallel lines, a and b, are drawn, and a third line c cuts a at the point A.",
+     "Lines a and b are parallel, and line c meets a at A."),
+    ("A perpendicular is dropped from C to AB, meeting it at D.", "CD ⊥ AB at D."),
+    ("In triangle ABC, AD, the altitude from A, meets BC at D.", "In triangle ABC, AD is the altitude to BC, and AD meets BC at D."),
+    ("⊙O; PA tangent at A.", "PA is tangent to circle O at A."),
+    ("△ABC; BD: bisector of ∠B.", "In triangle ABC, BD bisects ∠ABC."),
+    ("y = x^2 - 4 is a parabola with vertex V; its x-intercepts are M and N.",
+     "The parabola y = x^2 - 4 has vertex V and meets the x-axis at M and N."),
+    ("∠BAC的平分线交BC于点D。", "AD平分∠BAC，交BC于点D。"),
+    ("PA、PB是⊙O的切线，A、B为切点。", "PA、PB分别与⊙O相切于点A、B。"),
+    ("⊙O经过△ABC的三个顶点。", "△ABC内接于⊙O。"),
+    ("D为BC中点。", "D是BC的中点。"),
 ])
 
 
