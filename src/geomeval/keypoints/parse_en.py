@@ -337,8 +337,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("halfway along", "midway along"), rf"\b(?:the point )?({PT}){RB},? (?:which is |that is )?(?:halfway|midway) along (?:the )?(?:segment |side )?({SEG})",
          r"\1 (\1 is the midpoint of \2)"),
     _sub(("is the point where", "is the point at which", "is the point in which"),
-         rf"\b({PT}){RB} is the point (?:where|at which|in which) (?:the )?(?:diagonals |lines |segments |chords |circles )?"
-         rf"((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) (?:cross|meet|intersect)", r"\2 and \3 meet at \1"),
+         rf"\b({PT}){RB} is the point (?:where|at which|in which) (?:the )?((?:diagonals |lines |segments |chords |circles )?)"
+         rf"((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) (?:cross|meet|intersect)", r"the \2\3 and \4 meet at \1"),
     _sub(("they ", "which "), rf"((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB})([^.;]{{0,60}}?)[;,] (?:and )?(?:they|which) "
          r"(meet|cross|intersect)(?: each other| one another)?(?= at )", r"\1 and \2\3; \1 and \2 \4"),
     _sub(("crossing at", "meeting at", "intersecting at"), rf"((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB})"
