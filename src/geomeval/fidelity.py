@@ -17,7 +17,6 @@ HEADING = "## Differences from the paper and the official code"
 COLUMNS = ("what", "paper", "official code", "geomeval", "why", "switch")
 # A switch cell that names no way back to the paper's behaviour.
 NO_SWITCH = ("—", "-", "")
-DEFAULT_MARK = "(default)"
 
 
 class CardTableError(ValueError):

@@ -39,7 +39,6 @@ T = TypeVar("T")
 # reasoning model spends its own tokens thinking before it answers, inside the same limit.
 JUDGE_MAX_TOKENS = 2048
 REASONING_JUDGE_MAX_TOKENS = 16384
-JUDGE_PARAMS = {"temperature": 0.0, "max_tokens": JUDGE_MAX_TOKENS}
 JUDGE_STYLES = ("auto", "chat", "reasoning")
 # Model names that are OpenAI reasoning models (o1, o3-mini, o4-mini, gpt-5, gpt-5-mini, ...),
 # also behind a provider prefix ("openai/o3").

@@ -9,17 +9,41 @@ construction (two parallel lines' intersection) returns undefined objects instea
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from geomeval.geogebra import geometry as gm
+from geomeval.geogebra.arguments import (
+    AngleValue,
+    CommandError,
+    Context,
+    LimitReached,
+    Outputs,
+    ScriptError,
+    Value,
+    _any,
+    _direction,
+    _geo_list,
+    _is_conic,
+    _is_list,
+    _is_polygon,
+    _is_text,
+    _is_vector,
+    _kind,
+    boolean,
+    illegal,
+    is_circle,
+    is_line,
+    is_number,
+    is_point,
+    match,
+    num,
+)
 from geomeval.geogebra.objects import (
     NAN,
     NAN_VEC,
     Geo,
     GeoAngle,
-    GeoBoolean,
     GeoCircle,
     GeoConicPart,
     GeoLine,
@@ -29,181 +53,46 @@ from geomeval.geogebra.objects import (
     GeoPolygon,
     GeoRay,
     GeoSegment,
-    GeoText,
     GeoVector,
     Vec,
 )
+from geomeval.geogebra.textcommands import (
+    MAX_TEXT_CHARS,
+    cmd_element,
+    cmd_if,
+    cmd_sequence,
+    cmd_text,
+    format_number,
+    sequence_values,
+    value_text,
+)
 
-Value = Any  # float | str | bool | Geo | list[Value]
+# The argument helpers and text commands live in `arguments` and `textcommands`; the names
+# other modules take from here stay importable here.
+__all__ = [
+    "COMMANDS",
+    "MAX_TEXT_CHARS",
+    "AngleValue",
+    "CommandError",
+    "Context",
+    "LimitReached",
+    "Moved",
+    "Outputs",
+    "ScriptError",
+    "Value",
+    "_kind",
+    "boolean",
+    "format_number",
+    "illegal",
+    "is_line",
+    "is_number",
+    "is_point",
+    "match",
+    "num",
+    "sequence_values",
+    "value_text",
+]
 
-
-class AngleValue(float):
-    """A number that is an angle (from ° or an angle object): GeoGebra keeps arithmetic on
-    angles an angle, stored in [0, 2π) and shown in degrees."""
-
-
-class ScriptError(Exception):
-    """One line's failure, worded like GeoGebra's own messages."""
-
-
-class LimitReached(ScriptError):
-    """A run-time bound was hit; the rest of the script is not run."""
-
-
-class CommandError(Exception):
-    """A command called with arguments it does not accept (reported on the script line)."""
-
-
-@dataclass
-class Outputs:
-    """Several objects from one command.
-
-    `naming` says how one given label names them: "indexed" (X = Intersect(c, d) gives
-    X_1, X_2), or "main" (the label names the first object, the others get `names`, else
-    automatic labels: Polygon's sides, Segment(A, 3)'s end point).
-    """
-
-    geos: list[Geo]
-    naming: str = "indexed"
-    names: list[str | None] = field(default_factory=list)
-
-
-class Context(Protocol):
-    def label_of(self, geo: Geo) -> str | None: ...
-
-    def lookup_point(self, label: str) -> GeoPoint | None: ...
-
-    def check_limits(self, created: int = 0) -> None: ...
-
-    @property
-    def max_sequence(self) -> int: ...
-
-
-# --- argument reading ----------------------------------------------------------------------
-
-
-def _kind(value: Value) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, Geo) and not isinstance(value, GeoCircle) and value.kind == "conic":
-        return "conic"
-    if isinstance(value, Geo):
-        return {
-            "point": "point",
-            "line": "line",
-            "segment": "segment",
-            "ray": "ray",
-            "vector": "vector",
-            "conic": "circle",
-            "conicpart": "arc",
-            "polygon": "polygon",
-            "numeric": "number",
-            "angle": "angle",
-            "text": "text",
-            "boolean": "boolean",
-            "list": "list",
-        }.get(value.kind, value.kind)
-    return type(value).__name__
-
-
-def is_number(v: Value) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) or isinstance(v, GeoNumber)
-
-
-def is_point(v: Value) -> bool:
-    return isinstance(v, GeoPoint)
-
-
-def is_line(v: Value) -> bool:
-    return isinstance(v, GeoLine)
-
-
-def is_circle(v: Value) -> bool:
-    return isinstance(v, GeoCircle) and not isinstance(v, GeoConicPart)
-
-
-def num(v: Value) -> float:
-    if isinstance(v, GeoNumber):
-        return v.value
-    return float(v)
-
-
-def boolean(v: Value) -> bool:
-    if isinstance(v, GeoBoolean):
-        return v.value
-    return bool(v)
-
-
-def _geo_list(v: Value) -> list[Value]:
-    if isinstance(v, GeoList):
-        return list(v.elements)
-    return list(v)
-
-
-def illegal(name: str, args: Sequence[Value]) -> CommandError:
-    kinds = ", ".join(_kind(a) for a in args)
-    return CommandError(f"{name}: illegal argument types ({kinds})")
-
-
-def match(args: Sequence[Value], *tests: Callable[[Value], bool]) -> bool:
-    if len(args) != len(tests):
-        return False
-    for i, test in enumerate(tests):  # noqa: SIM110 - a plain loop is faster; runs per signature
-        if not test(args[i]):
-            return False
-    return True
-
-
-def _any(_: Value) -> bool:
-    return True
-
-
-def _is_text(v: Value) -> bool:
-    return isinstance(v, (str, GeoText))
-
-
-def _is_vector(v: Value) -> bool:
-    return isinstance(v, GeoVector)
-
-
-def _is_polygon(v: Value) -> bool:
-    return isinstance(v, GeoPolygon)
-
-
-def _is_conic(v: Value) -> bool:
-    return isinstance(v, GeoCircle)
-
-
-def _is_list(v: Value) -> bool:
-    return isinstance(v, (list, GeoList))
-
-
-def _is_geo(v: Value) -> bool:
-    return isinstance(v, Geo)
-
-
-def _direction(v: Value) -> Vec:
-    if isinstance(v, GeoLine):
-        return v.direction
-    if isinstance(v, GeoVector):
-        return (v.x, v.y)
-    raise CommandError("expected a line or a vector")
-
-
-def _point_of(v: Value) -> Vec:
-    """A point argument, or a list {x, y} where GeoGebra reads one as a point."""
-    if isinstance(v, GeoPoint):
-        return v.xy
-    raise CommandError("expected a point")
-
-
-# --- points and lines ----------------------------------------------------------------------
 
 
 def cmd_point(ctx: Context, args: list[Value]) -> Value:
@@ -343,9 +232,6 @@ def cmd_midpoint(ctx: Context, args: list[Value]) -> Value:
     raise illegal("Midpoint", args)
 
 
-# --- circles -------------------------------------------------------------------------------
-
-
 def cmd_circle(ctx: Context, args: list[Value]) -> Value:
     if match(args, is_point, is_point):
         circle = GeoCircle(args[0].xy, gm.norm(gm.sub(args[1].xy, args[0].xy)))
@@ -425,9 +311,6 @@ def cmd_center(ctx: Context, args: list[Value]) -> Value:
     if match(args, _is_conic):
         return GeoPoint(*args[0].center)
     raise illegal("Center", args)
-
-
-# --- intersections and tangents ------------------------------------------------------------
 
 
 def _intersections(a: Value, b: Value) -> list[Vec]:
@@ -526,9 +409,6 @@ def cmd_tangent(ctx: Context, args: list[Value]) -> Value:
     raise illegal("Tangent", args)
 
 
-# --- polygons ------------------------------------------------------------------------------
-
-
 def cmd_polygon(ctx: Context, args: list[Value]) -> Value:
     if len(args) == 1 and _is_list(args[0]):
         items = _geo_list(args[0])
@@ -611,9 +491,6 @@ def cmd_centroid(ctx: Context, args: list[Value]) -> Value:
     return GeoPoint(cx / (3 * twice), cy / (3 * twice))
 
 
-# --- transformations -----------------------------------------------------------------------
-
-
 @dataclass
 class Moved:
     """A transformed object plus the copies GeoGebra makes of a polygon's vertices and sides."""
@@ -663,9 +540,6 @@ def cmd_dilate(ctx: Context, args: list[Value]) -> Value:
     if match(args, _any, is_number, is_point):
         return _transform("Dilate", args, gm.dilation(num(args[1]), args[2].xy))
     raise illegal("Dilate", args)
-
-
-# --- measurements --------------------------------------------------------------------------
 
 
 def cmd_distance(ctx: Context, args: list[Value]) -> Value:
@@ -806,123 +680,6 @@ def cmd_slope(ctx: Context, args: list[Value]) -> Value:
     raise illegal("Slope", args)
 
 
-# --- text, lists, logic --------------------------------------------------------------------
-
-
-def format_number(value: float) -> str:
-    """GeoGebra's default display: two decimals, trailing zeros dropped."""
-    if not math.isfinite(value):
-        return "?"
-    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-MAX_TEXT_CHARS = 100_000
-"""The longest text a script may build (joined or converted): longer is a LimitReached."""
-
-
-def value_text(value: Value) -> str:
-    """How a value reads when joined to a text (GeoGebra's value string); a list's text stops
-    with a LimitReached as soon as it passes MAX_TEXT_CHARS, before it is built whole."""
-    if isinstance(value, (GeoList, list)):
-        parts: list[str] = []
-        total = 2
-        for element in value.elements if isinstance(value, GeoList) else value:
-            part = value_text(element)
-            total += len(part) + 2
-            if total > MAX_TEXT_CHARS:
-                raise LimitReached(f"a text of more than {MAX_TEXT_CHARS} characters")
-            parts.append(part)
-        return "{" + ", ".join(parts) + "}"
-    return _scalar_text(value)
-
-
-def _scalar_text(value: Value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, AngleValue):
-        return format_number(math.degrees(float(value) % (2 * math.pi))) + "°"
-    if isinstance(value, (int, float)):
-        return format_number(float(value))
-    if isinstance(value, str):
-        return value
-    if isinstance(value, GeoText):
-        return value.text
-    if isinstance(value, GeoAngle):
-        if not value.defined:
-            return "?"
-        return format_number(math.degrees(value.value % (2 * math.pi))) + "°"
-    if isinstance(value, GeoNumber):
-        return format_number(value.value)
-    if isinstance(value, GeoBoolean):
-        return "true" if value.value else "false"
-    if isinstance(value, Geo) and not value.defined:
-        return "?"
-    if isinstance(value, GeoPoint) and value.polar:
-        theta = math.degrees(math.atan2(value.y, value.x)) % 360
-        return f"({format_number(math.hypot(value.x, value.y))}; {format_number(theta)}°)"
-    if isinstance(value, GeoPoint):
-        return f"({format_number(value.x)}, {format_number(value.y)})"
-    if isinstance(value, GeoVector):
-        return f"({format_number(value.x)}, {format_number(value.y)})"
-    if isinstance(value, GeoSegment):
-        return format_number(value.length)
-    if isinstance(value, GeoPolygon):
-        return format_number(value.area)
-    if isinstance(value, Geo):
-        return value.describe()
-    return str(value)
-
-
-def cmd_text(ctx: Context, args: list[Value]) -> Value:
-    if not args or len(args) > 2:
-        raise illegal("Text", args)
-    position = None
-    if len(args) == 2:
-        if not is_point(args[1]):
-            raise illegal("Text", args)
-        position = args[1].xy
-    return GeoText(value_text(args[0]), position)
-
-
-def cmd_sequence(ctx: Context, args: list[Value]) -> Value:
-    # Evaluated by the executor (it binds the variable); this only covers Sequence(n).
-    if match(args, is_number):
-        n = num(args[0])
-        if not math.isfinite(n) or n < 1:
-            return []
-        return sequence_values(1.0, float(math.floor(n)), 1.0, ctx.max_sequence)
-    raise illegal("Sequence", args)
-
-
-def sequence_values(start: float, end: float, step: float, limit: int) -> list[float]:
-    """The values Sequence(expr, k, start, end, step) visits, refusing more than `limit`."""
-    if step == 0 or not all(map(math.isfinite, (start, end, step))):
-        raise CommandError("Sequence: the step must be a finite non-zero number")
-    count = math.floor((end - start) / step + 1e-9) + 1
-    if count > limit:
-        raise CommandError(f"Sequence: {count} elements is more than the limit of {limit}")
-    return [start + k * step for k in range(max(count, 0))]
-
-
-def cmd_element(ctx: Context, args: list[Value]) -> Value:
-    if match(args, _is_list, is_number):
-        items = _geo_list(args[0])
-        index = int(num(args[1]))
-        if 1 <= index <= len(items):
-            return items[index - 1]
-        return NAN
-    raise illegal("Element", args)
-
-
-def cmd_if(ctx: Context, args: list[Value]) -> Value:
-    if len(args) in (2, 3) and isinstance(args[0], (bool, GeoBoolean)):
-        if boolean(args[0]):
-            return args[1]
-        return args[2] if len(args) == 3 else NAN
-    raise illegal("If", args)
-
-
 COMMANDS: dict[str, Callable[[Context, list[Value]], Value]] = {
     "Point": cmd_point,
     "Segment": cmd_segment,
@@ -966,4 +723,3 @@ COMMANDS: dict[str, Callable[[Context, list[Value]], Value]] = {
     "Element": cmd_element,
     "If": cmd_if,
 }
-

@@ -66,8 +66,6 @@ class Construction:
         last_line = max((s.line for s in self.lines if s.block <= block), default=0)
         return [label for label in self.objects if self.created_at.get(label, 0) <= last_line]
 
-    def visible_objects(self) -> list[Geo]:
-        return [geo for geo in self.objects.values() if geo.style.visible]
 
     def dump(self) -> dict[str, Any]:
         """Per-line status and every object's values, in the reference harness's shape."""

@@ -94,6 +94,3 @@ def free_label(base: str, taken: Container[str]) -> str:
     raise RuntimeError(f"ran out of labels like {base}")
 
 
-def primed_label(label: str, taken: Container[str]) -> str:
-    """`A` → `A'` (or `A'_1` when `A'` is taken): the name of a transformed copy."""
-    return free_label(label + "'", taken)

@@ -517,9 +517,6 @@ class GeoImplicitPoly(Geo):
         return {"terms": [[float(i), float(j), c] for (i, j), c in sorted(self.terms.items()) if c]}
 
 
-PATH_KINDS = (GeoLine, GeoCircle, GeoPolygon, GeoConic)
-
-
 @dataclass
 class View:
     """The graphics view: a ZoomIn window (else fitted to the objects), axes and grid."""

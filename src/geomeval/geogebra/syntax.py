@@ -22,9 +22,76 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import cast
+
+from geomeval.geogebra.nodes import (
+    BinOp,
+    Bool,
+    Call,
+    Const,
+    Degrees,
+    Equation,
+    Expr,
+    FunctionDef,
+    ListLit,
+    Name,
+    Neg,
+    Not,
+    Num,
+    ParsedLine,
+    PointLit,
+    Statement,
+    Str,
+    extract_code,
+    extract_code_with_offsets,
+    to_source,
+)
+from geomeval.geogebra.tokenizer import (
+    _BOOLEANS,
+    _CONSTANTS,
+    _DEFAULT_LIMITS,
+    _EQUATION_LABELS,
+    _HINTS,
+    MATH_FUNCTIONS,
+    ParseError,
+    ScriptLimits,
+    ScriptTooLarge,
+    _Tok,
+    _tokenize,
+)
+
+# Parsed here; the tree, tokens and limits live in `nodes` and `tokenizer`, named here too.
+__all__ = [
+    "BinOp",
+    "Bool",
+    "Call",
+    "Const",
+    "Degrees",
+    "Equation",
+    "Expr",
+    "FunctionDef",
+    "ListLit",
+    "Name",
+    "Neg",
+    "Not",
+    "Num",
+    "ParseError",
+    "ParsedLine",
+    "PointLit",
+    "ScriptLimits",
+    "ScriptTooLarge",
+    "Statement",
+    "Str",
+    "_tokenize",
+    "extract_code",
+    "extract_code_with_offsets",
+    "parse_line",
+    "parse_script",
+    "to_source",
+]
+
+
 
 __all__ = [
     "MATH_FUNCTIONS",
@@ -54,498 +121,6 @@ __all__ = [
     "to_source",
 ]
 
-#: Lowercase names that are mathematical functions rather than GeoGebra commands: legacy
-#: (GeoGebra 4) syntax writes commands with brackets but these always with parentheses.
-MATH_FUNCTIONS: frozenset[str] = frozenset(
-    {
-        "sqrt",
-        "sin",
-        "cos",
-        "tan",
-        "abs",
-        "x",
-        "y",
-        "exp",
-        "ln",
-        "log",
-        "floor",
-        "ceil",
-        "round",
-        "arcsin",
-        "arccos",
-        "arctan",
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ScriptLimits:
-    """Bounds on the work one untrusted answer may cause; exceeding any raises ScriptTooLarge."""
-
-    max_chars: int = 100_000
-    max_lines: int = 2_000
-    max_line_length: int = 2_000
-    max_depth: int = 64
-    max_tokens_per_line: int = 2_000
-
-
-_DEFAULT_LIMITS = ScriptLimits()
-
-
-class ParseError(Exception):
-    """A line that cannot be parsed; ``line``/``col`` are 1-based and point into the script.
-
-    All fields go to ``Exception.__init__`` so the error survives pickling (worker pools).
-    """
-
-    def __init__(self, line: int, col: int, message: str, source: str = "") -> None:
-        super().__init__(line, col, message, source)
-        self.line = line
-        self.col = col
-        self.message = message
-        self.source = source
-
-    def __str__(self) -> str:
-        return f"line {self.line}, column {self.col}: {self.message}"
-
-
-class ScriptTooLarge(ParseError):
-    """A resource limit was hit; the whole script is refused (line 0 when about the script)."""
-
-
-# ---------------------------------------------------------------------------------------------
-# AST. Positions (and spellings that do not change meaning) are excluded from equality.
-# Nodes are hashable values that nothing mutates; they are not `frozen` dataclasses only
-# because a frozen dataclass's __init__ is several times slower, and a script builds
-# thousands of nodes. (The decorator is spelled out on each class: mypy reads a dataclass
-# only from the decorator itself.)
-
-
-def _pos() -> Any:
-    return field(default=0, compare=False, kw_only=True)
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Num:
-    value: float
-    text: str = field(default="", compare=False)
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Str:
-    value: str
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Bool:
-    value: bool
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Name:
-    name: str
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Const:
-    name: str
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Call:
-    name: str
-    args: tuple[Expr, ...]
-    brackets: bool = field(default=False, compare=False)
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class PointLit:
-    """``(x, y)``, or with ``polar`` GeoGebra's ``(r; θ)``: y is then the angle."""
-
-    x: Expr
-    y: Expr
-    polar: bool = False
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class ListLit:
-    items: tuple[Expr, ...]
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class BinOp:
-    op: str
-    left: Expr
-    right: Expr
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Neg:
-    operand: Expr
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Not:
-    operand: Expr
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Degrees:
-    operand: Expr
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Equation:
-    """``lhs = rhs`` in x and y: a line, conic, implicit curve or function (``y = 2x + 1``)."""
-
-    left: Expr
-    right: Expr
-    line: int = _pos()
-    col: int = _pos()
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class FunctionDef:
-    """``f(x) = body``: the statement's label is the function's name, ``var`` its variable
-    (two, comma-separated, for ``f(x, y) = …``)."""
-
-    var: str
-    body: Expr
-    line: int = _pos()
-    col: int = _pos()
-
-
-Expr = (
-    Num | Str | Bool | Name | Const | Call | PointLit | ListLit | BinOp | Neg | Not | Degrees
-    | Equation | FunctionDef
-)
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Statement:
-    """One script line; ``source`` is its code without comment or trailing ``;``, for reports."""
-
-    line: int = field(compare=False)
-    col: int = field(compare=False)
-    labels: tuple[str, ...]
-    expr: Expr
-    source: str = field(default="", compare=False)
-
-
-ParsedLine = Statement | ParseError
-
-
-# ---------------------------------------------------------------------------------------------
-# Tokenizer: one pass over the line, no regular expressions (nothing can backtrack).
-
-_OPS = {
-    "+": "+",
-    "-": "-",
-    "\u2212": "-",  # − minus sign
-    "*": "*",
-    "×": "*",
-    "·": "*",
-    "\u22c5": "*",  # ⋅ dot operator
-    "/": "/",
-    "÷": "/",
-    "^": "^",
-}
-_PUNCT = frozenset("()[]{},;")
-# Comparisons give booleans (GeoGebra writes ≟ for its equality test); ``!=`` is read apart.
-_COMPARISONS = {
-    "<": "<",
-    ">": ">",
-    "<=": "<=",
-    ">=": ">=",
-    "≤": "<=",
-    "≥": ">=",
-    "≠": "!=",
-    "≟": "==",
-}
-_LOGIC = {"&": "&&", "|": "||", "∧": "&&", "∨": "||"}
-_DEGREE_SIGNS = frozenset("°º˚")  # degree, masculine ordinal, ring above: all written for degrees
-_SUPERSCRIPTS = {
-    "⁰": "0",
-    "¹": "1",
-    "²": "2",
-    "³": "3",
-    "⁴": "4",
-    "⁵": "5",
-    "⁶": "6",
-    "⁷": "7",
-    "⁸": "8",
-    "⁹": "9",
-}
-_INVISIBLE = frozenset("\ufeff\u200b\u200c\u200d\u2060")
-_PRIMES = frozenset("'′")
-_CONSTANTS = frozenset({"pi", "π"})
-_BOOLEANS = {"true": True, "false": False}
-_EQUATION_LABELS = frozenset({"x", "y"})  # z is a plain label in GeoGebra 4.0 (2D)
-_HINTS = {
-    "[": "; lists are written with braces, e.g. {1, 2}",
-    "'": "; strings use double quotes",
-    "“": "; strings use straight double quotes",
-    "”": "; strings use straight double quotes",
-}
-
-
-class _Tok:
-    """kind: 'num' 'str' 'name' 'op' 'sup' 'eof' or the punctuation itself ('(' '=' '°' ...)."""
-
-    __slots__ = ("col", "data", "kind", "text")
-
-    def __init__(self, kind: str, text: str, col: int, data: object = None) -> None:
-        self.kind = kind
-        self.text = text
-        self.col = col
-        self.data = data
-
-
-# Linear-time patterns (no nested quantifiers): a name's letters and digits after its first
-# character, and a decimal number with an optional exponent.
-_SPACES = re.compile(r" +")
-_NAME_TAIL = re.compile(r"[^\W_]*")
-_NUMBER = re.compile(r"[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
-
-
-def _is_digit(ch: str) -> bool:
-    return "0" <= ch <= "9"
-
-
-def _is_name_char(ch: str) -> bool:
-    return ("0" <= ch <= "9" or ch.isalpha()) and ch not in _DEGREE_SIGNS and ch != "π"
-
-
-def _is_subscript_char(ch: str) -> bool:
-    return ch == "_" or (("0" <= ch <= "9" or ch.isalpha()) and ch not in _DEGREE_SIGNS)
-
-
-def _scan_name(s: str, i: int, line: int, source: str) -> tuple[str, int]:
-    """Read a label at ``s[i]`` and return its canonical form and the end index.
-
-    Canonical form is what GeoGebra displays: ``s_{1}`` is ``s_1``, ``A_12`` is ``A_{12}``
-    (GeoGebra reads every character after ``_`` as the subscript), primes follow.
-    """
-    n = len(s)
-    if s[i] == "π":
-        return "π", i + 1
-    j = _NAME_TAIL.match(s, i + 1).end()  # type: ignore[union-attr]  # always matches
-    run = s[i + 1 : j]
-    if run and not (run.isascii() and run.isalnum()):  # rare: let the exact rule decide
-        j = i + 1
-        while j < n and _is_name_char(s[j]):
-            j += 1
-    name = s[i:j]
-    if j < n and s[j] == "_":
-        k = j + 1
-        if k < n and s[k] == "{":
-            m = k + 1
-            while m < n and _is_subscript_char(s[m]):
-                m += 1
-            if m >= n or s[m] != "}":
-                if m < n and s[m] != "}":
-                    raise ParseError(line, m + 1, f"unexpected {s[m]!r} in subscript", source)
-                raise ParseError(line, k + 1, "missing '}' to close the subscript", source)
-            sub = s[k + 1 : m]
-            j = m + 1
-        else:
-            m = k
-            while m < n and _is_subscript_char(s[m]):
-                m += 1
-            sub = s[k:m]
-            j = m
-        if not sub:
-            raise ParseError(line, k + 1, "expected a subscript after '_'", source)
-        name += "_" + sub if len(sub) == 1 else "_{" + sub + "}"
-    while j < n and s[j] in _PRIMES:
-        name += "'"
-        j += 1
-    return name, j
-
-
-# The common tokens in one linear-time match (spaces first); anything else (subscripts, primes,
-# non-ASCII, strings, two-character operators) falls through to the character rules below.
-_FAST = re.compile(
-    r" *(?:(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![0-9.]))"
-    r"|(?P<name>[A-Za-z][A-Za-z0-9]*)(?![_'′{\w])"
-    r"|(?P<punct>[()\[\]{},;])"
-    r"|(?P<op>[+\-/^]|\*(?!\*)))?"
-)
-
-
-def _tokenize(s: str, line: int, max_tokens: int, source: str) -> list[_Tok]:
-    toks: list[_Tok] = []
-    append = toks.append
-    # _FAST matches the empty string, so its match() never returns None.
-    fast = cast("Callable[[str, int], re.Match[str]]", _FAST.match)
-    i = 0
-    n = len(s)
-    while i < n:
-        m = fast(s, i)
-        kind = m.lastgroup
-        if kind is not None:
-            if len(toks) >= max_tokens:
-                raise ScriptTooLarge(
-                    line, m.start(kind) + 1, f"more than {max_tokens} tokens on one line", source
-                )
-            text = m.group(kind)
-            col = m.start(kind) + 1
-            if kind == "num":
-                value = float(text)
-                if not math.isfinite(value):
-                    raise ParseError(line, col, f"number {text!r} is too large", source)
-                append(_Tok("num", text, col, value))
-            elif kind == "name":
-                append(_Tok("name", text, col))
-            elif kind == "op":
-                append(_Tok("op", text, col, text))
-            else:
-                append(_Tok(text, text, col))
-            i = m.end()
-            continue
-        i = m.end()
-        if i >= n:
-            break
-        c = s[i]
-        if c == " ":
-            i = _SPACES.match(s, i).end()  # type: ignore[union-attr]  # s[i] is a space
-            continue
-        if c.isspace() or c in _INVISIBLE:
-            i += 1
-            continue
-        if len(toks) >= max_tokens:
-            raise ScriptTooLarge(line, i + 1, f"more than {max_tokens} tokens on one line", source)
-        col = i + 1
-        if _is_digit(c) or (c == "." and i + 1 < n and _is_digit(s[i + 1])):
-            j = _NUMBER.match(s, i).end()  # type: ignore[union-attr]  # starts with a digit
-            text = s[i:j]
-            value = float(text)  # validated digits only; float() is not eval
-            if not math.isfinite(value):
-                raise ParseError(line, col, f"number {text!r} is too large", source)
-            append(_Tok("num", text, col, value))
-            i = j
-        elif c in _DEGREE_SIGNS:
-            append(_Tok("°", c, col))
-            i += 1
-        elif c.isalpha():
-            name, i = _scan_name(s, i, line, source)
-            append(_Tok("name", name, col))
-        elif c == '"':
-            parts: list[str] = []
-            j = i + 1
-            start = j
-            while True:
-                if j >= n:
-                    raise ParseError(line, col, "unterminated string", source)
-                ch = s[j]
-                if ch == '"':
-                    break
-                if ch == "\\" and j + 1 < n and s[j + 1] in '"\\':
-                    parts.append(s[start:j])
-                    parts.append(s[j + 1])
-                    j += 2
-                    start = j
-                    continue
-                j += 1
-            parts.append(s[start:j])
-            append(_Tok("str", s[i : j + 1], col, "".join(parts)))
-            i = j + 1
-        elif c == "*" and i + 1 < n and s[i + 1] == "*":  # Python's power; GeoGebra reads it
-            append(_Tok("op", "^", col, _OPS["^"]))
-            i += 2
-        elif c == "!" and i + 1 < n and s[i + 1] == "=":
-            append(_Tok("cmp", "!=", col, "!="))
-            i += 2
-        elif c == "!" or c == "¬":
-            append(_Tok("not", c, col))
-            i += 1
-        elif c in _OPS:
-            append(_Tok("op", c, col, _OPS[c]))
-            i += 1
-        elif c in _PUNCT:
-            append(_Tok(c, c, col))
-            i += 1
-        elif c == "=":
-            if i + 1 < n and s[i + 1] == "=":
-                append(_Tok("cmp", "==", col, "=="))
-                i += 2
-            else:
-                append(_Tok("=", c, col))
-                i += 1
-        elif c in _COMPARISONS:
-            two = s[i : i + 2]
-            if two in _COMPARISONS:
-                append(_Tok("cmp", two, col, _COMPARISONS[two]))
-                i += 2
-            else:
-                append(_Tok("cmp", c, col, _COMPARISONS[c]))
-                i += 1
-        elif c in _LOGIC:
-            two = s[i : i + 2]
-            if c in "&|" and two != c + c:
-                raise ParseError(line, col, f"unexpected character {c!r} (write {c + c})", source)
-            append(_Tok("logic", two if c in "&|" else c, col, _LOGIC[c]))
-            i += 2 if c in "&|" else 1
-        elif c == ":":
-            if i + 1 < n and s[i + 1] == "=":  # CAS-style a := 5 means a = 5
-                append(_Tok("=", ":=", col))
-                i += 2
-            else:
-                append(_Tok(":", c, col))
-                i += 1
-        elif c in _SUPERSCRIPTS or c == "⁻":
-            j = i + 1 if c == "⁻" else i
-            k = j
-            while k < n and s[k] in _SUPERSCRIPTS:
-                k += 1
-            if k == j:
-                raise ParseError(line, col, f"unexpected character {c!r}", source)
-            digits = "".join(_SUPERSCRIPTS[ch] for ch in s[j:k])
-            append(_Tok("sup", s[i:k], col, (c == "⁻", digits)))
-            i = k
-        else:
-            raise ParseError(line, col, f"unexpected character {c!r}{_HINTS.get(c, '')}", source)
-    append(_Tok("eof", "", n + 1))
-    return toks
-
-
-# ---------------------------------------------------------------------------------------------
-# Parser. Grammar, loosest first:
-#   statement := [labels ('=' | ':')] either
-#   either    := both ('||' both)*                      } binary(): precedence climbing
-#   both      := compare ('&&' compare)*                } over _BINARY, same grammar
-#   compare   := expr [('==' | '!=' | '<' | '>' | '<=' | '>=') expr]
-#   expr      := term (('+' | '-') term)*
-#   term      := unary (('*' | '/') unary | <after a number> unary)*
-#   unary     := ('+' | '-' | '!' | '¬')* power
-#   power     := primary ('°' | superscript)* ['^' unary]
-#   primary   := number | string | name | name '(' args ')' | name '[' args ']'
-#              | '(' either [(',' | ';') either] ')' | '{' [either (',' either)*] '}'
-
 
 def _describe(tok: _Tok) -> str:
     if tok.kind == "eof":
@@ -562,8 +137,12 @@ def _describe(tok: _Tok) -> str:
 
 
 _CLOSERS = frozenset({")", "]", "}"})
+
+
 # Binary operators and how tightly they bind; '^' (tighter, right-associative) is in power().
 _PRODUCT = 4
+
+
 _BINARY = {
     "||": 0,
     "&&": 1,
@@ -736,8 +315,6 @@ class _Parser:
                     toks[self.pos].col, f"chained comparison: put '{tok.text} …' in parentheses"
                 )
 
-    def last_is_number(self) -> bool:
-        return self.last is not None and self.last.kind == "num"
 
     def last_ends_operand(self) -> bool:
         """Whether the previous token closes an operand, so a name, number or '(' after it
@@ -881,10 +458,6 @@ class _Parser:
         )
 
 
-# ---------------------------------------------------------------------------------------------
-# Lines and scripts.
-
-
 def _comment_col(raw: str) -> int:
     """1-based column of a ``#`` or ``//`` outside a string, else 0.
 
@@ -935,14 +508,22 @@ def _comment_error(raw: str, line: int) -> ParseError | None:
 # (and anything special: pi, true, x, subscripts, primes, operators) goes the general way.
 # tests/test_ggb_syntax.py checks both ways give the same tree, positions included.
 _GREEK = "α-ορ-ωΑ-Ω"  # π is a constant, not a name
+
+
 _SIMPLE_NAME = rf"[A-Za-z{_GREEK}][A-Za-z0-9{_GREEK}]*(?:_[A-Za-z0-9](?![A-Za-z0-9]))?'*"
+
+
 _SIMPLE_LINE = re.compile(
     rf"( *)(?:({_SIMPLE_NAME}) *= *)?({_SIMPLE_NAME})?"
     rf"\(((?:[ A-Za-z0-9{_GREEK}.,_'°-]|\"[^\"\\]*\")*)\)"
 )
+
+
 _SIMPLE_ARG = re.compile(
     rf" *(?:(-?)([0-9]+(?:\.[0-9]+)?)(°?)|({_SIMPLE_NAME})|\"([^\"\\]*)\") *(?:,|$)"
 )
+
+
 _RESERVED_LABELS = frozenset({"pi", "x", "y"})
 
 
@@ -1068,205 +649,3 @@ def parse_script(text: str, *, limits: ScriptLimits | None = None) -> list[Parse
         except ParseError as error:
             out.append(error)
     return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Serialisation.
-
-_PRECEDENCE = {
-    "||": -2,
-    "&&": -1,
-    "==": 0,
-    "!=": 0,
-    "<": 0,
-    ">": 0,
-    "<=": 0,
-    ">=": 0,
-    "+": 1,
-    "-": 1,
-    "*": 2,
-    "/": 2,
-    "^": 4,
-}
-_NEG_PRECEDENCE = 3
-_ATOM_PRECEDENCE = 5
-
-
-def _number_text(node: Num) -> str:
-    if node.text:
-        return node.text
-    value = node.value
-    if not math.isfinite(value):
-        raise ValueError(f"cannot write the number {value!r} in GeoGebra syntax")
-    if value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return repr(value)
-
-
-def _precedence(node: Expr) -> int:
-    if isinstance(node, BinOp):
-        return _PRECEDENCE[node.op]
-    if isinstance(node, Neg) or (isinstance(node, Num) and _number_text(node).startswith("-")):
-        return _NEG_PRECEDENCE
-    return _ATOM_PRECEDENCE
-
-
-def _canonical_label(name: str) -> str:
-    if "_" not in name and "′" not in name and name != "π":
-        return name
-    try:
-        toks = _tokenize(name, 0, 8, name)
-    except ParseError:
-        return name
-    if len(toks) == 2 and toks[0].kind == "name":
-        return toks[0].text
-    return name
-
-
-def _quote(value: str) -> str:
-    # A backslash only needs doubling where the parser would otherwise read an escape, so
-    # LaTeX in FormulaText/Text strings stays as written.
-    out = ['"']
-    last = len(value) - 1
-    for i, ch in enumerate(value):
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\" and (i == last or value[i + 1] in '"\\'):
-            out.append("\\\\")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def _emit(node: Expr, legacy: bool) -> str:
-    if isinstance(node, Num):
-        return _number_text(node)
-    if isinstance(node, Name):
-        return _canonical_label(node.name)
-    if isinstance(node, Call):
-        args = ", ".join(_emit(a, legacy) for a in node.args)
-        name = _canonical_label(node.name)
-        if legacy and name[:1].isupper() and name not in MATH_FUNCTIONS:
-            return f"{name}[{args}]"
-        return f"{name}({args})"
-    if isinstance(node, BinOp):
-        op = node.op
-        precedence = _PRECEDENCE[op]
-        left = _emit(node.left, legacy)
-        lp = _precedence(node.left)
-        if lp < precedence or (lp == precedence and (op == "^" or precedence == 0)):
-            left = f"({left})"
-        right = _emit(node.right, legacy)
-        rp = _precedence(node.right)
-        if rp < precedence or rp == _NEG_PRECEDENCE or (rp == precedence and op != "^"):
-            right = f"({right})"
-        return f"{left}^{right}" if op == "^" else f"{left} {op} {right}"
-    if isinstance(node, Neg):
-        inner = _emit(node.operand, legacy)
-        if _precedence(node.operand) < _PRECEDENCE["^"]:
-            inner = f"({inner})"
-        return f"-{inner}"
-    if isinstance(node, Not):
-        inner = _emit(node.operand, legacy)
-        if _precedence(node.operand) < _ATOM_PRECEDENCE:
-            inner = f"({inner})"
-        return f"!{inner}"
-    if isinstance(node, Degrees):
-        inner = _emit(node.operand, legacy)
-        if _precedence(node.operand) < _ATOM_PRECEDENCE:
-            inner = f"({inner})"
-        return f"{inner}°"
-    if isinstance(node, PointLit):
-        return f"({_emit(node.x, legacy)}{'; ' if node.polar else ', '}{_emit(node.y, legacy)})"
-    if isinstance(node, ListLit):
-        return "{" + ", ".join(_emit(item, legacy) for item in node.items) + "}"
-    if isinstance(node, Str):
-        return _quote(node.value)
-    if isinstance(node, Bool):
-        return "true" if node.value else "false"
-    if isinstance(node, Const):
-        return "pi"
-    if isinstance(node, Equation):
-        return f"{_emit(node.left, legacy)} = {_emit(node.right, legacy)}"
-    if isinstance(node, FunctionDef):
-        return _emit(node.body, legacy)
-    raise TypeError(f"not a GeoGebra syntax node: {node!r}")
-
-
-def to_source(node: Expr | Statement, *, legacy: bool = False) -> str:
-    """Write a node back as GeoGebra input: modern ``Cmd(...)`` or GeoGebra 4 ``Cmd[...]``.
-
-    Parentheses appear only where the tree needs them, so ``parse_line(to_source(s)) == s``.
-    """
-    if isinstance(node, Statement):
-        body = _emit(node.expr, legacy)
-        if isinstance(node.expr, FunctionDef):
-            params = node.expr.var.replace(",", ", ")
-            return f"{_canonical_label(node.labels[0])}({params}) = {body}"
-        if isinstance(node.expr, Equation):
-            if not node.labels:
-                return body
-            return f"{_canonical_label(node.labels[0])}: {body}"
-        if not node.labels:
-            return body
-        return ", ".join(_canonical_label(label) for label in node.labels) + " = " + body
-    return _emit(node, legacy)
-
-
-# ---------------------------------------------------------------------------------------------
-# Markdown answers.
-
-_SCRIPT_TAGS = frozenset({"geogebra", "ggb"})
-
-
-def extract_code_with_offsets(text: str) -> tuple[str, list[int]]:
-    """Like extract_code, plus the 1-based line in ``text`` of each line of the code.
-
-    Errors from parse_script on the extracted code can then point into the model's answer.
-    """
-    lines = text.split("\n")
-    tagged: list[int] = []
-    untagged: list[int] = []
-    found_tagged = found_untagged = False
-    block: list[int] | None = None
-    fence_char = ""
-    fence_len = 0
-    for index, raw in enumerate(lines):
-        stripped = raw.strip()
-        if block is None:
-            if stripped.startswith(("```", "~~~")):
-                char = stripped[0]
-                length = len(stripped) - len(stripped.lstrip(char))
-                info = stripped[length:].strip()
-                if char == "`" and "`" in info:
-                    continue  # inline code such as ```x```, not a fence
-                words = info.split()
-                if not words:
-                    block = untagged
-                    found_untagged = True
-                elif words[0].lower() in _SCRIPT_TAGS:
-                    block = tagged
-                    found_tagged = True
-                else:
-                    block = []  # another language: read through it and drop it
-                fence_char, fence_len = char, length
-        elif stripped.startswith(fence_char * fence_len) and not stripped.strip(fence_char):
-            block = None
-        else:
-            block.append(index)
-    chosen = tagged if found_tagged else untagged
-    if not (found_tagged or found_untagged):
-        return text, list(range(1, len(lines) + 1))
-    code = "\n".join(lines[i].removesuffix("\r") for i in chosen)
-    return code, [i + 1 for i in chosen]
-
-
-def extract_code(text: str) -> str:
-    """The GeoGebra script in a model's answer.
-
-    Fenced blocks tagged geogebra/ggb win, then untagged fences, else the whole answer is taken
-    to be the script (models often answer with bare commands). An unclosed final fence runs
-    to the end, as truncated answers end mid-block.
-    """
-    return extract_code_with_offsets(text)[0]

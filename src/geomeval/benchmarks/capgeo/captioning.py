@@ -36,8 +36,6 @@ PROBLEM_VISION_INTENSIVE = "problem_vision_intensive"
 PROBLEM_VISION_ONLY = "problem_vision_only"
 PROBLEM_WITH_QUESTION = "problem_with_question"
 VARIANTS = (FIGURE_ONLY, PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION)
-# The variants whose caption is the whole problem restated (the reasoning sources').
-PROBLEM_VARIANTS = (PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION)
 
 CAPTION_FIGURE_ONLY = """Describe the geometric figure in the image in clear, structured \
 mathematical language. Take as much visual information from the figure as you can.

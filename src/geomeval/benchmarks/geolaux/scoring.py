@@ -103,9 +103,6 @@ def _checker_acs(record: SampleRecord) -> Score:
     )
 
 
-STEPS_BY = ("judge", "geomeval")  # -T steps=: who decides a solution's steps
-
-
 async def score_record(record: SampleRecord, judge: Judge, prompts: PromptSet, steps_by: str = "judge") -> dict[str, Score]:
     """All metrics of one record; `prompts` is the run's set (the judge's templates among them).
     `steps_by`: "judge" (the official judge reads the answer and decides its steps) or

@@ -82,7 +82,6 @@ REFERENCE_IMAGE_MAX = 512  # the reference figure kept in each record, for resco
 PSNR_CAP = 100.0  # dB; identical images have infinite PSNR, which JSON cannot hold
 PSNR_CAPPED = f"identical at 256×256 (PSNR ∞, shown as {PSNR_CAP:g} dB)"
 NO_JUDGE = "needs an LLM judge (--judge openai:<model>)"
-NOT_CODE = "image track: the model draws, it writes no code"
 
 
 # --------------------------------------------------------------------------- targets

@@ -218,7 +218,6 @@ class ReferenceEngine:
         self.version: str | None = None
         self.restarts = 0  # JVMs started after the first (timeouts, crashes)
         self._ever_started = False
-        self.startup_seconds: float | None = None
         self._proc: subprocess.Popen[str] | None = None
         self._out: queue.Queue[str | None] = queue.Queue()
         self._err_tail: deque[str] = deque(maxlen=200)
@@ -262,7 +261,6 @@ class ReferenceEngine:
         self._ever_started = True
         self._out = queue.Queue()
         self._err_tail = deque(maxlen=200)
-        started = time.monotonic()
         proc = subprocess.Popen(
             self._command(),
             stdin=subprocess.PIPE,
@@ -298,7 +296,6 @@ class ReferenceEngine:
                 + self._stderr_tail()
             )
         self.version = ready.get("version")
-        self.startup_seconds = time.monotonic() - started
 
     @staticmethod
     def _safety_net(limit: float) -> float:
