@@ -186,10 +186,10 @@ def test_cli_dry_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_source_terms_render_in_the_license_section() -> None:
     from geomeval.hfdata import card_sections
 
-    body = card_sections("capgeo", "# CapGeo\n")
+    body = card_sections(metadata("capgeo"), "# CapGeo\n")
     assert body.startswith("# CapGeo\n\n## License\n")
     assert body.count("```bibtex") == len(metadata("capgeo").citations)
-    assert card_sections("me2", "x\n```bibtex\n@x{}\n```\n").count("```bibtex") == 1  # the body's own
+    assert card_sections(metadata("me2"), "x\n```bibtex\n@x{}\n```\n").count("```bibtex") == 1  # the body's own
     assert isinstance(metadata("capgeo").sources[0], SourceTerms)
 
 

@@ -19,9 +19,12 @@ import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import disk_full_error, free_bytes, is_disk_full
+
+if TYPE_CHECKING:
+    from .hub_terms import HubMetadata
 
 DEFAULT_CONFIG = "default"
 ROWS_PER_SHARD = 500
@@ -32,22 +35,22 @@ def card_header(
     splits: dict[str, tuple[int, int]] | None,
     config: str = DEFAULT_CONFIG,
     *,
-    dataset: str | None = None,
+    hub: HubMetadata | None = None,
 ) -> str:
     """The YAML front matter that lets `load_dataset(<dir>)` restore `features` exactly, plus,
-    with `dataset` (a `hub_metadata` key), the Hub metadata: license, language, pretty_name,
-    task categories, size category and tags.
+    with `hub` (the benchmark's declared `Benchmark.hub`), the Hub metadata: license,
+    language, pretty_name, task categories, size category and tags.
 
     Without `splits` (the card of the full release, before a build), sizes are left out and
     the size category is the release's.
     """
-    return configs_card_header({config: (features, splits)}, dataset=dataset, single=True)
+    return configs_card_header({config: (features, splits)}, hub=hub, single=True)
 
 
 def configs_card_header(
     configs: Mapping[str, tuple[Any, dict[str, tuple[int, int]] | None]],
     *,
-    dataset: str | None = None,
+    hub: HubMetadata | None = None,
     single: bool = False,
 ) -> str:
     """The YAML front matter of a dataset of several configs (a benchmark's subsets), each
@@ -61,7 +64,7 @@ def configs_card_header(
     filled by `datasets`' `DatasetInfosDict.to_dataset_card_data` (features and split sizes)
     and `MetadataConfigs.to_dataset_card_data` (configs and their data files).
     """
-    card_data = card_metadata(dataset, _rows(configs)) if dataset else _card_data()
+    card_data = card_metadata(hub, _rows(configs)) if hub is not None else _card_data()
     infos, entries = _infos_and_configs(configs, single)
     infos.to_dataset_card_data(card_data)
     entries.to_dataset_card_data(card_data)
@@ -112,12 +115,11 @@ def _infos_and_configs(
     return infos, entries
 
 
-def card_metadata(dataset: str, rows: int | None = None) -> Any:
-    """The Hub metadata of `dataset` (a `hub_metadata` key) as a `DatasetCardData`; `rows`
-    (a build's examples) sets the size category, else the full release's count does."""
-    from .hub_metadata import metadata, size_category
+def card_metadata(meta: HubMetadata, rows: int | None = None) -> Any:
+    """A dataset's Hub metadata (its benchmark's `hub`) as a `DatasetCardData`; `rows` (a
+    build's examples) sets the size category, else the full release's count does."""
+    from .hub_terms import size_category
 
-    meta = metadata(dataset)
     fields: dict[str, Any] = {
         "pretty_name": meta.pretty_name,
         "license": meta.license,
@@ -132,12 +134,10 @@ def card_metadata(dataset: str, rows: int | None = None) -> Any:
     return _card_data(**fields)
 
 
-def card_sections(dataset: str, body: str) -> str:
-    """`body` followed by the Hub sections every published card needs: the license terms per
-    source (with why, where a license is unknown) and, unless `body` has one, the citations."""
-    from .hub_metadata import metadata
-
-    meta = metadata(dataset)
+def card_sections(meta: HubMetadata, body: str) -> str:
+    """`body` followed by the Hub sections every published card needs (from `meta`, the
+    benchmark's `hub`): the license terms per source (with why, where a license is unknown)
+    and, unless `body` has one, the citations."""
     lines = ["", "## License", "", f"`{meta.license}`: {meta.license_reason}", ""]
     lines += [f"- {s.name}: `{s.license}`, stated at <{s.where}>" + (f"; {s.note}." if s.note else ".")
               for s in meta.sources]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..aggregate import Breakdown
 from ..errors import UsageError
-from ..hub_metadata import HubMetadata
+from ..hub_terms import HubMetadata
 from ..prompts import PromptSet, Template, default_set
 from ..records import KeptFields, SampleRecord, Score
 from .contract import Parts
@@ -48,9 +48,9 @@ def model_failure(record: SampleRecord) -> str:
 class EvaluateFace:
     """A task's `evaluate` module (`metrics/<metric>`) as a run's records reach it: `inputs`
     turns the records into the module's `compute(...)` keywords, and for each metric in `equal`
-    the module's result (its value and coverage) is the run's summary number. The folder's
-    `evaluation.FACES` declares one per task; the contract test computes the module on a run's
-    records and holds it to that."""
+    the module's result (its value and coverage) is the run's summary number. The `FACES` of
+    the declaration's evaluation part (`parts.evaluation`) declare one per task; the contract
+    test computes the module on a run's records and holds it to that."""
 
     metric: str
     inputs: Callable[[Sequence[SampleRecord]], dict[str, Any]]
@@ -205,7 +205,7 @@ class Benchmark(ABC):
     async def score(self, record: SampleRecord, judge: Judge) -> dict[str, Score]:
         """Scores for one record with a response (the engine scores the others by
         `model_failed`); failures are unscored `Score`s, never zeros. The default is the
-        folder's `scoring.score_record(record, judge, prompts)` (`parts.scoring`).
+        `score_record(record, judge, prompts)` of its scoring part (`parts.scoring`).
 
         May set `record.extracted` and `record.judgment`; judge calls go through
         `judge.ask`, so they share the run's concurrency, cache and retries.
@@ -236,22 +236,23 @@ class Benchmark(ABC):
 
     def evaluate_face(self, task: str) -> EvaluateFace | NoEvaluateFace:
         """The task's `evaluate` module and how a run's records become its inputs, or why it has
-        none: the folder's `evaluation.FACES[task]` (every task declares one or the other)."""
+        none: `FACES[task]` of the declaration's evaluation part (every task declares one or the
+        other)."""
         faces = self.parts.evaluation().FACES
         if task not in faces:
-            raise KeyError(f"{self.name}: evaluation.FACES declares no evaluate face for task {task!r}")
+            raise KeyError(f"{self.name}: its FACES (parts.evaluation) declare no evaluate face for task {task!r}")
         return faces[task]
 
     @property
     def breakdowns(self) -> tuple[Breakdown, ...]:
-        """The breakdowns its results are reported by, in order (the folder's
-        `scoring.BREAKDOWNS`: each with the record field it groups by and its groups' order)."""
+        """The breakdowns its results are reported by, in order (its scoring
+        part's `BREAKDOWNS`: each with the record field it groups by and its groups' order)."""
         return tuple(self.parts.scoring().BREAKDOWNS)
 
     @property
     def kept_fields(self) -> KeptFields:
         """What its `aggregate` reads of a record beyond ids, meta, scores and flags (the
-        folder's `scoring.KEPT`): a run keeps only that of each
+        scoring part's `KEPT`): a run keeps only that of each
         written record. tests/test_kept.py holds every benchmark × task to it, aggregating the
         kept copies and the records read back alike."""
         return self.parts.scoring().KEPT
@@ -263,11 +264,11 @@ class Benchmark(ABC):
         return record.kept(self.kept_fields)
 
     def aggregate(self, records: Sequence[SampleRecord]) -> dict[str, Any]:
-        """Metrics with coverage, and breakdowns, for `results.json`: the folder's
-        `scoring.aggregate(records)`."""
+        """Metrics with coverage, and breakdowns, for `results.json`: its scoring
+        part's `aggregate(records)`."""
         return self.parts.scoring().aggregate(records)
 
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         """Convert the official raw release into typed parquet shards plus a card: the
-        folder's `data.build`."""
+        data part's `build`."""
         return self.parts.data().build(raw, out, skip_invalid=skip_invalid, overwrite=overwrite)

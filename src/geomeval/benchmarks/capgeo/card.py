@@ -8,6 +8,7 @@ from importlib.resources import files
 from ...hfdata import card_header, card_sections
 from ...prompts import card_section
 from . import features
+from .hub import HUB
 from .prompts import TEMPLATES
 
 
@@ -15,5 +16,4 @@ def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
     """The full card (`cards/capgeo/README.md` is this, without sizes); `splits` maps split
     names to (examples, bytes) once a build knows them."""
     body = files(__package__).joinpath("card.md").read_text(encoding="utf-8")
-    return card_header(features.FEATURES, splits, dataset="capgeo") + "\n" + card_sections(
-        "capgeo", body + "\n" + card_section(TEMPLATES))
+    return card_header(features.FEATURES, splits, hub=HUB) + "\n" + card_sections(HUB, body + "\n" + card_section(TEMPLATES))

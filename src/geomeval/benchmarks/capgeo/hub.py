@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...hub_metadata import HubMetadata, SourceTerms
+from ...hub_terms import HubMetadata, SourceTerms
 
 CAPGEO_BIB = """@article{li2025capgeo,
   title   = {CapGeo: A Caption-Assisted Approach to Geometric Reasoning},

@@ -10,11 +10,11 @@ from ...hfdata import card_header, card_sections
 from ...prompts import card_section
 from ..capgeo.captioning import FIGURE_TEMPLATES
 from . import features
+from .hub import HUB
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
 
 
 def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
     """The full card; `splits` maps split names to (examples, bytes) once a build knows them."""
     body = files(__package__).joinpath("card.md").read_text(encoding="utf-8")
-    return card_header(features.FEATURES, splits, dataset="capgeo_bench") + "\n" + card_sections(
-        "capgeo_bench", body + "\n" + card_section((*FIGURE_TEMPLATES, *KEYPOINT_TEMPLATES)))
+    return card_header(features.FEATURES, splits, hub=HUB) + "\n" + card_sections(HUB, body + "\n" + card_section((*FIGURE_TEMPLATES, *KEYPOINT_TEMPLATES)))

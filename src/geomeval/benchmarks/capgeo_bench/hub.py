@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...hub_metadata import HubMetadata, SourceTerms
+from ...hub_terms import HubMetadata, SourceTerms
 from ..capgeo.hub import CAPGEO_BIB
 
 HUB = HubMetadata(

@@ -9,6 +9,7 @@ from ...hfdata import card_sections, configs_card_header
 from ...prompts import card_section
 from . import features
 from .features import SUBSETS
+from .hub import HUB
 from .prompts import TEMPLATES
 
 
@@ -22,5 +23,5 @@ def render_card(sizes: dict[str, dict[str, tuple[int, int]]] | None = None) -> s
     declares all four subsets; a build passes {config: {split: (examples, bytes)}} for the
     subsets it wrote, and the card declares those."""
     configs = [name for name in SUBSETS if sizes is None or name in sizes]
-    header = configs_card_header({name: (features.FEATURES, sizes[name] if sizes else None) for name in configs}, dataset="geoeval")
-    return header + "\n" + card_sections("geoeval", card_body())
+    header = configs_card_header({name: (features.FEATURES, sizes[name] if sizes else None) for name in configs}, hub=HUB)
+    return header + "\n" + card_sections(HUB, card_body())

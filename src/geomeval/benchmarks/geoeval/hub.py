@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...hub_metadata import HubMetadata, SourceTerms
+from ...hub_terms import HubMetadata, SourceTerms
 
 GEOEVAL_BIB = """@inproceedings{zhang2024geoeval,
   title     = {GeoEval: Benchmark for Evaluating LLMs and Multi-Modal Models on Geometry Problem-Solving},

@@ -7,6 +7,7 @@ from importlib.resources import files
 from ...hfdata import card_header, card_sections
 from ...prompts import card_section
 from . import features
+from .hub import HUB
 from .prompts import TEMPLATES
 
 
@@ -17,4 +18,4 @@ def card_body() -> str:
 
 def render_card(splits: dict[str, tuple[int, int]] | None = None) -> str:
     """The full card; `splits` maps split names to (examples, bytes) once a build knows them."""
-    return card_header(features.FEATURES, splits, dataset="geolaux") + "\n" + card_sections("geolaux", card_body())
+    return card_header(features.FEATURES, splits, hub=HUB) + "\n" + card_sections(HUB, card_body())

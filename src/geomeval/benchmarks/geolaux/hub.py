@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...hub_metadata import HubMetadata, SourceTerms
+from ...hub_terms import HubMetadata, SourceTerms
 
 GEOLAUX_BIB = """@article{fu2025geolaux,
   title   = {GeoLaux: A Benchmark for Evaluating MLLMs' Geometry Performance on Long-Step Problems Requiring Auxiliary Lines},

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...hub_metadata import HubMetadata, SourceTerms
+from ...hub_terms import HubMetadata, SourceTerms
 
 GGBENCH_BIB = """@article{wei2025ggbench,
   title   = {GGBench: A Geometric Generative Reasoning Benchmark for Unified Multimodal Models},

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...hub_metadata import HubMetadata, SourceTerms
+from ...hub_terms import HubMetadata, SourceTerms
 
 ME2_BIB = """@inproceedings{park2026me2,
   title     = {Explain with Visual Keypoints Like a Real Mentor! A Benchmark for Multimodal Solution Explanation},
