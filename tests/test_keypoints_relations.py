@@ -91,6 +91,11 @@ def test_a_relation_in_other_words_is_recalled(candidate: str, reference: str) -
     ("⊙O的直径是AB, point C lies on ⊙O, ∠ABC = 40°.", "Circle O has diameter AB, and C is on circle O. ∠ABC = 40°."),
     ("In parallelogram ABCD, E是CD的中点, and BE is drawn.", "In parallelogram ABCD, E is the midpoint of CD, and BE is drawn."),
     ("PA与⊙O相切于点A, PO meets circle O at B, PA = 4.", "PA is tangent to circle O at A, and PO meets circle O at B. PA = 4."),
+    ("⊙O has a chord AB, OC⊥AB于点C.", "Circle O has chord AB, and OC ⊥ AB at C."),
+    ("In ⊙O中, 弦AB, OC ⊥ AB at C.", "Circle O has chord AB, and OC ⊥ AB at C."),
+    ("AB与CD相交于点O, and OE bisects ∠BOD.", "Lines AB and CD intersect at O, and OE bisects ∠BOD."),
+    ("In cube ABCD-A1B1C1D1, E是CC1的中点。", "In cube ABCD-A1B1C1D1, E is the midpoint of CC1."),
+    ("△ABC内接于⊙O, and AB = AC.", "Triangle ABC is inscribed in circle O, and AB = AC."),
 ])
 def test_a_mixed_chinese_and_english_caption_is_read_in_both_languages(candidate: str, reference: str) -> None:
     """Each parser reads its own language's clauses; the caption states their union."""
@@ -112,3 +117,11 @@ def test_a_denied_relation_is_not_recalled(candidate: str, reference: str) -> No
     result = score_captions(candidate, reference)
     denied = {"parallel", "midpoint", "intersect", "perpendicular"}
     assert not [k for k in result["relation"].matched if k.kind in denied]
+
+
+def test_a_chinese_caption_with_units_is_not_read_as_mixed() -> None:
+    """Two English unit words are not English clauses: the caption is read by the Chinese parser alone."""
+    from geomeval.keypoints.parse import _is_mixed
+
+    assert not _is_mixed("AB=5cm，BC=3cm，∠ABC=90°。")
+    assert _is_mixed("AB与CD相交于点O, and OE bisects ∠BOD.")

@@ -41,7 +41,9 @@ def parse_caption(text: str, language: str = "auto") -> KeypointSet:
     return parse_zh(text) if language == "zh" else parse_en(text)
 
 
-_EN_FUNCTION_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:is|are|the|of|and|at|on|with|lies|meets|drawn|in|to)(?![A-Za-z])")
+_EN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z][a-z]+")
+_EN_FUNCTION_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:is|are|the|of|and|at|on|with|lies|meets?|drawn|in|to|has|have|an?|from|by|its"
+                                r"|where|which|that|through|bisects|touches|intersects?|perpendicular|parallel|midpoint|tangent)(?![A-Za-z])")
 
 
 _ZH_TYPE = {"直线": "line", "线段": "segment", "射线": "ray", "三角形": "triangle", "正方形": "square", "矩形": "rectangle",
@@ -57,7 +59,9 @@ def _en_word(m: re.Match[str]) -> str:
 
 
 def _is_mixed(text: str) -> bool:
-    """Chinese and English clauses in one caption (`E是CD的中点, and BE is drawn`): at least two
-    CJK ideographs and two English function words in the first 2,000 characters."""
+    """Chinese and English clauses in one caption (`E是CD的中点, and BE is drawn`): in the first
+    2,000 characters, at least two CJK ideographs, two English words and one of them a
+    function word or a relation word (so `AB=5cm，BC=3cm` stays Chinese only)."""
     head = text[:2000]
-    return len(_CJK.findall(head, 0, 2000)) >= 2 and len(_EN_FUNCTION_WORD.findall(head)) >= 2
+    return (len(_CJK.findall(head)) >= 2 and len(_EN_WORD.findall(head)) >= 2
+            and _EN_FUNCTION_WORD.search(head) is not None)

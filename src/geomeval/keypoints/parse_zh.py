@@ -214,8 +214,9 @@ _MIXED_WORDS = [(re.compile(p), r) for p, r in (
     (r"(?i)(?<![A-Za-z])diagonals?(?![A-Za-z]) ?", "对角线"), (r"(?i)(?<![A-Za-z])(?:the )?triangle(?![A-Za-z]) ?(?=[A-Z])", "△"),
     (r"(?i)(?<![A-Za-z])(?:the )?circle(?![A-Za-z]) ?(?=[A-Z])", "⊙"), (r"(?i)(?<![A-Za-z])(?:line )?segments?(?![A-Za-z]) ?(?=[A-Z])", "线段"),
     (r"(?i)(?<![A-Za-z])(?:the )?(?:straight )?lines?(?![A-Za-z]) ?(?=[A-Za-z])", "直线"), (r"(?i)(?<![A-Za-z])points?(?![A-Za-z]) ?(?=[A-Z])", "点"),
+    (r"(?i)(?<![A-Za-z])(?:and|with|while|where)(?![A-Za-z]) ?", ","),
 )]
-_HAS_WORD = re.compile(r"[A-Za-z]{4,}")
+_HAS_WORD = re.compile(r"[a-z]{3,}")
 
 
 def normalise(text: str) -> str:
