@@ -203,3 +203,16 @@ def check_prompts(bench: Benchmark) -> None:
     assert bench.prompt_templates, f"{name} declares no prompt templates"
     names = [t.name for t in bench.prompt_templates]
     assert len(names) == len(set(names)), names
+
+
+def test_the_card_faces_are_written_from_the_declarations(tmp_path: Path) -> None:
+    """`python -m geomeval.faces` writes every registered benchmark's card face into a
+    checkout, and `--check` names a stale one (exit 1) until it is written again."""
+    from geomeval.faces import main
+
+    assert main(["--check", str(REPO)]) == 0  # the committed cards are current
+    assert main([str(tmp_path)]) == 0
+    written = {p.parent.name: p.read_text(encoding="utf-8") for p in (tmp_path / "cards").glob("*/README.md")}
+    assert written == {name: bench.parts.card().render_card() for name, bench in REGISTRY.items()}
+    (tmp_path / "cards" / "geolaux" / "README.md").write_text("stale\n", encoding="utf-8")
+    assert main(["--check", str(tmp_path)]) == 1

@@ -51,8 +51,16 @@ def test_the_toy_is_registered_by_name(toy: Benchmark) -> None:
 def test_the_toy_keeps_the_contract(toy: Benchmark, tmp_path: Path) -> None:
     for task in toy.tasks:
         check_run_resume_and_rescore(toy, task, tmp_path / task)
-    check_card(toy, toy.parts.card().render_card())
     check_prompts(toy)
+
+
+def test_the_toys_card_face_is_generated(toy: Benchmark, tmp_path: Path) -> None:
+    """The card face a shipped benchmark commits (`cards/<name>/README.md`) is written from
+    the declaration by `python -m geomeval.faces`, and holds what the contract asks of a card."""
+    from geomeval.faces import main
+
+    assert main([str(tmp_path)]) == 0
+    check_card(toy, (tmp_path / "cards" / "toymc" / "README.md").read_text(encoding="utf-8"))
 
 
 def test_the_toys_scorer_reads_the_answer_letter(toy: Benchmark, tmp_path: Path) -> None:
