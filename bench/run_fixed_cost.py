@@ -1,6 +1,6 @@
 """A judge-bound `geomeval run`, whole process, against the ideal N·latency/concurrency.
 
-    python bench/run_fixed_cost.py [--items 500] [--concurrency 32] [--latency 0.1] [--repeat 3]
+    python bench/run_fixed_cost.py [--items 500] [--concurrency 32] [--latency 0.1,1] [--repeat 3]
 
 GeoLaux items (real ones, replicated; see _replicated.py) built once, then `geomeval run`
 as a fresh process with an openai model (a loopback server answering at once) and an openai
@@ -20,8 +20,10 @@ model and judge requests with their figures, with no cache, scoring or files):
 
 The faster of the two is the floor any Python client pays on this machine (interpreter
 start, the aiohttp and pyarrow imports, the calls), and geomeval / that floor is what
-geomeval adds. Target: whole process ≤ 1.3× the ideal; where the faster bare client alone
-misses it, the script says so. Exits 1 when geomeval misses.
+geomeval adds. Each latency of `--latency` (default 100 ms and 1 s) is measured in turn, side
+by side in one run. Target (issue #42): geomeval's whole process ≤ 1.1× the faster bare
+client at every latency (the ideal alone is out of reach on a machine where the bare client
+misses it; its ratio is printed beside). Exits 1 when geomeval misses.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _replicated import built, process_env
 
-TARGET = 1.3
+TARGET = 1.1  # geomeval's whole process / the faster bare client's
 BARE = """
 import asyncio, base64, json, sys
 import aiohttp
@@ -102,8 +104,9 @@ asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))
 """
 MODEL_ANSWER = json.dumps({"steps": ["1. AB = AC, so the base angles are equal", "2. (180 - 40) / 2 = 70"],
                            "short_answer": "70"})
-JUDGE_ANSWER = json.dumps({"steps": [{"step": 1, "correct": 1, "reason": "ok"}, {"step": 2, "correct": 1, "reason": "ok"}],
-                           "final_answer_correct": 1})
+# the official judge's reply (GeoLaux's default judge question): every step right, so no
+# error-type question follows and each item is one judge call
+JUDGE_ANSWER = json.dumps({"Step_by_step_evaluation": [1, 1], "Final_judgment": 1})
 
 
 def one_run(data: Path, args: argparse.Namespace, stamps: dict[str, list[float]], responder,
@@ -116,10 +119,10 @@ def one_run(data: Path, args: argparse.Namespace, stamps: dict[str, list[float]]
             ChatServer(responder(stamps["model"], MODEL_ANSWER)) as model, \
             ChatServer(responder(stamps["judge"], JUDGE_ANSWER), latency_s=args.latency) as judge:
         env = process_env(Path(tmp) / "cache")
+        env["GEOMEVAL_JUDGE_BASE_URL"] = judge.base_url  # the judge's server, however the CLI spells its option
         command = [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--data", str(data),
                    "--model", "openai:m", "--base-url", model.base_url, "--judge", "openai:j",
-                   "--judge-base-url", judge.base_url, "--concurrency", str(args.concurrency),
-                   "--out", str(Path(tmp) / "out")]
+                   "--concurrency", str(args.concurrency), "--out", str(Path(tmp) / "out")]
         if bare is not None:
             command = [sys.executable, "-c", bare, str(data), model.base_url, judge.base_url, str(args.concurrency),
                        str(Path(tmp) / "bare.json")]
@@ -144,23 +147,8 @@ def phases(timed: Timed) -> tuple[float, float, float, float]:
     return first, last - first, end - start - last, end - start
 
 
-def main() -> None:
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--items", type=int, default=500)
-    parser.add_argument("--concurrency", type=int, default=32)
-    parser.add_argument("--latency", type=float, default=0.1)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "geomeval-bench-scale")
-    args = parser.parse_args()
-    data = built(args.items, args.cache)
-
-    def responder(stamps: list[float], answer: str):
-        def respond(request: dict) -> str:
-            stamps.append(time.monotonic())
-            return answer
-        return respond
-
+def measure(data: Path, args: argparse.Namespace, responder) -> dict[str, Timed]:
+    """The fastest of `--repeat` whole processes of each client at `args.latency`."""
     clients = {"geomeval": None, "bare, per item": BARE, "bare, per endpoint": BARE_PER_ENDPOINT}
     best: dict[str, Timed] = {}
     one_run(data, args, {"model": [], "judge": []}, responder)  # bytecode written, files cached: a warm start
@@ -171,31 +159,57 @@ def main() -> None:
             assert results["n_items"] == args.items and len(stamps["judge"]) == args.items, (name, results)
             if name not in best or end - start < best[name][1] - best[name][0]:
                 best[name] = (start, end, stamps, results)
+    return best
+
+
+def report(args: argparse.Namespace, best: dict[str, Timed]) -> bool:
+    """Print one latency's table; whether geomeval is within TARGET of the faster bare client."""
     ideal = args.items * args.latency / args.concurrency
     split = {name: phases(timed) for name, timed in best.items()}
-    print(f"geomeval run geolaux, {args.items} replicated GeoLaux items, whole process; judge latency "
-          f"{1000 * args.latency:.0f} ms, concurrency {args.concurrency}, {os.cpu_count()} cores; "
-          f"fastest of {args.repeat}, interleaved")
+    print(f"\njudge latency {1000 * args.latency:.0f} ms: ideal {args.items}·{args.latency:g}/{args.concurrency} = "
+          f"{ideal:.2f} s")
+    print(f"{'':49}" + "".join(f"{name:>20}" for name in best))
+    for row, label in enumerate(("start-up (process start -> first model request)", "calls (first request -> last judge reply)",
+                                 "tail (last judge reply -> process exit)", "whole process")):
+        print(f"{label + ':':49}" + "".join(f"{split[name][row]:>18.2f} s" for name in best))
+    print(f"{'whole process / ideal:':49}" + "".join(f"{split[name][3] / ideal:>19.2f}x" for name in best))
+    floor = min(split[name][3] for name in best if name != "geomeval")
+    wall = split["geomeval"][3]
+    verdict = wall / floor <= TARGET
+    print(f"geomeval / the faster bare client: {wall / floor:.2f}x ({wall - floor:+.2f} s), target <= {TARGET}x: "
+          f"{'PASS' if verdict else 'FAIL'}")
+    return verdict
+
+
+def main() -> None:
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--items", type=int, default=500)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--latency", default="0.1,1", help="judge latencies in seconds, comma-separated")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "geomeval-bench-scale")
+    args = parser.parse_args()
+    latencies = [float(x) for x in args.latency.split(",")]
+    data = built(args.items, args.cache)
+
+    def responder(stamps: list[float], answer: str):
+        def respond(request: dict) -> str:
+            stamps.append(time.monotonic())
+            return answer
+        return respond
+
+    print(f"geomeval run geolaux, {args.items} replicated GeoLaux items, whole process; concurrency "
+          f"{args.concurrency}, {os.cpu_count()} cores; fastest of {args.repeat}, interleaved")
     print(f"beside it, two bare clients as whole processes (aiohttp, the same {args.items} items and figures, a "
           f"model call then a judge call each, no cache, scoring or files): 'per item' holds {args.concurrency} "
           f"items at a time, as the official scripts schedule them, reading every row first; 'per endpoint' "
           f"streams the rows and holds {args.concurrency} requests per endpoint, as geomeval does")
-    print(f"{'':49}" + "".join(f"{name:>20}" for name in clients))
-    for row, label in enumerate(("start-up (process start -> first model request)", "calls (first request -> last judge reply)",
-                                 "tail (last judge reply -> process exit)", "whole process")):
-        print(f"{label + ':':49}" + "".join(f"{split[name][row]:>18.2f} s" for name in clients))
-    print(f"{'whole process / ideal ' + f'{ideal:.2f} s' + ':':49}" + "".join(f"{split[name][3] / ideal:>19.2f}x" for name in clients))
-    floor = min(split[name][3] for name in clients if name != "geomeval")
-    wall = split["geomeval"][3]
-    print(f"geomeval / the faster bare client: {wall / floor:.2f}x ({wall - floor:+.2f} s)")
-    ratio = wall / ideal
-    verdict = "PASS" if ratio <= TARGET else "FAIL"
-    if floor / ideal > TARGET:  # say so rather than blame geomeval for the machine
-        print(f"the target cannot hold here: the faster bare client alone takes {floor / ideal:.2f}x the ideal on "
-              f"{os.cpu_count()} cores (Python's start-up and imports are most of the difference)")
-    print(f"whole process {wall:.2f} s / ideal {args.items}·{args.latency:g}/{args.concurrency} = {ideal:.2f} s: "
-          f"{ratio:.2f}x (target <= {TARGET}x): {verdict}")
-    if verdict == "FAIL":
+    passed = []
+    for latency in latencies:
+        args.latency = latency
+        passed.append(report(args, measure(data, args, responder)))
+    if not all(passed):
         sys.exit(1)
 
 
