@@ -1,26 +1,28 @@
 """A server that hangs a fifth of the requests, against the same server answering all of them.
 
-    python bench/hanging_server.py [--items 100] [--latencies 5,15,30,60] [--seeds 1,2,3,4,5] [--scale 100]
+    python bench/hanging_server.py [--items 100] [--latencies 5,15,30,60] [--seeds 1,2,3,4,5] [--scale 20]
 
-At the client's defaults (32 requests in flight, a 120 s timeout, RetryPolicy()), 100 items
-are asked through `engine.for_each` as a run asks them, of a loopback server that answers
-each request after `latency` seconds: once with no fault (the clean run), once with 20% of
-the requests hung for an hour (seeded, so each seed is one fixed pattern). Every time is
+At the client's defaults (32 requests in flight, a 120 s timeout, RetryPolicy(), hedging on),
+100 items are asked through `engine.for_each` as a run asks them, of a loopback server that
+answers each request after `latency` seconds: once with no fault (the clean run), once with
+20% of the requests hung for an hour (seeded, so each seed is one fixed pattern). Every time is
 divided by `--scale` (the timeout and the latency alike, so every ratio is kept) to run in
-seconds; the times printed are the unscaled ones.
+seconds; the times printed are the unscaled ones. At `--scale 100` a 5 s latency is 50 ms, where
+the machine's own scheduling jitter is a large part of it; the default 20 keeps it at 250 ms.
 
 Prints, per latency (a model's time to answer one item), the clean run, the hanging runs
-(the median and the slowest of the seeds), their ratios to the clean run and the items lost
-(no answer). A hung request is abandoned at its own timeout (after the replies that may have
-been ahead of it in the server's queue), so a hanging run costs about as many timeouts more
-than a clean one as its unluckiest item hung in a row (two to four of 100 items at 20%):
-within 3x of a clean run once the clean run itself takes about two timeouts, far over it for
-a fast model whose clean run takes seconds (only sending a request again before its timeout,
-which this client does not do, would help there). Measured (median of 5 patterns, slowest in
-brackets): latency 5 s 11.8x (18.5x), 30 s 3.8x (5.8x), 60 s 2.7x (3.7x), no item lost; the
-client before this change: 5 s 15.3x (36.1x), 30 s 8.4x (13.4x), 4 items lost (3 patterns),
-as a hung request timed out only when the whole server went quiet. Target: no item lost, and
-the median within 3x at latency 60 s and more; exits 1 when missed.
+(the median and the slowest of the seeds), their ratios to the clean run, the items lost
+(no answer) and the requests sent. A request silent for 1.5 × the 90th percentile of the
+recent replies' times to first byte is hedged (sent once more, the first reply wins), so a
+hang costs about 1.5 latencies instead of a timeout. Measured at `--scale 20` (median of 5
+patterns, slowest in brackets), on a 2-core machine shared with other work: latency 5 s 1.85x
+(2.73x), 15 s 2.05x (2.73x), 30 s 2.07x (2.49x), 60 s 2.03x (2.51x), no item lost, 121-132
+requests for 100 items (another run: 2.10x, 2.14x, 1.90x, 1.84x; slowest at most 2.63x); at
+`--scale 100`: 5 s 2.69x (4.18x), 15 s 2.82x (2.98x), 30 s 2.02x (2.50x).
+Before hedging (each hung request abandoned at its own timeout, then sent again): 5 s 11.8x
+(18.5x), 30 s 3.8x (5.8x), 60 s 2.7x (3.7x); before that (a hung request timed out only when
+the whole server went quiet): 5 s 15.3x (36.1x), 30 s 8.4x (13.4x), 4 items lost. Target: no
+item lost and the median within 3x at every latency; exits 1 when missed.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from geomeval.engine import for_each
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 TARGET = 3.0
-TARGET_FROM_LATENCY_S = 60.0
 
 
 def _run(items: int, latency_s: float, scale: float, seed: int | None) -> tuple[float, int, int]:
@@ -72,7 +73,7 @@ def main() -> int:
     parser.add_argument("--items", type=int, default=100)
     parser.add_argument("--latencies", default="5,15,30,60", help="seconds per answer, comma-separated")
     parser.add_argument("--seeds", default="1,2,3,4,5", help="fault patterns, comma-separated")
-    parser.add_argument("--scale", type=float, default=100.0, help="divide every time by this")
+    parser.add_argument("--scale", type=float, default=20.0, help="divide every time by this")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     ok = True
@@ -87,7 +88,7 @@ def main() -> int:
         lost = sum(run[1] for run in runs) + lost_clean
         print(f"{latency:>7g}s {clean:>6.0f}s {median[0]:>12.0f}s {median[0] / clean:>5.2f}x {slowest[0]:>7.0f}s "
               f"{slowest[0] / clean:>5.2f}x {lost:>5} {median[2]:>9}")
-        ok &= lost == 0 and (latency < TARGET_FROM_LATENCY_S or median[0] / clean <= TARGET)
+        ok &= lost == 0 and median[0] / clean <= TARGET
     print("target met" if ok else "target missed")
     return 0 if ok else 1
 
