@@ -210,22 +210,24 @@ def test_answer_endpoint(client: Any) -> None:
 
 
 def test_leaderboard_endpoints(client: Any) -> None:
-    board, note, table, _rank_by, _kinds, _column, plot, csv, runs_note, runs, picked = client.predict(
+    board, note, table, _rank_by, _kinds, _column, plot, alt, csv, runs_note, runs, picked = client.predict(
         "(all)", api_name="/leaderboard")
+    assert alt.startswith("Bar chart: ") and "n: not stated by the paper" in alt  # its text alternative, n said
     assert board["choices"] and table["headers"][:3] == ["rank", "model", "type"] and table["headers"][-1] == "source"
     assert picked["value"] == ["geolaux-random"] and _rows(runs)[0][0] == "geolaux-random"
     runs_note, runs, picked = client.predict("ggbench", api_name="/runs_table")
     assert "No runs" in runs_note and picked["choices"] == []
     assert _rows(runs) == [] or all(row[1] == "ggbench" for row in _rows(runs))
     for _label, key in board["choices"]:
-        note, table, _rank_by, _kinds, _column, plot, csv = client.predict(key, api_name="/published_table")
+        note, table, _rank_by, _kinds, _column, plot, alt, csv = client.predict(key, api_name="/published_table")
         assert "ranked by" in note and table["headers"][:3] == ["rank", "model", "type"] and table["headers"][-1] == "source"
         assert all(str(row[-1]).startswith(("published: ", "local run: ")) for row in _rows(table))
         assert Path(csv).read_text(encoding="utf-8").splitlines()[0].startswith("rank,model,type,")
     group, metric, _note = client.predict(["geolaux-random"], api_name="/breakdown_options")
     assert "step_bucket" in [v for _l, v in group["choices"]] and metric["value"] == "ACS"
-    plot, table, _note = client.predict(["geolaux-random"], "step_bucket", "ACS", api_name="/breakdown")
+    plot, alt, table, _note = client.predict(["geolaux-random"], "step_bucket", "ACS", api_name="/breakdown")
     assert table["headers"] == ["step_bucket", "geolaux-random"] and plot
+    assert "geolaux-random: 1-4 (n=" in alt  # every bar's n, in the plot and in its alt text
     with pytest.raises(Exception, match="has a metric"):  # was a mathtext plot title, failing at savefig
         client.predict(["geolaux-random"], "step_bucket", "$x^{$", api_name="/breakdown")
 
@@ -642,3 +644,119 @@ def test_space_launcher_serves_on_the_env_port(runs_root: Path) -> None:
                      {"GRADIO_SERVER_PORT": str(port), "GRADIO_SERVER_NAME": "127.0.0.1",
                       "GEOMEVAL_SPACE_RUNS": str(runs_root)})
     assert '"title":"geomeval"' in config.replace(" ", "")
+
+
+# --------------------------------------------------------------------------- accessibility
+
+AXE_VERSION = "4.14.1"  # axe-core (MPL-2.0), fetched from the npm registry into build/ at test time, not vendored
+# Emoji (and the emoji presentation selector) a Space without an emoji font draws as boxes.
+EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2705\u274C\u2B50\uFE0F]")
+TOP_TABS = {"Explore": "explore", "Runs": "runs&run=geolaux-random&item=en_2", "Try a metric": "try",
+            "Leaderboards": "leaderboards"}
+TRY_TABS = ("Caption → keypoints", "GeoGebra script → figure", "Solution → PQS / PCS", "Answer check")
+
+
+def _axe_source() -> str:
+    """axe.min.js: AXE_CORE_JS, else build/axe-core/ (filled once from `npm pack`); a skip
+    (a failure under REQUIRE_SPACE=1) when neither is there and npm cannot fetch it."""
+    import tarfile
+    import tempfile
+
+    given = os.environ.get("AXE_CORE_JS")
+    cache = Path(given) if given else Path(__file__).resolve().parents[1] / "build" / "axe-core" / f"axe-{AXE_VERSION}.min.js"
+    if not cache.is_file():
+        npm = shutil.which("npm")
+        problem = "npm not found" if npm is None else ""
+        if npm is not None:
+            with tempfile.TemporaryDirectory() as folder:
+                packed = subprocess.run([npm, "pack", f"axe-core@{AXE_VERSION}", "--silent"], cwd=folder,
+                                        capture_output=True, text=True, timeout=300)
+                tgz = next(Path(folder).glob("axe-core-*.tgz"), None)
+                if packed.returncode or tgz is None:
+                    problem = f"npm pack axe-core@{AXE_VERSION} failed: {packed.stderr[-300:]}"
+                else:
+                    with tarfile.open(tgz) as tar:
+                        member = tar.extractfile("package/axe.min.js")
+                        assert member is not None
+                        cache.parent.mkdir(parents=True, exist_ok=True)
+                        cache.write_bytes(member.read())
+        if problem:
+            if _required():
+                pytest.fail(f"REQUIRE_SPACE is set but axe-core is unavailable: {problem}")
+            pytest.skip(f"axe-core unavailable: {problem}")
+    return cache.read_text(encoding="utf-8")
+
+
+def _axe(page: Any, source: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it stands, one line each."""
+    page.add_script_tag(content=source)
+    found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`)""")
+    return list(found)
+
+
+def _settled(page: Any) -> None:
+    page.wait_for_function("!document.querySelector('.pending, .generating')")
+    page.wait_for_timeout(500)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scheme", "width"), [("light", 1280), ("dark", 1280), ("dark", 390)])
+def test_browser_axe_finds_nothing_serious_on_any_tab(browser: Any, space: str, tmp_path: Path,
+                                                       scheme: str, width: int) -> None:
+    """WCAG AA contrast, keyboard reach, names and roles: axe-core on every tab (each Try tab
+    on a desktop; the four top tabs through their links on a phone), light and dark; and no
+    emoji anywhere."""
+    source = _axe_source()
+    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    found: dict[str, list[str]] = {}
+    for name, query in TOP_TABS.items():
+        page.goto(f"{space}/?tab={query}")
+        page.locator("#explore-item-text h3").wait_for(state="attached")  # the page's first load is done
+        if name == "Runs":
+            page.locator("#run-item-text h3", has_text="en_2").wait_for()
+        if name == "Leaderboards":
+            page.locator("#leaderboard-note", has_text="ranked by").wait_for()
+        _settled(page)
+        subtabs = TRY_TABS if name == "Try a metric" and width > 800 else ("",)
+        for sub in subtabs:
+            if sub:
+                page.get_by_role("tab", name=sub, exact=True).click()
+                _settled(page)
+            found[f"{name} {sub}".strip()] = _axe(page, source)
+            assert not EMOJI.search(page.locator("body").inner_text()), name
+        page.screenshot(path=str(tmp_path / f"axe-{scheme}-{width}-{query[:6]}.png"), full_page=True)
+    assert {tab: v for tab, v in found.items() if v} == {}
+    page.close()
+
+
+@pytest.mark.slow
+def test_browser_plots_state_n_and_have_text_alternatives_and_dark_plots(browser: Any, space: str) -> None:
+    """Every plotted bar's n and interval, said in the image's alt text as in the caption under
+    it; a dark page shows the (white) figures inverted, not as white boxes; the prompt box
+    takes keyboard focus; the leaderboard searches as you type."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page.goto(f"{space}/?tab=leaderboards")
+    page.locator("#leaderboard-note", has_text="ranked by").wait_for()
+    page.locator("#leaderboard-benchmark input").click()
+    page.get_by_role("option", name="geolaux", exact=True).click()
+    page.locator("#leaderboard-df", has_text="geolaux-random").wait_for()
+    page.locator("#leaderboard-plot img").wait_for()
+    alt = page.locator("#leaderboard-plot img").first.get_attribute("alt") or ""
+    assert alt.startswith("Bar chart: ") and alt == _text(page, "#leaderboard-plot-alt")
+    assert "invert" in page.eval_on_selector("#leaderboard-plot img", "e => getComputedStyle(e).filter")
+    page.locator("#breakdown-plot").click()
+    page.locator("#breakdown-figure img").wait_for()
+    page.wait_for_function("document.querySelector('#breakdown-figure img').alt.includes('(n=')")
+    assert "whiskers: 95% interval" in (page.locator("#breakdown-figure img").get_attribute("alt") or "")
+    search = page.locator("#leaderboard-search textarea, #leaderboard-search input").first
+    search.click()
+    page.keyboard.type("o4")  # no Enter
+    page.wait_for_function("!document.querySelector('#leaderboard-df').innerText.includes('geolaux-random')")
+    assert "o4-mini" in _text(page, "#leaderboard-df")
+    page.goto(f"{space}/?tab=explore")
+    page.locator("#explore-prompt pre").first.wait_for()
+    page.locator("#explore-prompt pre").first.focus()
+    assert page.evaluate("document.activeElement.closest('#explore-prompt') !== null")
+    page.close()

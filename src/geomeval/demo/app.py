@@ -63,6 +63,62 @@ of a run with its judgment, try the metrics on your own input, and rank models a
 papers' published numbers. Everything runs offline, with the same code as `geomeval run`."""
 
 
+# Readable and reachable (WCAG AA, checked with axe-core in tests/test_space_app.py): the
+# theme's orange on white is 2.8:1, its subdued grey 1.9:1, so the accent, primary buttons
+# and subdued text get darker shades (lighter ones in dark mode); plots (white matplotlib
+# figures) are inverted in dark mode; wide tables scroll sideways on a phone.
+CSS = """
+:root, .light {
+  --color-accent: #c2410c; --color-accent-soft: #fff7ed;
+  --button-primary-background-fill: #c2410c; --button-primary-background-fill-hover: #9a3412;
+  --button-primary-border-color: #c2410c; --button-primary-text-color: #ffffff;
+  --body-text-color-subdued: #52525b; --block-info-text-color: #52525b;
+}
+.dark {
+  --color-accent: #fb923c; --button-primary-background-fill: #c2410c;
+  --button-primary-background-fill-hover: #9a3412; --button-primary-text-color: #ffffff;
+  --body-text-color-subdued: #c4c4cc; --block-info-text-color: #c4c4cc;
+}
+.dark .geomeval-plot img { filter: invert(0.88) hue-rotate(180deg); }
+.geomeval-table .table-wrap, .geomeval-table table { overflow-x: auto; }
+@media (max-width: 640px) {
+  .geomeval-table table { font-size: 0.8rem; }
+  .geomeval-plot img { width: 100% !important; height: auto !important; }
+}
+"""
+# Gradio's own markup, mended in the page: an empty image placeholder's aria-label needs a
+# role; scrollable code blocks (prompts, responses) must take keyboard focus; a control's
+# accessible name must contain its visible text (gallery thumbnails, the upload area); a
+# plot's image gets the text alternative shown under it (`boards.figure_alt`).
+HEAD = r"""<script>
+(() => {
+  const plots = [["leaderboard-plot", "leaderboard-plot-alt"], ["breakdown-figure", "breakdown-figure-alt"]];
+  const mend = () => {
+    document.querySelectorAll("div[aria-label]:not([role])").forEach((e) => e.setAttribute("role", "img"));
+    document.querySelectorAll("pre:not([tabindex])").forEach((e) => e.setAttribute("tabindex", "0"));
+    document.querySelectorAll(".block:not([tabindex])").forEach((e) => {
+      const style = getComputedStyle(e);
+      const scrolls = /(auto|scroll)/.test(style.overflow + style.overflowX + style.overflowY)
+        && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1);
+      if (scrolls && !e.querySelector("a, button, input, select, textarea, [tabindex]")) e.setAttribute("tabindex", "0");
+    });
+    document.querySelectorAll("button[aria-label], [role=button][aria-label], .boundedheight[aria-label]")
+      .forEach((e) => {
+        const text = (e.innerText || "").replace(/\s+/g, " ").trim();
+        const name = e.getAttribute("aria-label") || "";
+        if (text && text.length <= 200 && !name.includes(text)) e.setAttribute("aria-label", `${text} (${name})`);
+      });
+    for (const [plot, alt] of plots) {
+      const text = (document.getElementById(alt)?.innerText || "").trim();
+      document.querySelectorAll(`#${plot} img`).forEach((i) => { if (text && i.alt !== text) i.alt = text; });
+    }
+  };
+  new MutationObserver(mend).observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+  document.addEventListener("DOMContentLoaded", mend);
+})();
+</script>"""
+
+
 def _face(fn: F) -> F:
     """Show a refused input as Gradio's error toast, with the library's own message: one
     line, no server path, shown as text (Gradio renders a toast's message as HTML, and the
@@ -101,6 +157,7 @@ ANSWER_HEADERS = ["", "value"]
 
 def _table(label: str, headers: Sequence[str], **kwargs: Any) -> gr.Dataframe:
     """A read-only table with its column names from the start (never Gradio's "1 2 3")."""
+    kwargs["elem_classes"] = [*kwargs.get("elem_classes", []), "geomeval-table"]
     return gr.Dataframe(value=_frame(headers, []), headers=list(headers), label=label, interactive=False,
                         latex_delimiters=LATEX, wrap=True, **kwargs)
 
@@ -355,7 +412,7 @@ def _leaderboard_handlers(root: Path) -> dict[str, Callable[..., Any]]:
                      kinds: list[str] | None = None, uploaded: dict[str, Any] | None = None) -> tuple[Any, ...]:
         if not key:
             return ("_No published table for this benchmark._", _frame(["rank", "model"], []), gr.update(choices=[], value=None),
-                    gr.update(choices=[], value=[]), gr.update(choices=[], value=None), None, None)
+                    gr.update(choices=[], value=[]), gr.update(choices=[], value=None), None, "", None)
         table = ranking.leaderboard(key, root, uploaded, rank_by, search, kinds)
         rank_index = next((i for i, h in enumerate(table.headers) if h in table.columns and h == rank_by), None)
         chosen = rank_by if rank_index is not None else (table.note.split("ranked by **")[1].split("**")[0]
@@ -365,7 +422,8 @@ def _leaderboard_handlers(root: Path) -> dict[str, Callable[..., Any]]:
         return (table.note, _frame(table.headers, table.rows),
                 gr.update(choices=table.columns, value=chosen if chosen in table.columns else None),
                 gr.update(choices=table.kinds, value=[k for k in (kinds or []) if k in table.kinds]),
-                gr.update(choices=columns, value=columns[0] if columns else None), plot, _csv_file(table, key))
+                gr.update(choices=columns, value=columns[0] if columns else None), plot, boards.figure_alt(plot),
+                _csv_file(table, key))
 
     @_face
     def on_upload(upload: str | None, uploaded: dict[str, Any] | None, key: str | None, rank_by: str | None,
@@ -386,8 +444,9 @@ def _leaderboard_handlers(root: Path) -> dict[str, Callable[..., Any]]:
                 *_runs_outputs(root, benchmark))
 
     @_face
-    def on_published_plot(key: str, column: str) -> Any:
-        return boards.board_plot(key, column)
+    def on_published_plot(key: str, column: str) -> tuple[Any, str]:
+        plot = boards.board_plot(key, column)
+        return plot, boards.figure_alt(plot)
 
     @_face
     def on_runs(benchmark: str | None) -> tuple[Any, ...]:
@@ -406,7 +465,7 @@ def _leaderboard_handlers(root: Path) -> dict[str, Callable[..., Any]]:
     def on_breakdown(names: list[str] | None, group: str | None, metric: str | None) -> tuple[Any, ...]:
         found = boards.breakdown(root, names, group, metric)
         plot = boards.breakdown_plot(root, names, group, metric)
-        return plot, _frame(found.table.headers, found.table.rows), found.table.note
+        return plot, boards.figure_alt(plot), _frame(found.table.headers, found.table.rows), found.table.note
 
     return {"leaderboard": on_leaderboard, "published": on_published, "plot": on_published_plot, "upload": on_upload,
             "runs": on_runs, "options": on_breakdown_options, "breakdown": on_breakdown}
@@ -620,14 +679,16 @@ def build_app(runs: str | Path | None = None) -> gr.Blocks:
                     rank_by = gr.Dropdown([], label="Rank by", allow_custom_value=True, elem_id="leaderboard-rank")
                     search = gr.Textbox(label="Search models", elem_id="leaderboard-search")
                     kinds = gr.CheckboxGroup([], label="Model type (none ticked: all)", elem_id="leaderboard-kinds")
-                board_df = _table("Leaderboard", ["rank", "model"], elem_id="leaderboard-df", max_height=600)
+                board_df = _table("Leaderboard", ["rank", "model"], elem_id="leaderboard-df", max_height=600,
+                                  pinned_columns=2)  # rank and model stay in view while the scores scroll
                 with gr.Row():
                     board_csv = gr.DownloadButton("Export CSV", elem_id="leaderboard-csv")
                     upload = gr.File(label="Add a results.json to this leaderboard (this session only, up to 2 MiB)",
                                      file_types=[".json"], type="filepath", elem_id="leaderboard-upload")
                 upload_note = gr.Markdown(elem_id="leaderboard-upload-note")
                 board_column = gr.Dropdown([], label="Plot column (published rows)", allow_custom_value=True)
-                board_plot = gr.Plot(label="Published")
+                board_plot = gr.Plot(label="Published", elem_id="leaderboard-plot", elem_classes=["geomeval-plot"])
+                board_alt = gr.Markdown(elem_id="leaderboard-plot-alt")
                 gr.Markdown("### Runs in the runs folder")
                 runs_refresh = gr.Button("Refresh runs")
                 runs_note = gr.Markdown()
@@ -640,25 +701,27 @@ def build_app(runs: str | Path | None = None) -> gr.Blocks:
                 options_note = gr.Markdown()
                 bd_go = gr.Button("Plot breakdown", elem_id="breakdown-plot")
                 bd_note = gr.Markdown(elem_id="breakdown-note")
-                bd_plot = gr.Plot(label="Breakdown")
+                bd_plot = gr.Plot(label="Breakdown", elem_id="breakdown-figure", elem_classes=["geomeval-plot"])
+                bd_alt = gr.Markdown(elem_id="breakdown-figure-alt")
                 bd_df = gr.Dataframe(label="Breakdown (— : no value)", interactive=False, elem_id="breakdown-table",
                                      headers=["bucket"], value=_frame(["bucket"], []))
                 board_inputs = [board, rank_by, search, kinds, uploaded]
-                board_outputs = [board_note, board_df, rank_by, kinds, board_column, board_plot, board_csv]
+                board_outputs = [board_note, board_df, rank_by, kinds, board_column, board_plot, board_alt, board_csv]
                 runs_outputs = [runs_note, runs_df, run_pick]
                 lb_bench.input(handlers["leaderboard"], [lb_bench, uploaded], [board, *board_outputs, *runs_outputs],
                                api_name="leaderboard")
                 board.input(handlers["published"], [board, gr.State(None), gr.State(""), gr.State([]), uploaded],
                             board_outputs, api_name="published_table")
-                gr.on([rank_by.input, search.submit, kinds.input], handlers["published"], board_inputs, board_outputs,
-                      api_name="ranked_table")
+                gr.on([rank_by.input, search.input, kinds.input], handlers["published"], board_inputs,
+                      board_outputs, api_name="ranked_table", trigger_mode="always_last")  # search as you type
                 upload.upload(handlers["upload"], [upload, uploaded, board, rank_by, search, kinds],
                               [uploaded, upload_note, upload, *board_outputs], api_name="upload_results")
-                board_column.input(handlers["plot"], [board, board_column], board_plot, api_name="published_plot")
+                board_column.input(handlers["plot"], [board, board_column], [board_plot, board_alt],
+                                   api_name="published_plot")
                 runs_refresh.click(handlers["runs"], lb_bench, runs_outputs, api_name="runs_table")
                 run_pick.change(handlers["options"], run_pick, [group, metric, options_note], api_name="breakdown_options")
-                _then(bd_go.click, (None, _frame(["bucket"], []), ""), handlers["breakdown"], [run_pick, group, metric],
-                      [bd_plot, bd_df, bd_note], "breakdown")
+                _then(bd_go.click, (None, "", _frame(["bucket"], []), ""), handlers["breakdown"], [run_pick, group, metric],
+                      [bd_plot, bd_alt, bd_df, bd_note], "breakdown")
                 demo.load(handlers["leaderboard"], [lb_bench, uploaded], [board, *board_outputs, *runs_outputs],
                           api_visibility="private")
     return demo
@@ -681,6 +744,8 @@ def launch(host: str | None = None, port: int | None = None, runs: str | Path | 
         quiet=quiet,
         show_error=False,
         footer_links=["api"],
+        css=CSS,
+        head=HEAD,
     )
     return demo
 

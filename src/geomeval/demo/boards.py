@@ -165,7 +165,11 @@ def board_plot(key: str | None, column: str | None) -> Figure:
         if value is not None:
             labels.append(str(row[0]))
             values.append(value)
-    return _bars(labels, {column: values}, f"{board.title}: {column}", column)
+    counts = [n for n in (board.protocol.get("tasks") or {}).values() if isinstance(n, int)]
+    n = counts[0] if len(set(counts)) == 1 else None  # the published item count, when one
+    note = (f"n = {n:,} items per bar (as published)" if n else "n: not stated by the paper") + \
+        "; the paper publishes no intervals"
+    return _bars(labels, {column: values}, f"{board.title}: {column}", column, note=note)
 
 
 # --------------------------------------------------------------------------- runs
@@ -329,6 +333,25 @@ class Breakdown:
     series: dict[str, list[float | None]] = field(default_factory=dict)
     keys: list[str] = field(default_factory=list)
     no_data: list[str] = field(default_factory=list)  # chosen runs with no value in this breakdown
+    # Per series and bucket: the items scored (n) and the 95% interval (as shown, ×100 for shares).
+    counts: dict[str, list[int | None]] = field(default_factory=dict)
+    intervals: dict[str, list[tuple[float, float] | None]] = field(default_factory=dict)
+
+
+def _shown_interval(stats: Any, unit: str | None) -> tuple[float, float] | None:
+    """A metric's "ci" in the scale `display_value` shows it, or None."""
+    ci = stats.get("ci") if isinstance(stats, dict) else None
+    if isinstance(ci, dict):
+        ci = [ci.get("low"), ci.get("high")]
+    if not (isinstance(ci, list | tuple) and len(ci) == 2 and all(isinstance(v, int | float) for v in ci)):
+        return None
+    scale = 1.0 if unit in RAW_UNITS else 100.0
+    return (round(scale * float(ci[0]), 2), round(scale * float(ci[1]), 2))
+
+
+def _scored(stats: Any) -> int | None:
+    value = stats.get("scored") if isinstance(stats, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def breakdown(root: Path, names: list[str] | str | None, group: str | None, metric: str | None) -> Breakdown:
@@ -349,6 +372,8 @@ def breakdown(root: Path, names: list[str] | str | None, group: str | None, metr
     if not keys:
         raise DemoInputError(f"none of the chosen runs has a breakdown {_short(group)}")
     series: dict[str, list[float | None]] = {}
+    counts: dict[str, list[int | None]] = {}
+    intervals: dict[str, list[tuple[float, float] | None]] = {}
     no_data: list[str] = []
     for name, data in results.items():
         unit = (data["metrics"].get(metric) or {}).get("unit")
@@ -358,11 +383,13 @@ def breakdown(root: Path, names: list[str] | str | None, group: str | None, metr
             no_data.append(name)
         else:
             series[name] = values
+            counts[name] = [_scored((buckets.get(k) or {}).get(metric)) for k in keys]
+            intervals[name] = [_shown_interval((buckets.get(k) or {}).get(metric), unit) for k in keys]
     rows = [[key, *[series[name][i] for name in series]] for i, key in enumerate(keys)]
     note = f"{metric} by {group}"
     if no_data:
         note += f" · no data for {', '.join(no_data)} (left out)"
-    return Breakdown(Table([group or "", *series], rows, note), series, keys, no_data)
+    return Breakdown(Table([group or "", *series], rows, note), series, keys, no_data, counts, intervals)
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -376,12 +403,18 @@ def breakdown_plot(root: Path, names: list[str] | str | None, group: str | None,
     title = f"{metric} by {group}"
     if found.no_data:
         title += f" (no data: {', '.join(found.no_data)})"
-    return _bars(found.keys, found.series, title, metric or "")
+    return _bars(found.keys, found.series, title, metric or "", counts=found.counts, intervals=found.intervals,
+                 note="n: items scored in the bucket; whiskers: 95% interval")
 
 
-def _bars(labels: list[str], series: Mapping[str, Sequence[float | None]], title: str, ylabel: str) -> Figure:
+def _bars(labels: list[str], series: Mapping[str, Sequence[float | None]], title: str, ylabel: str, *,
+          counts: Mapping[str, Sequence[int | None]] | None = None,
+          intervals: Mapping[str, Sequence[tuple[float, float] | None]] | None = None, note: str = "") -> Figure:
     """Grouped bars, one colour per series, each bar labelled with its value: a 0 is a
-    labelled "0" at the axis, a missing value a grey "—" (never a bar, never a zero)."""
+    labelled "0" at the axis, a missing value a grey "—" (never a bar, never a zero). Each
+    bucket's n is written under it ("n=3 | 5", one per series in the legend's order, "?" when
+    unknown; a published table's one n is stated by `note`, the x label); each interval is
+    drawn as a whisker."""
     figure = Figure(figsize=(8, 4), layout="constrained")
     axes = figure.subplots()
     count = max(1, len(series))
@@ -389,13 +422,27 @@ def _bars(labels: list[str], series: Mapping[str, Sequence[float | None]], title
     colours = [f"C{i % 10}" for i in range(count)]
     for index, (name, values) in enumerate(series.items()):
         xs = [i + (index - (count - 1) / 2) * width for i in range(len(labels))]
-        pairs = [(x, v) for x, v in zip(xs, values, strict=True) if v is not None]
-        bars = axes.bar([x for x, _ in pairs], [v for _, v in pairs], width=width, label=name, color=colours[index],
+        ns = list((counts or {}).get(name) or [None] * len(values))
+        cis = list((intervals or {}).get(name) or [None] * len(values))
+        kept = [(x, v, n, ci) for x, v, n, ci in zip(xs, values, ns, cis, strict=True) if v is not None]
+        bars = axes.bar([k[0] for k in kept], [k[1] for k in kept], width=width, label=name, color=colours[index],
                         edgecolor=colours[index], linewidth=1.0)
-        axes.bar_label(bars, labels=[f"{v:g}" for _, v in pairs], fontsize="x-small", padding=1, **PLAIN_TEXT)
+        axes.bar_label(bars, labels=[f"{k[1]:g}" for k in kept], fontsize="x-small", padding=1, **PLAIN_TEXT)
+        whiskers = [(x, v, ci) for x, v, _n, ci in kept if ci is not None]
+        if whiskers:
+            axes.errorbar([w[0] for w in whiskers], [w[1] for w in whiskers],
+                          yerr=[[max(0.0, w[1] - w[2][0]) for w in whiskers], [max(0.0, w[2][1] - w[1]) for w in whiskers]],
+                          fmt="none", ecolor="0.2", elinewidth=1.0, capsize=3)
         for x, v in zip(xs, values, strict=True):
             if v is None:
                 axes.annotate("—", (x, 0), ha="center", va="bottom", color="0.5", fontsize="small", **PLAIN_TEXT)
+    if counts is not None:  # n under each bucket
+        def n_text(i: int) -> str:
+            shown = [counts.get(name, [None] * len(labels))[i] for name in series]
+            return "n=" + " | ".join(f"{n:,}" if isinstance(n, int) else "?" for n in shown)
+        labels = [f"{label}\n{n_text(i)}" for i, label in enumerate(labels)]
+    if note:
+        axes.set_xlabel(note, fontsize="x-small", color="0.25", **PLAIN_TEXT)
     axes.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0,
                     ha="right" if len(labels) > 6 else "center", **PLAIN_TEXT)
     axes.set_title(title, **PLAIN_TEXT)
@@ -409,3 +456,32 @@ def _bars(labels: list[str], series: Mapping[str, Sequence[float | None]], title
 def benchmark_names() -> list[str]:
     """Benchmarks for the leaderboard filter: the registry's, in its order."""
     return list(REGISTRY)
+
+
+def figure_alt(figure: Figure | None, limit: int = 1200) -> str:
+    """A plot's text alternative (the image's alt, and the caption under it): its title, what
+    its axes show, and every bar's value per series, read from the figure itself."""
+    if figure is None or not figure.axes:
+        return "No plot."
+    axes = figure.axes[0]
+    ticks = [t.get_text().replace("\n", " ") for t in axes.get_xticklabels()]
+    positions = list(axes.get_xticks())
+    parts = [f"Bar chart: {axes.get_title() or 'untitled'}; y: {axes.get_ylabel() or 'value'}."]
+    bars = [c for c in axes.containers if getattr(c, "patches", None)]
+    for number, container in enumerate(bars):
+        values = []
+        for patch in getattr(container, "patches", ()):
+            centre = patch.get_x() + patch.get_width() / 2
+            index = min(range(len(positions)), key=lambda i: abs(positions[i] - centre)) if positions else -1
+            label = ticks[index] if 0 <= index < len(ticks) else "?"
+            bucket, _, counts = label.partition(" n=")  # "1-4 n=5 | 3": this series' n is its own
+            ns = counts.split(" | ") if counts else []
+            n = f" (n={ns[number]})" if number < len(ns) else ""
+            values.append(f"{bucket}{n}: {patch.get_height():g}")
+        name = container.get_label()
+        series = "" if not name or name.startswith("_") else f"{name}: "
+        parts.append(series + "; ".join(values) + ".")
+    if axes.get_xlabel():
+        parts.append(axes.get_xlabel() + ".")
+    text = " ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
