@@ -8,6 +8,7 @@ metric also gets a `<key>_coverage` flag (not_applicable where the metric does n
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -64,11 +65,25 @@ _jobs_lock = threading.Lock()
 _job_numbers = itertools.count(1)
 
 
+GATHERED = "_geomeval_record"  # a gathered placeholder's record, as JSON (several processes)
+_contexts: dict[str, tuple[Any, Any, LmmsBenchmark]] = {}  # task -> (bench, judge, spec), this process's
+_gathered_finals: dict[tuple[str, str], dict[str, Any]] = {}  # (task, id) -> a gathered item's entries
+
+
 def _defer(judge: Any) -> bool:
-    """Whether to score in the background: a judge is asked, in a single lmms-eval process."""
-    if getattr(judge, "offline", True) or os.environ.get("GEOMEVAL_LMMS_DEFER", "1").strip() in ("0", "false", "no"):
-        return False
-    return os.environ.get("WORLD_SIZE", "1").strip() in ("", "1")
+    """Whether to score later than process_results: a judge is asked (and GEOMEVAL_LMMS_DEFER
+    is not 0). In one lmms-eval process the scoring starts at once, in the background; with
+    several (`WORLD_SIZE` > 1: lmms-eval gathers every process's entries to its first, which
+    aggregates), see `_several_processes`."""
+    return not getattr(judge, "offline", True) and os.environ.get("GEOMEVAL_LMMS_DEFER", "1").strip() not in (
+        "0", "false", "no")
+
+
+def _several_processes() -> bool:
+    """lmms-eval runs as several processes: each item's placeholders carry its record, and the
+    process that aggregates (lmms-eval's first, which gets every process's entries) judges all
+    of them there, at its judge's concurrency (`resolve`), instead of each document alone."""
+    return os.environ.get("WORLD_SIZE", "1").strip() not in ("", "1")
 
 
 def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, record: Any) -> dict[str, Any]:
@@ -83,6 +98,13 @@ def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, recor
     for key, entry in placeholders.items():
         if key in names:
             entry["metric"] = names[key]
+    if _several_processes():  # judged where lmms-eval aggregates, from the record carried here
+        with _jobs_lock:
+            _contexts.setdefault(task, (bench, judge, spec))
+        text = record.to_json()
+        for entry in placeholders.values():
+            entry[GATHERED] = text
+        return dict(placeholders)
 
     def fill(outcome: Any) -> dict[str, Any]:
         from ...engine import failed_scores
@@ -100,7 +122,8 @@ def resolve(items: Sequence[Any]) -> Sequence[Any]:
     """`items` with every placeholder among them filled in place, once its item is scored (and
     the item's other placeholders too, which the logged samples hold: lmms-eval may hand an
     aggregation copies of them)."""
-    numbers = {x[PENDING] for x in items if isinstance(x, dict) and PENDING in x}
+    _resolve_gathered(items)
+    numbers = {x[PENDING] for x in items if isinstance(x, dict) and PENDING in x and GATHERED not in x}
     for number in sorted(numbers):
         with _jobs_lock:
             job = _jobs.pop(number, None)
@@ -117,7 +140,7 @@ def resolve(items: Sequence[Any]) -> Sequence[Any]:
         with _jobs_lock:
             _finals[number] = final
     for item in items:
-        if isinstance(item, dict) and PENDING in item:
+        if isinstance(item, dict) and PENDING in item and GATHERED not in item:
             done = _finals.get(item[PENDING])
             if done is not None and item.get(PENDING_KEY) in done:
                 key = item[PENDING_KEY]
@@ -125,3 +148,46 @@ def resolve(items: Sequence[Any]) -> Sequence[Any]:
                 item.update(done[key])
     return items
 
+
+
+def _resolve_gathered(items: Sequence[Any]) -> None:
+    """Fill the gathered placeholders among `items` (`_several_processes`): every item not yet
+    judged here is scored now, all at once through the engine (bounded by the judge's
+    concurrency), and its entries kept for the other metrics' aggregations."""
+    from ...client import BackgroundLoop
+    from ...engine import failed_scores, score_bounded
+    from ...records import SampleRecord
+
+    waiting: dict[tuple[str, str], str] = {}
+    for item in items:
+        if isinstance(item, dict) and GATHERED in item:
+            key = (str(item.get("task")), str(item.get("id")))
+            if key not in _gathered_finals:
+                waiting.setdefault(key, item[GATHERED])
+    jobs = []
+    for (task, item_id), text in waiting.items():
+        context = _contexts.get(task)
+        if context is None:  # this process made no item of the task: its settings are the task's own
+            from .registry import for_task
+            from .settings import _benchmark_and_judge
+
+            spec = for_task(task)
+            bench, judge = _benchmark_and_judge(spec.name, task)
+            context = _contexts.setdefault(task, (bench, judge, spec))
+        bench, judge, spec = context
+        record = SampleRecord.from_dict(json.loads(text))
+        jobs.append((task, item_id, record, bench, spec,
+                     BackgroundLoop.shared().submit(score_bounded(bench, record, judge))))
+    for task, item_id, record, bench, spec, future in jobs:
+        try:
+            scores = future.result().scores
+        except BaseException as exc:  # an endpoint that stopped serving, a scorer bug: unscored
+            scores = failed_scores(bench, exc)
+        _gathered_finals[(task, item_id)] = _entries(spec, task, record, scores)
+    for item in items:
+        if isinstance(item, dict) and GATHERED in item:
+            final = _gathered_finals.get((str(item.get("task")), str(item.get("id"))))
+            entry_key = str(item.get(PENDING_KEY))
+            if final is not None and entry_key in final:
+                item.clear()
+                item.update(final[entry_key])

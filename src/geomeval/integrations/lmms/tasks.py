@@ -113,8 +113,10 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
     aggregation (which lmms-eval calls after every document) waits for them and fills each
     placeholder in place, so the logged samples hold the final scores too. The judge calls
     of all documents thus run at geomeval's judge concurrency, with its cache and its
-    unscored-on-failure rules. Several lmms-eval processes (which gather copies of these
-    entries) or GEOMEVAL_LMMS_DEFER=0 score each document before returning, as before.
+    unscored-on-failure rules. With several lmms-eval processes (`WORLD_SIZE` > 1), whose
+    entries lmms-eval gathers as copies to the process that aggregates, the placeholders carry
+    the record and that process judges every item at its aggregation (`scores.resolve`).
+    GEOMEVAL_LMMS_DEFER=0 scores each document before returning, as before.
     """
     from ...engine import score_record_sync
 
