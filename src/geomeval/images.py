@@ -13,6 +13,7 @@ import hashlib
 import io
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 RECENT = 8
@@ -105,3 +106,40 @@ def base64_image_part(encoded: str) -> dict[str, Any]:
 def _part(url: str) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
 
+
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+"""Bytes an image file of a release may have (`read_bounded_image`)."""
+
+MAX_IMAGE_PIXELS = 50_000_000
+"""Pixels a release or a model's drawing may have: larger ones are refused by their header,
+before decoding (a 17 KB PNG can declare 12000×12000 and cost 1.5 GB decoded)."""
+
+
+def read_bounded_image(path: Path, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
+    """An image file's bytes, or a ValueError saying why not ("is larger than …", "has …
+    pixels", "does not decode: …"): the size is checked on disk before reading, the pixel
+    count from the header before decoding."""
+    if path.stat().st_size > max_bytes:
+        raise ValueError(f"is larger than {max_bytes} bytes")
+    with path.open("rb") as handle:
+        data = handle.read(max_bytes + 1)
+    problem = image_problem(data) if len(data) <= max_bytes else f"is larger than {max_bytes} bytes"
+    if problem:
+        raise ValueError(problem)
+    return data
+
+
+def image_problem(data: bytes, max_pixels: int = MAX_IMAGE_PIXELS) -> str | None:
+    """Why `data` is not a usable image ("does not decode: …", "has … pixels"), or None.
+    The pixel count is read from the header, before any decoding."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as opened:
+            width, height = opened.size
+            if width * height > max_pixels:
+                return f"has {width}×{height} pixels, over the limit of {max_pixels}"
+            opened.verify()
+    except Exception as exc:
+        return f"does not decode: {exc}"
+    return None

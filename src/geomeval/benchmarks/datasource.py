@@ -38,10 +38,9 @@ from ..hfdata import (
     write_configs,
     write_dataset,
 )
+from ..images import MAX_IMAGE_BYTES, read_bounded_image
 from .base import DataError, Item
 from .schema import features as features_of
-
-MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
 
 def looks_local(data: str) -> bool:
@@ -267,11 +266,6 @@ def iter_json_array(path: Path, *, expected: str, encoding: str = "utf-8") -> It
         yield value
 
 
-MAX_IMAGE_PIXELS = 50_000_000
-"""Pixels a release or a model's drawing may have: larger ones are refused by their header,
-before decoding (a 17 KB PNG can declare 12000×12000 and cost 1.5 GB decoded)."""
-
-
 RELEASE_TOP: ContextVar[Path | None] = ContextVar("geomeval_release_top", default=None)
 """What `--data` names (a folder, or a release file) while its release is read, set by
 `DataSource`: the links on the way to it are the user's; any link below its folder is the
@@ -355,36 +349,6 @@ def _leaving_link(path: Path, top: Path | None) -> Path | None:
         step = step / part
         if step.is_symlink() and not step.resolve().is_relative_to(bound):
             return step
-    return None
-
-
-def read_bounded_image(path: Path, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
-    """An image file's bytes, or a ValueError saying why not ("is larger than …", "has …
-    pixels", "does not decode: …"): the size is checked on disk before reading, the pixel
-    count from the header before decoding."""
-    if path.stat().st_size > max_bytes:
-        raise ValueError(f"is larger than {max_bytes} bytes")
-    with path.open("rb") as handle:
-        data = handle.read(max_bytes + 1)
-    problem = image_problem(data) if len(data) <= max_bytes else f"is larger than {max_bytes} bytes"
-    if problem:
-        raise ValueError(problem)
-    return data
-
-
-def image_problem(data: bytes, max_pixels: int = MAX_IMAGE_PIXELS) -> str | None:
-    """Why `data` is not a usable image ("does not decode: …", "has … pixels"), or None.
-    The pixel count is read from the header, before any decoding."""
-    from PIL import Image
-
-    try:
-        with Image.open(io.BytesIO(data)) as opened:
-            width, height = opened.size
-            if width * height > max_pixels:
-                return f"has {width}×{height} pixels, over the limit of {max_pixels}"
-            opened.verify()
-    except Exception as exc:
-        return f"does not decode: {exc}"
     return None
 
 

@@ -32,11 +32,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ...images import image_problem
 from ..base import DataError
 from ..datasource import (
     RawRelease,
     collect,
-    image_problem,
     iter_json_array,
     iter_json_object,
     read_image,
