@@ -27,7 +27,8 @@ def detect_language(text: str) -> str:
 def parse_caption(text: str, language: str = "auto") -> KeypointSet:
     """Keypoints of a geometric figure caption, in three dimensions (element, relation, numerical).
 
-    `language`: "en", "zh", or "auto" (the default: Chinese when the text is mostly CJK).
+    `language`: "en", "zh", or "auto" (the default: Chinese when the text is mostly CJK; a caption
+    with both Chinese and English clauses is read by both parsers and the keypoints united).
     Deterministic, offline, linear in the input; input past `MAX_CHARS` is ignored.
     """
     if language not in LANGUAGES:

@@ -16,7 +16,11 @@ can score an English caption and the other way round):
   O是△ABC的外心/内心/重心/垂心, 点P在△ABC内/外, △ABC内接于⊙O, ⊙O是△ABC的外接圆/内切圆,
   △ABC≌△DEF / ∽ / 与…全等 / 相似, AB与AC相等, 直线a与直线b平行, 直线c分别与a、b相交于点A、B,
   直线c交直线a于点A，交直线b于点B, 抛物线…与x轴交于A、B两点, 两个同心圆 / 大圆 / 小圆 (⊙⁺, ⊙⁻),
-  ⊙O的直径为AB;
+  ⊙O的直径为AB; and (#41) D为BC中点 / BC中点D, AC与BD的交点为O, AC∩BD=O, 有两个交点，分别记为A和B,
+  连接AC、BD交于点O, 相切，切点为A, KL是⊙Q的切线，切点为K, PA、PB是⊙O的切线，A、B为切点,
+  ⊙I与BC、CA、AB分别相切于D、E、F, 点E、F分别在AB、AC上, 在同一直线上, X与Y(互相)垂直,
+  直线l垂直平分AB, ∠BAC的平分线交BC于点D, ⊙O经过△ABC的三个顶点, 延长AB到点E, 球内切于正方体 /
+  正方体的内切球 / 外接球, △ABC的重心为G, 是全等三角形, 直线l1: …与直线l2: …交于点P;
 - numbers: AB=AC=5, ∠BAC=40°, ∠C是直角, ∠BAC的度数为40°, AD:DB=1:2, AB=2CD, AB的长为5,
   ⊙O的半径为3, 半径为3的⊙O, △ABC的面积/周长为12, 体积, 表面积, 母线长, 正方体…的棱长为2,
   边长为4的正方形, 点A的坐标为(1,2), A(1,2), 原点O, y=2x+1.
