@@ -80,6 +80,8 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("PA、PB是⊙O的切线，A、B为切点。", "PA、PB分别与⊙O相切于点A、B。"),
     ("⊙O经过△ABC的三个顶点。", "△ABC内接于⊙O。"),
     ("D为BC中点。", "D是BC的中点。"),
+    # two guide rules in a row: D on BC with BD = DC is the midpoint, so AD is a median
+    ("In triangle ABC, D lies on BC with BD = DC, and AD is drawn.", "In triangle ABC, AD is the median to BC."),
 ])
 
 

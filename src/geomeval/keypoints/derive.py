@@ -134,11 +134,20 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
             ends = [t for t in pair[0] + pair[1] if t != vertex]
             out.add(Keypoint(NUMERICAL, "angle", (cn.angle(ends[0] + vertex + ends[1]),), 90.0))
 
+    # D on BC with BD = DC: D is the midpoint (before the triangle lines, so that AD is then a median)
+    equal_lengths = {frozenset(kp.args) for kp in kps if kp.kind == "equal_length" and len(kp.args) == 2}
+    midpoints = _pairs(relations["midpoint"])
+    for p, targets in list(on.items()):
+        for t in targets:
+            seg = _two_point(t)
+            if seg and p not in seg and frozenset((cn.segment((p, seg[0])), cn.segment((p, seg[1])))) in equal_lengths:
+                out.add(_rel("midpoint", p, t))
+                midpoints.add((p, t))
+
     # triangle lines: medians and altitudes, from a vertex to a point of the opposite side
     medians: dict[tuple[str, ...], set[str]] = defaultdict(set)
     stated_medians = {r[0] for r in relations["median"] if r}
     stated_altitudes = {r[0] for r in relations["altitude"] if r}
-    midpoints = _pairs(relations["midpoint"])
     perpendicular = {tuple(r[:2]) for r in relations["perpendicular"] if len(r) >= 2}
     for tri in triangles:
         for vertex in tri:
@@ -171,13 +180,7 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
                 out.add(_rel("chord", name, circle))
 
     # definitions stated in other words (guide, "Wordings that state a relation without its name")
-    equal_lengths = {frozenset(kp.args) for kp in kps if kp.kind == "equal_length" and len(kp.args) == 2}
     equal_angles = [kp.args for kp in kps if kp.kind == "equal_angle" and len(kp.args) == 2]
-    for p, targets in list(on.items()):
-        for t in targets:
-            seg = _two_point(t)
-            if seg and p not in seg and frozenset((cn.segment((p, seg[0])), cn.segment((p, seg[1])))) in equal_lengths:
-                out.add(_rel("midpoint", p, t))  # D on BC with BD = DC
     for kp in kps:  # every vertex of a named polygon on one circle: inscribed in it
         if kp.dimension == ELEMENT and kp.kind in POLYGON_RANK and kp.args:
             tokens = cn.point_tokens(kp.args[0])
