@@ -760,3 +760,69 @@ def test_browser_plots_state_n_and_have_text_alternatives_and_dark_plots(browser
     page.locator("#explore-prompt pre").first.focus()
     assert page.evaluate("document.activeElement.closest('#explore-prompt') !== null")
     page.close()
+
+
+# --------------------------------------------------------------------------- the shipped sample runs
+
+
+@pytest.fixture(scope="module")
+def sample_space(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The Space over the runs its Hub build ships (`demo.sample_runs`), plus a me2_explain run
+    judged on a loopback server (the sample runs are judged offline: ME2's Tables 5 and 6 are
+    judge ratings)."""
+    from geomeval.benchmarks import get_benchmark
+    from geomeval.demo import sample_runs
+    from geomeval.demo.app import launch
+    from geomeval.judges import parse_judge_spec
+    from geomeval.models import ModelOptions, parse_model_spec
+    from geomeval.runner import run
+    from geomeval.testing.chat_server import ChatServer
+
+    root = tmp_path_factory.mktemp("sample-runs")
+    sample_runs.write_sample_runs(root)
+    with ChatServer(lambda request: '{"rating": [4, 3, 2]}') as server:
+        run(get_benchmark("me2"), task="me2_explain", model=parse_model_spec("baseline:random", ModelOptions()),
+            judge=parse_judge_spec("openai:j", base_url=server.base_url), out_dir=root / "me2-explain-judged")
+    demo = launch("127.0.0.1", _free_port(), root, prevent_thread_lock=True, quiet=True)
+    try:
+        yield demo.local_url.rstrip("/")
+    finally:
+        demo.close()
+
+
+@pytest.mark.slow
+def test_served_sample_runs_have_a_number_in_every_published_table_and_are_listed_apart(sample_space: str) -> None:
+    from geomeval.demo import boards, ranking
+
+    client = gradio_client.Client(sample_space + "/", verbose=False)
+    empty = []
+    for board in boards.published_boards():
+        _note, table, *_rest = client.predict(board.key, api_name="/published_table")
+        headers, rows = table["headers"], _rows(table)
+        first, last = headers.index("type") + 1, next(i for i, h in enumerate(headers) if h.startswith("coverage"))
+        runs = [row for row in rows if " · run" in str(row[1])]
+        assert runs and all(row[0] == ranking.APART for row in runs), board.source  # samples: never ranked
+        if not any(isinstance(row[i], int | float) for row in runs for i in range(first, last)):
+            empty.append(board.source)
+    assert empty == []
+
+
+@pytest.mark.slow
+def test_browser_run_viewer_shows_figures_and_filters_on_every_benchmark(browser: Any, sample_space: str,
+                                                                         tmp_path: Path) -> None:
+    from geomeval.demo import sample_runs
+
+    for name, benchmark, _task in sample_runs.sample_run_names():
+        watched = _open(browser, sample_space, tmp_path, f"?tab=runs&run={name}")
+        page = watched.page
+        page.locator("#run-item-text h3").wait_for()
+        page.locator("#run-gallery img").first.wait_for()
+        alts = page.eval_on_selector_all("#run-gallery img", "els => els.map(e => e.alt)")
+        assert alts and all(alt.startswith("item: ") for alt in alts), (name, alts)
+        text = _text(page, "#run-item-text")
+        assert ("caption" if benchmark == "capgeo_bench" else "problem") in text and "response" in text, name
+        page.locator("#run-show label", has_text="wrong").click()
+        page.wait_for_function("document.querySelector('#run-item input').value.startsWith('✗')")
+        watched.shot(f"runs-{name}")
+        watched.assert_clean()
+        watched.page.close()
