@@ -82,6 +82,9 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("D为BC中点。", "D是BC的中点。"),
     # two guide rules in a row: D on BC with BD = DC is the midpoint, so AD is a median
     ("In triangle ABC, D lies on BC with BD = DC, and AD is drawn.", "In triangle ABC, AD is the median to BC."),
+    # perpendicular lines meeting at D (D on AB, CD written): D is the foot
+    ("D is on AB, and CD ⊥ AB.", "CD ⊥ AB at D."),
+    ("点D在AB上，CD⊥AB。", "CD ⊥ AB at D."),
 ])
 
 

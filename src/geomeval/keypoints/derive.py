@@ -199,6 +199,10 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
         for a, c, p in crossings:
             if {a, c} == {x, y}:
                 out.update({_rel("foot", p, x), _rel("foot", p, y)})
+        for line, other in ((x, y), (y, x)):  # CD ⊥ AB with D on AB: they meet at D, the foot
+            for p in _two_point(line) or ():
+                if other in on.get(p, ()):
+                    out.update({_rel("foot", p, other), _rel("intersect", x, y, p)})
     right_at = {cn.angle_vertex(kp.args[0]): kp.args[0] for kp in kps
                 if kp.dimension == NUMERICAL and kp.kind == "angle" and kp.value == 90.0 and kp.args}
     for tri in triangles:  # a triangle with a right interior angle is a right triangle
