@@ -85,6 +85,7 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     # perpendicular lines meeting at D (D on AB, CD written): D is the foot
     ("D is on AB, and CD ⊥ AB.", "CD ⊥ AB at D."),
     ("点D在AB上，CD⊥AB。", "CD ⊥ AB at D."),
+    ("In triangle ABC, D and E are the midpoints of BC and AC; G lies on AD and on BE.", "G is the centroid of triangle ABC."),
 ])
 
 

@@ -224,6 +224,9 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
             for args in relations["intersect"]:
                 if len(args) == 3 and {args[0], args[1]} == {m1, m2}:
                     out.add(_rel("centroid", args[2], shape))
+            for p, targets in on.items():  # `G lies on the medians AD and BE`
+                if m1 in targets and m2 in targets:
+                    out.add(_rel("centroid", p, shape))
             for g, s in centroids:
                 if s == shape:
                     out.add(_rel("intersect", m1, m2, g))
