@@ -148,3 +148,17 @@ def test_capgeo_caption_runs_land_in_their_captioners_column() -> None:
     assert list(paper_cells.run_cells(table3, run("with_image", "openai:gpt-4o"), table3.columns[1:])) == ["GPT-4o"]
     # Table 3 prints the with-image cells only: a without-image run has no column there.
     assert paper_cells.run_cells(table3, run("without_image", "openai:gpt-4o"), table3.columns[1:]) == {}
+
+
+def test_an_upload_shaped_otherwise_falls_back_to_its_metric_names(tmp_path: Path) -> None:
+    """A visitor's results.json with breakdowns that are not a run's (or stats without a value)
+    still joins the table by its metric names; it never breaks the leaderboard."""
+    odd = {"benchmark": "me2", "task": "me2_explain", "model": "m", "n_items": 1000,
+           "metrics": {"ROUGE-L": {"value": 0.25}, "BLEU-2": {"stderr": 0.1}},
+           "breakdowns": {"domain": {"geometry": "not a bucket"}}}
+    table = ranking.leaderboard("me2/5", tmp_path, {"odd": odd})
+    row = _runs(table)["odd"]
+    assert _cells(table, row) == {"ROUGE-L": 0.25}
+    no_domains = {**odd, "task": "me2_solve", "metrics": {"accuracy": {"value": 0.5}}, "breakdowns": {"domain": []}}
+    table = ranking.leaderboard("me2/0", tmp_path, {"odd": no_domains})
+    assert _cells(table, _runs(table)["odd"]) == {"Overall": 0.5}  # the domains it lacks stay empty, never 0

@@ -148,7 +148,10 @@ def run_cells(board: boards.Board, data: dict[str, Any], columns: list[str]) -> 
     from .ranking import _metric_for
 
     layout = LAYOUTS.get(board.benchmark)
-    cells = layout(board, data, columns) if layout else {}
+    try:
+        cells = layout(board, data, columns) if layout else {}
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError):  # an upload shaped otherwise than a run's
+        cells = {}
     metrics = data.get("metrics") or {}
     for column in columns:  # a column the layout does not place (or an upload without breakdowns)
         stats = _metric_for(column, data.get("task"), metrics) if column not in cells else None
