@@ -17,8 +17,8 @@ symbolic_equal
 exc_type, tb, lemma
 # Attributes read by callers outside the package or kept for the object's lifetime.
 _.misses  # ResponseCache statistics (bench/ scripts read them)
+NDArray  # painter.py: named inside a cast's string type
 _.temporary_folder  # keeps the built dataset's folder alive as long as the Dataset (datasource.py)
-NDArray  # render.py's array annotations
 # The file-object protocol stubs tests hand over (pytest fixtures and `pytestmark` are skipped
 # by the command's --ignore-decorators and --ignore-names).
 _.readable, _.seekable, _.readinto, _.unfinished_tasks
