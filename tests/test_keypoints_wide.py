@@ -90,7 +90,7 @@ def test_held_out_agreement_is_at_least_what_the_card_states() -> None:
     """The held-out pairs (never inspected while the rules changed) keep the agreement the
     CapGeo-Bench card reports: overall MAE <= 0.05, relations <= 0.085 (both sets), the
     wider set's held-out third <= 0.085 overall, <= 0.145 on relations, and the fresh set
-    (all held out) <= 0.10 overall, <= 0.205 on relations."""
+    (all held out) <= 0.10 overall, <= 0.195 on relations."""
     import keypoints_agreement as bench
 
     rows = [r for r in bench.load_pairs() if bench.is_heldout(r["id"])]
@@ -103,4 +103,4 @@ def test_held_out_agreement_is_at_least_what_the_card_states() -> None:
     assert len(fresh) == len(fresh_pairs())
     got.update({r["id"]: bench.engine_recall(r) for r in fresh})
     fresh_mae = bench.mae(fresh, got)
-    assert fresh_mae["overall"][1] <= 0.10 and fresh_mae["relation"][1] <= 0.205, fresh_mae
+    assert fresh_mae["overall"][1] <= 0.10 and fresh_mae["relation"][1] <= 0.195, fresh_mae
