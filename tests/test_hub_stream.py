@@ -143,3 +143,17 @@ def test_streamed_rows_are_those_of_a_full_download(standin: Path, hub: StandInH
     assert streamed == [whole[i] for i in range(len(whole))]
     limited = source.rows(REPO, limit=35)  # a --limit opens only the shards it needs
     assert len(limited) == 35 and limited["id"] == [row["id"] for row in streamed[:35]]
+
+
+def test_streaming_holds_a_window_of_rows_not_the_set(standin: Path, hub: StandInHub) -> None:
+    import tracemalloc
+
+    total = sum(p.stat().st_size for p in (standin / "datasets" / REPO / "data").glob("*.parquet"))
+    rows = geolaux_data.SOURCE.rows(REPO)
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in rows)  # each row let go as the next comes
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == 240 and peak < 0.5 * total
