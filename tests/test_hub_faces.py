@@ -136,7 +136,8 @@ def test_each_lmms_task_folder_has_a_readme_naming_its_tasks_data_and_metrics() 
     tasks_root = REPO / "src" / "geomeval" / "lmms_tasks"
     for spec in BENCHMARKS:
         readme = (tasks_root / spec.task_folder / "README.md").read_text(encoding="utf-8")
-        assert f"`{spec.hub_dataset}`" in readme and "```bibtex" in readme
+        where = spec.hub_dataset or f"GEOMEVAL_LMMS_DATA_{spec.name.upper()}"  # no Hub id: a local release
+        assert f"`{where}`" in readme and "```bibtex" in readme
         for task in (*spec.tasks, *spec.groups):
             assert f"| `{task}`" in readme, (spec.name, task)
         for key in metric_keys(spec).values():
@@ -169,8 +170,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", metric_names())
 def test_metric_folder_is_a_complete_metric_space(name: str, wheel: Path, tmp_path: Path) -> None:
     staged = stage_metric(name, tmp_path / name, wheel=wheel)
+    apt = ["packages.txt"] if (REPO / "metrics" / name / "packages.txt").is_file() else []  # me2_explanation's WordNet
     assert sorted(p.name for p in staged.folder.iterdir() if p.name != BUILD_MARKER) == sorted(
-        ["README.md", "app.py", "requirements.txt", f"{name}.py", "wheels"])
+        ["README.md", "app.py", "requirements.txt", f"{name}.py", "wheels", *apt])
     data = validate_space_card(staged.folder / "README.md", metric=True)
     assert data["app_file"] == "app.py" and data["sdk_version"].startswith("6.")
     assert f"https://huggingface.co/spaces/geomeval/{name}/resolve/main/wheels/" in (

@@ -80,7 +80,7 @@ def test_the_entry_agrees_with_the_benchmark() -> None:
     assert SPEC.metrics == reasoning_scoring.METRICS and integration.metric_keys(SPEC) == {
         "accuracy": "accuracy"
     }
-    assert SPEC.hub_dataset == "geomeval/CapGeo-Reasoning" and SPEC.task_folder == "capgeo"
+    assert SPEC.hub_dataset == "" and SPEC.task_folder == "capgeo"
     assert SPEC.template == "_reasoning_template_yaml" and SPEC.data() is reasoning_data
     assert "caption" in SPEC.features() and "captioner" in SPEC.features()
     assert all(integration.for_task(task) is SPEC for task in TASKS.values())
@@ -104,12 +104,12 @@ def test_lmms_eval_loads_the_tasks_over_the_built_dataset(
     shipped = integration.load_task_yaml(
         (integration.tasks_dir() / "capgeo" / SPEC.template).read_text()
     )
-    assert shipped["dataset_path"] == SPEC.hub_dataset
+    assert "dataset_path" not in shipped  # no Hub copy may be read: a local release
     rewritten = integration.load_task_yaml((folder / SPEC.template).read_text())
     assert rewritten == {**shipped, "dataset_path": str(built)}
     bench = integration.load_task_yaml((folder / integration.TEMPLATE).read_text())
     assert (
-        bench["dataset_path"] == integration.SPECS["capgeo_bench"].hub_dataset
+        "dataset_path" not in bench and integration.SPECS["capgeo_bench"].hub_dataset == ""
     )  # CapGeo-Bench's is untouched
 
     for mode, task in TASKS.items():

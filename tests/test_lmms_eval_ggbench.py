@@ -133,7 +133,7 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
     shipped = integration.load_task_yaml(
         (integration.tasks_dir() / "ggbench" / integration.TEMPLATE).read_text()
     )
-    assert shipped["dataset_path"] == SPEC.hub_dataset == "geomeval/GGBench"
+    assert shipped["dataset_path"] == SPEC.hub_dataset == "opendatalab-raiser/GGBench"
     assert integration.load_task_yaml((folder / integration.TEMPLATE).read_text()) == {
         **shipped,
         "dataset_path": str(built),

@@ -82,6 +82,9 @@ class GGBench(Benchmark):
     hub = HUB
     parts = Parts(scoring=_scoring, data=_data, card=_card, evaluation=_evaluation, raw=_raw)
     tasks = ("ggbench_code", "ggbench_image")
+    # A plan plus one GeoGebra block per step: room beyond the usual 2,048 (the paper states no
+    # limit). `geomeval run ggbench` and the lmms-eval task ask with the same (a test).
+    generation_max_tokens = 4096
     # lmms-eval's generate_until returns text only, so the image track has no task there. Its
     # metrics are `scoring.CODE_TRACK_METRICS` without LPIPS, which needs torchvision, which
     # the lmms-eval install removes (constraints.txt): it would only ever show N/A there.

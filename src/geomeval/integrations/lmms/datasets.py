@@ -11,6 +11,7 @@ import threading
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -50,12 +51,24 @@ def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
             digest.update(f"{path.relative_to(raw).as_posix()}\n".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
         return digest.hexdigest()[:16]
-    if spec.release_files is not None:
-        jsons, images = spec.release_files(raw)
+    jsons: tuple[Path, ...]
+    found: Any
+    try:
+        found = spec.release_files(raw) if spec.release_files is not None else _release_roots(spec, raw)
+    except FileNotFoundError:
+        # a layout the raw module's locate_release does not name (ME2's: the authors' Hub
+        # parquet files, which its reader reads): every file's name, size and time
+        found = None
+    if found is None:
+        jsons = ()
+        labelled = sorted((str(path.relative_to(raw)), path) for path in raw.rglob("*")
+                          if path.is_file() and ".cache" not in path.relative_to(raw).parts)
+    elif spec.release_files is not None:
+        jsons, images = found
         labelled = [(str(path.resolve()), path) for path in images]
     else:
-        json_path, roots = _release_roots(spec, raw)
-        jsons = (json_path,)
+        json_path, roots = found
+        jsons = (Path(json_path),)
         labelled = [
             (str(path.relative_to(root)), path)
             for root in dict.fromkeys(r.resolve() for r in roots)
@@ -64,6 +77,8 @@ def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
             if path.is_file()
         ]
     digest.update(f"{__version__}\n{spec.name}\n{features._to_yaml_list()}\n".encode())
+    if found is None:
+        digest.update(f"{raw.resolve()}\n".encode())
     for json_path in jsons:
         digest.update(f"{json_path.resolve()}\n".encode())
         digest.update(json_path.read_bytes())

@@ -10,19 +10,29 @@ entry keeps the real name under "metric".
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...benchmarks.lmms import LmmsBenchmark, metric_key
 from ...errors import UsageError
 
 
 def _declared() -> tuple[LmmsBenchmark, ...]:
-    """Every registered benchmark's lmms-eval declaration, with its name, title and Hub id."""
+    """Every registered benchmark's lmms-eval declaration, with its name, title and the Hub id
+    its task YAMLs read: the authors' own Hub dataset where they publish one, geomeval's build
+    where the release may be redistributed, else "" (a local release only: loading.py). Never
+    an id that could only hold geomeval's sample under the benchmark's name."""
     from dataclasses import replace
 
     from ...benchmarks import REGISTRY
 
+    def hub_dataset(hub: Any) -> str:
+        if hub is None:
+            return ""
+        return hub.authors_hub or (hub.repo_id if hub.redistributable else "")
+
     return tuple(
         replace(bench.lmms, name=bench.name, title=bench.lmms.title or bench.title,
-                hub_dataset=bench.hub.repo_id if bench.hub is not None else f"geomeval/{bench.title}")
+                hub_dataset=hub_dataset(bench.hub))
         for bench in REGISTRY.values()
         if bench.lmms is not None
     )

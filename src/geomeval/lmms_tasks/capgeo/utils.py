@@ -6,6 +6,17 @@ absolutely: this file is not imported as part of the geomeval package): each tas
 shared aggregations. All logic lives in geomeval.
 """
 
-from geomeval.integrations.lmms_eval import entry_points
+try:
+    from geomeval.integrations.lmms.loading import install_download_hook
+    from geomeval.integrations.lmms_eval import entry_points
+except ModuleNotFoundError as exc:  # geomeval is not on PyPI: a bare `pip install geomeval` is not it
+    if not (exc.name or "").startswith("geomeval"):
+        raise
+    raise ImportError("these lmms-eval tasks need the geomeval package (distribution name geomeval, not on "
+                      "PyPI): pip install \"geomeval[lmms] @ <a geomeval wheel URL>\", or `pip install "
+                      "\".[lmms]\"` in a geomeval checkout") from None
+
+# Each task's data is resolved before lmms-eval loads it (a missing dataset: a non-zero exit).
+install_download_hook()
 
 globals().update(entry_points('capgeo_bench', 'capgeo_reasoning_direct', 'capgeo_reasoning_with_image', 'capgeo_reasoning_without_image'))
