@@ -3,16 +3,18 @@ source, languages, task categories, tags, release size and citations (`HubMetada
 
 One entry per dataset, declared in its benchmark's folder (`benchmarks/<name>/hub.py`, the
 declaration's `Benchmark.hub`) and handed to the card renderer (`hfdata.card_header`,
-`card_sections`) directly. The repo ids are the ones the lmms-eval task YAMLs read (the
-integration's `hub_dataset`; a test checks they agree), so what `geomeval publish` pushes is
-what those tasks load. `hub_metadata` finds a registered benchmark's entry by name.
+`card_sections`) directly. The lmms-eval task YAMLs read the authors' own Hub dataset where
+they publish one (`authors_hub`), the repo id only where the release may be redistributed
+(`redistributable`), else a local release (the integration's `hub_dataset`; a test checks
+they agree); the embedded sample goes only to `<repo_id>-sample` (`samplecard`).
+`hub_metadata` finds a registered benchmark's entry by name.
 
 Licenses were read from the official releases (repository README and LICENSE files) and the
 papers; where no license is published, the card says `unknown` and why, rather than guessing.
 A dataset built from several sources lists each source's terms: CapGeo's reasoning set
 carries MathVista's CC BY-SA 4.0, whose share-alike clause binds any redistributed build that
 holds MathVista items. The embedded samples geomeval ships are written for geomeval (no
-release item), so publishing a sample is always allowed; publishing a build of a release
+release item), so publishing a sample is always allowed, under an id that says sample; publishing a build of a release
 whose terms are unknown or restrictive is refused by `geomeval publish` (`redistributable`).
 """
 
