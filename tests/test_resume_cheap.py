@@ -101,3 +101,13 @@ def test_a_resume_drops_failures_and_keeps_the_other_lines_byte_for_byte(tmp_pat
     now = (tmp_path / "samples.jsonl").read_bytes().splitlines(keepends=True)
     assert now[:2] == [odd, lines[1]] and now[2:len(lines) - 1] == lines[3:]
     assert json.loads(now[-1])["id"] == failed["id"] and json.loads(now[-1])["generation_error"] is None
+
+
+def test_other_code_resumes_the_usual_way(tmp_path: Path, counted: dict[str, int],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upgraded geomeval may summarise the same records otherwise: results.json is made again."""
+    go(tmp_path)
+    monkeypatch.setattr(runner, "_code_stamp", lambda: "another version")
+    counted.update(records=0, loads=0)
+    go(tmp_path)
+    assert counted["loads"] == 1 and counted["records"] > 0

@@ -151,7 +151,7 @@ def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
 
 RESUME_STATE = ".finished.json"
 """Written as a run ends with every planned item saved and finished: the run's resume keys
-and limit, and stamps (size, time) of samples.jsonl, results.json and the data. Rerunning
+and limit, and stamps (size, time) of samples.jsonl, results.json, the data and geomeval's code. Rerunning
 the same command while all of them still agree returns results.json as it is, reading no
 record and no item (before, a resume of a finished 10k-item run read and rewrote every record:
 as much CPU as the run). Any change (a rescore, an edited file, other data, another limit) and
@@ -216,8 +216,23 @@ def _nothing_sent_this_time(results: dict[str, Any]) -> bool:
     return changed
 
 
+def _code_stamp() -> str:
+    """A digest of geomeval's own source files (names, sizes, times): other code (an upgrade, an
+    edited checkout) may summarise the same records otherwise, so a rerun then resumes the usual
+    way and writes results.json again."""
+    import hashlib
+
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        stat = path.stat()
+        digest.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
 def _resume_state(out_dir: Path, config: dict[str, Any], data_stamp: Any) -> dict[str, Any]:
     return {
+        "code": _code_stamp(),
         "config": json.loads(json.dumps({key: config.get(key) for key in (*RESUME_KEYS, "limit")})),
         "files": {name: _stamp(out_dir / name) for name in (SAMPLES, RESULTS, RUN_CONFIG)},
         "data": data_stamp,
