@@ -5,7 +5,9 @@ delimiters reached math-verify, which evaluates an integer power exactly and spe
 whole budget, 35-44 s of one call on a loaded machine; a GeoGebra script rotating by
 -5.5e294°) and hypothesis-drawn ones: each is scored as the model's failure (or
 compared) within 1 s of CPU, counted as CPU time of this process plus that of the
-checker's math-verify worker, never the clock.
+checker's math-verify worker, never the clock. Whatever the structural bounds miss,
+math-verify stops at its budget of 1 CPU s per answer and the answer is wrong (the model's
+failure, at the metric's floor); only a failing worker leaves it unscored.
 """
 
 from __future__ import annotations
@@ -213,6 +215,42 @@ def test_an_answers_parts_share_one_budget_of_the_symbolic_worker(monkeypatch: p
     monkeypatch.setattr(symbolic, "too_costly", lambda text: None)  # as if the bounds missed 9^9^9
     with _cpu() as spent, symbolic.shared_budget(0.5):
         verdict = check_answer("9^9^9!, 9^9^9!, 9^9^9!", "1, 2, 3")
-    assert not verdict.decided and "undecided" in verdict.detail, verdict
+    # the budget spent on the model's text is the model's failure: wrong and decided
+    assert verdict.decided and not verdict.equal, verdict
     assert spent() <= 0.5 + 0.3, spent()  # one budget, and no worker started again within it
     assert symbolic.symbolic_check("x+1", "1+x").equal is True  # the next answer has its own
+
+
+# Fixed examples that pass every structural bound (each power of a sum within its limits) and
+# still cost math-verify whole seconds: products of expansions. CPU seconds of the worker,
+# measured with a 30 s budget: 14.3, 2.1 and 20.3.
+SLOW_PAST_THE_BOUNDS = [
+    ("(x+y+z)^{28}(x-y+z)^{28}", "0"),
+    ("(x+y)^{64}(x-y)^{64}(x+2y)^{64}", "1"),
+    ("(x+y+z+w)^{12}(x-y+z-w)^{12}", "0"),
+]
+
+
+def test_the_symbolic_budget_is_one_second_and_spending_it_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker is stopped at its budget whatever the text: a comparison that would take
+    longer (here any, with the budget cut to a millisecond) is the answer's failure, decided."""
+    assert symbolic.CPU_BUDGET_S == 1.0
+    spent = symbolic.symbolic_check("\\sin^2 x+\\cos^2 x", "1", cpu_budget_s=0.001)
+    assert spent.equal is False and symbolic.BUDGET_SPENT in spent.why, spent
+    assert symbolic.symbolic_check("\\sin^2 x+\\cos^2 x", "1").equal is True  # a fresh worker, the full budget
+    long_text = "x+" * 200 + "1"
+    assert symbolic.symbolic_check(long_text, "1").equal is False  # the model's text too long: wrong
+    assert symbolic.symbolic_check("1", long_text).equal is None  # the gold too long: no verdict
+
+
+@pytest.mark.parametrize(("answer", "gold"), SLOW_PAST_THE_BOUNDS)
+def test_an_answer_past_the_bounds_is_wrong_within_a_second_of_cpu(answer: str, gold: str) -> None:
+    """Asked of math-verify as the checker asks it (the rules decide these from their
+    variables before it is reached), at the default budget. The worker the last example
+    stopped is started again first: its start is no example's cost."""
+    assert symbolic.symbolic_check("1", "1").equal is True
+    with _cpu() as spent:
+        result = symbolic.symbolic_check(answer, gold)
+    assert spent() <= CPU_LIMIT_S + 0.3, (answer, spent())  # the budget, and the worker's stop
+    # the model's failure: wrong, at the metric's floor, with the reason; never unscored
+    assert result.equal is False and symbolic.BUDGET_SPENT in result.why, result

@@ -31,9 +31,14 @@ from dataclasses import dataclass
 
 from .mathexpr import POWER_TOO_LARGE
 
-CPU_BUDGET_S = 5.0
-"""CPU seconds of the worker one question may spend (math-verify's answer to `sin^2 x+cos^2 x
-= 1` takes about 0.3 s)."""
+CPU_BUDGET_S = 1.0
+"""CPU seconds of the worker one answer may spend, all its parts together (math-verify's answer
+to `sin^2 x+cos^2 x = 1` takes about 0.3 s). Spending it is the answer's doing: the text is the
+model's, and no geometry answer needs more, so the answer is unequal (the metric's floor), as
+a hostile input must be within 1 s of CPU (issue #42); only the machine failing the worker
+(it cannot start, stops, or the wall-clock safety net is hit) leaves an answer undecided."""
+BUDGET_SPENT = "work budget spent"
+"""In the `why` of a verdict reached by spending the budget: the answer's failure, not the checker's."""
 SAFETY_NET_S = 600.0
 """Wall-clock seconds to wait for the worker's start or for one answer before giving up
 (undecided): only a worker that is stopped, swapped out or starved for minutes reaches it."""
@@ -138,12 +143,16 @@ def _spend(seconds: float) -> None:
 
 def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDGET_S,
                    safety_net_s: float = SAFETY_NET_S) -> SymbolicResult:
-    """math-verify's verdict on `prediction` = `gold`, or no verdict, saying why: the worker
-    spent `cpu_budget_s` CPU seconds on it, could not start, crashed, or gave no answer
-    within the `safety_net_s` wall-clock safety net."""
+    """math-verify's verdict on `prediction` = `gold`; unequal, saying why, when the model's
+    text is the cause (longer than `MAX_SYMBOLIC_CHARS`, too costly to evaluate, or the worker
+    spent `cpu_budget_s` CPU seconds on it: `BUDGET_SPENT`); or no verdict, saying why, when
+    the gold is too long or the machine is (the worker could not start, crashed, or gave no
+    answer within the `safety_net_s` wall-clock safety net)."""
     global _worker
-    if len(prediction) > MAX_SYMBOLIC_CHARS or len(gold) > MAX_SYMBOLIC_CHARS:
-        return SymbolicResult(None, f"longer than {MAX_SYMBOLIC_CHARS} characters")
+    if len(gold) > MAX_SYMBOLIC_CHARS:
+        return SymbolicResult(None, f"the gold answer is longer than {MAX_SYMBOLIC_CHARS} characters")
+    if len(prediction) > MAX_SYMBOLIC_CHARS:  # the model's text: no answer math-verify is asked to read
+        return SymbolicResult(False, f"longer than {MAX_SYMBOLIC_CHARS} characters")
     for text in (prediction, gold):
         if (why := too_costly(text)) is not None:
             # the text asks for a number no comparison can afford: the answer's doing, decided unequal
@@ -151,7 +160,7 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
     left = getattr(_shared, "left", None)
     if left is not None:
         if left <= MIN_QUESTION_S:
-            return SymbolicResult(None, f"the answer's budget of {_shared.total:g} CPU seconds was spent on its other parts")
+            return SymbolicResult(False, f"{BUDGET_SPENT}: the answer's {_shared.total:g} CPU s went on its other parts")
         cpu_budget_s = min(cpu_budget_s, left)
     with _lock:
         if _worker is None or _worker.poll() is not None:
@@ -175,7 +184,8 @@ def symbolic_check(prediction: str, gold: str, *, cpu_budget_s: float = CPU_BUDG
                 return SymbolicResult(None, f"no answer within the {safety_net_s:g} s safety net")
             if worker.returncode == -signal.SIGPROF:
                 _spend(cpu_budget_s)
-                return SymbolicResult(None, f"its work budget of {cpu_budget_s:g} CPU seconds was spent")
+                # the text asked for more work than any answer may: the model's failure
+                return SymbolicResult(False, f"{BUDGET_SPENT}: {cpu_budget_s:g} CPU s of math-verify")
             return SymbolicResult(None, f"the math-verify worker stopped (exit code {worker.returncode})")
     answer = json.loads(line)
     if isinstance(answer, dict):  # {"equal": ..., "cpu": seconds}
