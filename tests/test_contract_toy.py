@@ -3,8 +3,8 @@
 `tests/fixtures/toy_benchmark/toymc/` is ToyMC, five multiple-choice questions with a figure
 each, scored by accuracy, written as the guide says: its folder alone (a declaration, a
 scorer, a data module that also renders the card, the card's prose and the embedded sample),
-registered with the one line a real benchmark adds to `benchmarks/__init__.py` (here made
-by the test). The contract checks of tests/test_contract.py then run on it, and the folder
+registered by the test (a shipped benchmark adds one entry to `benchmarks/__init__.py`'s
+`DECLARATIONS`). The contract checks of tests/test_contract.py then run on it, and the folder
 is held to the guide's size: at most 8 files and 300 lines.
 """
 
@@ -27,7 +27,7 @@ FOLDER = FIXTURES / "toymc"
 
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Benchmark]:
-    """ToyMC, registered as `REGISTRY[name] = ToyMC()` (the registry's one line) for the test."""
+    """ToyMC, registered as `REGISTRY[name] = ToyMC()` for the test."""
     monkeypatch.syspath_prepend(str(FIXTURES))
     from toymc.benchmark import ToyMC  # type: ignore[import-not-found]
 

@@ -15,7 +15,7 @@ CHILD = textwrap.dedent(
     """
     import sys
     from geomeval.benchmarks import DECLARATIONS, REGISTRY, get_benchmark
-    declared = [f"geomeval.benchmarks.{module}" for module, _ in DECLARATIONS.values()]
+    declared = [f"geomeval.benchmarks.{name}.benchmark" for name in DECLARATIONS]
     listed = list(REGISTRY)
     before = [m for m in declared if m in sys.modules]
     bench = get_benchmark("geolaux")
