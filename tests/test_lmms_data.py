@@ -169,3 +169,21 @@ def test_lmms_eval_cli_runs_me2_on_the_authors_hub_layout(tmp_path: Path) -> Non
     assert asked == 2
     (found,) = (tmp_path / "out").rglob("*_results.json")
     assert "accuracy,none" in json.loads(found.read_text(encoding="utf-8"))["results"]["me2_solve"]
+
+
+@pytest.mark.slow
+@needs_lmms
+def test_a_judged_lmms_eval_run_ends_without_unclosed_sessions(tmp_path: Path) -> None:
+    """The judge's HTTP sessions are closed at exit (integrations/lmms/settings.close_judges):
+    aiohttp's "Unclosed client session" no longer ends every judged run."""
+    folder = me2_hub_folder(tmp_path)
+    verdict = '{"correctness": 4, "fidelity": 3, "referencing": 4, "reason": "ok"}'
+    with ChatServer(lambda request: verdict) as server:
+        result = lmms_eval(tmp_path, server.base_url, "me2_explain",
+                           {"GEOMEVAL_LMMS_DATA_ME2": str(folder), "GEOMEVAL_JUDGE_MODEL": "judge",
+                            "GEOMEVAL_JUDGE_BASE_URL": server.base_url, "GEOMEVAL_JUDGE_API_KEY": "sk-judge"})
+        judged = [r for r in server.requests if r.get("model") == "judge"]
+    said = result.stdout + result.stderr
+    assert result.returncode == 0, said[-4000:]
+    assert len(judged) == 2  # --limit 2: the judge was asked, so its session was opened
+    assert "Unclosed client session" not in said and "Unclosed connector" not in said

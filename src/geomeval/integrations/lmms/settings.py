@@ -4,6 +4,7 @@ from several threads."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from collections.abc import Mapping
@@ -110,8 +111,29 @@ def _judge(settings: TaskSettings) -> Any:
     key = settings.judge
     with _state_lock:
         if key not in _judges:
+            if not _judges:
+                atexit.register(close_judges)
             _judges[key] = judge_from_env(**dict(key)) if key else judge_from_env()
         return _judges[key]
+
+
+def close_judges(timeout_s: float = 10.0) -> None:
+    """Close the judges' HTTP sessions on the loop that opened them (the shared background
+    loop process_results scores on), at exit: left open, aiohttp says "Unclosed client
+    session" as the interpreter collects them."""
+    import asyncio
+    import contextlib
+
+    from ...client import BackgroundLoop
+
+    with _state_lock:
+        judges = list(_judges.values())
+    if not judges or BackgroundLoop._instance is None or not BackgroundLoop._instance.loop.is_running():
+        return
+    loop = BackgroundLoop._instance.loop
+    for judge in judges:
+        with contextlib.suppress(Exception):  # at exit: a judge that cannot close is left as it is
+            asyncio.run_coroutine_threadsafe(judge.aclose(), loop).result(timeout=timeout_s)
 
 
 def _benchmark_and_judge(name: str, task: str | None = None, kwargs: Mapping[str, Any] | None = None) -> tuple[Any, Any]:
