@@ -213,14 +213,17 @@ def test_leaderboard_endpoints(client: Any) -> None:
     board, note, table, _rank_by, _kinds, _column, plot, alt, csv, runs_note, runs, picked = client.predict(
         "(all)", api_name="/leaderboard")
     assert alt.startswith("Bar chart: ") and "n: not stated by the paper" in alt  # its text alternative, n said
-    assert board["choices"] and table["headers"][:3] == ["rank", "model", "type"] and table["headers"][-1] == "source"
+    assert board["choices"] and table["headers"][:2] == ["rank", "model"] and table["headers"][-1] == "source"
     assert picked["value"] == ["geolaux-random"] and _rows(runs)[0][0] == "geolaux-random"
     runs_note, runs, picked = client.predict("ggbench", api_name="/runs_table")
     assert "No runs" in runs_note and picked["choices"] == []
     assert _rows(runs) == [] or all(row[1] == "ggbench" for row in _rows(runs))
     for _label, key in board["choices"]:
         note, table, _rank_by, _kinds, _column, plot, alt, csv = client.predict(key, api_name="/published_table")
-        assert "ranked by" in note and table["headers"][:3] == ["rank", "model", "type"] and table["headers"][-1] == "source"
+        assert "ranked by" in note and table["headers"][:2] == ["rank", "model"] and table["headers"][-1] == "source"
+        ranked_by = note.split("ranked by **")[1].split("**")[0]
+        # The score it is ranked by comes third, pinned with rank and model (a phone shows it).
+        assert table["headers"][2] == (ranked_by if ranked_by in table["headers"] else "type"), key
         assert all(str(row[-1]).startswith(("published: ", "local run: ")) for row in _rows(table))
         assert Path(csv).read_text(encoding="utf-8").splitlines()[0].startswith("rank,model,type,")
     group, metric, _note = client.predict(["geolaux-random"], api_name="/breakdown_options")
@@ -718,6 +721,11 @@ def test_browser_axe_finds_nothing_serious_on_any_tab(browser: Any, space: str, 
             page.locator("#run-item-text h3", has_text="en_2").wait_for()
         if name == "Leaderboards":
             page.locator("#leaderboard-note", has_text="ranked by").wait_for()
+            ranked_by = _text(page, "#leaderboard-note").replace("*", "").split("ranked by ")[1].split(",")[0]
+            third = page.locator("#leaderboard-df th").nth(2)
+            box = third.bounding_box()
+            # The score beside the model, on a phone too (pinned with rank and model).
+            assert ranked_by in third.inner_text() and box is not None and box["x"] + box["width"] <= width
         _settled(page)
         subtabs = TRY_TABS if name == "Try a metric" and width > 800 else ("",)
         for sub in subtabs:

@@ -404,6 +404,16 @@ def _csv_file(table: ranking.Ranked, key: str) -> str:
     return str(path)
 
 
+def _score_third(headers: list[str], rows: list[list[Any]], ranked_by: str | None) -> tuple[list[str], list[list[Any]]]:
+    """The leaderboard as shown: rank, model, then the column it is ranked by (pinned with them,
+    so a phone shows the score beside the model), then the others in the table's order. The
+    CSV keeps the table's own order."""
+    if ranked_by not in headers or headers.index(ranked_by) < 2:
+        return headers, rows
+    order = [0, 1, headers.index(ranked_by), *[i for i in range(2, len(headers)) if headers[i] != ranked_by]]
+    return [headers[i] for i in order], [[row[i] for i in order] for row in rows]
+
+
 def _leaderboard_handlers(root: Path) -> dict[str, Callable[..., Any]]:
     """Handlers bound to the runs folder chosen at launch: a visitor never names a folder."""
 
@@ -419,7 +429,7 @@ def _leaderboard_handlers(root: Path) -> dict[str, Callable[..., Any]]:
                                                           if "ranked by **" in table.note else None)
         columns = boards.numeric_columns(key)
         plot = boards.board_plot(key, columns[0]) if columns else None
-        return (table.note, _frame(table.headers, table.rows),
+        return (table.note, _frame(*_score_third(table.headers, table.rows, chosen)),
                 gr.update(choices=table.columns, value=chosen if chosen in table.columns else None),
                 gr.update(choices=table.kinds, value=[k for k in (kinds or []) if k in table.kinds]),
                 gr.update(choices=columns, value=columns[0] if columns else None), plot, boards.figure_alt(plot),
@@ -680,7 +690,7 @@ def build_app(runs: str | Path | None = None) -> gr.Blocks:
                     search = gr.Textbox(label="Search models", elem_id="leaderboard-search")
                     kinds = gr.CheckboxGroup([], label="Model type (none ticked: all)", elem_id="leaderboard-kinds")
                 board_df = _table("Leaderboard", ["rank", "model"], elem_id="leaderboard-df", max_height=600,
-                                  pinned_columns=2)  # rank and model stay in view while the scores scroll
+                                  pinned_columns=3, column_widths=["64px", "160px", "80px"])  # rank, model, score stay in view
                 with gr.Row():
                     board_csv = gr.DownloadButton("Export CSV", elem_id="leaderboard-csv")
                     upload = gr.File(label="Add a results.json to this leaderboard (this session only, up to 2 MiB)",
