@@ -499,7 +499,8 @@ def test_breakdown_metric_must_be_the_runs_and_file_text_is_drawn_plain(
     figure.savefig(io.BytesIO(), format="png")  # raised ParseSyntaxException
     axes = figure.axes[0]
     assert axes.get_title() == f"{odd} by $g_{{$" and axes.get_ylabel() == odd
-    assert [t.get_text() for t in axes.get_xticklabels()] == ["$b^{$", "b"]
+    # Each bucket, then its n per run ("?": these results state no scored count).
+    assert [t.get_text() for t in axes.get_xticklabels()] == ["$b^{$\nn=? | ?", "b\nn=? | ?"]
     assert [t.get_text() for t in axes.get_legend().get_texts()] == ["$r^{$", "plain"]
 
 
