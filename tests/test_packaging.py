@@ -72,6 +72,8 @@ def test_wheel_metadata_is_complete(dist: Path) -> None:
         for part in (f"{name}.py", "README.md", "requirements.txt"):
             assert f"geomeval/metrics/{name}/{part}" in names, (name, part)
     assert "geomeval/lmms_tasks/me2/me2_solve.yaml" in names
+    # every subpackage: the lmms-eval tasks' utils.py import geomeval.integrations.lmms
+    assert "geomeval/integrations/lmms/loading.py" in names and "geomeval/integrations/lmms/tasks.py" in names
     assert "geomeval/_build_info.json" in names
     sdist = next(dist.glob("geomeval-*.tar.gz"))
     with tarfile.open(sdist) as archive:
