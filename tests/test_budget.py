@@ -133,8 +133,8 @@ def test_max_cost_on_the_cli_stops_under_the_cap_and_the_stop_line_is_the_total(
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({"m": {"prompt": 0.1, "completion": 100.0}}))
     with ChatServer(lambda request: REPLY, latency_s=0.05) as server:
-        done = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--no-cache",
-                   "--max-tokens", "30", "--concurrency", "32", "--prices", str(prices), "--max-cost", "0.01",
+        done = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--cache", "off",
+                   "-M", "max_tokens=30", "--concurrency", "32", "--budget", "prices=" + str(prices), "--budget", "cost=0.01",
                    "--out", str(tmp_path / "a"))
     assert done.returncode == 5, done.stderr
     results = json.loads((tmp_path / "a" / "results.json").read_text())
@@ -150,8 +150,7 @@ def test_max_cost_on_the_cli_stops_under_the_cap_and_the_stop_line_is_the_total(
 def test_max_cost_without_a_price_for_the_model_is_refused(tmp_path: Path) -> None:
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({"other": {"prompt": 1.0, "completion": 1.0}}))
-    done = cli("run", "geolaux", "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--prices",
-               str(prices), "--max-cost", "1", "--out", str(tmp_path / "a"))
+    done = cli("run", "geolaux", "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--budget", "prices=" + str(prices), "--budget", "cost=1", "--out", str(tmp_path / "a"))
     assert done.returncode == 2 and "no price for 'm'" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -160,8 +159,8 @@ def test_a_resume_after_a_kill_starts_from_the_spent_total(tmp_path: Path) -> No
     prices.write_text(json.dumps({"m": {"prompt": 0.1, "completion": 100.0}}))
     table = json.loads(prices.read_text())
     out = tmp_path / "a"
-    args = ("run", "geolaux", "--model", "openai:m", "--max-tokens", "30", "--concurrency", "1",
-            "--prices", str(prices), "--max-cost", "0.015", "--out", str(out))
+    args = ("run", "geolaux", "--model", "openai:m", "-M", "max_tokens=30", "--concurrency", "1",
+            "--budget", "prices=" + str(prices), "--budget", "cost=0.015", "--out", str(out))
     env = {**os.environ, "GEOMEVAL_CACHE_DIR": str(tmp_path / "cache")}
     with ChatServer(lambda request: REPLY, latency_s=0.3) as server:
         first = subprocess.Popen([sys.executable, "-m", "geomeval.cli", *args, "--base-url", server.base_url],

@@ -146,7 +146,7 @@ def test_judge_engine_on_loopback_server_beside_the_offline_engine(tmp_path: Pat
     with ChatServer(judge) as server:
         out = tmp_path / "judged"
         result = cli("run", "capgeo_bench", "--model", f"replay:{replay(tmp_path / 'c.jsonl', captions)}",
-                     "--judge", "openai:judge", "--judge-base-url", server.base_url, "--out", str(out),
+                     "--judge", "openai:judge", "-J", "base_url=" + str(server.base_url), "--out", str(out),
                      "--min-coverage", "0")
         assert result.returncode == 0, result.stderr
         extractions = [r for r in server.requests if prompt_text(r).startswith("List the keypoints")]

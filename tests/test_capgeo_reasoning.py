@@ -93,9 +93,9 @@ def server_script(bad_captioner: str = "openai:bad-captioner") -> object:
 def test_modes_share_one_caption_pass_and_caption_failures_are_unscored(tmp_path: Path) -> None:
     store = tmp_path / "captions"
     with ChatServer(server_script()) as server:
-        common = ["--source", "geoqa", "--base-url", server.base_url, "--captions", str(store), "--no-cache"]
+        common = ["-T", "source=geoqa", "--base-url", server.base_url, "-T", f"captions={store}", "--cache", "off"]
         for mode in ("with_image", "without_image"):
-            result = cli("run", "capgeo", "--model", "openai:strong", "--captioner", "openai:good", "--mode", mode,
+            result = cli("run", "capgeo", "--model", "openai:strong", "-T", "captioner=openai:good", "-T", "mode=" + str(mode),
                          "--out", str(tmp_path / mode), *common)
             assert result.returncode == 0, result.stderr
         captions = [r for r in server.requests if prompt_text(r).startswith(CAPTION_OPENINGS)]
@@ -104,8 +104,8 @@ def test_modes_share_one_caption_pass_and_caption_failures_are_unscored(tmp_path
         assert without and all(
             isinstance(r["messages"][-1]["content"], str) for r in without
         )  # without_image sends no image: plain text, as every server accepts
-        bad = cli("run", "capgeo", "--model", "openai:strong", "--captioner", "openai:bad-captioner",
-                  "--mode", "with_image", "--out", str(tmp_path / "bad"), "--min-coverage", "0", *common)
+        bad = cli("run", "capgeo", "--model", "openai:strong", "-T", "captioner=openai:bad-captioner",
+                  "-T", "mode=with_image", "--out", str(tmp_path / "bad"), "--min-coverage", "0", *common)
         assert bad.returncode == 0, bad.stderr
     results = json.loads((tmp_path / "with_image" / "results.json").read_text())
     assert results["metrics"]["accuracy"]["value"] == 1.0 and results["config"]["options"]["captioner"] == "openai:good"
@@ -118,14 +118,14 @@ def test_modes_share_one_caption_pass_and_caption_failures_are_unscored(tmp_path
 def test_resuming_with_another_mode_is_refused(tmp_path: Path) -> None:
     with ChatServer(server_script()) as server:
         out = tmp_path / "run"
-        first = cli("run", "capgeo", "--source", "geoqa", "--model", "openai:strong", "--base-url", server.base_url,
-                    "--out", str(out), "--no-cache")
+        first = cli("run", "capgeo", "-T", "source=geoqa", "--model", "openai:strong", "--base-url", server.base_url,
+                    "--out", str(out), "--cache", "off")
         assert first.returncode == 0, first.stderr
-        again = cli("run", "capgeo", "--source", "geoqa", "--model", "openai:strong", "--base-url", server.base_url,
-                    "--captioner", "openai:good", "--mode", "with_image", "--captions", str(tmp_path / "c"),
-                    "--out", str(out), "--no-cache")
+        again = cli("run", "capgeo", "-T", "source=geoqa", "--model", "openai:strong", "--base-url", server.base_url,
+                    "-T", "captioner=openai:good", "-T", "mode=with_image", "-T", "captions=" + str(tmp_path / "c"),
+                    "--out", str(out), "--cache", "off")
         assert again.returncode == 2 and "options" in again.stderr
-    assert cli("run", "geolaux", "--model", "baseline:random", "--mode", "direct",
+    assert cli("run", "geolaux", "--model", "baseline:random", "-T", "mode=direct",
                "--out", str(tmp_path / "g")).returncode == 2
 
 
@@ -180,17 +180,17 @@ def test_a_built_dataset_as_source_supplies_its_captions(tmp_path: Path) -> None
     built = tmp_path / "built"
     assert cli("capgeo", "build", "--source", "geoqa", "--out", str(built)).returncode == 0
     with ChatServer(server_script()) as server:
-        result = cli("run", "capgeo", "--source", str(built), "--mode", "without_image", "--model", "openai:strong",
-                     "--base-url", server.base_url, "--out", str(tmp_path / "run"), "--no-cache")
+        result = cli("run", "capgeo", "-T", "source=" + str(built), "-T", "mode=without_image", "--model", "openai:strong",
+                     "--base-url", server.base_url, "--out", str(tmp_path / "run"), "--cache", "off")
         assert result.returncode == 0, result.stderr
         assert not any(prompt_text(r).startswith(CAPTION_OPENINGS) for r in server.requests)
         assert all("The problem restated, with what its figure shows:" in prompt_text(r) for r in server.requests)
     results = json.loads((tmp_path / "run" / "results.json").read_text())
     assert results["metrics"]["accuracy"]["value"] == 1.0
     assert results["config"]["options"]["captioner"] == "the built dataset's caption column"
-    refused = cli("run", "capgeo", "--source", str(built), "--mode", "with_image", "--captioner", "openai:good",
+    refused = cli("run", "capgeo", "-T", "source=" + str(built), "-T", "mode=with_image", "-T", "captioner=openai:good",
                   "--model", "openai:strong", "--out", str(tmp_path / "x"))
     assert refused.returncode == 2 and "supplies its own captions" in refused.stderr
-    unknown = cli("run", "capgeo", "--source", str(tmp_path / "nothing"), "--model", "openai:strong",
+    unknown = cli("run", "capgeo", "-T", "source=" + str(tmp_path / "nothing"), "--model", "openai:strong",
                   "--out", str(tmp_path / "y"))
     assert unknown.returncode == 2 and "geomeval capgeo build" in unknown.stderr

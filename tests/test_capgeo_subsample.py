@@ -82,14 +82,14 @@ def test_sampling_switches_are_refused_where_they_change_nothing(tmp_path: Path)
 
 def test_resuming_with_another_seed_or_all_problems_is_refused(geoqa_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    common = ["run", "capgeo", "--source", "geoqa", "--data", str(geoqa_file), "--model", "baseline:random",
-              "--limit", "3", "--out", str(out), "--no-cache"]
-    first = cli(*common, "--sample-seed", "5")
+    common = ["run", "capgeo", "-T", "source=geoqa", "--data", str(geoqa_file), "--model", "baseline:random",
+              "--limit", "3", "--out", str(out), "--cache", "off"]
+    first = cli(*common, "-T", "sample_seed=5")
     assert first.returncode == 0, first.stderr
     config = json.loads((out / "run.json").read_text())
     assert config["options"]["subsample"] == {"size": 200, "seed": 5}
-    assert cli(*common, "--sample-seed", "5").returncode == 0  # the same draw resumes
-    for switch in (["--sample-seed", "6"], ["--all-problems"], []):  # [] is seed 0
+    assert cli(*common, "-T", "sample_seed=5").returncode == 0  # the same draw resumes
+    for switch in (["-T", "sample_seed=6"], ["-T", "all_problems=true"], []):  # [] is seed 0
         again = cli(*common, *switch)
         assert again.returncode == 2 and "differs in options" in again.stderr, switch
 

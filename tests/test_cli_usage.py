@@ -149,7 +149,7 @@ def test_a_base_url_without_a_scheme_is_a_usage_error(tmp_path: Path) -> None:
 def test_auth_and_not_found_stop_at_the_first_reply(tmp_path: Path, status: int, hint: str) -> None:
     with ChatServer(lambda request: "A", faults=[Fault(rate=1.0, status=status)]) as server:
         done = geomeval("run", "geoeval", "--model", "openai:m", "--base-url", server.base_url,
-                        "--concurrency", "1", "--no-cache", "--out", str(tmp_path / "out"))
+                        "--concurrency", "1", "--cache", "off", "--out", str(tmp_path / "out"))
         sent = len(server.requests)
         url = server.base_url
     assert done.returncode == 4, done.stderr

@@ -216,7 +216,7 @@ def test_rerun_retries_the_items_a_failing_judge_left_unscored(tmp_path: Path) -
 
 def cli_command(out: Path, model_url: str, judge_url: str, *extra: str) -> list[str]:
     return [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--model", "openai:m", "--base-url", model_url,
-            "--judge", "openai:j", "--judge-base-url", judge_url, "--out", str(out), "-T", "steps=geomeval", *extra]
+            "--judge", "openai:j", "-J", "base_url=" + str(judge_url), "--out", str(out), "-T", "steps=geomeval", *extra]
 
 
 def cli(args: list[str], cache_dir: Path) -> subprocess.CompletedProcess[str]:

@@ -24,7 +24,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 def _asked(benchmark: str, tmp_path: Path, *flags: str) -> list[tuple[object, object]]:
     with ChatServer(lambda _request: "no idea") as server:
         done = _cli("run", benchmark, "--model", "openai:m", "--base-url", server.base_url, "--limit", "2",
-                    "--no-cache", "--out", str(tmp_path / f"{benchmark}{len(flags)}"), *flags)
+                    "--cache", "off", "--out", str(tmp_path / f"{benchmark}{len(flags)}"), *flags)
         assert done.returncode == 0, done.stderr[-2000:]
         return [(r.get("max_tokens"), r.get("temperature")) for r in server.requests]
 
@@ -37,7 +37,7 @@ def test_the_model_is_asked_at_its_papers_settings_unless_told_otherwise(
     bench = REGISTRY[benchmark]
     assert (bench.generation_max_tokens, bench.generation_temperature) == expected
     assert set(_asked(benchmark, tmp_path)) == {expected}
-    assert set(_asked(benchmark, tmp_path, "--max-tokens", "300", "--temperature", "0.5")) == {(300, 0.5)}
+    assert set(_asked(benchmark, tmp_path, "-M", "max_tokens=300", "-M", "temperature=0.5")) == {(300, 0.5)}
 
 
 @pytest.mark.parametrize("benchmark", ["geolaux", "me2"])

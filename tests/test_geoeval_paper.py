@@ -58,7 +58,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
     out = tmp_path_factory.mktemp("geoeval_paper") / "run"
     with ChatServer(model) as server:
         result = cli("run", "geoeval", "--task", "geoeval_2000", "--model", "openai:m", "--base-url",
-                     server.base_url, "--out", str(out), "--no-cache")
+                     server.base_url, "--out", str(out), "--cache", "off")
         assert result.returncode == 0, result.stderr
     return json.loads((out / "results.json").read_text()), (out / "report.md").read_text()
 

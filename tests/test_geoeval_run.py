@@ -52,7 +52,7 @@ def test_model_on_loopback_server_answers_every_subset(task: str, tmp_path: Path
     with ChatServer(solver) as server:
         out = tmp_path / task
         result = cli("run", "geoeval", "--task", task, "--model", "openai:m", "--base-url", server.base_url,
-                     "--out", str(out), "--no-cache")
+                     "--out", str(out), "--cache", "off")
         assert result.returncode == 0, result.stderr
     results = json.loads((out / "results.json").read_text())
     assert results["metrics"]["A"]["value"] == 1.0 and results["metrics"]["A"]["coverage"] == 1.0
@@ -76,8 +76,8 @@ def test_random_baseline_reports_t_over_text_only_items(tmp_path: Path) -> None:
 def test_text_mode_sends_neither_diagram_nor_description(tmp_path: Path) -> None:
     # text_only: the server answers 500 to list-form content, as llama.cpp's does
     with ChatServer(solver, text_only=True) as server:
-        result = cli("run", "geoeval", "--task", "geoeval_2000", "--mode", "text", "--model", "openai:m",
-                     "--base-url", server.base_url, "--out", str(tmp_path / "text"), "--no-cache")
+        result = cli("run", "geoeval", "--task", "geoeval_2000", "-T", "mode=text", "--model", "openai:m",
+                     "--base-url", server.base_url, "--out", str(tmp_path / "text"), "--cache", "off")
         assert result.returncode == 0, result.stderr
         assert all(isinstance(m["content"], str) for r in server.requests for m in r["messages"])
         assert len(server.requests) == 10  # one request per item: nothing refused and retried
@@ -90,15 +90,15 @@ def test_text_mode_sends_neither_diagram_nor_description(tmp_path: Path) -> None
     assert results["metrics"]["T"]["not_applicable"] == 10 - without_diagram
     assert not any(s["meta"]["diagram_shown"] for s in samples)
     assert results["config"]["options"] == {"mode": "text", "prompt_style": "paper", "extraction": "paper"}
-    bad = cli("run", "geoeval", "--mode", "pictures", "--model", "baseline:random", "--out", str(tmp_path / "x"))
+    bad = cli("run", "geoeval", "-T", "mode=pictures", "--model", "baseline:random", "--out", str(tmp_path / "x"))
     assert bad.returncode == 2 and "unknown GeoEval input mode" in bad.stderr
 
 
 def test_judge_extracts_and_its_failures_fall_back_to_rules(tmp_path: Path) -> None:
     with ChatServer(solver) as server:
         result = cli("run", "geoeval", "--task", "geoeval_hard", "--model", "openai:m", "--judge", "openai:j",
-                     "--base-url", server.base_url, "--judge-base-url", server.base_url,
-                     "--out", str(tmp_path / "judged"), "--no-cache")
+                     "--base-url", server.base_url, "-J", "base_url=" + str(server.base_url),
+                     "--out", str(tmp_path / "judged"), "--cache", "off")
         assert result.returncode == 0, result.stderr
         judged = [r for r in server.requests if r["model"] == "j"]
         assert judged and all(prompt_text(r).rstrip().endswith("Extracted answer:") for r in judged)
@@ -112,8 +112,8 @@ def test_geomeval_switches_send_its_own_prompt_and_json_judge(tmp_path: Path) ->
     with ChatServer(solver) as server:
         result = cli("run", "geoeval", "--task", "geoeval_hard", "--model", "openai:m", "--judge", "openai:j",
                      "-T", "prompt_style=geomeval", "-T", "extraction=geomeval",
-                     "--base-url", server.base_url, "--judge-base-url", server.base_url,
-                     "--out", str(tmp_path / "switched"), "--no-cache")
+                     "--base-url", server.base_url, "-J", "base_url=" + str(server.base_url),
+                     "--out", str(tmp_path / "switched"), "--cache", "off")
         assert result.returncode == 0, result.stderr
         asked = [prompt_text(r) for r in server.requests if r["model"] == "m"]
         judged = [r for r in server.requests if r["model"] == "j"]
@@ -130,8 +130,8 @@ def test_description_ablation_compares_runs_per_described_item(tmp_path: Path) -
     """The paper's Table 3: the same model without and with diagram descriptions."""
     with ChatServer(solver) as server:
         for mode in ("text_diagram", "text_description_diagram"):
-            result = cli("run", "geoeval", "--mode", mode, "--model", "openai:m", "--base-url", server.base_url,
-                         "--out", str(tmp_path / mode), "--no-cache")
+            result = cli("run", "geoeval", "-T", "mode=" + str(mode), "--model", "openai:m", "--base-url", server.base_url,
+                         "--out", str(tmp_path / mode), "--cache", "off")
             assert result.returncode == 0, result.stderr
     shown = cli("compare", str(tmp_path / "text_diagram"), str(tmp_path / "text_description_diagram"))
     assert shown.returncode == 0, shown.stderr
@@ -152,8 +152,8 @@ def test_results_say_how_often_the_judge_decided_and_fell_back(tmp_path: Path) -
 
     with ChatServer(flaky) as server:
         result = cli("run", "geoeval", "--task", "geoeval_2000", "--model", "openai:m", "--judge", "openai:j",
-                     "--base-url", server.base_url, "--judge-base-url", server.base_url,
-                     "--out", str(tmp_path / "flaky"), "--no-cache")
+                     "--base-url", server.base_url, "-J", "base_url=" + str(server.base_url),
+                     "--out", str(tmp_path / "flaky"), "--cache", "off")
         assert result.returncode == 0, result.stderr
     samples = [json.loads(line) for line in (tmp_path / "flaky" / "samples.jsonl").read_text().splitlines()]
     decided = sum(s["extracted"]["method"] == "judge" for s in samples)
@@ -169,14 +169,14 @@ def test_results_say_how_often_the_judge_decided_and_fell_back(tmp_path: Path) -
 def test_the_judge_has_its_own_token_limit_concurrency_and_request_shape(tmp_path: Path) -> None:
     with ChatServer(solver) as server:
         result = cli("run", "geoeval", "--task", "geoeval_2000", "--model", "openai:m", "--judge", "openai:j",
-                     "--base-url", server.base_url, "--judge-base-url", server.base_url, "--judge-max-tokens", "300",
-                     "--judge-concurrency", "1", "--judge-timeout", "30", "--judge-style", "reasoning",
-                     "--out", str(tmp_path / "judged"), "--no-cache")
+                     "--base-url", server.base_url, "-J", "base_url=" + str(server.base_url), "-J", "max_tokens=300",
+                     "-J", "concurrency=1", "-J", "timeout=30", "-J", "style=reasoning",
+                     "--out", str(tmp_path / "judged"), "--cache", "off")
         assert result.returncode == 0, result.stderr
         judged = [r for r in server.requests if r["model"] == "j"]
         answered = [r for r in server.requests if r["model"] == "m"]
     assert judged and all(r.get("max_completion_tokens") == 300 and "temperature" not in r for r in judged)
     assert answered and all(r["max_tokens"] == 2048 and r["temperature"] == 0.0 for r in answered)
-    bad = cli("run", "geoeval", "--model", "baseline:random", "--judge", "openai:j", "--judge-style", "fast",
+    bad = cli("run", "geoeval", "--model", "baseline:random", "--judge", "openai:j", "-J", "style=fast",
               "--out", str(tmp_path / "x"))
     assert bad.returncode == 2 and "unknown judge style 'fast'" in bad.stderr

@@ -437,8 +437,8 @@ def test_cli_judge_text_only_flag_for_run_and_score(tmp_path: Path) -> None:
     with ChatServer(judge_or_model) as model_server, ChatServer(judge_or_model, text_only=True) as judge_server:
         ran = subprocess.run(
             [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--model", "openai:m", "--base-url",
-             model_server.base_url, "--judge", "openai:j", "--judge-base-url", judge_server.base_url,
-             "--judge-text-only", "--out", str(out), "--no-cache", "--limit", "3"],
+             model_server.base_url, "--judge", "openai:j", "-J", "base_url=" + str(judge_server.base_url),
+             "-J", "images=no", "--out", str(out), "--cache", "off", "--limit", "3"],
             capture_output=True, text=True, timeout=600, check=False)
         assert ran.returncode == 0, ran.stderr
         rescored = subprocess.run(

@@ -99,7 +99,7 @@ def test_judge_on_loopback_server_scores_every_rubric_with_coverage(code_replay:
     with ChatServer(judge) as server:
         out = tmp_path / "judged"
         result = cli("run", "ggbench", "--model", f"replay:{code_replay}", "--judge", "openai:judge",
-                     "--judge-base-url", server.base_url, "--out", str(out), "--no-cache")
+                     "-J", "base_url=" + str(server.base_url), "--out", str(out), "--cache", "off")
         # One unreadable verdict leaves coverage under the default --min-coverage (95%): the run
         # says so and exits 3, with every other score written.
         assert result.returncode == 3, result.stderr
@@ -197,8 +197,8 @@ def test_image_track_rubric_rules_with_a_judge(tmp_path: Path) -> None:
     out = tmp_path / "image"
     with ChatServer(judge) as server:
         result = cli("run", "ggbench", "--task", "ggbench_image", "--model", f"replay:{replay}", "--limit", "2",
-                     "--judge", "openai:judge", "--judge-base-url", server.base_url, "--out", str(out),
-                     "--no-cache", "--min-coverage", "0")
+                     "--judge", "openai:judge", "-J", "base_url=" + str(server.base_url), "--out", str(out),
+                     "--cache", "off", "--min-coverage", "0")
         texts = [prompt_text(r) for r in server.requests]
     assert result.returncode == 0, result.stderr
     _, samples = load(out)
@@ -275,7 +275,7 @@ def test_report_lays_the_run_out_as_table_4(code_replay: Path, tmp_path: Path) -
     with ChatServer(judge) as server:
         out = tmp_path / "judged"
         cli("run", "ggbench", "--model", f"replay:{code_replay}", "--judge", "openai:judge",
-            "--judge-base-url", server.base_url, "--out", str(out), "--no-cache", "--limit", "3")
+            "-J", "base_url=" + str(server.base_url), "--out", str(out), "--cache", "off", "--limit", "3")
     results, _ = load(out)
     table = next(t for t in results["tables"] if "Table 4" in t["title"])
     assert table["columns"] == ["model", "VLM-T", "VLM-I-Mid", "VLM-I-Res", "LPIPS", "PSNR", "SSIM", "VLM-I"]

@@ -122,9 +122,9 @@ def test_run_and_score_send_each_key_to_its_own_host_only(
         env["GEOMEVAL_API_KEY"] = MODEL_KEY
     if judge_key:
         env["GEOMEVAL_JUDGE_API_KEY"] = JUDGE_KEY
-    run_args = ["run", "geolaux", "--model", "openai:m", "--judge", "openai:j", "--limit", "1", "--no-cache",
+    run_args = ["run", "geolaux", "--model", "openai:m", "--judge", "openai:j", "--limit", "1", "--cache", "off",
                 "--min-coverage", "0", "--out", str(tmp_path / "run")]
-    judge_args = ["--judge-base-url", url[judge_flag]] if judge_flag else []
+    judge_args = ["-J", f"base_url={url[judge_flag]}"] if judge_flag else []
     run_args += (["--base-url", url[model_flag]] if model_flag else []) + judge_args
     runner = CliRunner()
 
@@ -133,8 +133,9 @@ def test_run_and_score_send_each_key_to_its_own_host_only(
     assert done.exit_code == 0, done.output
     in_run = seen(servers, before)
     before = {name: len(server.requests) for name, server in servers.items()}
+    score_judge = ["--judge-base-url", url[judge_flag]] if judge_flag else []  # `score` keeps its flags
     done = runner.invoke(app, ["score", str(tmp_path / "run"), "--judge", "openai:j", "--no-cache",
-                               "--min-coverage", "0", *judge_args], env=env)
+                               "--min-coverage", "0", *score_judge], env=env)
     assert done.exit_code == 0, done.output
     in_score = seen(servers, before)
 
@@ -156,7 +157,7 @@ def test_score_after_a_run_on_another_server_keeps_the_model_key_home(
     out = tmp_path / "run"
     runner = CliRunner()
     done = runner.invoke(app, ["run", "geolaux", "--model", "openai:m", "--judge", "openai:j", "--base-url",
-                               servers["M"].base_url, "--no-cache", "--min-coverage", "0", "--out", str(out)],
+                               servers["M"].base_url, "--cache", "off", "--min-coverage", "0", "--out", str(out)],
                          env=env)
     assert done.exit_code == 0, done.output
     for _ in range(3):
@@ -197,7 +198,7 @@ def test_a_secret_in_a_base_url_is_written_nowhere(servers: dict[str, ChatServer
     runner = CliRunner()
     said = []
     done = runner.invoke(app, ["run", "geolaux", "--model", "openai:m", "--judge", "openai:j", "--limit", "2",
-                               "--base-url", model_url, "--judge-base-url", judge_url, "--cache", str(cache),
+                               "--base-url", model_url, "-J", "base_url=" + str(judge_url), "--cache", str(cache),
                                "--min-coverage", "0", "--out", str(out)], env=env)
     said.append(done.output)
     assert done.exit_code == 0, done.output
@@ -219,7 +220,7 @@ def test_an_unusable_endpoint_is_reported_without_its_secret(tmp_path: Path) -> 
         url = gone.base_url + "?key=SECRET-UNREACHABLE"
     done = subprocess.run(
         [sys.executable, "-m", "geomeval", "run", "geolaux", "--model", "openai:m", "--base-url", url, "--limit", "1",
-         "--no-cache", "--out", str(tmp_path / "run")],
+         "--cache", "off", "--out", str(tmp_path / "run")],
         capture_output=True, text=True, timeout=300,
         env={k: v for k, v in __import__("os").environ.items() if k not in NAMES},
     )

@@ -75,9 +75,9 @@ def test_the_ablation_is_refused_where_no_summary_is_shown() -> None:
 def test_runs_with_and_without_the_summary_and_their_comparison(tmp_path: Path) -> None:
     with_dir, without_dir = tmp_path / "with", tmp_path / "without"
     with ChatServer(drifting_model) as server:
-        for out, mode in ((with_dir, []), (without_dir, ["--mode", "without_summary"])):
+        for out, mode in ((with_dir, []), (without_dir, ["-T", "mode=without_summary"])):
             result = cli("run", "me2", "--task", "me2_keypoints", *mode, "--model", "openai:m",
-                         "--base-url", server.base_url, "--out", str(out), "--no-cache")
+                         "--base-url", server.base_url, "--out", str(out), "--cache", "off")
             assert result.returncode == 0, result.stderr
     assert results(with_dir)["metrics"]["accuracy"]["value"] == 1.0
     without = results(without_dir)
@@ -133,7 +133,7 @@ def _differences() -> dict[str, dict[str, str]]:
 def test_the_card_states_the_differences_and_their_switches() -> None:
     rows = _differences()
     ablation = rows["summary-anchoring ablation (Appendix C)"]
-    assert "missing" not in ablation["geomeval"] and "`--mode without_summary`" in ablation["switch"]
+    assert "missing" not in ablation["geomeval"] and "`-T mode=without_summary`" in ablation["switch"]
     assert "geomeval me2 anchoring" in ablation["switch"]
     distractors = rows["keypoint distractors"]
     assert "Qwen3 Embedding" in distractors["paper"] and "all-MiniLM-L6-v2" in distractors["geomeval"]

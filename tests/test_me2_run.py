@@ -54,7 +54,7 @@ def test_a_perfect_model_scores_fully_on_every_task_with_domain_breakdowns(task:
     out = tmp_path / task
     with ChatServer(model) as server:
         result = cli("run", "me2", "--task", task, "--model", "openai:m", "--base-url", server.base_url,
-                     "--out", str(out), "--no-cache")
+                     "--out", str(out), "--cache", "off")
         assert result.returncode == 0, result.stderr
         assert all(sum(p["type"] == "image_url" for p in r["messages"][-1]["content"]) == 1 for r in server.requests)
     summary = results(out)
@@ -78,7 +78,7 @@ def test_explanations_judged_on_the_loopback_server_then_rescored_with_another_j
     out = tmp_path / "explain"
     with ChatServer(model) as server:
         result = cli("run", "me2", "--task", "me2_explain", "--model", "openai:m", "--base-url", server.base_url,
-                     "--out", str(out), "--no-cache")
+                     "--out", str(out), "--cache", "off")
         assert result.returncode == 0, result.stderr
     with ChatServer(judge) as judge_server:
         rescored = cli("score", str(out), "--judge", "openai:j", "--judge-base-url", judge_server.base_url, "--no-cache")

@@ -106,7 +106,7 @@ def test_run_with_a_prompt_file_sends_it_records_it_and_refuses_another_on_resum
                     "geoeval:\n  solve: |\n    MY PROMPT. {description}\n    Q: {problem}\n    {options}\n"
                     "    Last line: Answer: <letter>\n")
     out = tmp_path / "run"
-    base = ["run", "geoeval", "--task", "geoeval_2000", "--model", "openai:m", "--out", str(out), "--no-cache",
+    base = ["run", "geoeval", "--task", "geoeval_2000", "--model", "openai:m", "--out", str(out), "--cache", "off",
             "--limit", "3"]
     with ChatServer(_solver) as server:
         first = cli(*base, "--base-url", server.base_url, "--prompts", str(prompts))
@@ -134,7 +134,7 @@ def test_a_bad_prompt_file_stops_the_run_before_any_request(tmp_path: Path) -> N
     bad = write(tmp_path / "bad.yaml", "geoeval:\n  solve: 'Solve {question}'\n")
     with ChatServer(_solver) as server:
         result = cli("run", "geoeval", "--model", "openai:m", "--base-url", server.base_url,
-                     "--out", str(tmp_path / "run"), "--prompts", str(bad), "--no-cache")
+                     "--out", str(tmp_path / "run"), "--prompts", str(bad), "--cache", "off")
         assert server.requests == []
     assert result.returncode == 2
     assert "geoeval.solve" in result.stderr and "{question}" in result.stderr
@@ -248,9 +248,9 @@ def test_capgeo_caption_and_reasoning_templates_reach_captioner_and_reasoner(tmp
 
     captions = tmp_path / "captions"
     with ChatServer(serve) as server:
-        done = cli("run", "capgeo", "--source", "geoqa", "--mode", "without_image", "--captioner", "openai:cap",
-                   "--model", "openai:m", "--base-url", server.base_url, "--captions", str(captions),
-                   "--out", str(tmp_path / "run"), "--limit", "2", "--no-cache", "--prompts", str(prompts))
+        done = cli("run", "capgeo", "-T", "source=geoqa", "-T", "mode=without_image", "-T", "captioner=openai:cap",
+                   "--model", "openai:m", "--base-url", server.base_url, "-T", "captions=" + str(captions),
+                   "--out", str(tmp_path / "run"), "--limit", "2", "--cache", "off", "--prompts", str(prompts))
         assert done.returncode == 0, done.stderr
         texts = [prompt_text(r) for r in server.requests]
     asked = [t for t in texts if t.startswith("MY CAPTION PROMPT. Text: ")]

@@ -99,9 +99,9 @@ def test_a_text_only_geoeval_run_with_the_real_model_as_model_and_judge(
 ) -> None:
     url, log = server
     before = _served(log)
-    result = _cli("run", "geoeval", "--task", "geoeval_2000", "--mode", "text", "--model", f"openai:{ALIAS}",
-                  "--judge", f"openai:{ALIAS}", "--base-url", url, "--judge-base-url", url,
-                  "--out", str(tmp_path / "geoeval"), "--no-cache", cwd=tmp_path)
+    result = _cli("run", "geoeval", "--task", "geoeval_2000", "-T", "mode=text", "--model", f"openai:{ALIAS}",
+                  "--judge", f"openai:{ALIAS}", "--base-url", url, "-J", "base_url=" + str(url),
+                  "--out", str(tmp_path / "geoeval"), "--cache", "off", cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     results = json.loads((tmp_path / "geoeval" / "results.json").read_text())
     assert results["generation"]["succeeded"] == results["n_items"] == 10
@@ -128,8 +128,8 @@ def test_a_text_only_capgeo_run_from_a_built_caption_dataset(server: tuple[str, 
     url, log = server
     assert _cli("capgeo", "build", "--source", "geoqa", "--out", str(tmp_path / "built"), cwd=tmp_path).returncode == 0
     before = _served(log)
-    result = _cli("run", "capgeo", "--source", str(tmp_path / "built"), "--mode", "without_image",
-                  "--model", f"openai:{ALIAS}", "--base-url", url, "--out", str(tmp_path / "capgeo"), "--no-cache",
+    result = _cli("run", "capgeo", "-T", "source=" + str(tmp_path / "built"), "-T", "mode=without_image",
+                  "--model", f"openai:{ALIAS}", "--base-url", url, "--out", str(tmp_path / "capgeo"), "--cache", "off",
                   cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     results = json.loads((tmp_path / "capgeo" / "results.json").read_text())

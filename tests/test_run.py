@@ -274,7 +274,7 @@ def test_answers_cut_at_max_tokens_are_flagged_counted_and_kept_through_the_cach
 
     env = {"GEOMEVAL_CACHE_DIR": str(tmp_path / "cache")}
     with ChatServer(verbose) as server:
-        args = ("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--max-tokens", "12")
+        args = ("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "-M", "max_tokens=12")
         first = cli(*args, "--out", str(tmp_path / "a"), env=env)
         assert first.returncode == 0, first.stderr
         sent = len(server.requests)
@@ -427,8 +427,8 @@ def test_tokens_and_cost_are_summed_per_model_and_shown(tmp_path: Path) -> None:
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({"m": {"prompt": 2.0, "completion": 8.0}}))
     with ChatServer(oracle) as server:
-        done = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--no-cache",
-                   "--prices", str(prices), "--out", str(tmp_path / "a"))
+        done = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--cache", "off",
+                   "--budget", "prices=" + str(prices), "--out", str(tmp_path / "a"))
     assert done.returncode == 0, done.stderr
     results, samples = load(tmp_path / "a")
     used = results["requests"]["model"]
@@ -445,7 +445,7 @@ def test_request_budget_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> N
     with ChatServer(oracle) as server:
         args = ("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--concurrency", "1",
                 "--out", str(tmp_path / "a"))
-        stopped = cli(*args, "--max-requests", "3", env=env)
+        stopped = cli(*args, "--budget", "requests=3", env=env)
         assert stopped.returncode == 5, stopped.stderr
         assert "request budget is spent" in stopped.stderr and len(server.requests) == 3
         results, samples = load(tmp_path / "a")

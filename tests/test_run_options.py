@@ -69,7 +69,7 @@ def test_run_help_and_list_are_read_from_the_registry() -> None:
 
 
 def test_a_flag_and_its_task_option_together_are_refused(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["run", "geoeval", "--model", "baseline:random", "--mode", "text",
+    result = CliRunner().invoke(app, ["run", "geoeval", "--model", "baseline:random", "-T", "mode=text",
                                       "-T", "mode=text", "--out", str(tmp_path / "x")])
     assert result.exit_code != 0 and isinstance(result.exception, UsageError)
     assert "-T mode given twice" in str(result.exception)

@@ -24,10 +24,10 @@ def _totals(out: Path) -> dict:
 def test_totals_after_a_budget_stop_and_resumes_equal_the_requests_sent(tmp_path: Path) -> None:
     out = tmp_path / "run"
     with ChatServer(oracle) as server:
-        first = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--no-cache",
-                    "--max-requests", "3", "--concurrency", "1", "--out", str(out))
+        first = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--cache", "off",
+                    "--budget", "requests=3", "--concurrency", "1", "--out", str(out))
         assert first.returncode != 0 and len(server.requests) == 3  # stopped by the budget
-        second = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--no-cache",
+        second = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--cache", "off",
                      "--out", str(out))
         assert second.returncode == 0, second.stderr
         sent = len(server.requests)
@@ -37,7 +37,7 @@ def test_totals_after_a_budget_stop_and_resumes_equal_the_requests_sent(tmp_path
         _, samples = load(out)
         completion = sum(s["generation_info"]["usage"]["completion_tokens"] for s in samples)
         assert used["completion_tokens"] == completion  # every answer's tokens, once
-        third = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--no-cache",
+        third = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--cache", "off",
                     "--out", str(out))  # nothing left to do
         assert third.returncode == 0, third.stderr
         assert len(server.requests) == sent
@@ -55,7 +55,7 @@ def test_totals_after_a_kill_and_resume_equal_the_requests_sent(tmp_path: Path) 
 
     with ChatServer(slow) as server:
         command = [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--model", "openai:m",
-                   "--base-url", server.base_url, "--no-cache", "--concurrency", "2", "--out", str(out)]
+                   "--base-url", server.base_url, "--cache", "off", "--concurrency", "2", "--out", str(out)]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for _ in range(600):
@@ -68,7 +68,7 @@ def test_totals_after_a_kill_and_resume_equal_the_requests_sent(tmp_path: Path) 
         time.sleep(0.5)  # a request sent just before the kill reaches the server's list
         killed_after = len(server.requests)
         assert killed_after >= 3
-        resumed = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--no-cache",
+        resumed = cli("run", "geolaux", "--model", "openai:m", "--base-url", server.base_url, "--cache", "off",
                       "--out", str(out))
         assert resumed.returncode == 0, resumed.stderr
         sent = len(server.requests)

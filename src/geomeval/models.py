@@ -387,16 +387,3 @@ def parse_model_spec(spec: str, options: ModelOptions | None = None) -> Model:
     )
 
 
-def parse_engine_args(pairs: list[str]) -> dict[str, Any]:
-    """`key=value` pairs for vLLM's engine; values read as JSON where they parse (8, true, 0.9)."""
-    args: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip().lstrip("-").replace("-", "_")
-        if not sep or not key.isidentifier():
-            raise UsageError(f"engine argument {pair!r}: expected key=value, e.g. max_model_len=8192")
-        try:
-            args[key] = json.loads(value)
-        except json.JSONDecodeError:
-            args[key] = value
-    return args

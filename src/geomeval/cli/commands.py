@@ -28,6 +28,16 @@ from typer.core import TyperCommand
 
 from .. import __version__
 from ..errors import MIN_COVERAGE_EXIT, UsageError
+from .settings import (
+    BUDGET_KEYS,
+    JUDGE_KEYS,
+    MODEL_KEYS,
+    budget_settings,
+    cache_setting,
+    judge_settings,
+    keys_help,
+    model_settings,
+)
 
 if TYPE_CHECKING:
     from typer import _click  # the click typer bundles (typer has no click dependency)
@@ -155,8 +165,6 @@ def _default_out(benchmark: str, task: str, model: str) -> Path:
     return Path("runs") / f"{benchmark}-{task}-{slug}"
 
 
-
-
 def _cache(path: Path | None, no_cache: bool) -> Any:
     from ..cache import ResponseCache, default_cache_path
 
@@ -199,13 +207,6 @@ MinCoverageOpt = Annotated[
 TimeoutOpt = Annotated[
     float, typer.Option(min=1.0, envvar="GEOMEVAL_TIMEOUT",
                         help="seconds a server may answer nothing before a request is given up and retried")
-]
-JudgeConcurrencyOpt = Annotated[
-    int | None, typer.Option(min=1, max=1024, envvar="GEOMEVAL_JUDGE_CONCURRENCY",
-                             help="judge requests in flight (default: --concurrency)")
-]
-JudgeTimeoutOpt = Annotated[
-    float | None, typer.Option(min=1.0, envvar="GEOMEVAL_JUDGE_TIMEOUT", help="the judge's timeout (default: --timeout)")
 ]
 JudgeMaxTokensOpt = Annotated[
     int | None, typer.Option(min=1, envvar="GEOMEVAL_JUDGE_MAX_TOKENS",
@@ -333,6 +334,9 @@ def _options_help() -> str:
         for spec in specs(bench.Options):
             default = "" if spec.default in (None, False) else f", default {spec.default}"
             lines.append(f"  -T {spec.name}={spec.kind}{default}: {spec.help}")
+        if hasattr(bench, "captioner"):  # a benchmark run with a second model (CapGeo's captioner)
+            lines.append("  -T captioner=model spec: the model that captions the figures (with the run's settings)")
+            lines.append("  -T captioner_base_url=URL: the captioner's server (default: --base-url)")
     return "\n\n".join(lines)
 
 
@@ -386,69 +390,55 @@ def run(
     limit: Annotated[int | None, typer.Option(min=1, help="score only the first N items")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="output folder")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for the model (or GEOMEVAL_BASE_URL)")] = None,
-    judge_base_url: Annotated[str | None, typer.Option(help="server for the judge (or GEOMEVAL_JUDGE_BASE_URL)")] = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
-    judge_concurrency: JudgeConcurrencyOpt = None,
-    judge_timeout: JudgeTimeoutOpt = None,
-    judge_max_tokens: JudgeMaxTokensOpt = None,
-    judge_style: JudgeStyleOpt = None,
-    judge_images: JudgeImagesOpt = None,
-    judge_temperature: JudgeTemperatureOpt = None,
-    max_tokens: Annotated[int | None, typer.Option(min=1, help=MAX_TOKENS_HELP)] = None,
-    temperature: Annotated[float | None, typer.Option(min=0.0, help=TEMPERATURE_HELP + " (for the judge's: --judge-temperature)")] = None,
-    tensor_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: GPUs to shard the model over")] = None,
-    data_parallel_size: Annotated[int | None, typer.Option(min=1, help="vllm: model replicas answering together")] = None,
-    engine_arg: Annotated[list[str] | None, typer.Option(help="vllm: engine argument key=value (repeatable)")] = None,
+    model_option: Annotated[list[str] | None, typer.Option(
+        "--model-option", "-M", help="the model's setting KEY=VALUE (repeatable): " + keys_help(MODEL_KEYS)
+        + "; any other key is a vLLM engine argument (e.g. -M tensor_parallel_size=2)")] = None,
+    judge_option: Annotated[list[str] | None, typer.Option(
+        "--judge-option", "-J", help="the judge's setting KEY=VALUE (repeatable): " + keys_help(JUDGE_KEYS))] = None,
     min_coverage: MinCoverageOpt = 0.95,
-    cache: CacheOpt = None,
-    no_cache: NoCacheOpt = False,
-    seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
+    cache: Annotated[str | None, typer.Option(
+        "--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval); "
+                        "off: neither read nor write it")] = None,
     overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
     shard: Annotated[str | None, typer.Option(help="run only slice i of n (e.g. 2/4: every 4th item from the 2nd); "
                                                    "`geomeval merge` joins the n folders")] = None,
-    captioner: Annotated[str | None, typer.Option(help="capgeo: the model spec that captions the figures")] = None,
-    captioner_base_url: Annotated[str | None, typer.Option(help="capgeo: server for the captioner (default: --base-url)")] = None,
-    source: Annotated[str | None, typer.Option(hidden=True, help="-T source=")] = None,
-    mode: Annotated[str | None, typer.Option(hidden=True, help="-T mode=")] = None,
-    captions: Annotated[Path | None, typer.Option(hidden=True, help="-T captions=")] = None,
     prompts: Annotated[Path | None, typer.Option(envvar="GEOMEVAL_PROMPTS",
                                                  help="prompt file replacing named templates (e.g. the authors' "
                                                       "exact wording); `geomeval prompts BENCHMARK` prints the defaults")] = None,
-    sample_seed: Annotated[int | None, typer.Option(hidden=True, help="-T sample_seed=")] = None,
-    all_problems: Annotated[bool, typer.Option(hidden=True, help="-T all_problems=true")] = False,
     task_option: Annotated[list[str] | None, typer.Option(
         "--task-option", "-T", help="a benchmark's own option KEY=VALUE (repeatable), e.g. -T mode=text; "
                                     "each benchmark's are listed below")] = None,
     dry_run: DryRunOpt = False,
-    max_requests: MaxRequestsOpt = None,
-    max_cost: MaxCostOpt = None,
-    prices: PricesOpt = None,
+    budget: Annotated[list[str] | None, typer.Option(
+        "--budget", help="a limit KEY=VALUE (repeatable): " + keys_help(BUDGET_KEYS))] = None,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
     from ..benchmarks import get_benchmark, with_prompt_file
     from ..judges import parse_judge_spec
-    from ..models import ModelOptions, parse_engine_args, parse_model_spec
+    from ..models import ModelOptions, parse_model_spec
     from ..runner import run as run_benchmark
 
     bench = get_benchmark(benchmark)
     task = task or bench.default_task
     with_prompt_file(bench, prompts)  # a bad prompt file fails before any endpoint is contacted
-    engine_args = parse_engine_args(engine_arg or [])
-    if tensor_parallel_size is not None:
-        engine_args["tensor_parallel_size"] = tensor_parallel_size
-    if data_parallel_size is not None:
-        engine_args["data_parallel_size"] = data_parallel_size
+    generation, engine_args = model_settings(model_option or [])
+    judging = judge_settings(judge_option or [])
+    limits = budget_settings(budget or [])
+    cache_path, no_cache = cache_setting(cache)
+    seed = generation.get("seed", 0)
     from ..shards import parse_shard
 
     slice_ = parse_shard(shard) if shard is not None else None  # a bad form fails before anything starts
-    response_cache = _cache(cache, no_cache)
+    response_cache = _cache(cache_path, no_cache)
     judge_obj = parse_judge_spec(
-        judge, base_url=judge_base_url, concurrency=judge_concurrency or concurrency,
-        timeout_s=judge_timeout or timeout, cache=response_cache, model_base_url=base_url,
-        max_tokens=judge_max_tokens, style=judge_style, images=judge_images, temperature=judge_temperature,
+        judge, base_url=judging.get("base_url"), concurrency=judging.get("concurrency") or concurrency,
+        timeout_s=judging.get("timeout") or timeout, cache=response_cache, model_base_url=base_url,
+        max_tokens=judging.get("max_tokens"), style=judging.get("style"), images=judging.get("images"),
+        temperature=judging.get("temperature"),
     )
-    max_tokens, temperature = generation_settings(bench, max_tokens, temperature)
+    max_tokens, temperature = generation_settings(bench, generation.get("max_tokens"), generation.get("temperature"))
     model_obj = parse_model_spec(
         model,
         ModelOptions(
@@ -456,9 +446,13 @@ def run(
             temperature=temperature, seed=seed, cache=response_cache, engine_args=engine_args,
         ),
     )
-    captioner_obj = None
-    if captioner is not None:
-        captioner_obj = parse_model_spec(
+    from ..benchmarks.options import option_pairs
+
+    given = option_pairs(task_option or [])
+    captioner = given.pop("captioner", None)
+    captioner_base_url = given.pop("captioner_base_url", None)
+    if captioner is not None:  # a second model (CapGeo's), with the run's settings
+        given["captioner"] = parse_model_spec(
             captioner,
             ModelOptions(
                 base_url=captioner_base_url or base_url, concurrency=concurrency, timeout_s=timeout,
@@ -466,13 +460,8 @@ def run(
                 key_base_url=base_url or "",
             ),
         )
-    aliases = {"source": source, "mode": mode, "captions": captions, "sample_seed": sample_seed,
-               "all_problems": all_problems or None}
-    from ..benchmarks.options import option_pairs
-
-    given = option_pairs(task_option or [], {key: value for key, value in aliases.items() if value is not None})
-    if captioner_obj is not None:
-        given["captioner"] = captioner_obj
+    elif captioner_base_url is not None:
+        raise UsageError("-T captioner_base_url needs -T captioner=<model spec>")
     bench = bench.configure(given)
     bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
@@ -482,11 +471,11 @@ def run(
         _print_plan(plan(bench, task=task, model=model_obj, judge=judge_obj, out_dir=target, data=data,
                          limit=limit, overwrite=overwrite, shard=slice_))
         return
-    price_table = _read_prices(prices)
+    price_table = _read_prices(limits.get("prices"))
     results = _run_guarded(
         f"{bench.name}/{task}", run_benchmark, bench, task=task, model=model_obj, judge=judge_obj, out_dir=target,
         data=data, limit=limit, concurrency=concurrency, seed=seed, overwrite=overwrite,
-        budget=_budget(max_requests, max_cost, price_table), prices=price_table, shard=slice_,
+        budget=_budget(limits.get("requests"), limits.get("cost"), price_table), prices=price_table, shard=slice_,
     )
     _print_results(results, target)
     _print_requests(model=getattr(model_obj, "client", model_obj), judge=judge_obj.client)
