@@ -353,7 +353,10 @@ class RequestBudget:
         self.in_flight += 1
         self.reserved += cost
         self.reserved_by_owner[id(owner)] = self.reserved_by_owner.get(id(owner), 0.0) + cost
-        self._write_ledger(force=True)  # written before it is sent: a kill leaves it counted
+        # with a cap, written before it is sent (a kill leaves it counted); without one, at most
+        # once a second as the docstring of `_write_ledger` says (a file replaced per request
+        # cost a 500-call run 1,000 replaces, seconds of its event loop on a busy disk)
+        self._write_ledger()
         return Reservation(id(owner), model, cost)
 
     def settle(self, held: Reservation, usage: dict[str, int] | None, *, sent: bool = True,
