@@ -117,3 +117,19 @@ def test_a_release_card_loads_the_repo_it_is_staged_for(tmp_path: Path, monkeypa
     monkeypatch.setattr(huggingface_hub, "HfApi", lambda token=None: pytest.fail("no Hub call"))
     with pytest.raises(PublishError, match="staged for someone/ME2"):
         push(staged, "someone/other", "hf_token", redistribution_granted=True)
+
+
+def test_card_faces_show_the_real_loading_line_for_each_source() -> None:
+    cards = Path(__file__).resolve().parents[1] / "cards"
+    me2 = (cards / "me2" / "README.md").read_text(encoding="utf-8")
+    assert "geomeval build me2 --raw jungypark/ME2 --out built/me2" in me2 and "gated" in me2
+    ggbench = (cards / "ggbench" / "README.md").read_text(encoding="utf-8")
+    assert "git clone https://huggingface.co/datasets/opendatalab-raiser/GGBench" in ggbench
+    geolaux = (cards / "geolaux" / "README.md").read_text(encoding="utf-8")
+    assert 'ds = load_dataset("geomeval/GeoLaux", split="test")' in geolaux  # MIT: a Hub build may exist
+    for name in ("capgeo", "capgeo_bench", "geoeval", "geolaux", "ggbench", "me2"):
+        text = (cards / name / "README.md").read_text(encoding="utf-8")
+        meta = metadata(name)
+        assert f"published only as `{meta.repo_id}-sample`, never under" in text, name
+        if not meta.redistributable:  # no Hub copy of the release is offered under its id
+            assert f'load_dataset("{meta.repo_id}"' not in text, name

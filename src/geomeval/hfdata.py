@@ -134,10 +134,48 @@ def card_metadata(meta: HubMetadata, rows: int | None = None) -> Any:
     return _card_data(**fields)
 
 
+def authors_hub_lines(meta: HubMetadata) -> list[str]:
+    """A card's lines for the authors' own Hub dataset (where they publish one): what it is,
+    and the commands that turn it into geomeval's typed build through the benchmark's reader."""
+    if not meta.authors_hub:
+        return []
+    note = f" ({meta.authors_hub_note})" if meta.authors_hub_note else ""
+    return [f"From the authors' own Hub dataset [`{meta.authors_hub}`](https://huggingface.co/datasets/"
+            f"{meta.authors_hub}), converted by geomeval's reader for its layout{note}:", "",
+            "```bash", *meta.authors_hub_steps, "```", ""]
+
+
+def hub_sources(meta: HubMetadata) -> str:
+    """What a card's Loading section adds after its local-build example: the real line for
+    each other source (the authors' Hub dataset, geomeval's Hub build where the release may be
+    redistributed, and the embedded sample's id, which is never the benchmark's)."""
+    lines = ["", *authors_hub_lines(meta)]
+    if meta.redistributable:
+        lines += ["geomeval's build of the release on the Hub (its terms allow it):", "", "```python",
+                  f'ds = load_dataset("{meta.repo_id}", split="test")', "```", ""]
+    lines += [f"geomeval's embedded sample (a few problems written for geomeval, not {meta.pretty_name}'s) is "
+              f"published only as `{meta.repo_id}-sample`, never under {meta.pretty_name}'s own id.", ""]
+    return "\n".join(lines)
+
+
+def _with_sources(meta: HubMetadata, body: str) -> str:
+    """`body` with `hub_sources` at the end of its `## Loading` section (GeoEval's: `## Configs`;
+    none: as it is)."""
+    heading = next((h for h in ("\n## Loading\n", "\n## Configs\n") if h in body), None)
+    if heading is None:
+        return body
+    start = body.find(heading)
+    end = body.find("\n## ", start + len(heading))
+    end = len(body) if end < 0 else end
+    return body[:end].rstrip("\n") + "\n" + hub_sources(meta).rstrip("\n") + "\n" + body[end:]
+
+
 def card_sections(meta: HubMetadata, body: str) -> str:
     """`body` followed by the Hub sections every published card needs (from `meta`, the
     benchmark's `hub`): the license terms per source (with why, where a license is unknown)
-    and, unless `body` has one, the citations."""
+    and, unless `body` has one, the citations; its Loading section gets the line for each
+    Hub source (`hub_sources`)."""
+    body = _with_sources(meta, body)
     lines = ["", "## License", "", f"`{meta.license}`: {meta.license_reason}", ""]
     lines += [f"- {s.name}: `{s.license}`, stated at <{s.where}>" + (f"; {s.note}." if s.note else ".")
               for s in meta.sources]

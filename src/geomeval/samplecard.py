@@ -18,6 +18,7 @@ import re
 import yaml
 
 from .errors import UsageError
+from .hfdata import authors_hub_lines
 from .hub_metadata import HubMetadata, metadata
 
 SAMPLE_LICENSE = "apache-2.0"
@@ -75,11 +76,7 @@ def loading_section(meta: HubMetadata, repo_id: str | None, *, sample: bool = Fa
                 else "this repository (a typed build of the release)")
         lines += [f"From {what}:", "", "```python", "from datasets import load_dataset",
                   f'ds = load_dataset("{repo_id}", split="test")', "```", ""]
-    if meta.authors_hub:
-        lines += [f"From the authors' own Hub dataset [`{meta.authors_hub}`](https://huggingface.co/datasets/"
-                  f"{meta.authors_hub}), converted by geomeval's reader for its layout"
-                  + (f" ({meta.authors_hub_note})" if meta.authors_hub_note else "") + ":", "",
-                  "```bash", *meta.authors_hub_steps, "```", ""]
+    lines += authors_hub_lines(meta)
     lines += ["From a local build of the release (`geomeval build`), offline:", "", "```python",
               "from datasets import load_dataset", f'ds = load_dataset("built/{name}", split="test")', "```", ""]
     return "\n".join(lines)
