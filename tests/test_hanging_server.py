@@ -153,7 +153,7 @@ def test_no_hedge_for_a_reply_being_computed_nor_a_queue_worked_through_in_order
     lengths = [3] * 12 + [400] + [3] * 6  # the long one takes 4 s against 0.03 s
     with ChatServer(lambda request: " ".join(["w"] * int(prompt_text(request))),
                     stream=True, token_s=0.01) as server:
-        client = ChatClient("m", base_url=server.base_url, concurrency=4, timeout_s=30.0)
+        client = ChatClient("m", base_url=server.base_url, concurrency=4, timeout_s=30.0, stream=True)
         replies = _ask(client, [str(n) for n in lengths])
         assert len(server.requests) == len(lengths)
     assert [len(r.text.split()) for r in replies] == lengths and client.hedges == 0

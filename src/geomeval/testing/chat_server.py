@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Responder = Callable[[dict[str, Any]], str]
-FAULT_KINDS = ("status", "hang", "malformed", "truncated", "drop", "stall")
+FAULT_KINDS = ("status", "hang", "malformed", "truncated", "drop", "stall", "cut")
 MAX_BODY = 64 * 1024 * 1024
 
 
@@ -40,7 +40,9 @@ class Fault:
     `malformed` (200 with a body that is not JSON), `truncated` (a Content-Length
     longer than the body, then the connection closes), `drop` (close at once), `stall`
     (a streamed reply that stops after half its words and sends nothing for `hang_s`; a
-    request not streamed hangs).
+    request not streamed hangs), `cut` (a streamed reply that ends after half its words with
+    [DONE] and no finish reason, as llama-cpp-python's server cuts a stream short when another
+    request waits; a request not streamed is answered whole).
     """
 
     on: set[int] = field(default_factory=set)
@@ -213,7 +215,9 @@ class ChatServer:
         self, number: int, method: str, path: str, body: dict[str, Any], fault: Fault | None,
         writer: asyncio.StreamWriter,
     ) -> bool:
-        if fault is not None and not (fault.kind == "stall" and self.stream and body.get("stream")):
+        if fault is not None and fault.kind == "cut" and not (self.stream and body.get("stream")):
+            fault = None
+        if fault is not None and not (fault.kind in ("stall", "cut") and self.stream and body.get("stream")):
             return await self._fault(fault, writer)
         if method != "POST" or not path.endswith("/chat/completions"):
             await self._send(writer, 404, b'{"error": "not found"}')
@@ -246,13 +250,14 @@ class ChatServer:
                       "total_tokens": prompt_tokens + len(words)},
         }
         if self.stream and body.get("stream"):
-            stall = fault.hang_s if fault is not None else None
-            return await self._stream(writer, payload, words, body, stall)
+            stall = fault.hang_s if fault is not None and fault.kind == "stall" else None
+            cut = fault is not None and fault.kind == "cut"
+            return await self._stream(writer, payload, words, body, stall, cut)
         await self._send(writer, 200, json.dumps(payload).encode())
         return True
 
     async def _stream(self, writer: asyncio.StreamWriter, payload: dict[str, Any], words: list[str],
-                      body: dict[str, Any], stall: float | None) -> bool:
+                      body: dict[str, Any], stall: float | None, cut: bool = False) -> bool:
         """`payload`'s reply as server-sent events in chunked encoding: a first event with the
         role, one per word `token_s` apart, the finish reason, usage where asked, [DONE]. A
         stall stops after half the words for `stall` seconds and closes."""
@@ -273,10 +278,13 @@ class ChatServer:
             if stall is not None and n == len(words) // 2:
                 await asyncio.sleep(stall)
                 return False
+            if cut and n == len(words) // 2:
+                break
             if self.token_s:
                 await asyncio.sleep(self.token_s)
             await event(delta({"content": word if n == 0 else " " + word}))
-        await event(delta({}, payload["choices"][0]["finish_reason"]))
+        if not cut:
+            await event(delta({}, payload["choices"][0]["finish_reason"]))
         options = body.get("stream_options")
         if self.stream_usage and isinstance(options, dict) and options.get("include_usage"):
             await event({"id": payload["id"], "object": "chat.completion.chunk", "choices": [],
