@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .base import Benchmark
     from .contract import DataPart, Parts, RawPart
 
 TEMPLATE = "_default_template_yaml"
@@ -71,16 +72,23 @@ class LmmsBenchmark:
     name: str = ""
     title: str = ""
     hub_dataset: str = ""
+    # The registered benchmark itself, handed over with the names above: its parts and
+    # per-task metrics are read from it, never looked up by name.
+    owner: Benchmark | None = field(default=None, repr=False, compare=False)
 
     @property
     def task_folder(self) -> str:
         return self.folder or self.name
 
+    def benchmark(self) -> Benchmark:
+        """The registered benchmark these tasks belong to (`owner`, filled from the registry)."""
+        if self.owner is None:
+            raise LookupError(f"lmms-eval declaration {self.name or self.tasks!r} is not filled from the registry")
+        return self.owner
+
     def parts(self) -> Parts:
         """The registered benchmark's declared parts (`Benchmark.parts`)."""
-        from . import get_benchmark
-
-        return get_benchmark(self.name).parts
+        return self.benchmark().parts
 
     def data(self) -> DataPart:
         """The benchmark's data part: its source (rows through the Features), build and locate."""
@@ -94,11 +102,6 @@ class LmmsBenchmark:
             raise LookupError(f"{self.name} declares no release reader (parts.raw)")
         return raw()
 
-    def module(self, role: str) -> Any:
-        """The `data` or `raw` part by role: kept only until the lmms-eval integration calls
-        `data()` and `raw()` (issue 38)."""
-        return {"data": self.data, "raw": self.raw}[role]()
-
     def features(self) -> Any:
         """The benchmark's typed `datasets.Features` (the built dataset's columns)."""
         return self.data().SOURCE.features
@@ -108,9 +111,7 @@ class LmmsBenchmark:
         benchmark's `task_metrics` declares for the task (ME2's differ per task); None: all."""
         if not task:
             return self.metrics
-        from . import get_benchmark
-
-        bench = get_benchmark(self.name)
+        bench = self.benchmark()
         scored = set(bench.task_metrics(task if task in bench.tasks else bench.default_task))
         return tuple(name for name in self.metrics if name in scored)
 

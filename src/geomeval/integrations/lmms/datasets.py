@@ -31,7 +31,7 @@ def _release_roots(spec: LmmsBenchmark, raw: Path) -> tuple[Path, tuple[Path, ..
     """(release JSON, folders its images may sit in): GeoLaux's `locate_release` gives one
     folder, GGBench's a tuple of candidates, CapGeo-Bench's only the captions file (its
     image paths are relative to the file's folder)."""
-    found = spec.module("raw").locate_release(raw)
+    found = spec.raw().locate_release(raw)
     if isinstance(found, Path):
         return found, (found.parent,)
     json_path, where = found
@@ -99,7 +99,7 @@ def cached_build(raw: Path, spec: LmmsBenchmark) -> Path:
     if target.exists():  # a broken leftover
         shutil.rmtree(target, ignore_errors=True)
     tmp = target.parent / f".{target.name}.{os.getpid()}.{threading.get_ident()}"
-    spec.module("data").build(str(raw), str(tmp), overwrite=True)
+    spec.data().build(str(raw), str(tmp), overwrite=True)
     try:
         tmp.rename(target)
     except OSError:  # another process built it first
@@ -128,7 +128,7 @@ def _check_built_columns(spec: LmmsBenchmark, path: Path) -> None:
 def resolve_dataset(data_arg: str | None, spec: LmmsBenchmark) -> str:
     """`dataset_path` for a benchmark's tasks: a built folder (building raw data into the
     cache) or a hub id. Same rules as `geomeval run --data`: None is the embedded sample."""
-    kind, where = spec.module("data").locate(data_arg)
+    kind, where = spec.data().locate(data_arg)
     if kind == "built":
         path = Path(where).resolve()
         _check_built_columns(spec, path)

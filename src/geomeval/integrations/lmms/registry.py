@@ -31,7 +31,7 @@ def _declared() -> tuple[LmmsBenchmark, ...]:
         return hub.authors_hub or (hub.repo_id if hub.redistributable else "")
 
     return tuple(
-        replace(bench.lmms, name=bench.name, title=bench.lmms.title or bench.title,
+        replace(bench.lmms, name=bench.name, title=bench.lmms.title or bench.title, owner=bench,
                 hub_dataset=hub_dataset(bench.hub))
         for bench in REGISTRY.values()
         if bench.lmms is not None
