@@ -7,6 +7,7 @@
 #   chromium             the browser the Space's tests drive through Playwright
 #   fonts-wqy-zenhei     a CJK font: Chinese in the figures geomeval draws and in the browser
 #   build-essential      a C/C++ compiler for llama-cpp-python (below)
+#   npm                  fetches axe-core (the Space's accessibility checks) into build/ once
 #   wordnet-base, wordnet-sense-index  WordNet 3.0 for METEOR, as the me2_explanation Space's
 #                        packages.txt installs it (geomeval.textmetrics reads it offline)
 # Python packages (pip, into the active environment; constraints.txt keeps torch on the CPU
@@ -31,6 +32,7 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] \
   || need+=(fonts-wqy-zenhei)
 command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need+=(build-essential)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 [ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
 [ -f /usr/share/wordnet/index.sense ] || need+=(wordnet-sense-index)
 if [ ${#need[@]} -gt 0 ]; then
