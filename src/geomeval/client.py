@@ -326,7 +326,9 @@ class _Queue:
     sent after it."""
 
     def __init__(self) -> None:
-        self.last_reply = time.monotonic()  # when the endpoint last answered anything
+        # when the endpoint last answered anything (its creation until it first does: a queue
+        # made for a request already under way is no sign that the server is alive)
+        self.created = self.last_reply = time.monotonic()
         self.waiting: set[_Waiting] = set()  # requests sent and not yet answered
         self.sent = 0
         # Streamed replies: those arriving now, when the latest piece of any arrived, whether
@@ -830,7 +832,7 @@ class ChatClient:
             # own, and gets its `max_attempts` (an endpoint that dies mid-run is stopped by the
             # circuit breaker, after `breaker_failures` requests fail for good).
             deadline = max(started, state.last_reply) + budget + (retry_after or 0.0)
-            alive = state.last_reply > started
+            alive = state.last_reply > max(started, state.queue.created)
             if not alive and time.monotonic() + wait + (0 if connect_failed else allowance) > deadline:
                 error += f"; gave up at the {self.retry.deadline_factor:g}× timeout deadline"
                 break
