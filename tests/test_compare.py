@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,8 @@ def test_compare_pairs_only_items_scored_in_both(two_runs: tuple[Path, Path], tm
     trimmed = tmp_path / "b"
     trimmed.mkdir()
     (trimmed / "run.json").write_text((b / "run.json").read_text())
+    if (b / "figures").is_dir():  # the figures a judge was shown live beside samples.jsonl
+        shutil.copytree(b / "figures", trimmed / "figures")
     lines = (b / "samples.jsonl").read_text().splitlines()
     kept = [line for line in lines if json.loads(line)["target"]["answer"] is None] + [
         line for line in lines if json.loads(line)["target"]["answer"] is not None][2:]
