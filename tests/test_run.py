@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -181,6 +182,7 @@ def test_interrupted_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> N
         partial = tmp_path / "partial"
         partial.mkdir()
         (partial / "run.json").write_text((tmp_path / "full" / "run.json").read_text())
+        shutil.copytree(tmp_path / "full" / "figures", partial / "figures")  # the judge's figures
         (partial / "samples.jsonl").write_text("\n".join(lines[:4]) + "\n" + lines[4][:25])  # torn line
         before = len(server.requests)
         resumed = run(bench, task="geolaux", model=model, judge=judge, out_dir=partial)
