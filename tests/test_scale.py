@@ -194,6 +194,7 @@ def test_resuming_a_streamed_run_redoes_only_what_is_missing(tmp_path: Path) -> 
         partial = tmp_path / "partial"
         partial.mkdir()
         (partial / "run.json").write_text((tmp_path / "full" / "run.json").read_text(encoding="utf-8"))
+        shutil.copytree(tmp_path / "full" / "figures", partial / "figures")  # the judge's figures
         (partial / "samples.jsonl").write_text("\n".join(lines[:25]) + "\n" + lines[25][:30], encoding="utf-8")
         model = parse_model_spec("openai:m", ModelOptions(base_url=server.base_url))  # no cache: every item asks
         before = len(server.requests)

@@ -50,12 +50,17 @@ def figures_to_files(target: dict[str, Any], run_dir: Path) -> dict[str, Any]:
         if ext is None:
             continue
         raw = base64.b64decode(value)
-        name = f"{FIGURES_DIR}/{hashlib.sha256(raw).hexdigest()}.{ext}"
-        path = run_dir / name
-        if not path.exists():
-            path.parent.mkdir(exist_ok=True)
-            temporary = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}")
-            temporary.write_bytes(raw)
+        file_name = f"{hashlib.sha256(raw).hexdigest()}.{ext}"
+        name = f"{FIGURES_DIR}/{file_name}"
+        # plain strings, not Path: pathlib interns every part, and a run's figures are as
+        # many distinct names as items (interned strings and their table growing with N)
+        folder = os.path.join(run_dir, FIGURES_DIR)
+        path = os.path.join(folder, file_name)
+        if not os.path.exists(path):
+            os.makedirs(folder, exist_ok=True)
+            temporary = os.path.join(folder, f".{file_name}.{os.getpid()}-{threading.get_ident()}")
+            with open(temporary, "wb") as handle:
+                handle.write(raw)
             os.replace(temporary, path)
         out = out if out is not None else dict(target)
         out[key] = {FIGURE_REF: name}
@@ -76,10 +81,12 @@ def figures_from_files(data: dict[str, Any], run_dir: Path) -> None:
         name = value[FIGURE_REF]
         if len(value) != 1 or not isinstance(name, str) or not _FIGURE_NAME.fullmatch(name):
             raise RecordError(item, f"target.{key}", f"{FIGURE_REF} must name a file in {FIGURES_DIR}/, got {name!r}")
+        path = os.path.join(run_dir, name)  # a string: pathlib would intern the unique name
         try:
-            raw = (run_dir / name).read_bytes()
+            with open(path, "rb") as handle:
+                raw = handle.read()
         except OSError as exc:
-            raise RecordError(item, f"target.{key}", f"its figure {run_dir / name} cannot be read "
+            raise RecordError(item, f"target.{key}", f"its figure {path} cannot be read "
                                                      f"({type(exc).__name__}): keep {FIGURES_DIR}/ beside samples.jsonl") from None
         target[key] = base64.b64encode(raw).decode("ascii")
 
