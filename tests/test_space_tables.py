@@ -146,6 +146,11 @@ def test_capgeo_caption_runs_land_in_their_captioners_column() -> None:
     assert list(paper_cells.run_cells(board, run("with_image", "openai:gpt-4o"), columns)) == ["GPT-4o · with image"]
     table3 = next(b for b in boards.published_boards("capgeo") if "Table 3 (MathVista)" in b.source)
     assert list(paper_cells.run_cells(table3, run("with_image", "openai:gpt-4o"), table3.columns[1:])) == ["GPT-4o"]
+    # OpenAI's o3, which the tables call "GPT-o3"; a spec with a vendor folder lands alike
+    assert list(paper_cells.run_cells(board, run("with_image", "openai:o3"), columns)) == ["GPT-o3 · with image"]
+    assert list(paper_cells.run_cells(table3, run("with_image", "openai:o3"), table3.columns[1:])) == ["GPT-o3"]
+    assert list(paper_cells.run_cells(board, run("without_image", "openai:Qwen/Qwen2.5-VL-7B-Instruct"), columns)) == [
+        "Qwen2.5-VL-7B-Instruct · without image"]
     # Table 3 prints the with-image cells only: a without-image run has no column there.
     assert paper_cells.run_cells(table3, run("without_image", "openai:gpt-4o"), table3.columns[1:]) == {}
 

@@ -113,8 +113,10 @@ def _geoeval(board: boards.Board, data: dict[str, Any], columns: list[str]) -> d
 
 
 def _model_name(spec: str) -> str:
-    """A captioner's model as the tables name it: "openai:gpt-4o" -> "gpt 4o"."""
-    return _norm(spec.split(":", 1)[-1].rsplit("/", 1)[-1])
+    """A captioner's model as the tables name it, the tables' "GPT-" prefix aside (they write
+    OpenAI's o3 "GPT-o3"): "openai:gpt-4o" -> "4o", "openai:o3" and "GPT-o3" -> "o3"."""
+    name = _norm(spec.split(":", 1)[-1].rsplit("/", 1)[-1])
+    return name[4:] if name.startswith("gpt ") else name
 
 
 def _capgeo(board: boards.Board, data: dict[str, Any], columns: list[str]) -> dict[str, Cell]:
