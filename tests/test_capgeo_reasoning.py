@@ -133,7 +133,7 @@ def test_grid_of_two_reasoners_and_two_captioners(tmp_path: Path) -> None:
     with ChatServer(server_script()) as server:
         result = cli("capgeo", "grid", "--source", "geoqa", "--model", "openai:strong", "--model", "openai:weak",
                      "--captioner", "openai:good", "--captioner", "openai:plain", "--base-url", server.base_url,
-                     "--captions", str(tmp_path / "captions"), "--out", str(tmp_path / "grid"), "--no-cache")
+                     "--captions", str(tmp_path / "captions"), "--out", str(tmp_path / "grid"), "--cache", "off")
         assert result.returncode == 0, result.stderr
         captions = [r for r in server.requests if prompt_text(r).startswith(CAPTION_OPENINGS)]
         assert len(captions) == 8  # one pass per captioner, whatever the number of reasoners

@@ -218,7 +218,7 @@ def test_rescoring_with_a_judge_and_min_coverage_exit(tmp_path: Path) -> None:
         assert first.returncode == 0, first.stderr  # offline judge: PCS/PQS need a judge, not a failure
         rescored = subprocess.run(
             [sys.executable, "-m", "geomeval.cli", "score", str(out), "--judge", "openai:j",
-             "--judge-base-url", server.base_url],
+             "-J", "base_url=" + str(server.base_url)],
             capture_output=True, text=True, timeout=300,
         )
     assert rescored.returncode == 0, rescored.stderr
@@ -432,7 +432,7 @@ def test_error_types_reply_must_cover_exactly_the_wrong_steps() -> None:
 
 
 def test_cli_judge_text_only_flag_for_run_and_score(tmp_path: Path) -> None:
-    """`--judge-text-only` is the command-line switch (GEOMEVAL_JUDGE_IMAGES=0's twin), on run and score."""
+    """`-J images=no` is the command-line switch (GEOMEVAL_JUDGE_IMAGES=0's twin), on run and score."""
     out = tmp_path / "run"
     with ChatServer(judge_or_model) as model_server, ChatServer(judge_or_model, text_only=True) as judge_server:
         ran = subprocess.run(
@@ -442,8 +442,8 @@ def test_cli_judge_text_only_flag_for_run_and_score(tmp_path: Path) -> None:
             capture_output=True, text=True, timeout=600, check=False)
         assert ran.returncode == 0, ran.stderr
         rescored = subprocess.run(
-            [sys.executable, "-m", "geomeval.cli", "score", str(out), "--judge", "openai:j", "--judge-base-url",
-             judge_server.base_url, "--judge-text-only", "--no-cache"],
+            [sys.executable, "-m", "geomeval.cli", "score", str(out), "--judge", "openai:j", "-J",
+             "base_url=" + str(judge_server.base_url), "-J", "images=no", "--cache", "off"],
             capture_output=True, text=True, timeout=600, check=False)
         assert rescored.returncode == 0, rescored.stderr
         judged = [r for r in judge_server.requests if _is_judge(r)]

@@ -137,7 +137,7 @@ def test_rescoring_an_offline_run_with_a_judge(code_replay: Path, tmp_path: Path
     out = tmp_path / "run"
     assert cli("run", "ggbench", "--model", f"replay:{code_replay}", "--out", str(out), "--limit", "3").returncode == 0
     with ChatServer(judge) as server:
-        result = cli("score", str(out), "--judge", "openai:judge", "--judge-base-url", server.base_url)
+        result = cli("score", str(out), "--judge", "openai:judge", "-J", "base_url=" + str(server.base_url))
         assert result.returncode == 0, result.stderr
         assert server.requests  # the saved records alone were enough to judge again
     results, _ = load(out)

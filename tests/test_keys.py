@@ -58,7 +58,7 @@ def seen(servers: dict[str, ChatServer], since: dict[str, int]) -> list[tuple[st
     return found
 
 
-# (--base-url, --judge-base-url, GEOMEVAL_BASE_URL, GEOMEVAL_JUDGE_BASE_URL, GEOMEVAL_API_KEY set,
+# (--base-url, -J base_url, GEOMEVAL_BASE_URL, GEOMEVAL_JUDGE_BASE_URL, GEOMEVAL_API_KEY set,
 #  GEOMEVAL_JUDGE_API_KEY set); a setup that leaves the model or the judge on OpenAI's real
 #  server is left out (no network here).
 def combinations() -> list[tuple[Any, ...]]:
@@ -133,8 +133,8 @@ def test_run_and_score_send_each_key_to_its_own_host_only(
     assert done.exit_code == 0, done.output
     in_run = seen(servers, before)
     before = {name: len(server.requests) for name, server in servers.items()}
-    score_judge = ["--judge-base-url", url[judge_flag]] if judge_flag else []  # `score` keeps its flags
-    done = runner.invoke(app, ["score", str(tmp_path / "run"), "--judge", "openai:j", "--no-cache",
+    score_judge = judge_args  # `score` takes -J as `run` does
+    done = runner.invoke(app, ["score", str(tmp_path / "run"), "--judge", "openai:j", "--cache", "off",
                                "--min-coverage", "0", *score_judge], env=env)
     assert done.exit_code == 0, done.output
     in_score = seen(servers, before)
@@ -162,7 +162,7 @@ def test_score_after_a_run_on_another_server_keeps_the_model_key_home(
     assert done.exit_code == 0, done.output
     for _ in range(3):
         before = {name: len(server.requests) for name, server in servers.items()}
-        done = runner.invoke(app, ["score", str(out), "--judge", "openai:j", "--no-cache", "--min-coverage", "0"],
+        done = runner.invoke(app, ["score", str(out), "--judge", "openai:j", "--cache", "off", "--min-coverage", "0"],
                              env=env)
         assert done.exit_code == 0, done.output
         judged = seen(servers, before)
@@ -202,7 +202,7 @@ def test_a_secret_in_a_base_url_is_written_nowhere(servers: dict[str, ChatServer
                                "--min-coverage", "0", "--out", str(out)], env=env)
     said.append(done.output)
     assert done.exit_code == 0, done.output
-    done = runner.invoke(app, ["score", str(out), "--judge", "openai:j", "--judge-base-url", judge_url,
+    done = runner.invoke(app, ["score", str(out), "--judge", "openai:j", "-J", "base_url=" + judge_url,
                                "--cache", str(cache), "--min-coverage", "0"], env=env)
     said.append(done.output)
     assert done.exit_code == 0, done.output

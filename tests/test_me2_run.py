@@ -81,7 +81,8 @@ def test_explanations_judged_on_the_loopback_server_then_rescored_with_another_j
                      "--out", str(out), "--cache", "off")
         assert result.returncode == 0, result.stderr
     with ChatServer(judge) as judge_server:
-        rescored = cli("score", str(out), "--judge", "openai:j", "--judge-base-url", judge_server.base_url, "--no-cache")
+        rescored = cli("score", str(out), "--judge", "openai:j", "-J", "base_url=" + str(judge_server.base_url),
+                       "--cache", "off")
         assert rescored.returncode == 0, rescored.stderr
         assert len(judge_server.requests) == 15
     metrics = results(out)["metrics"]

@@ -181,7 +181,7 @@ def test_judge_templates_reach_the_judge_in_run_and_in_rescore(tmp_path: Path) -
     assert run.returncode == 0, run.stderr
     rubric.unlink()
     with ChatServer(judge) as server:
-        scored = cli("score", str(out), "--judge", "openai:judge", "--judge-base-url", server.base_url)
+        scored = cli("score", str(out), "--judge", "openai:judge", "-J", "base_url=" + str(server.base_url))
         assert scored.returncode == 0, scored.stderr
         texts = [prompt_text(r) for r in server.requests]
     assert sum(t.startswith("AUTHORS RUBRIC. Answer: ") for t in texts) == 2

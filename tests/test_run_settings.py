@@ -81,3 +81,67 @@ def test_a_captioner_server_without_a_captioner_is_refused(tmp_path: Path) -> No
                                     "-T", "captioner_base_url=http://127.0.0.1:9/v1", "--out", str(tmp_path / "x")])
     assert done.exit_code != 0
     assert "-T captioner_base_url needs -T captioner=<model spec>" in done.output + str(done.exception)
+
+
+# --------------------------------------------------------------------------- the other commands
+
+SETTINGS_OPTIONS = {"model_option": ("--model-option", "-M"), "judge_option": ("--judge-option", "-J"),
+                    "budget": ("--budget",), "cache": ("--cache",)}
+OLD_FLAGS = {"--judge-base-url", "--judge-max-tokens", "--judge-style", "--judge-images", "--judge-text-only",
+             "--judge-temperature", "--judge-concurrency", "--no-cache", "--max-cost", "--max-requests", "--prices",
+             "--max-tokens", "--temperature", "--engine-arg", "--tensor-parallel-size", "--data-parallel-size"}
+
+
+def _command(*path: str) -> object:
+    command: object = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    return command
+
+
+@pytest.mark.parametrize(("path", "groups"), [
+    (("run",), {"model_option", "judge_option", "budget", "cache"}),
+    (("suite",), {"model_option", "judge_option", "budget", "cache"}),
+    (("score",), {"judge_option", "cache"}),
+    (("capgeo", "grid"), {"model_option", "cache"}),
+])
+def test_every_command_with_settings_spells_them_as_run_does(path: tuple[str, ...], groups: set[str]) -> None:
+    """score, suite and capgeo grid take -M, -J, --budget and --cache as `run` does (the same
+    option, the same help), and none of the flags `run` dropped."""
+    params = {p.name: p for p in _command(*path).params}  # type: ignore[attr-defined]
+    run_params = {p.name: p for p in _run_command().params}  # type: ignore[attr-defined]
+    assert set(SETTINGS_OPTIONS) & set(params) == groups
+    for name in groups:
+        assert tuple(params[name].opts) == SETTINGS_OPTIONS[name]
+        assert params[name].help == run_params[name].help
+    flags = {flag for p in params.values() for flag in (*p.opts, *getattr(p, "secondary_opts", ()))}
+    assert not flags & OLD_FLAGS, flags & OLD_FLAGS
+
+
+def test_score_names_the_flag_and_key_of_a_bad_setting(tmp_path: Path) -> None:
+    done = CliRunner().invoke(app, ["score", str(tmp_path), "--judge", "offline", "-J", "images=maybe"])
+    assert done.exit_code != 0
+    assert "-J images='maybe': expected yes/no" in str(done.exception)
+
+
+def test_suite_asks_with_M_and_stops_at_its_budget(tmp_path: Path) -> None:
+    """`suite -M max_tokens=300 -M temperature=0.5` reaches the model in every part, and
+    `--budget requests=3` stops the suite after three requests (exit 5, resumable)."""
+    from geomeval.cli.commands import BUDGET_EXIT
+    from geomeval.testing.chat_server import ChatServer
+
+    with ChatServer(lambda _request: "no idea") as server:
+        done = CliRunner().invoke(app, [
+            "suite", "--model", "openai:m", "--base-url", server.base_url, "--part", "geolaux", "--part", "me2",
+            "--limit", "2", "--cache", "off", "-M", "max_tokens=300", "-M", "temperature=0.5",
+            "--out", str(tmp_path / "suite")])
+        assert done.exit_code == 0, done.output
+        assert len(server.requests) == 4
+        assert {(r.get("max_tokens"), r.get("temperature")) for r in server.requests} == {(300, 0.5)}
+    with ChatServer(lambda _request: "no idea") as server:
+        done = CliRunner().invoke(app, [
+            "suite", "--model", "openai:m", "--base-url", server.base_url, "--part", "geolaux", "--part", "me2",
+            "--limit", "4", "--cache", "off", "--concurrency", "1", "--budget", "requests=3",
+            "--out", str(tmp_path / "capped")])
+        assert done.exit_code == BUDGET_EXIT, done.output
+        assert len(server.requests) == 3

@@ -32,7 +32,7 @@ def test_suite_runs_resumes_and_writes_one_leaderboard_row_per_model(tmp_path: P
         assert first.returncode == 0, first.stderr
         sent = len(server.requests)
         assert sent == 8  # 4 items in each of the two parts
-        again = cli(*args, "--no-cache", env=env)  # resumed from the saved samples, not the cache
+        again = cli(*args, "--cache", "off", env=env)  # resumed from the saved samples, not the cache
         assert again.returncode == 0, again.stderr
         assert len(server.requests) == sent
     baseline = cli("suite", "--model", "baseline:empty", "--part", "geolaux", "--part", "me2", "--limit", "4",

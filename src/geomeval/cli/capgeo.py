@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import UsageError
+from .settings import CacheOpt, ModelOpt, cache_setting, model_settings
 
 capgeo_app = typer.Typer(
     no_args_is_help=True,
@@ -35,22 +36,29 @@ def grid(
     limit: Annotated[int | None, typer.Option(min=1, help="only the first N items")] = None,
     concurrency: Annotated[int, typer.Option(min=1, max=1024)] = 32,
     timeout: Annotated[float, typer.Option(min=1.0, help="seconds per request")] = 120.0,
-    max_tokens: Annotated[int, typer.Option(min=1)] = 2048,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")] = False,
+    model_option: ModelOpt = None,
+    cache: CacheOpt = None,
     sample_seed: Annotated[int | None, typer.Option(help="geoqa: seed of the paper's random 200 problems (default 0)")] = None,
     all_problems: Annotated[bool, typer.Option(help="geoqa: every problem, not the paper's random 200")] = False,
 ) -> None:
-    """Run every reasoner directly and with each captioner's captions, with and without the image."""
+    """Run every reasoner directly and with each captioner's captions, with and without the image.
+
+    -M and --cache take what `geomeval run` takes; -M applies to every reasoner and captioner
+    (max_tokens default 2048, temperature 0)."""
     from ..benchmarks.capgeo.grid import cell_text, run_grid
     from ..cache import ResponseCache, default_cache_path
     from ..judges import Judge
     from ..models import ModelOptions, parse_model_spec
 
-    response_cache = None if no_cache else ResponseCache(default_cache_path())
+    generation, engine_args = model_settings(model_option or [])
+    cache_path, no_cache = cache_setting(cache)
+    response_cache = None if no_cache else ResponseCache(cache_path or default_cache_path())
 
     def build(spec: str, url: str | None) -> object:
-        return parse_model_spec(spec, ModelOptions(base_url=url, concurrency=concurrency, timeout_s=timeout,
-                                                   max_tokens=max_tokens, cache=response_cache))
+        return parse_model_spec(spec, ModelOptions(
+            base_url=url, concurrency=concurrency, timeout_s=timeout, max_tokens=generation.get("max_tokens", 2048),
+            temperature=generation.get("temperature", 0.0), seed=generation.get("seed", 0), cache=response_cache,
+            engine_args=engine_args))
 
     reasoners = [build(spec, base_url) for spec in model]
     captioners = [build(spec, captioner_base_url or base_url) for spec in captioner]

@@ -29,13 +29,13 @@ from typer.core import TyperCommand
 from .. import __version__
 from ..errors import MIN_COVERAGE_EXIT, UsageError
 from .settings import (
-    BUDGET_KEYS,
-    JUDGE_KEYS,
-    MODEL_KEYS,
+    BudgetOpt,
+    CacheOpt,
+    JudgeOpt,
+    ModelOpt,
     budget_settings,
     cache_setting,
     judge_settings,
-    keys_help,
     model_settings,
 )
 
@@ -46,11 +46,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate mod
 console = Console(stderr=True)
 out = Console()
 
-
-MAX_TOKENS_HELP = ("completion token limit for the model (default: the benchmark's, as its paper or official "
-                   "code sets it: GeoLaux 8192, ME2 1024, else 2048)")
-TEMPERATURE_HELP = ("model sampling temperature (default: the benchmark's, as its paper or official code sets "
-                    "it: GeoLaux 0.1, else 0)")
 
 
 def generation_settings(bench: Any, max_tokens: int | None, temperature: float | None) -> tuple[int, float]:
@@ -112,7 +107,7 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
     if truncated:
         out.print(
             f"[yellow]{truncated} answer(s) were cut at max_tokens[/yellow] (finish_reason 'length'); they "
-            "are scored as given. A larger --max-tokens may change the score.", highlight=False,
+            "are scored as given. A larger -M max_tokens=N may change the score.", highlight=False,
         )
     from ..report import requests_lines
 
@@ -208,50 +203,11 @@ TimeoutOpt = Annotated[
     float, typer.Option(min=1.0, envvar="GEOMEVAL_TIMEOUT",
                         help="seconds a server may answer nothing before a request is given up and retried")
 ]
-JudgeMaxTokensOpt = Annotated[
-    int | None, typer.Option(min=1, envvar="GEOMEVAL_JUDGE_MAX_TOKENS",
-                             help="completion token limit for the judge (default 2048; 16384 for a reasoning model)")
-]
-JudgeStyleOpt = Annotated[
-    str | None, typer.Option(envvar="GEOMEVAL_JUDGE_STYLE",
-                             help="judge request shape: auto (by model name), chat, or reasoning "
-                                  "(max_completion_tokens, no temperature: o-series, gpt-5)")
-]
-JudgeImagesOpt = Annotated[
-    bool | None, typer.Option("--judge-images/--judge-text-only",
-                              help="send the judge the figures its paper shows it (default; GEOMEVAL_JUDGE_IMAGES=0 "
-                                   "for text only), or judge from text alone for a judge that refuses images "
-                                   "(not comparable with the paper)")
-]
-JudgeTemperatureOpt = Annotated[
-    float | None, typer.Option(min=0.0, envvar="GEOMEVAL_JUDGE_TEMPERATURE",
-                               help="the judge's temperature for every benchmark (default: each benchmark's "
-                                    "official one, e.g. GeoLaux 0.1, else 0)")
-]
-CacheOpt = Annotated[
-    Path | None, typer.Option("--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval)")
-]
-NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")]
-
-
 DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="send nothing: say how many items are left and how many model "
                                          "requests the cache would not answer")
 ]
-MaxRequestsOpt = Annotated[
-    int | None, typer.Option(min=1, help="stop cleanly (resumable) once the model and judge have sent this many "
-                                         "requests together")
-]
-MaxCostOpt = Annotated[
-    float | None, typer.Option(min=0.0, help="stop cleanly (resumable) once the tokens spent cost this many "
-                                             "dollars at --prices")
-]
-PricesOpt = Annotated[
-    Path | None, typer.Option(envvar="GEOMEVAL_PRICES",
-                              help='JSON price table, dollars per million tokens: {"MODEL": {"prompt": 2.5, '
-                                   '"completion": 10}}; gives each run its cost')
-]
-BUDGET_EXIT = 5  # the run stopped at --max-requests or --max-cost: rerun with a larger one to go on
+BUDGET_EXIT = 5  # the run stopped at --budget requests=N or cost=DOLLARS: rerun with a larger one to go on
 
 
 def _read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
@@ -261,24 +217,39 @@ def _read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
     try:
         table = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise UsageError(f"--prices {path}: unreadable ({exc})") from None
+        raise UsageError(f"--budget prices={path}: unreadable ({exc})") from None
     if not isinstance(table, dict) or not all(
         isinstance(v, dict) and v and set(v) <= {"prompt", "completion"}
         and all(isinstance(x, int | float) and x >= 0 for x in v.values())
         for v in table.values()
     ):
-        raise UsageError(f'--prices {path}: expected {{"MODEL": {{"prompt": $, "completion": $}}}} per million tokens')
+        raise UsageError(f'--budget prices={path}: expected {{"MODEL": {{"prompt": $, "completion": $}}}} per million '
+                         'tokens')
     return table
 
 
 def _budget(max_requests: int | None, max_cost: float | None, prices: dict[str, Any] | None) -> Any:
     if max_cost is not None and not prices:
-        raise UsageError("--max-cost needs --prices (a price table) to count dollars")
+        raise UsageError("--budget cost needs --budget prices=FILE (a price table; or GEOMEVAL_PRICES) to count dollars")
     if max_requests is None and max_cost is None:
         return None
     from ..client import RequestBudget
 
     return RequestBudget(max_requests, max_cost, prices)
+
+
+def _make_judge(spec: str | None, judging: dict[str, Any], *, concurrency: int, timeout: float, cache: Any,
+                model_base_url: str | None) -> Any:
+    """The judge `--judge` names, with the `-J` settings (`judge_settings`); the judge's
+    concurrency and timeout default to the command's own."""
+    from ..judges import parse_judge_spec
+
+    return parse_judge_spec(
+        spec, base_url=judging.get("base_url"), concurrency=judging.get("concurrency") or concurrency,
+        timeout_s=judging.get("timeout") or timeout, cache=cache, model_base_url=model_base_url,
+        max_tokens=judging.get("max_tokens"), style=judging.get("style"), images=judging.get("images"),
+        temperature=judging.get("temperature"),
+    )
 
 
 def _run_guarded(label: str, func: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -392,15 +363,10 @@ def run(
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for the model (or GEOMEVAL_BASE_URL)")] = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
-    model_option: Annotated[list[str] | None, typer.Option(
-        "--model-option", "-M", help="the model's setting KEY=VALUE (repeatable): " + keys_help(MODEL_KEYS)
-        + "; any other key is a vLLM engine argument (e.g. -M tensor_parallel_size=2)")] = None,
-    judge_option: Annotated[list[str] | None, typer.Option(
-        "--judge-option", "-J", help="the judge's setting KEY=VALUE (repeatable): " + keys_help(JUDGE_KEYS))] = None,
+    model_option: ModelOpt = None,
+    judge_option: JudgeOpt = None,
     min_coverage: MinCoverageOpt = 0.95,
-    cache: Annotated[str | None, typer.Option(
-        "--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval); "
-                        "off: neither read nor write it")] = None,
+    cache: CacheOpt = None,
     overwrite: Annotated[bool, typer.Option(help="discard samples already in --out instead of resuming")] = False,
     shard: Annotated[str | None, typer.Option(help="run only slice i of n (e.g. 2/4: every 4th item from the 2nd); "
                                                    "`geomeval merge` joins the n folders")] = None,
@@ -411,12 +377,10 @@ def run(
         "--task-option", "-T", help="a benchmark's own option KEY=VALUE (repeatable), e.g. -T mode=text; "
                                     "each benchmark's are listed below")] = None,
     dry_run: DryRunOpt = False,
-    budget: Annotated[list[str] | None, typer.Option(
-        "--budget", help="a limit KEY=VALUE (repeatable): " + keys_help(BUDGET_KEYS))] = None,
+    budget: BudgetOpt = None,
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
     from ..benchmarks import get_benchmark, with_prompt_file
-    from ..judges import parse_judge_spec
     from ..models import ModelOptions, parse_model_spec
     from ..runner import run as run_benchmark
 
@@ -432,12 +396,8 @@ def run(
 
     slice_ = parse_shard(shard) if shard is not None else None  # a bad form fails before anything starts
     response_cache = _cache(cache_path, no_cache)
-    judge_obj = parse_judge_spec(
-        judge, base_url=judging.get("base_url"), concurrency=judging.get("concurrency") or concurrency,
-        timeout_s=judging.get("timeout") or timeout, cache=response_cache, model_base_url=base_url,
-        max_tokens=judging.get("max_tokens"), style=judging.get("style"), images=judging.get("images"),
-        temperature=judging.get("temperature"),
-    )
+    judge_obj = _make_judge(judge, judging, concurrency=concurrency, timeout=timeout, cache=response_cache,
+                            model_base_url=base_url)
     max_tokens, temperature = generation_settings(bench, generation.get("max_tokens"), generation.get("temperature"))
     model_obj = parse_model_spec(
         model,
@@ -497,23 +457,17 @@ def suite(
     limit: Annotated[int | None, typer.Option(min=1, help="score only the first N items of each part")] = None,
     out_dir: Annotated[Path, typer.Option("--out", help="suite root: one folder per model, and leaderboard.md")] = Path("runs/suite"),
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for the model (or GEOMEVAL_BASE_URL)")] = None,
-    judge_base_url: Annotated[str | None, typer.Option(help="server for the judge (or GEOMEVAL_JUDGE_BASE_URL)")] = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
-    max_tokens: Annotated[int | None, typer.Option(min=1, help=MAX_TOKENS_HELP)] = None,
-    temperature: Annotated[float | None, typer.Option(min=0.0, help=TEMPERATURE_HELP + " (the judge's: "
-                                                            "GEOMEVAL_JUDGE_TEMPERATURE, else each benchmark's)")] = None,
-    judge_max_tokens: JudgeMaxTokensOpt = None,
-    seed: Annotated[int, typer.Option(help="seed for baseline:random and vLLM sampling")] = 0,
+    model_option: ModelOpt = None,
+    judge_option: JudgeOpt = None,
     cache: CacheOpt = None,
-    no_cache: NoCacheOpt = False,
-    max_requests: MaxRequestsOpt = None,
-    max_cost: MaxCostOpt = None,
-    prices: PricesOpt = None,
+    budget: BudgetOpt = None,
 ) -> None:
     """Run one model over several benchmarks and tasks (resumably: rerun to go on), then write
-    suite.md for the model and leaderboard.md with one row per model under --out."""
-    from ..judges import parse_judge_spec
+    suite.md for the model and leaderboard.md with one row per model under --out. -M, -J,
+    --budget and --cache take what `geomeval run` takes; -M max_tokens and temperature,
+    left out, are each benchmark's own."""
     from ..models import ModelOptions, parse_model_spec
     from ..report import fmt_interval, fmt_metric
     from ..suites import parse_data, parse_options, parse_parts, run_suite, slug
@@ -521,13 +475,19 @@ def suite(
     parts = parse_parts(part)
     data_by_bench = parse_data(data, parts)
     options_by_bench = parse_options(task_option, parts)
-    response_cache = _cache(cache, no_cache)
-    price_table = _read_prices(prices)
-    budget = _budget(max_requests, max_cost, price_table)
+    generation, engine_args = model_settings(model_option or [])
+    judging = judge_settings(judge_option or [])
+    limits = budget_settings(budget or [])
+    cache_path, no_cache = cache_setting(cache)
+    seed = generation.get("seed", 0)
+    response_cache = _cache(cache_path, no_cache)
+    price_table = _read_prices(limits.get("prices"))
+    request_budget = _budget(limits.get("requests"), limits.get("cost"), price_table)
+
     def options_for(bench: Any) -> ModelOptions:
-        tokens, sampling = generation_settings(bench, max_tokens, temperature)
+        tokens, sampling = generation_settings(bench, generation.get("max_tokens"), generation.get("temperature"))
         return ModelOptions(base_url=base_url, concurrency=concurrency, timeout_s=timeout, max_tokens=tokens,
-                            temperature=sampling, seed=seed, cache=response_cache)
+                            temperature=sampling, seed=seed, cache=response_cache, engine_args=engine_args)
 
     from ..benchmarks import get_benchmark
 
@@ -535,11 +495,10 @@ def suite(
     with _progress("suite") as update:
         result = run_suite(
             parts, model_spec=model, make_model=lambda bench: parse_model_spec(model, options_for(bench)),
-            make_judge=lambda: parse_judge_spec(judge, base_url=judge_base_url, concurrency=concurrency,
-                                                timeout_s=timeout, cache=response_cache, model_base_url=base_url,
-                                                max_tokens=judge_max_tokens),
+            make_judge=lambda: _make_judge(judge, judging, concurrency=concurrency, timeout=timeout,
+                                           cache=response_cache, model_base_url=base_url),
             out_root=out_dir, data=data_by_bench, limit=limit, concurrency=concurrency, seed=seed,
-            progress=lambda _label: update, run_kwargs={"budget": budget, "prices": price_table},
+            progress=lambda _label: update, run_kwargs={"budget": request_budget, "prices": price_table},
             options=options_by_bench,
         )
     table = Table(title=f"suite · {model}")
@@ -586,24 +545,20 @@ def prompts_command(
 def score(
     run_dir: Annotated[Path, typer.Argument(help="a folder written by `geomeval run`")],
     judge: Annotated[str | None, typer.Option(help="offline or openai:<model> (default: GEOMEVAL_JUDGE_MODEL, else offline)")] = None,
-    judge_base_url: Annotated[str | None, typer.Option(help="server for the judge")] = None,
+    judge_option: JudgeOpt = None,
     concurrency: ConcurrencyOpt = 32,
     timeout: TimeoutOpt = 120.0,
-    judge_max_tokens: JudgeMaxTokensOpt = None,
-    judge_style: JudgeStyleOpt = None,
-    judge_images: JudgeImagesOpt = None,
-    judge_temperature: JudgeTemperatureOpt = None,
     min_coverage: MinCoverageOpt = 0.95,
     cache: CacheOpt = None,
-    no_cache: NoCacheOpt = False,
 ) -> None:
-    """Rescore saved outputs (e.g. with another judge) without regenerating."""
-    from ..judges import parse_judge_spec
+    """Rescore saved outputs (e.g. with another judge) without regenerating. -J and --cache
+    take what `geomeval run` takes."""
     from ..runner import recorded_model_server, rescore
 
-    judge_obj = parse_judge_spec(  # the model's server is the run's: keys go where `run` sent them
-        judge, base_url=judge_base_url, concurrency=concurrency, timeout_s=timeout, cache=_cache(cache, no_cache),
-        max_tokens=judge_max_tokens, style=judge_style, images=judge_images, temperature=judge_temperature,
+    judging = judge_settings(judge_option or [])
+    cache_path, no_cache = cache_setting(cache)
+    judge_obj = _make_judge(  # the model's server is the run's: keys go where `run` sent them
+        judge, judging, concurrency=concurrency, timeout=timeout, cache=_cache(cache_path, no_cache),
         model_base_url=recorded_model_server(run_dir),
     )
     with _progress("rescoring") as update:

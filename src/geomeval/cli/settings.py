@@ -1,6 +1,8 @@
-"""`geomeval run`'s grouped settings: `-M` (the model's), `-J` (the judge's), `--budget` and
-`--cache`, each `KEY=VALUE` typed and checked here, so `run` keeps one option per group and
-an error names the flag, the key and what it accepts."""
+"""The grouped settings of `geomeval run`, `score`, `suite` and `capgeo grid`: `-M` (the
+model's), `-J` (the judge's), `--budget` and `--cache`, each `KEY=VALUE` typed and checked
+here, so a command keeps one option per group, every command spells a setting the same way,
+and an error names the flag, the key and what it accepts. The typer options themselves
+(`ModelOpt`, `JudgeOpt`, `BudgetOpt`, `CacheOpt`) are declared here once for all of them."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from ..errors import UsageError
 
@@ -140,3 +144,15 @@ def cache_setting(value: str | None) -> tuple[Path | None, bool]:
 
 def keys_help(keys: Mapping[str, tuple[Callable[[str], Any], str]]) -> str:
     return "; ".join(f"{key}: {text}" for key, (_, text) in keys.items())
+
+
+ModelOpt = Annotated[list[str] | None, typer.Option(
+    "--model-option", "-M", help="the model's setting KEY=VALUE (repeatable): " + keys_help(MODEL_KEYS)
+    + "; any other key is a vLLM engine argument (e.g. -M tensor_parallel_size=2)")]
+JudgeOpt = Annotated[list[str] | None, typer.Option(
+    "--judge-option", "-J", help="the judge's setting KEY=VALUE (repeatable): " + keys_help(JUDGE_KEYS))]
+BudgetOpt = Annotated[list[str] | None, typer.Option(
+    "--budget", help="a limit KEY=VALUE (repeatable): " + keys_help(BUDGET_KEYS))]
+CacheOpt = Annotated[str | None, typer.Option(
+    "--cache", help="response cache file (default: $GEOMEVAL_CACHE_DIR/responses.sqlite or ~/.cache/geomeval); "
+                    "off: neither read nor write it")]
