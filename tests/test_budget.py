@@ -1,4 +1,4 @@
-"""--max-cost and --max-requests are caps at any concurrency, and hold across resumes.
+"""--budget cost and --budget requests are caps at any concurrency, and hold across resumes.
 
 Over real HTTP (the loopback chat server, which reports usage as its words: one token per
 space-separated word of the prompt's JSON and of the reply)."""
@@ -69,7 +69,7 @@ def test_a_cent_is_never_exceeded_at_concurrency_32() -> None:
     # the cap was used, not abandoned early: the next request's worst case no longer fit
     worst = budget.worst_cost("m", server.requests[0])
     assert budget.spent + worst > 0.01
-    assert f"${budget.spent:.4f} of --max-cost $0.01" in budget.stop_line()  # type: ignore[operator]
+    assert f"${budget.spent:.4f} of $0.01, --budget cost=0.01" in budget.stop_line()  # type: ignore[operator]
 
 
 def test_the_request_cap_holds_at_concurrency_32() -> None:
@@ -77,7 +77,7 @@ def test_the_request_cap_holds_at_concurrency_32() -> None:
     with ChatServer(lambda request: REPLY, latency_s=0.05) as server:
         outcomes = ask_many(server, budget, 100)
     assert len(server.requests) == 7 == sum(not isinstance(o, BaseException) for o in outcomes)
-    assert budget.stop_line() == "the request budget is spent (7 of --max-requests 7 sent)"
+    assert budget.stop_line() == "the request budget is spent (7 of --budget requests=7 sent)"
 
 
 def test_failed_replies_with_usage_are_counted_and_refused_ones_released() -> None:
@@ -143,7 +143,7 @@ def test_max_cost_on_the_cli_stops_under_the_cap_and_the_stop_line_is_the_total(
     assert 0 < billed <= 0.01 and len(server.requests) < 10
     assert results["budget"]["spent_usd"] == pytest.approx(billed)
     assert results["requests"]["model"]["cost_usd"] == pytest.approx(billed)
-    assert f"${billed:.4f} of --max-cost $0.01" in results["stopped"]
+    assert f"${billed:.4f} of $0.01, --budget cost=0.01" in results["stopped"]
     assert " ".join(results["stopped"].split()) in " ".join(done.stderr.split())
 
 

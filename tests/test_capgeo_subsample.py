@@ -71,7 +71,7 @@ def test_sampling_switches_are_refused_where_they_change_nothing(tmp_path: Path)
     from geomeval.benchmarks.capgeo import data as reasoning_data
 
     reasoning_data.build_source("geoqa", tmp_path / "built")
-    with pytest.raises(ValueError, match="a built --source holds the problems it was built with"):
+    with pytest.raises(ValueError, match="a built -T source holds the problems it was built with"):
         CapGeo().configure({"source": str(tmp_path / "built"), "sample_seed": 1})
     with pytest.raises(ValueError, match="uses mathvista_geometry whole"):
         CapGeo().configure({"source": "mathvista_geometry", "sample_seed": 3})

@@ -66,9 +66,9 @@ def test_the_ablation_is_refused_where_no_summary_is_shown() -> None:
     for task in ("me2_solve", "me2_explain"):
         with pytest.raises(ValueError, match="shows no solution summary"):
             bench.load_items(None, task, 2)
-    with pytest.raises(ValueError, match="unknown ME2 --mode"):
+    with pytest.raises(ValueError, match=r"unknown ME2 mode 'without_image' \(-T mode=\.\.\.\)"):
         ME2().configure({"mode": "without_image"})
-    with pytest.raises(ValueError, match="me2 takes no --source"):
+    with pytest.raises(ValueError, match="me2 takes no -T source"):
         ME2().configure({"source": "geoqa"})
 
 

@@ -1,6 +1,6 @@
 """A run's request and cost budget: reserved before a request is sent, settled on its reply.
 
-`--max-cost` and `--max-requests` are caps, not thresholds checked after the fact: at any
+`--budget cost=DOLLARS` and `--budget requests=N` are caps, not thresholds checked after the fact: at any
 concurrency a request goes out only once its worst case fits in what is left. Its worst case
 is its prompt's estimate (`prompt_tokens_bound`) at the prompt price plus its `max_tokens` at
 the completion price. The reply settles the reservation with the tokens the server reported;
@@ -326,10 +326,11 @@ class RequestBudget:
 
     def _refusal(self, cost: float) -> str | None:
         if self.max_requests is not None and self.requests_total >= self.max_requests:
-            return (f"the request budget is spent ({self.requests_total} of --max-requests "
+            return (f"the request budget is spent ({self.requests_total} of --budget requests="
                     f"{self.max_requests} sent)")
         if self.max_cost is not None and self.spent + self.reserved + cost > self.max_cost:
-            return (f"the cost budget is spent (${self.spent:.4f} of --max-cost ${self.max_cost:g}; "
+            return (f"the cost budget is spent (${self.spent:.4f} of ${self.max_cost:g}, --budget "
+                    f"cost={self.max_cost:g}; "
                     f"the next request could cost up to ${cost:.4f})")
         return None
 
@@ -418,9 +419,9 @@ class RequestBudget:
         if self.stop is None:
             return None
         if self.stop.startswith("the request budget"):
-            return (f"the request budget is spent ({self.requests_total} of --max-requests "
+            return (f"the request budget is spent ({self.requests_total} of --budget requests="
                     f"{self.max_requests} sent)")
-        line = f"the cost budget is spent (${self.spent:.4f} of --max-cost ${self.max_cost:g}"
+        line = f"the cost budget is spent (${self.spent:.4f} of ${self.max_cost:g}, --budget cost={self.max_cost:g}"
         if self.estimated_before + self.estimated:
             line += (f", ${self.estimated_before + self.estimated:.4f} of it counted at the worst case of "
                      "requests whose usage never came back")

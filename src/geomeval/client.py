@@ -758,7 +758,7 @@ class ChatClient:
                         if refused >= CONNECT_ATTEMPTS:
                             raise self._fail(
                                 cause, "Check that the server is running and that the base URL "
-                                "(--base-url / --judge-base-url, GEOMEVAL_BASE_URL / GEOMEVAL_JUDGE_BASE_URL) "
+                                "(--base-url / -J base_url=URL, GEOMEVAL_BASE_URL / GEOMEVAL_JUDGE_BASE_URL) "
                                 "names its host and port.",
                             ) from None
                         error, retryable, connect_failed = cause, True, True

@@ -6,7 +6,7 @@ judge go through (`models.parse_model_spec`, `judges.parse_judge_spec`):
 - the model's server: `--base-url`, else GEOMEVAL_BASE_URL, else OpenAI's. `geomeval score`
   contacts no model: the model's server is the one the run recorded in run.json (what `run`
   resolved), else as above;
-- the judge's server: `--judge-base-url`, else GEOMEVAL_JUDGE_BASE_URL, else GEOMEVAL_BASE_URL,
+- the judge's server: `-J base_url=URL`, else GEOMEVAL_JUDGE_BASE_URL, else GEOMEVAL_BASE_URL,
   else OpenAI's;
 - GEOMEVAL_API_KEY is given for the model's server, GEOMEVAL_JUDGE_API_KEY for the judge's,
   OPENAI_API_KEY for OpenAI's (or OPENAI_BASE_URL's): each goes to that server only. The judge

@@ -215,7 +215,7 @@ class VLLMModel(Model):
         try:
             arguments = vllm.AsyncEngineArgs(model=model, **self.engine_args)
         except TypeError as exc:  # an engine argument this vLLM does not know
-            raise UsageError(f"vllm:{model}: {exc} (check --engine-arg names against `vllm serve --help`)") from None
+            raise UsageError(f"vllm:{model}: {exc} (check the -M engine argument names against `vllm serve --help`)") from None
         self.engine = vllm.AsyncLLMEngine.from_engine_args(arguments)
         self.sampling = vllm.SamplingParams(**self.params)
         self._tokenizer: Any = None

@@ -81,7 +81,7 @@ def generation_lines(generation: dict[str, Any]) -> list[str]:
         ids = ", ".join(generation.get("truncated_ids") or [])
         lines.append(
             f"- **truncated answers: {generation['truncated']}** (the reply hit max_tokens; scored as "
-            f"given, so a larger --max-tokens may score higher): {ids}"
+            f"given, so a larger -M max_tokens=N may score higher): {ids}"
         )
     usage = generation.get("usage")
     if usage:

@@ -405,7 +405,7 @@ async def _pipeline(
     async def one(item: Item) -> None:
         save(await score(bench, await _generate(bench, task, item, model), judge))
 
-    # Each endpoint has its own requests in flight (--concurrency, --judge-concurrency). With
+    # Each endpoint has its own requests in flight (--concurrency, -J concurrency=N). With
     # as many items under way as both together, the model answers the next items while the
     # judge weighs the last ones; with one set of slots for both, an item holding a slot
     # through its judgment keeps the model idle (a judge-bound run took 1.38x the ideal, now 1.13x).
@@ -472,13 +472,13 @@ def run(
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / RESUME_STATE).unlink(missing_ok=True)  # written again once this invocation finishes
     clients = _clients(model, judge)
-    # without caps the run's spending is still kept, so a resume with --max-cost counts it
+    # without caps the run's spending is still kept, so a resume with --budget cost=... counts it
     spending = budget if budget is not None else RequestBudget(prices=prices)
     if spending.max_cost is not None:
         unpriced = sorted({c.model for c in clients.values() if c.model not in spending.prices})
         if unpriced:
-            raise UsageError(f"--max-cost: the price table has no price for {', '.join(map(repr, unpriced))}; "
-                             "add each model the run sends requests to (--prices)")
+            raise UsageError(f"--budget cost: the price table has no price for {', '.join(map(repr, unpriced))}; "
+                             "add each model the run sends requests to (--budget prices=FILE)")
     for client in clients.values():
         client.budget = spending
     samples_path = out_dir / SAMPLES
@@ -744,7 +744,7 @@ def _resumed_rescore(bench: Benchmark, out_dir: Path, judge_spec: str, kept: Kep
 
 def generation_usage(records: Iterable[SampleRecord], responded: Callable[[SampleRecord], bool]) -> dict[str, Any]:
     """How many answered (`succeeded`, by `Benchmark.responded`), the answers cut at max_tokens
-    (scored as given, but worth knowing: raise --max-tokens) and the tokens the model's server
+    (scored as given, but worth knowing: raise -M max_tokens=N) and the tokens the model's server
     reported, summed over the answers that reported them: one walk of the records (each walk
     of a run's kept records reads them back from disk: 1.5 s at 100,000 items)."""
     usage: dict[str, int] = {}

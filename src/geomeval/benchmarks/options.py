@@ -23,13 +23,14 @@ FALSE = ("false", "0", "no", "off")
 
 def about(help: str, *, named: str | None = None) -> dict[str, Any]:
     """An option field's metadata, `field(default=..., metadata=about(...))`: the help line
-    `geomeval run --help` shows, and what an error calls it (`named`, default the key)."""
+    `geomeval run --help` shows, and what an error calls it (`named`, default the key; the
+    error also names the `-T key=` that sets it)."""
     return {"help": help, "named": named}
 
 
 def option_pairs(pairs: Iterable[str], given: Mapping[str, Any] | None = None, *, scoped: bool = False) -> dict[str, Any]:
-    """`-T KEY=VALUE` strings as a dict, added to `given` (the older flags of the same options,
-    `--mode text` being `-T mode=text`). `scoped`: each KEY is `BENCHMARK.KEY`, as `geomeval
+    """`-T KEY=VALUE` strings as a dict, added to `given` (options already read, e.g. by a
+    caller that takes some of them apart). `scoped`: each KEY is `BENCHMARK.KEY`, as `geomeval
     suite` takes them. A malformed pair, or a key given twice, is a usage error."""
     shape, example = ("BENCHMARK.KEY=VALUE", "geoeval.mode=text") if scoped else ("KEY=VALUE", "mode=text")
     options = dict(given or {})
@@ -97,7 +98,7 @@ def _convert(title: str, field: dataclasses.Field[Any], hint: Any, value: Any) -
     if typing.get_origin(hint) is typing.Literal:
         choices = typing.get_args(hint)
         if value not in choices:
-            raise UsageError(f"unknown {title} {named} {value!r}; {named} must be one of "
+            raise UsageError(f"unknown {title} {named} {value!r} (-T {key}=...); {key} must be one of "
                              f"{', '.join(map(str, choices))}")
         return value
     if hint is bool:
@@ -126,7 +127,7 @@ def parse(name: str, title: str, options_type: type, given: Mapping[str, Any]) -
     chosen = {key: value for key, value in given.items() if value is not None}
     unknown = [key for key in chosen if key not in fields]
     if unknown:
-        names = ", ".join(f"--{key.replace('_', '-')}" for key in unknown)
+        names = ", ".join(f"-T {key}" for key in unknown)
         accepted = ", ".join(f"-T {key}=…" for key in fields) or "none"
         raise UsageError(f"{name} takes no {names}; its options: {accepted} (see `geomeval run --help`)")
     hints = _hints(options_type)

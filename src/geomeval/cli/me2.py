@@ -121,7 +121,7 @@ def joint(
 def anchoring(
     anchored_run: Annotated[Path, typer.Argument(help="a `geomeval run me2 --task me2_keypoints` folder (with the summary)")],
     unanchored_run: Annotated[
-        Path, typer.Argument(help="the same model's `--task me2_keypoints --mode without_summary` folder")
+        Path, typer.Argument(help="the same model's `--task me2_keypoints -T mode=without_summary` folder")
     ],
     json_out: Annotated[Path | None, typer.Option("--json", help="also write the comparison here")] = None,
 ) -> None:

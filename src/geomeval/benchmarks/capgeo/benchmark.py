@@ -1,6 +1,6 @@
 """CapGeo as a geomeval benchmark: caption the figure (once per captioner), then reason.
 
-    geomeval run capgeo -T source=mathvista_geometry --captioner openai:CAPTIONER \\
+    geomeval run capgeo -T source=mathvista_geometry -T captioner=openai:CAPTIONER \\
         --model openai:REASONER -T mode=without_image
 
 `source` picks the problems (and the caption prompt variant that suits them); `--data`
@@ -58,13 +58,12 @@ LMMS_PREFIX = "capgeo_reasoning_"  # the lmms-eval task of each mode: capgeo_rea
 @dataclasses.dataclass(frozen=True)
 class CapGeoOptions:
     """CapGeo's run options (`-T source=geoqa -T mode=without_image`); the captioner, a model
-    with its own endpoint, is `geomeval run --captioner`."""
+    with its own endpoint, is `geomeval run -T captioner=SPEC` (`-T captioner_base_url=URL`)."""
 
     source: str = dataclasses.field(default=DEFAULT_SOURCE, metadata=about(
-        f"{', '.join(SOURCES)}, or a folder built by `geomeval capgeo build`", named="--source"))
+        f"{', '.join(SOURCES)}, or a folder built by `geomeval capgeo build`"))
     mode: Mode = dataclasses.field(default="direct", metadata=about(
-        "direct (the figure), with_image (figure and caption) or without_image (the caption alone)",
-        named="--mode"))
+        "direct (the figure), with_image (figure and caption) or without_image (the caption alone)"))
     captions: Path = dataclasses.field(default=DEFAULT_FOLDER, metadata=about("caption store folder"))
     sample_seed: int | None = dataclasses.field(default=None, metadata=about(
         "geoqa: seed of the paper's random 200 problems (default 0)"))
@@ -145,29 +144,30 @@ class CapGeo(Benchmark):
         given = dict(options)
         captioner = given.pop("captioner", None)
         if isinstance(captioner, str):
-            raise UsageError("give the captioner with --captioner MODEL (a model, with its own endpoint)")
+            raise UsageError("give the captioner with -T captioner=MODEL (a model spec; its server with "
+                             "-T captioner_base_url=URL)")
         settings = self.parse_options(given)
         if settings.source in SOURCES:
             sampling(settings.source, settings.sample_seed, settings.all_problems)  # refuses a needless switch
         elif settings.sample_seed is not None or settings.all_problems:
-            raise UsageError("--sample-seed/--all-problems: a built --source holds the problems it was built "
-                             "with (give them to `geomeval capgeo build`)")
+            raise UsageError("-T sample_seed/-T all_problems: a built -T source holds the problems it was built "
+                             "with (give them to `geomeval capgeo build` as --sample-seed/--all-problems)")
         if settings.source not in SOURCES:
             # A folder written by `geomeval capgeo build`: its caption column supplies the captions.
             if not is_built_dataset(Path(settings.source).expanduser()):
                 raise UsageError(
-                    f"unknown --source {settings.source!r}: use one of {', '.join(SOURCES)} or a folder "
+                    f"unknown -T source={settings.source!r}: use one of {', '.join(SOURCES)} or a folder "
                     "built by `geomeval capgeo build`"
                 )
             if captioner is not None:
-                raise UsageError("a built --source supplies its own captions: leave out --captioner")
+                raise UsageError("a built -T source supplies its own captions: leave out -T captioner")
             return self._with(settings)
         if settings.mode != "direct" and captioner is None:
             raise UsageError(
-                f"--mode {settings.mode} needs captions: give --captioner <model spec> (a vision model "
-                "captions each figure once), or pass as --source a folder built by `geomeval capgeo "
+                f"-T mode={settings.mode} needs captions: give -T captioner=<model spec> (a vision model "
+                "captions each figure once), or pass as -T source a folder built by `geomeval capgeo "
                 "build` from captions you already have; then a text-only model reasons with "
-                "--mode without_image and needs no vision model (README, 'Text-only models')"
+                "-T mode=without_image and needs no vision model (README, 'Text-only models')"
             )
         return self._with(settings, captioner)
 
@@ -232,7 +232,7 @@ class CapGeo(Benchmark):
         self.check_task(task)
         if self.built_source:
             if data_arg is not None:
-                raise UsageError("a built --source is the data: leave out --data")
+                raise UsageError("a built -T source is the data: leave out --data")
             from ..datasource import LazyItems
 
             _data().locate(self.settings.source)  # a path that is not built says how to build it
@@ -308,7 +308,7 @@ class CapGeo(Benchmark):
     def build(self, raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
         raise UsageError(
             "CapGeo reads its sources' public files directly: pass the file with --data and the source "
-            "with --source. To build its typed dataset with captions joined in (what its lmms-eval "
+            "with -T source=SOURCE (`geomeval run capgeo`). To build its typed dataset with captions joined in (what its lmms-eval "
             "tasks read), use `geomeval capgeo build --source SOURCE --data FILE --captions FILE.jsonl --out DIR`"
         )
 

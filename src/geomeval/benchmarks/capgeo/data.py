@@ -35,7 +35,7 @@ from .card import render_card
 from .features import SCHEMA
 from .sources import SOURCES, apply_sampling, load_source, sample_captions, sampling
 
-ALL_SOURCES = "all"  # `--source all`: every embedded sample, with its reference captions
+ALL_SOURCES = "all"  # `geomeval capgeo build --source all`: every embedded sample, with its reference captions
 _STORE_NAME = re.compile(r"^(?P<captioner>.+)__(?P<source>[a-z_]+)__(?P<variant>[a-z_]+)\.jsonl$")
 _BUILD_HINT = (
     "a source's public file is built first, with the captions to join: geomeval capgeo build "
@@ -258,7 +258,7 @@ from_raw = SOURCE.from_raw
 
 def build(raw: str, out: str, *, skip_invalid: bool = False, overwrite: bool = False) -> dict[str, Any]:
     """Every source of a sources folder (the embedded one: `sample_path()`) with its reference
-    captions, concatenated, as parquet shards and a card (`--source all`)."""
+    captions, concatenated, as parquet shards and a card (`geomeval capgeo build --source all`)."""
     parts = _joined_sources(raw)
     return {**_write(parts, out, overwrite), "source": ALL_SOURCES, "skipped": []}
 

@@ -46,7 +46,7 @@ def run_grid(
     """Run every cell with `run` (`runner.run`, given by the caller: the run layer sits above
     the benchmarks) and write `grid.json` and `grid.md`; returns the grid."""
     if not reasoners or not captioners:
-        raise ValueError("a grid needs at least one --model (reasoner) and one --captioner")
+        raise ValueError("`geomeval capgeo grid` needs at least one --model (reasoner) and one --captioner")
     columns = ["direct"] + [column_label(c.spec, m) for c in captioners for m in ("with_image", "without_image")]
     grid: dict[str, Any] = {"source": source, "columns": columns, "rows": {}}
     for reasoner in reasoners:

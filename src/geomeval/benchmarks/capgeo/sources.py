@@ -18,7 +18,8 @@ scoring never look at a source's own format again:
   own release pickles its problems (`test.pk`); a pickle is never read (unpickling runs
   code): its records, written out as JSON lines with these fields, are what geomeval reads. The paper evaluates a random 200
   of GeoQA's 4,998 problems (§5.1): `Source.paper_sample` says so, and `subsample` draws
-  them reproducibly from a seed (`--sample-seed`; `--all-problems` keeps every one).
+  them reproducibly from a seed (`-T sample_seed=N` of `geomeval run`, `--sample-seed` of `geomeval
+  capgeo build` and `grid`; `-T all_problems=true`, `--all-problems`, keeps every one).
 
 Every record is checked; a bad one is a `DataError` naming the item and the field. A file of
 another layout (a pickle, Hub parquet shards, a list where a dict keyed by pid is expected,
@@ -74,9 +75,11 @@ def sampling(source: str, seed: int | None, all_problems: bool) -> dict[str, int
     source the paper uses whole. A switch that would change nothing is refused, so a record
     never states a choice that was not made."""
     size = SOURCES[source].paper_sample
-    given = "--sample-seed" if seed is not None else "--all-problems" if all_problems else None
+    given = ("-T sample_seed (--sample-seed)" if seed is not None
+             else "-T all_problems (--all-problems)" if all_problems else None)
     if seed is not None and all_problems:
-        raise UsageError("--sample-seed draws the paper's subsample, which --all-problems skips: give one of them")
+        raise UsageError("-T sample_seed (--sample-seed) draws the paper's subsample, which -T all_problems "
+                         "(--all-problems) skips: give one of them")
     if size is None:
         if given:
             sampled = ", ".join(name for name, s in SOURCES.items() if s.paper_sample is not None)

@@ -1,6 +1,6 @@
-"""GeoEval as a geomeval benchmark: four subsets as tasks, four input modes (`--mode`).
+"""GeoEval as a geomeval benchmark: four subsets as tasks, four input modes (`-T mode=`).
 
-    geomeval run geoeval --task geoeval_2000 --model openai:MODEL --mode text_description_diagram
+    geomeval run geoeval --task geoeval_2000 --model openai:MODEL -T mode=text_description_diagram
 
 Items come from the subset's config of the built dataset (or the raw release, or the
 embedded sample). Complexity is rated when the subset is built or read from the release,
@@ -199,7 +199,7 @@ class GeoEval(Benchmark):
                 "complexity": row["complexity"],
                 "length_bucket": length_bucket(row),
                 # T is over the problems without a diagram in the data (the paper's "text-only
-                # problems"), whatever the mode shows: in --mode text an item with a diagram
+                # problems"), whatever the mode shows: in -T mode=text an item with a diagram
                 # is still no text-only problem.
                 "has_diagram": bool(row["diagram"]),
                 "diagram_shown": bool(row["diagram"]) and with_diagram,

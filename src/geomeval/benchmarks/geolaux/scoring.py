@@ -46,7 +46,7 @@ JUDGED_BEFORE = "text only (judged before geomeval showed the judge the figure)"
 # Added to a judge error that says the figure was refused (client.IMAGE_REFUSAL_HINT).
 FIGURE_REFUSED = (
     "; GeoLaux's judge is shown the problem's figure, as the paper's is: use a vision judge, or set "
-    "--judge-text-only (GEOMEVAL_JUDGE_IMAGES=0) to judge from the text alone (not the paper's setting; see the card)"
+    "-J images=no (GEOMEVAL_JUDGE_IMAGES=0) to judge from the text alone (not the paper's setting; see the card)"
 )
 
 

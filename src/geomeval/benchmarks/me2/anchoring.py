@@ -5,7 +5,7 @@ solved several ways and each way needs other keypoints: the summary anchors one 
 paper removes the summary and reports, from examples, that the model then drifts to other
 solution paths and to keypoints that do not serve this one. geomeval measures that on a
 keypoint-identification run with the summary (`--task me2_keypoints`, the paper's setup)
-and one without it (`--mode without_summary`) of the same model: accuracy with and without,
+and one without it (`-T mode=without_summary`) of the same model: accuracy with and without,
 per domain; which items were kept, lost or gained; and which kind of option each arm chose,
 since a drift shows as picks of the distractors taken from similar problems or summaries.
 
@@ -38,7 +38,7 @@ def _check_arm(records: dict[str, SampleRecord], anchored: bool, run_dir: Path) 
     wrong = sum(1 for r in records.values() if r.meta.get(ANCHORED, True) is not anchored)
     if wrong:
         shown = "without" if anchored else "with"
-        option = "" if anchored else " (run it with --mode without_summary)"
+        option = "" if anchored else " (run it with -T mode=without_summary)"
         raise UsageError(f"{run_dir}: {wrong} items were posed {shown} the solution summary{option}")
 
 

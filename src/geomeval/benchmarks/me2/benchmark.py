@@ -85,7 +85,7 @@ class ME2Options:
 
     mode: Mode = field(default="with_summary", metadata=about(
         "me2_keypoints with the solution summary (the paper's setup) or without it (the Appendix C "
-        "ablation)", named="--mode"))
+        "ablation)", named="mode"))
     prompt_style: PromptStyle = field(default="paper", metadata=about(
         "paper (the official task prompts: the solver gives only 'The final Answer is: ...', the explanation "
         "comes as a JSON solution_text) or geomeval (the answer's form spelled out, a prose explanation)",
@@ -153,11 +153,11 @@ class ME2(Benchmark):
 
     def __init__(self, mode: str = MODES[0], prompt_style: str = PROMPT_STYLES[0],
                  judge_prompt: str = JUDGE_STYLES[0], explanation_text: str = EXPLANATION_TEXTS[0]) -> None:
-        for name, value, allowed in (("--mode", mode, MODES), ("prompt_style", prompt_style, PROMPT_STYLES),
+        for name, value, allowed in (("mode", mode, MODES), ("prompt_style", prompt_style, PROMPT_STYLES),
                                      ("judge_prompt", judge_prompt, JUDGE_STYLES),
                                      ("explanation_text", explanation_text, EXPLANATION_TEXTS)):
             if value not in allowed:
-                raise ValueError(f"unknown ME2 {name} {value!r}; choices: {', '.join(allowed)}")
+                raise ValueError(f"unknown ME2 {name} {value!r} (-T {name}=...); choices: {', '.join(allowed)}")
         self.mode = mode
         self.prompt_style = prompt_style
         self.judge_prompt = judge_prompt
@@ -211,7 +211,7 @@ class ME2(Benchmark):
         self.check_task(task)
         if not self.with_summary and task != SUMMARY_TASK:
             raise UsageError(
-                f"--mode {self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
+                f"-T mode={self.mode} is the summary-anchoring ablation of {SUMMARY_TASK}; "
                 f"{task} shows no solution summary to withhold"
             )
         from ..datasource import LazyItems

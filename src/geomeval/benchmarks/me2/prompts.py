@@ -306,7 +306,7 @@ TASK_TEMPLATES = (
                         "the options as the release writes them; one option, thinking about how it supports the "
                         "reasoning; brief reasoning allowed; the reply ends 'The final answer is: <letter>'"),
     Template("keypoints_without_summary", _KEYPOINTS_WITHOUT_SUMMARY, **_ABLATION_FILLS,  # type: ignore[arg-type]
-             implements="Appendix C: the same task with the solution summary withheld (`--mode without_summary`)"),
+             implements="Appendix C: the same task with the solution summary withheld (`-T mode=without_summary`)"),
     Template("explain", _EXPLAIN, **_EXPLAIN_FILLS,  # type: ignore[arg-type]
              implements="Fig. D (keypoint-based explanation): the problem, its answer, the elements the solution "
                         "figure adds or highlights; a math teacher's explanation that helps students, referring to "
@@ -332,7 +332,7 @@ GEOMEVAL_TASK_TEMPLATES = (
     Template("keypoints", _KEYPOINTS_GEOMEVAL, **_KEYPOINT_FILLS,  # type: ignore[arg-type]
              implements="`-T prompt_style=geomeval`: Fig. C with the options relabelled A–E, one letter"),
     Template("keypoints_without_summary", _KEYPOINTS_WITHOUT_SUMMARY_GEOMEVAL, **_ABLATION_FILLS,  # type: ignore[arg-type]
-             implements="`-T prompt_style=geomeval`: Appendix C (`--mode without_summary`)"),
+             implements="`-T prompt_style=geomeval`: Appendix C (`-T mode=without_summary`)"),
     Template("explain", _EXPLAIN_GEOMEVAL, **_EXPLAIN_FILLS,  # type: ignore[arg-type]
              implements="`-T prompt_style=geomeval`: a step-by-step explanation in prose that refers to the figure "
                         "and the given keypoints"),
