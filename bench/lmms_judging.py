@@ -30,7 +30,7 @@ from _replicated import built
 from run_fixed_cost import JUDGE_ANSWER, MODEL_ANSWER
 
 TARGET = 1.5
-KEYS = ("ACS,none", "PCS,none", "PQS,none", "ACS_coverage,none", "PCS_coverage,none", "PQS_coverage,none")
+KEYS = ("ACS,none", "PCS,none", "PQS,none", "coverage,none")
 
 
 def lmms_run(data: Path, defer: str, latency: float, concurrency: int, root: Path) -> tuple[float, int, int, dict]:

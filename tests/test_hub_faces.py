@@ -144,17 +144,25 @@ def test_each_lmms_task_folder_has_a_readme_naming_its_tasks_data_and_metrics() 
             assert f"`{key}`" in readme, (spec.name, key)
 
 
-def test_coverage_is_not_declared_a_higher_is_better_score() -> None:
+def test_coverage_is_one_row_per_task_and_no_higher_is_better_score() -> None:
+    """Each YAML that lists metrics lists `coverage` once (the task's, what --min-coverage
+    checks), with a null higher_is_better; no per-metric `<metric>_coverage` rows."""
     tasks_root = REPO / "src" / "geomeval" / "lmms_tasks"
     declared = 0
     for path in sorted(tasks_root.glob("*/*yaml")):
-        for metric in _task_yaml(path).get("metric_list") or ():
-            if metric["metric"].endswith("_coverage"):
-                assert metric["higher_is_better"] is None, (path.name, metric["metric"])
+        metrics = _task_yaml(path).get("metric_list") or ()
+        names = [metric["metric"] for metric in metrics]
+        if metrics:
+            assert names.count("coverage") == 1, (path.name, names)
+            assert not [name for name in names if name.endswith("_coverage")], (path.name, names)
+        for metric in metrics:
+            if metric["metric"] == "coverage":
+                assert metric["higher_is_better"] is None, path.name
+                assert metric["aggregation"] == "utils.coverage", path.name
                 declared += 1
             else:
                 assert isinstance(metric["higher_is_better"], bool), (path.name, metric["metric"])
-    assert declared >= 60
+    assert declared == 8  # the five task folders' templates (two in capgeo/) and ME2's three task YAMLs
 
 
 # --------------------------------------------------------------------------- metric Spaces

@@ -103,19 +103,23 @@ def test_cli_scores_geolaux_on_a_built_dataset(built: Path, rows: list[dict], tm
             cache=tmp_path / "cache",
         )
         requests = list(server.requests)
-    # ACS scored 3 of 4 (below the default --min-coverage 0.95): exit 3, as `geomeval run`;
-    # PCS and PQS need a judge, and none was given, so they are exempt.
-    assert result.returncode == 3, result.stdout[-4000:] + result.stderr[-4000:]
-    assert "coverage below --min-coverage: geolaux ACS: coverage 0.7500" in result.stderr
-    assert "PCS" not in result.stderr.split("coverage below --min-coverage", 1)[1].splitlines()[0]
+    # ACS scored 3 of 4: en_4's proof needs a judge for its final answer, and PCS and PQS need
+    # one throughout; none was given, so those items are a setting of the run, not failures,
+    # and coverage is whole (the default --min-coverage 0.95 passes), as `geomeval run` counts.
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert "coverage below --min-coverage" not in result.stderr
     scores = only_results(out)["results"]["geolaux"]
     # en_1, en_2 right, en_3 wrong; en_4 is a proof with no gold short answer (unscored).
     assert scores["ACS,none"] == 2 / 3
-    assert scores["ACS_coverage,none"] == 0.75
+    # ACS per scored item 1, 1, 0: sample standard deviation sqrt(1/3) over sqrt(3)
+    assert scores["ACS_stderr,none"] == pytest.approx(1 / 3)
+    # coverage once per task, with its standard error (every counted item scored: 0)
+    assert scores["coverage,none"] == 1.0 and scores["coverage_stderr,none"] == 0.0
+    assert not [key for key in scores if key.split(",")[0].endswith("_coverage")]
     for metric in ("PCS", "PQS"):  # offline: no judge, so not scored (null), never zero
         assert scores[f"{metric},none"] is None
-        assert scores[f"{metric}_coverage,none"] == 0.0
-    assert "geolaux: ACS 0.6667 (coverage 0.7500)" in result.stdout
+        assert scores[f"{metric}_stderr,none"] == "N/A"
+    assert "geolaux: ACS 0.6667 ± 0.3333, PCS n/a, PQS n/a (coverage 1.0000)" in result.stdout
 
     # The model saw exactly what `geomeval run` sends: the figure, then build_messages' text (the official order).
     assert len(requests) == 4
@@ -236,7 +240,15 @@ def test_process_results_and_aggregation(rows: list[dict]) -> None:
     failed = integration.entry_points("geolaux")["geolaux_process_results"](row, ["[LMMS_EVAL_REQUEST_FAILED after 5 retries] boom"])
     assert failed["ACS"]["value"] is None and "model failed" in failed["ACS"]["unscored"]
     assert integration.aggregate_scored([right["ACS"], failed["ACS"]]) == 1.0
-    assert integration.coverage([right["ACS_coverage"], failed["ACS_coverage"]]) == 0.5
+    # one coverage entry per item: ACS scored on one of two; PCS and PQS need the judge none
+    # was named (left out, as `geomeval run --min-coverage` leaves them)
+    assert right["coverage"]["metrics"] == {"ACS": "scored", "PCS": "needs_judge", "PQS": "needs_judge"}
+    # the failed request is a failure of every metric (the judge-only ones too): ACS 1 of 2,
+    # PCS and PQS 0 of 1, so the task's coverage is 0, as `geomeval run` would count it
+    assert failed["coverage"]["metrics"] == {"ACS": "unscored", "PCS": "unscored", "PQS": "unscored"}
+    assert integration.coverage([right["coverage"], failed["coverage"]]) == 0.0
+    assert integration.coverage([right["coverage"], right["coverage"]]) == 1.0
+    assert not [key for key in right if key.endswith("_coverage")]
     assert integration.aggregate_scored([right["PCS"], failed["PCS"]]) is None
     assert integration.aggregate_scored([]) is None and integration.coverage([]) == 0.0
     # lmms-eval's Stderr_CLT reads `score` (the task YAMLs' score_key): the scored entry has
@@ -262,7 +274,7 @@ def test_include_dir_rewrites_dataset_path_and_keeps_function_tags(tmp_path: Pat
         aggregations = {m["metric"]: m["aggregation"].__name__ for m in config["metric_list"]}
         assert aggregations == {
             "ACS": "aggregate_scored", "PCS": "aggregate_scored", "PQS": "aggregate_scored",
-            "ACS_coverage": "coverage", "PCS_coverage": "coverage", "PQS_coverage": "coverage",
+            "coverage": "coverage",
         }
 
 
@@ -308,8 +320,7 @@ def test_judge_calls_in_process_results_go_through_the_engine(built: Path, tmp_p
     assert scores["ACS,none"] == 3 / 4  # en_4's proof is judged now
     assert scores["PCS,none"] == 2 / 4  # en_2 has a wrong step, en_3 a wrong answer
     assert scores["PQS,none"] == pytest.approx((3 + pqs([1, 0])) / 4)
-    for metric in ("ACS", "PCS", "PQS"):
-        assert scores[f"{metric}_coverage,none"] == 1.0
+    assert scores["coverage,none"] == 1.0
     assert len(judge_requests) == 5  # four step judgments and one error-type question
     assert all(r["temperature"] == 0.1 for r in judge_requests)  # GeoLaux's judge_temperature, as official
 
@@ -341,7 +352,7 @@ def test_judging_inside_lmms_eval_runs_at_geomevals_concurrency(built: Path, tmp
     # lmms-eval's own postprocessing threads (4 at most) bound the per-document judging
     assert judge.max_in_flight >= 6 and serial_judge.max_in_flight <= 4
     assert len(judge.requests) == len(serial_judge.requests)
-    for key in ("ACS,none", "PCS,none", "PQS,none", "ACS_coverage,none", "PCS_coverage,none", "PQS_coverage,none"):
+    for key in ("ACS,none", "PCS,none", "PQS,none", "coverage,none", "ACS_stderr,none", "PCS_stderr,none"):
         assert together[key] == pytest.approx(one_by_one[key]), key
     def logged(rows: list[dict]) -> dict:
         return {row["ACS"]["id"]: {m: row[m].get("value") for m in ("ACS", "PCS", "PQS")} for row in rows}
@@ -356,16 +367,53 @@ def test_min_coverage_reads_lmms_results_as_geomeval_run_does(tmp_path: Path) ->
         path.write_text(json.dumps({"results": results}), encoding="utf-8")
         return path
 
-    offline = {"geolaux": {"ACS,none": 0.5, "ACS_coverage,none": 1.0, "PCS,none": None,
-                           "PCS_coverage,none": 0.0, "PQS,none": None, "PQS_coverage,none": 0.0}}
-    assert integration.coverage_shortfalls(write(offline), 0.95, judged=False) == []  # judge-only: exempt
-    assert integration.coverage_shortfalls(write(offline), 0.95, judged=True) == [
-        "geolaux PCS: coverage 0.0000", "geolaux PQS: coverage 0.0000"]
-    dead = {"geolaux": {"ACS,none": None, "ACS_coverage,none": 0.0, "PCS,none": None, "PCS_coverage,none": 0.0}}
-    assert len(integration.coverage_shortfalls(write(dead), 0.95, judged=False)) == 2  # nothing scored at all
-    partial = {"geolaux": {"ACS,none": 1.0, "ACS_coverage,none": 0.5}, "other_task": {"x_coverage,none": 0.0}}
-    assert integration.coverage_shortfalls(write(partial), 0.95, judged=False) == ["geolaux ACS: coverage 0.5000"]
-    assert integration.coverage_shortfalls(write(partial), 0.5, judged=False) == []
+    full = {"geolaux": {"ACS,none": 0.5, "coverage,none": 1.0, "coverage_stderr,none": 0.0}}
+    assert integration.coverage_shortfalls(write(full), 0.95) == []
+    partial = {"geolaux": {"ACS,none": 1.0, "coverage,none": 0.5}, "other_task": {"coverage,none": 0.0}}
+    assert integration.coverage_shortfalls(write(partial), 0.95) == ["geolaux: coverage 0.5000"]  # not other_task's
+    assert integration.coverage_shortfalls(write(partial), 0.5) == []
+    nothing = {"geolaux": {"ACS,none": None, "coverage,none": None}}  # no metric counted any item
+    assert integration.coverage_shortfalls(write(nothing), 0.95) == []
+
+
+def _coverage_entry(**states: str) -> dict:
+    return {"id": "x", "task": "geolaux", "metrics": states}
+
+
+def test_coverage_is_the_least_covered_metric_counting_failures_only() -> None:
+    items = [_coverage_entry(ACS="scored", PCS="scored"), _coverage_entry(ACS="scored", PCS="unscored"),
+             _coverage_entry(ACS="unscored", PCS="unscored"), _coverage_entry(ACS="scored", PCS="not_applicable")]
+    # ACS 3 of 4, PCS 1 of 3 (the not-applicable item leaves its count): PCS's is the row
+    assert integration.coverage(items) == pytest.approx(1 / 3)
+    # its flags 1, 0, 0: sample standard deviation sqrt(1/3) over sqrt(3)
+    assert integration.stderr_of_coverage(items) == pytest.approx(1 / 3)
+    # a metric that needs a judge the run did not name is no failure, as `geomeval run` counts it
+    offline = [_coverage_entry(ACS="scored", PQS="needs_judge"), _coverage_entry(ACS="unscored", PQS="needs_judge")]
+    assert integration.coverage(offline) == 0.5
+    assert integration.coverage([_coverage_entry(PQS="needs_judge")]) is None
+    assert integration.stderr_of_coverage([_coverage_entry(PQS="needs_judge")]) == "N/A"
+    # nothing scored: 0, never exempt
+    assert integration.coverage([_coverage_entry(ACS="unscored"), _coverage_entry(ACS="unscored")]) == 0.0
+
+
+def test_aggregations_carry_the_standard_error_of_their_mean() -> None:
+    from lmms_eval import evaluator_utils
+    from lmms_eval.api.metrics import mean, mean_stderr
+
+    items = [{"value": v, "score": v} for v in (1.0, 0.0, 0.5, 1.0)] + [{"value": None}]
+    # the scored values' sample standard deviation over sqrt(4), as lmms-eval's mean_stderr
+    assert integration.stderr_of_scored(items) == pytest.approx(mean_stderr([1.0, 0.0, 0.5, 1.0]))
+    assert integration.stderr_of_scored(items) == pytest.approx(0.2393567, abs=1e-7)
+    assert integration.stderr_of_scored([{"value": 1.0}, {"value": None}]) == "N/A"
+    assert integration.standard_error([2.0, 4.0]) == pytest.approx(1.0)
+    # lmms-eval asks `stderr_for_metric` for a Stderr: once the task functions are loaded it
+    # answers for geomeval's aggregations, keeps its own for lmms-eval's, and none at 0 iters
+    functions = integration.entry_points("geolaux")
+    for name in ("aggregate_scored", "coverage"):
+        stderr = evaluator_utils.stderr_for_metric(functions[name], 100000)
+        assert stderr is not None and evaluator_utils.stderr_for_metric(functions[name], 0) is None
+    assert evaluator_utils.stderr_for_metric(functions["aggregate_scored"], 100000)(items) == pytest.approx(0.2393567)
+    assert evaluator_utils.stderr_for_metric(mean, 100000) is mean_stderr
 
 
 @pytest.mark.slow

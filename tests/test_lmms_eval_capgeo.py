@@ -110,10 +110,10 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
     assert aggregations == {
         "Avg": "capgeo_bench_avg",  # Table 4's headline, derived by geomeval's scorer
         **{key: "aggregate_scored" for key in keys},
-        **{f"{key}_coverage": "coverage" for key in keys},
+        "coverage": "coverage",  # once for the task
     }
     # Scores are higher-is-better; coverage is no score (null: lmms-eval ranks nothing by it).
-    assert all(m["higher_is_better"] is (None if m["metric"].endswith("_coverage") else True)
+    assert all(m["higher_is_better"] is (None if m["metric"] == "coverage" else True)
                for m in config["metric_list"])
     # The figure stays in the rows (doc_to_text builds the prompt from them).
     assert len(docs) == 12 and all(doc["image"] is not None for doc in docs)
@@ -144,10 +144,11 @@ def test_a_reference_caption_scores_one_and_the_judge_metrics_stay_unscored(
     keys = integration.metric_keys(SPEC)
     for doc in docs[:3]:
         out = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](doc, [doc["caption_en"]])
-        assert set(out) == set(keys.values()) | {f"{key}_coverage" for key in keys.values()} | {"Avg"}
+        assert set(out) == set(keys.values()) | {"coverage", "Avg"}
+        states = out["coverage"]["metrics"]
         for name in OFFLINE:
             assert out[keys[name]]["value"] == 1.0, name
-            assert out[f"{keys[name]}_coverage"] == {"id": doc["id"], "scored": True}
+            assert states[name] == "scored", name
         assert (
             out["keypoint_recall"]["metric"] == "keypoint recall"
             and out["keypoint_recall"]["task"] == "capgeo_bench"
@@ -157,7 +158,7 @@ def test_a_reference_caption_scores_one_and_the_judge_metrics_stay_unscored(
             assert (
                 entry["value"] is None and entry["needs_judge"] and "judge" in entry["unscored"]
             ), name
-            assert out[f"{keys[name]}_coverage"] == {"id": doc["id"], "scored": False}
+            assert states[name] == "needs_judge", name  # a setting of the run, no failure
 
 
 def test_a_truncated_caption_scores_lower(docs: list[dict]) -> None:
@@ -180,22 +181,42 @@ def test_not_applicable_items_leave_coverage_whole(docs: list[dict]) -> None:
     failed = integration.entry_points("capgeo_bench")["capgeo_bench_process_results"](
         docs[2], ["[LMMS_EVAL_REQUEST_FAILED after 2 retries] x"]
     )
-    assert partial["relations_recall_coverage"] == {
-        "id": plain["id"],
-        "scored": False,
-        "not_applicable": True,
-    }
+    assert partial["coverage"]["metrics"]["relations recall"] == "not_applicable"
     entries = [full, partial, failed]
-    relations = [e["relations_recall_coverage"] for e in entries]
-    overall = [e["keypoint_recall_coverage"] for e in entries]
     assert integration.aggregate_scored([e["relations_recall"] for e in entries]) == 1.0
-    assert integration.coverage(relations) == 0.5  # scored 1 of the 2 it applies to
     mean = integration.aggregate_scored([e["keypoint_recall"] for e in entries])
     assert mean == pytest.approx((1 + (1 + 2 / 3) / 2) / 2)
-    assert integration.coverage(overall) == pytest.approx(2 / 3)
-    assert integration.coverage(relations[1:2]) is None  # applies to none of them
+    # the not-applicable dimension leaves the task's coverage whole; the failed request is a
+    # failure of every metric, the judge's too (it is not a missing judge): 0 of 1 for those
+    assert integration.coverage([full["coverage"], partial["coverage"]]) == 1.0
+    assert integration.coverage([e["coverage"] for e in entries]) == 0.0
+    # a task whose counted metrics apply to none of its items has no coverage (N/A)
+    assert integration.coverage([{**partial["coverage"], "metrics": {"relations recall": "not_applicable"}}]) is None
     for key in integration.metric_keys(SPEC).values():
         assert failed[key]["value"] is None and "model failed" in failed[key]["unscored"], key
+
+
+def _avg_item(elements: float | None, relations: float | None, numericals: float | None) -> dict:
+    def score(value: float | None) -> dict:
+        return {"value": value} if value is not None else {"value": None, "not_applicable": True}
+
+    return {"id": "x", "task": "capgeo_bench", "metric": "Avg", "scores": {
+        "keypoint recall": score(1.0), "elements recall": score(elements),
+        "relations recall": score(relations), "numericals recall": score(numericals)}}
+
+
+def test_avg_has_the_standard_error_of_the_mean_of_per_item_averages() -> None:
+    from lmms_eval import evaluator_utils
+
+    avg = integration.entry_points("capgeo_bench")["capgeo_bench_avg"]
+    items = [_avg_item(1.0, 0.5, 0.0), _avg_item(1.0, 1.0, 1.0), _avg_item(0.0, None, 1.0)]
+    # Table 4's Avg: the mean of the three dimension means (2/3, 3/4, 2/3)
+    assert avg(items) == pytest.approx((2 / 3 + 3 / 4 + 2 / 3) / 3)
+    # per-item averages 0.5, 1, 0.5 (the third over its two scored dimensions): sample
+    # standard deviation sqrt(1/12) over sqrt(3) = 1/6
+    stderr = evaluator_utils.stderr_for_metric(avg, 100000)  # as lmms-eval asks for it
+    assert stderr(items) == pytest.approx(1 / 6)
+    assert stderr(items[:1]) == "N/A"
 
 
 def _avg_entry(item: str, offline: tuple, judge: tuple | None) -> dict:
@@ -304,12 +325,8 @@ def test_a_judge_from_the_environment_scores_the_judge_metrics(
     assert out["relations_recall_judge"]["value"] == pytest.approx(2 / len(half))
     assert out["relations_precision_judge"]["value"] == 1.0
     assert out["keypoint_recall_judge"]["value"] == pytest.approx(2 / len(half))
-    assert out["relations_recall_judge_coverage"]["scored"] is True
-    assert out["elements_recall_judge_coverage"] == {
-        "id": doc["id"],
-        "scored": False,
-        "not_applicable": True,
-    }
+    assert out["coverage"]["metrics"]["relations recall (judge)"] == "scored"
+    assert out["coverage"]["metrics"]["elements recall (judge)"] == "not_applicable"
     assert out["keypoint_recall"]["value"] < 1.0  # the offline engine scores beside it
 
 
@@ -415,12 +432,16 @@ def test_cli_runs_capgeo_bench_on_the_embedded_sample(tmp_path: Path) -> None:
     keys = integration.metric_keys(SPEC)
     for name in OFFLINE:
         assert scores[f"{keys[name]},none"] == 1.0, name
-        assert scores[f"{keys[name]}_coverage,none"] == 1.0, name
+        assert scores[f"{keys[name]}_stderr,none"] == 0.0, name  # both items score 1
     for name in JUDGED:  # offline: no judge, so not scored (null), never zero
         assert scores[f"{keys[name]},none"] is None, name
-        assert scores[f"{keys[name]}_coverage,none"] == 0.0, name
+    # coverage once for the task: the judge metrics need the judge none was named (exempt)
+    assert scores["coverage,none"] == 1.0
+    assert not [key for key in scores if key.split(",")[0].endswith("_coverage")]
     assert scores["Avg,none"] == 1.0  # Table 4's Avg, the offline engine's (no judge ran)
-    assert "capgeo_bench: Avg 1.0000, keypoint recall 1.0000 (coverage 1.0000)" in result.stdout
+    assert scores["Avg_stderr,none"] == 0.0
+    assert "capgeo_bench: Avg 1.0000 ± 0.0000, keypoint recall 1.0000 ± 0.0000" in result.stdout
+    assert "(coverage 1.0000)" in result.stdout
 
     # The model saw what `geomeval run` sends: the caption prompt and the figure.
     assert len(requests) == 2

@@ -121,7 +121,7 @@ def test_lmms_eval_loads_the_tasks_over_the_built_dataset(
         for hook in ("doc_to_messages", "doc_to_text", "doc_to_visual", "process_results"):
             assert config[hook].__name__ == f"{task}_{hook}"
         aggregations = {m["metric"]: m["aggregation"].__name__ for m in config["metric_list"]}
-        assert aggregations == {"accuracy": "aggregate_scored", "accuracy_coverage": "coverage"}
+        assert aggregations == {"accuracy": "aggregate_scored", "coverage": "coverage"}
         rows = docs(tasks, mode)
         assert len(rows) == 16 and all(row["caption"] for row in rows)
         assert ("image" in rows[0]) is (mode != "without_image")
@@ -171,7 +171,7 @@ def test_the_gold_answer_scores_one_and_a_wrong_one_zero(tasks: dict) -> None:
                 doc["id"],
                 right["accuracy"]["explanation"],
             )
-            assert right["accuracy_coverage"] == {"id": doc["id"], "scored": True}
+            assert right["coverage"]["metrics"] == {"accuracy": "scored"}
             assert right["accuracy"]["task"] == task and right["accuracy"]["metric"] == "accuracy"
         doc = docs(tasks, mode)[-1]  # geoqa/4: the answer is D
         wrong = integration.process_results(doc, ["<answer>A</answer>"], task)
@@ -189,7 +189,7 @@ def test_a_row_without_a_caption_is_unscored_in_the_caption_modes(tasks: dict) -
             continue
         assert out["accuracy"]["value"] is None, mode  # never wrong, even for a right answer
         assert out["accuracy"]["unscored"] == "no caption for this item: the captioner gave none"
-        assert out["accuracy_coverage"] == {"id": doc["id"], "scored": False}
+        assert out["coverage"]["metrics"] == {"accuracy": "unscored"}
         # lmms-eval still sends a request: a one-line placeholder, not the problem
         assert [p["type"] for p in messages[0]["content"]] == ["text"]
         assert messages[0]["content"][0]["text"].startswith(
@@ -201,7 +201,7 @@ def test_a_row_without_a_caption_is_unscored_in_the_caption_modes(tasks: dict) -
         for d in [*docs(tasks, "with_image")[:3], {**docs(tasks, "with_image")[3], "caption": None}]
     ]
     assert integration.aggregate_scored([e["accuracy"] for e in entries]) == 1.0
-    assert integration.coverage([e["accuracy_coverage"] for e in entries]) == 0.75
+    assert integration.coverage([e["coverage"] for e in entries]) == 0.75
 
 
 def test_a_failed_request_is_unscored(tasks: dict) -> None:
@@ -311,8 +311,9 @@ def test_cli_runs_without_image_on_the_embedded_sample(tmp_path: Path) -> None:
     scores = json.loads(found[0].read_text(encoding="utf-8"))["results"][
         "capgeo_reasoning_without_image"
     ]
-    assert scores["accuracy,none"] == 1.0 and scores["accuracy_coverage,none"] == 1.0
-    assert "capgeo_reasoning_without_image: accuracy 1.0000 (coverage 1.0000)" in result.stdout
+    assert scores["accuracy,none"] == 1.0 and scores["coverage,none"] == 1.0
+    assert scores["accuracy_stderr,none"] == 0.0 and scores["coverage_stderr,none"] == 0.0
+    assert "capgeo_reasoning_without_image: accuracy 1.0000 ± 0.0000 (coverage 1.0000)" in result.stdout
 
     # Two requests (--limit 2), text only, each the caption with the problem transcribed in it.
     assert len(requests) == 2

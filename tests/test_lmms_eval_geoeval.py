@@ -132,8 +132,7 @@ def test_lmms_eval_loads_each_task_with_its_config(
         assert aggregations == {
             "A": "aggregate_scored",
             "T": "aggregate_scored",
-            "A_coverage": "coverage",
-            "T_coverage": "coverage",
+            "coverage": "coverage",  # once for the task
         }
         # lmms-eval read this task's own config of the one folder: its rows, in order.
         assert tasks[task].config.dataset_name == task
@@ -216,21 +215,15 @@ def test_the_gold_answer_scores_A_one_and_T_only_on_text_only_items(tasks: dict)
             )
             assert out["A"]["value"] == 1.0, (task, doc["id"], out["A"]["explanation"])
             assert out["A"] == {**out["A"], "id": doc["id"], "task": task, "metric": "A"}
-            assert out["A_coverage"] == {"id": doc["id"], "scored": True}
+            states = out["coverage"]["metrics"]
+            assert states["A"] == "scored"
             if doc["diagram"]:  # T counts text-only items: not applicable, no failure
                 assert out["T"]["value"] is None and out["T"]["not_applicable"] is True
                 assert "the item has a diagram" in out["T"]["unscored"]
-                assert out["T_coverage"] == {
-                    "id": doc["id"],
-                    "scored": False,
-                    "not_applicable": True,
-                }
+                assert states["T"] == "not_applicable"
             else:
                 seen_text_only = True
-                assert out["T"]["value"] == 1.0 and out["T_coverage"] == {
-                    "id": doc["id"],
-                    "scored": True,
-                }
+                assert out["T"]["value"] == 1.0 and states["T"] == "scored"
     assert seen_text_only
     doc = docs(tasks, "geoeval_2000")[1]  # 102: Find A B (8.0), free response
     wrong = integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](doc, ["Answer: 12345"])
@@ -244,18 +237,19 @@ def test_a_failed_request_is_unscored_and_T_coverage_leaves_out_diagram_items(ta
     failed = integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](text_only, [FAILED])
     assert failed["A"]["value"] is None and "model failed" in failed["A"]["unscored"]
     assert failed["T"]["value"] is None and not failed["T"]["not_applicable"]
-    assert failed["A_coverage"] == failed["T_coverage"] == {"id": "105", "scored": False}
+    assert failed["coverage"] == {"id": "105", "task": "geoeval_2000", "metrics": {"A": "unscored", "T": "unscored"}}
     right = [
         integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](d, [f"Answer: {d['answer']}"])
         for d in (diagram, other)
     ]
     entries = [*right, failed]
     assert integration.aggregate_scored([e["A"] for e in entries]) == 1.0  # the failure is no zero
-    assert integration.coverage([e["A_coverage"] for e in entries]) == pytest.approx(2 / 3)
     assert integration.aggregate_scored([e["T"] for e in entries]) == 1.0
-    # T applies to the two text-only items, one scored: the diagram item is not counted
-    assert integration.coverage([e["T_coverage"] for e in entries]) == 0.5
-    assert integration.coverage([right[0]["T_coverage"]]) is None  # applies to none: N/A
+    # A has 2 of 3; T applies to the two text-only items, one scored (the diagram item is not
+    # counted): T's 1 of 2 is the task's coverage, its least covered metric's
+    assert integration.coverage([e["coverage"] for e in entries]) == 0.5
+    assert integration.coverage([e["coverage"] for e in right]) == 1.0  # T counts one item, scored
+    assert integration.coverage([right[0]["coverage"]]) == 1.0  # T applies to none: A's alone
     failed_diagram = integration.entry_points("geoeval_2000")["geoeval_2000_process_results"](diagram, [FAILED])
     assert failed_diagram["T"]["not_applicable"] is True  # still not applicable, not a failure
 
@@ -410,17 +404,18 @@ def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
     # and hard 201-203 (one text-only item each).
     for task in SUBSETS:
         scores = results[task]
-        assert scores["A,none"] == 1.0 and scores["A_coverage,none"] == 1.0, (task, scores)
+        assert scores["A,none"] == 1.0 and scores["coverage,none"] == 1.0, (task, scores)
+        assert scores["A_stderr,none"] == 0.0, (task, scores)  # three items, each 1
         t_scored = task in ("geoeval_aug", "geoeval_hard")
         assert scores["T,none"] == (1.0 if t_scored else None), (task, scores)
-        assert scores["T_coverage,none"] == (1.0 if t_scored else None), (task, scores)
+        assert scores["T_stderr,none"] == "N/A", (task, scores)  # one text-only item at most
     group = results[GROUP]  # the mean over subsets with a score
     assert group["A,none"] == 1.0 and group["T,none"] == 1.0
-    assert group["A_coverage,none"] == 1.0 and group["T_coverage,none"] == 1.0
+    assert group["A_stderr,none"] == 0.0  # lmms-eval's pooled stderr of the subsets' own
     assert written["group_subtasks"][GROUP] == list(SUBSETS)
-    assert "geoeval_hard: A 1.0000 (coverage 1.0000), T 1.0000 (coverage 1.0000)" in result.stdout
-    assert "geoeval_2000: A 1.0000 (coverage 1.0000), T n/a\n" in result.stdout  # applies to none
-    assert "geoeval: A 1.0000 (coverage 1.0000), T 1.0000 (coverage 1.0000)" in result.stdout
+    assert "geoeval_hard: A 1.0000 ± 0.0000, T 1.0000 (coverage 1.0000)" in result.stdout
+    assert "geoeval_2000: A 1.0000 ± 0.0000, T n/a (coverage 1.0000)\n" in result.stdout  # T applies to none
+    assert "geoeval: A 1.0000 ± 0.0000, T 1.0000\n" in result.stdout  # a group has no coverage of its own
 
     # Twelve requests, each GeoEval's prompt, with the diagram where the item has one.
     assert len(requests) == 12

@@ -156,11 +156,11 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
     aggregations = {m["metric"]: m["aggregation"].__name__ for m in config["metric_list"]}
     assert aggregations == {
         **{key: "aggregate_scored" for key in KEYS.values()},
-        **{f"{key}_coverage": "coverage" for key in KEYS.values()},
+        "coverage": "coverage",  # once for the task
     }
     better = {m["metric"]: m["higher_is_better"] for m in config["metric_list"]}
     assert better["edit_distance"] is False and better["Pass_at_1"] is True
-    assert all(better[f"{key}_coverage"] is None for key in KEYS.values())  # coverage is no score
+    assert better["coverage"] is None  # coverage is no score
 
     # process_results_use_image: the rows process_results gets keep the reference figure.
     assert len(docs) == 15 and all(doc["final_image"] is not None for doc in docs)
@@ -194,7 +194,8 @@ def test_messages_pose_the_item_as_geomeval_run_does(docs: list[dict]) -> None:
 def test_reference_answer_scores_one_and_the_judge_metrics_stay_unscored(docs: list[dict]) -> None:
     doc = docs[0]
     out = integration.entry_points("ggbench_code")["ggbench_code_process_results"](doc, [reference_answer(doc)])
-    assert set(out) == set(KEYS.values()) | {f"{key}_coverage" for key in KEYS.values()}
+    assert set(out) == set(KEYS.values()) | {"coverage"}
+    states = out["coverage"]["metrics"]
     for name in ("Pass@1", "verifier", "BLEU", "chrF", "SSIM"):
         assert out[KEYS[name]]["value"] == pytest.approx(1.0), name
     assert out["edit_distance"]["value"] == 0.0
@@ -206,13 +207,13 @@ def test_reference_answer_scores_one_and_the_judge_metrics_stay_unscored(docs: l
         "metric": "Pass@1",
     }
     for name in DETERMINISTIC:
-        assert out[f"{KEYS[name]}_coverage"] == {"id": doc["id"], "scored": True}
+        assert states[name] == "scored", name
     for name in JUDGE:  # offline: no judge, so unscored (null), never zero
         entry = out[KEYS[name]]
         assert entry["value"] is None and entry["needs_judge"] and "judge" in entry["unscored"], (
             name
         )
-        assert out[f"{KEYS[name]}_coverage"]["scored"] is False
+        assert states[name] == "needs_judge", name  # a setting of the run, no failure
 
 
 def test_failure_marker_is_a_generation_error_not_a_wrong_answer(docs: list[dict]) -> None:
@@ -221,7 +222,7 @@ def test_failure_marker_is_a_generation_error_not_a_wrong_answer(docs: list[dict
     )
     for key in KEYS.values():
         assert out[key]["value"] is None and "model failed" in out[key]["unscored"], key
-        assert out[f"{key}_coverage"]["scored"] is False
+    assert set(out["coverage"]["metrics"].values()) == {"unscored"}  # a failure of every metric
     budget = integration.entry_points("ggbench_code")["ggbench_code_process_results"](docs[1], ["[LMMS_EVAL_BUDGET_EXCEEDED]"])
     assert budget["Pass_at_1"]["value"] is None
 
@@ -243,9 +244,12 @@ def test_aggregation_means_scored_items_and_reports_coverage(docs: list[dict]) -
     entries = [right, broken, failed]
     assert broken["Pass_at_1"]["value"] == 0.0  # ran and failed: scored, and zero
     assert integration.aggregate_scored([e["Pass_at_1"] for e in entries]) == 0.5
-    assert integration.coverage([e["Pass_at_1_coverage"] for e in entries]) == pytest.approx(2 / 3)
     assert integration.aggregate_scored([e["VLM_I"] for e in entries]) is None
-    assert integration.coverage([e["VLM_I_coverage"] for e in entries]) == 0.0
+    # the task's coverage: the judge metrics need the judge none was named on the two that
+    # got an answer (left out), and the failed request is a failure of every metric, so
+    # the least covered are the judge's, 0 of 1; the offline ones have 2 of 3
+    assert integration.coverage([e["coverage"] for e in entries]) == 0.0
+    assert integration.coverage([e["coverage"] for e in entries[:2]]) == 1.0
     assert integration.aggregate_scored([]) is None and integration.coverage([]) == 0.0
 
 
@@ -293,7 +297,7 @@ def test_a_judge_from_the_environment_scores_the_rubrics(
     assert set(expected) == set(JUDGE)
     for name, value in expected.items():
         assert out[KEYS[name]]["value"] == pytest.approx(value), name
-        assert out[f"{KEYS[name]}_coverage"]["scored"] is True
+        assert out["coverage"]["metrics"][name] == "scored", name
     assert out["Pass_at_1"]["value"] == 1.0
 
 
@@ -403,11 +407,10 @@ def test_cli_runs_both_benchmarks_on_their_embedded_samples(tmp_path: Path) -> N
     scores = results["ggbench_code"]
     for name in ("Pass@1", "verifier"):
         assert scores[f"{KEYS[name]},none"] == 1.0, name
-    for name in DETERMINISTIC:
-        assert scores[f"{KEYS[name]}_coverage,none"] == 1.0, name
+    assert scores["coverage,none"] == 1.0  # once for the task; judge metrics without a judge are exempt
+    assert not [key for key in scores if key.split(",")[0].endswith("_coverage")]
     for name in JUDGE:  # offline: no judge, so not scored (null), never zero
         assert scores[f"{KEYS[name]},none"] is None, name
-        assert scores[f"{KEYS[name]}_coverage,none"] == 0.0, name
     assert results["geolaux"]["ACS,none"] == 1.0  # en_1, en_2 answered with their gold answers
     assert (
         "ggbench_code: Pass@1 1.0000 (coverage 1.0000), verifier 1.0000 (coverage 1.0000)"

@@ -60,7 +60,7 @@ def test_the_entry_agrees_with_the_benchmark() -> None:
         config = integration.load_task_yaml((shipped / f"{task}.yaml").read_text(encoding="utf-8"))
         listed = [m["metric"] for m in config["metric_list"]]
         keys = list(integration.metric_keys(SPEC, task).values())
-        assert listed == keys + [f"{k}_coverage" for k in keys]
+        assert listed == [*keys, "coverage"]  # coverage once for the task
 
 
 def test_messages_are_me2s_prompt_and_scores_are_its_scorers(tasks: dict) -> None:
@@ -77,9 +77,9 @@ def test_messages_are_me2s_prompt_and_scores_are_its_scorers(tasks: dict) -> Non
     solve = [dict(doc) for doc in tasks["me2_solve"].eval_docs_no_media]
     first = named(solve[0])
     out = integration.process_results(solve[0], [f"The final answer is: {first['answer']}"], "me2_solve")
-    assert set(out) == {"accuracy", "accuracy_coverage"} and out["accuracy"]["value"] == 1.0
+    assert set(out) == {"accuracy", "coverage"} and out["accuracy"]["value"] == 1.0
     failed = integration.process_results(solve[0], [FAILED], "me2_solve")
-    assert failed["accuracy"]["value"] is None and failed["accuracy_coverage"]["scored"] is False
+    assert failed["accuracy"]["value"] is None and failed["coverage"]["metrics"] == {"accuracy": "unscored"}
     explain = [dict(doc) for doc in tasks["me2_explain"].eval_docs_no_media]
     scores = integration.process_results(explain[0], [named(explain[0])["solution"]], "me2_explain")
     assert scores["ROUGE_L"]["value"] == pytest.approx(1.0) and scores["BLEU_4"]["value"] == pytest.approx(1.0)
@@ -134,6 +134,6 @@ def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
     explain = results["me2_explain"]
     assert explain["Correctness,none"] == 5 and explain["Fidelity,none"] == 4
     assert explain["Fidelity_0_100,none"] == 0.75 and explain["ROUGE_L,none"] == pytest.approx(1.0)
-    assert explain["Correctness_coverage,none"] == 1.0
+    assert explain["coverage,none"] == 1.0
     assert written["group_subtasks"][GROUP] == list(SPEC.tasks)
     assert "me2_explain: accuracy" not in result.stdout and "me2_explain: Correctness 5.0000" in result.stdout

@@ -29,6 +29,16 @@ def metric_key(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]+", "_", key).strip("_")
 
 
+STDERR_ATTR = "geomeval_stderr"  # an aggregation's standard error: items -> float, or "N/A"
+
+
+def with_stderr(aggregation: Callable[..., Any], stderr: Callable[[Sequence[Any]], Any]) -> Callable[..., Any]:
+    """`aggregation`, carrying `stderr` (its items -> the value's standard error), which
+    lmms-eval reports in the Stderr column (integrations/lmms/aggregations.py)."""
+    setattr(aggregation, STDERR_ATTR, stderr)
+    return aggregation
+
+
 @dataclass(frozen=True)
 class LmmsBenchmark:
     """What the shared machinery needs to know about one benchmark's lmms-eval tasks."""
@@ -63,7 +73,8 @@ class LmmsBenchmark:
     # built folder as its --source); None: `geomeval run <task> --data <folder>` does.
     run_options: Callable[[str, str], dict[str, Any]] | None = None
     # Aggregations of the benchmark's own, by the name its YAMLs give `!function utils.<name>`
-    # (CapGeo-Bench's Avg); the shared ones (`aggregate_scored`, `coverage`, ...) need none.
+    # (CapGeo-Bench's Avg), each carrying its standard error (`with_stderr`); the shared ones
+    # (`aggregate_scored`, `coverage`, ...) need none.
     aggregations: tuple[tuple[str, Callable[[Sequence[Any]], Any]], ...] = ()
     # Filled from the registry (`integrations.lmms_eval.BENCHMARKS`): the benchmark's name
     # (and, unless `folder` says otherwise, its folder under lmms_tasks/), the title printed

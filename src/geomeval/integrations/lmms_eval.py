@@ -13,8 +13,9 @@ machinery lives in `integrations.lmms` (one module per concern); this module is 
 task files, tests and users import it from.
 
 Metrics are reported under `metric_key(name)` (lmms-eval splits result keys on "," and "/"),
-each with a `<key>_coverage`, the share of items scored among those the metric applies to.
-Every aggregation is the mean over scored items (None, N/A, when nothing was scored). Judge
+and each task once with `coverage`, its least covered metric's share of items scored (as
+`--min-coverage` counts). Every aggregation is the mean over scored items (None, N/A, when
+nothing was scored) and carries its standard error, which lmms-eval prints as Stderr. Judge
 metrics are scored when a judge is named (the task's `judge` kwargs, else
 GEOMEVAL_JUDGE_MODEL), else reported unscored. A group (GeoEval's `geoeval`, ME2's `me2`)
 reports the mean over its tasks through `mean_over_tasks`.
@@ -26,7 +27,15 @@ names; without `--data` each benchmark named runs on its embedded sample.
 from __future__ import annotations
 
 from ..benchmarks.lmms import TEMPLATE, log_info, metric_key
-from .lmms.aggregations import aggregate_scored, coverage, mean_of_scored, mean_over_tasks
+from .lmms.aggregations import (
+    aggregate_scored,
+    coverage,
+    mean_of_scored,
+    mean_over_tasks,
+    standard_error,
+    stderr_of_coverage,
+    stderr_of_scored,
+)
 from .lmms.datasets import (
     TASKS_DIR,
     cached_build,
@@ -75,6 +84,7 @@ __all__ = [
     "doc_to_visual", "dump_task_yaml", "entry_points", "find_results", "for_task",
     "load_task_yaml", "log_info", "mean_of_scored", "mean_over_tasks", "metric_key",
     "metric_keys", "named_benchmarks", "named_tasks", "prepare_include_dir", "process_results",
-    "reset_state", "resolve", "resolve_dataset", "run_lmms_eval", "settings_for",
+    "reset_state", "resolve", "resolve_dataset", "run_lmms_eval", "settings_for", "standard_error",
+    "stderr_of_coverage", "stderr_of_scored",
     "summarize_results", "tasks_dir", "to_lmms_messages",
 ]

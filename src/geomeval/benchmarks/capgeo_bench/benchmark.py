@@ -27,7 +27,7 @@ from ..capgeo.captioning import (
     caption_messages_zh,
 )
 from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
-from ..lmms import LmmsBenchmark, metric_key
+from ..lmms import LmmsBenchmark, metric_key, with_stderr
 from ..options import about
 from .hub import HUB
 from .keypoint_judge import TEMPLATES as KEYPOINT_TEMPLATES
@@ -120,7 +120,8 @@ class CapGeoBench(Benchmark):
         folder="capgeo",
         derived=("Avg",),
         derive=lambda task, entries: lmms_avg_inputs(task, entries),
-        aggregations=(("capgeo_bench_avg", lambda items: lmms_avg(items)),),
+        aggregations=(("capgeo_bench_avg", with_stderr(lambda items: lmms_avg(items),
+                                                        lambda items: lmms_avg_stderr(items))),),
     )
     headline = "Avg"  # Table 4's; "Avg (judge)" when a judge ran (see scoring.aggregate)
     prompt_templates: tuple[Template, ...] = TEMPLATES
@@ -193,6 +194,38 @@ def lmms_avg_inputs(task: str, entries: Mapping[str, Any]) -> dict[str, Any]:
                                            "scores": inputs}}
 
 
+def _avg_records(items: Sequence[Any]) -> list[SampleRecord]:
+    return [
+        SampleRecord(id=str(x.get("id")), benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
+                     scores={name: Score.from_dict(score) for name, score in (x.get("scores") or {}).items()})
+        for x in items
+        if isinstance(x, Mapping)
+    ]
+
+
+def lmms_avg_stderr(items: Sequence[Any]) -> float | str:
+    """The standard error of `lmms_avg`, as the stderr of the mean of the per-item averages:
+    each item's mean of its scored dimension recalls (of the engine Avg is read from), over
+    the items with one; "N/A" under two such items."""
+    import math
+    import statistics
+
+    from . import scoring
+
+    records = _avg_records(items)
+    name, _ = scoring.headline_avg(records)
+    suffix = scoring.JUDGE_SUFFIX if name.endswith(scoring.JUDGE_SUFFIX) else ""
+    averages = []
+    for record in records:
+        recalls = [score.value for label in scoring.DIMENSION_NAMES.values()
+                   if (score := record.scores.get(f"{label} recall{suffix}")) is not None and score.value is not None]
+        if recalls:
+            averages.append(sum(recalls) / len(recalls))
+    if len(averages) < 2:
+        return "N/A"
+    return statistics.stdev(averages) / math.sqrt(len(averages))
+
+
 def lmms_avg(items: Sequence[Any]) -> float | None:
     """Table 4's Avg over the task, computed as `geomeval run capgeo_bench` computes it
     (`scoring.headline_avg`): the judge engine's when a judge ran, else the offline
@@ -200,12 +233,7 @@ def lmms_avg(items: Sequence[Any]) -> float | None:
     from ..lmms import log_info
     from . import scoring
 
-    records = [
-        SampleRecord(id=str(x.get("id")), benchmark="capgeo_bench", task="capgeo_bench", target={}, meta={},
-                     scores={name: Score.from_dict(score) for name, score in (x.get("scores") or {}).items()})
-        for x in items
-        if isinstance(x, Mapping)
-    ]
+    records = _avg_records(items)
     name, value = scoring.headline_avg(records)
     engine = "the judge engine" if name.endswith(scoring.JUDGE_SUFFIX) else "the offline engine (no judge ran)"
     message = f"capgeo_bench Avg ({scoring.AVG_EXPLAINED}) over {len(records)} items: {value}, {engine}"

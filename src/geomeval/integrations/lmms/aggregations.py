@@ -1,18 +1,60 @@
 """The aggregations the task YAMLs name: the mean over scored items (None, shown as N/A,
-when nothing was scored), coverage among the items a metric applies to, and a group's
-mean over its tasks (`mean_over_tasks`; lmms-eval's own "mean" fails on a task's None)."""
+when nothing was scored), the task's coverage (one `coverage` row: the least covered
+metric's share of items scored, as `--min-coverage` reads it), and a group's mean over its
+tasks (`mean_over_tasks`; lmms-eval's own "mean" fails on a task's None).
+
+Each aggregation carries its standard error (`STDERR_ATTR`): lmms-eval 0.7.3 asks
+`stderr_for_metric(aggregation, bootstrap_iters)` for a metric's Stderr column and knows
+only its own functions, so `install_stderr_hook` answers for geomeval's (the analytic
+standard error of the mean over the items the value is a mean of); a group's Stderr is then
+pooled by lmms-eval from its tasks' (`pooled_sample_stderr`). `--bootstrap_iters 0` still
+turns every Stderr off."""
 
 from __future__ import annotations
 
 import logging
+import math
+import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...benchmarks.lmms import log_info
+from ...benchmarks.lmms import STDERR_ATTR, log_info, with_stderr
 from .scores import resolve
 
 log = logging.getLogger(__name__)
+
+NOT_AVAILABLE = "N/A"  # lmms-eval's own mark for a Stderr it cannot compute (a group's pools none)
+
+
+def standard_error(values: Sequence[float]) -> float | str:
+    """The analytic standard error of the mean of `values`: their sample standard deviation
+    (n - 1) over the square root of n, as lmms-eval's `mean_stderr`; "N/A" under two values."""
+    if len(values) < 2:
+        return NOT_AVAILABLE
+    return statistics.stdev(values) / math.sqrt(len(values))
+
+
+def install_stderr_hook() -> None:
+    """Wrap lmms-eval's `stderr_for_metric` (once per process) so that an aggregation carrying
+    its own standard error (`with_stderr`) gets it, unless `--bootstrap_iters 0` turned Stderr
+    off; every other aggregation keeps lmms-eval's answer."""
+    try:
+        from lmms_eval import evaluator_utils  # type: ignore[import-untyped]
+    except ImportError:  # imported without lmms-eval (geomeval's own tests of utils.py)
+        return
+    original = evaluator_utils.stderr_for_metric
+    if getattr(original, "_geomeval_hook", False):
+        return
+
+    def stderr_for_metric(metric: Any, bootstrap_iters: int) -> Any:
+        own = getattr(metric, STDERR_ATTR, None)
+        if own is not None and isinstance(bootstrap_iters, int) and bootstrap_iters > 0:
+            return own
+        return original(metric, bootstrap_iters)
+
+    stderr_for_metric._geomeval_hook = True  # type: ignore[attr-defined]
+    evaluator_utils.stderr_for_metric = stderr_for_metric
 
 def _scored_values(items: Sequence[Any]) -> list[float]:
     return [float(x["value"]) for x in items if isinstance(x, Mapping) and x.get("value") is not None]
@@ -56,21 +98,68 @@ def aggregate_scored(items: Sequence[Any]) -> float | None:
     return mean_of_scored(items, metric)
 
 
-def coverage(items: Sequence[Any]) -> float | None:
-    """Share of items that got a score (items are the `<metric>_coverage` entries).
+def stderr_of_scored(items: Sequence[Any]) -> float | str:
+    """The standard error of `mean_of_scored`: over the scored items, the ones it is a mean of."""
+    return standard_error(_scored_values(resolve(items)))
 
-    Items the metric does not apply to (a CapGeo-Bench dimension the reference caption has
-    nothing in, GeoEval's T on an item with a diagram) are no failure, so they leave the
-    denominator, as with `--min-coverage`; None (N/A) when the metric applies to none of the
-    items."""
-    resolve(items)
+
+with_stderr(aggregate_scored, stderr_of_scored)
+
+# A `coverage` entry's state of each metric on its item (scores.py writes them).
+SCORED, UNSCORED, NEEDS_JUDGE, NOT_APPLICABLE = "scored", "unscored", "needs_judge", "not_applicable"
+
+
+def _eligible_flags(items: Sequence[Any]) -> dict[str, list[float]]:
+    """Per metric, 1.0 or 0.0 (scored or not) for each item that counts against its coverage:
+    as `geomeval run --min-coverage` counts, an item the metric does not apply to, or one it
+    could score only with an LLM judge the run did not name, is no failure and is left out."""
+    flags: dict[str, list[float]] = {}
+    for item in items:
+        states = item.get("metrics") if isinstance(item, Mapping) else None
+        if not isinstance(states, Mapping):
+            continue
+        for metric, state in states.items():
+            bucket = flags.setdefault(str(metric), [])
+            if state not in (NEEDS_JUDGE, NOT_APPLICABLE):
+                bucket.append(1.0 if state == SCORED else 0.0)
+    return {metric: values for metric, values in flags.items() if values}
+
+
+def _least_covered(items: Sequence[Any]) -> tuple[str, list[float]] | None:
+    flags = _eligible_flags(resolve(items))
+    if not flags:
+        return None
+    return min(flags.items(), key=lambda pair: (sum(pair[1]) / len(pair[1]), pair[0]))
+
+
+def coverage(items: Sequence[Any]) -> float | None:
+    """The task's coverage, once (items are its `coverage` entries, one per item): the least
+    covered metric's share of items scored among those that count against it
+    (`_eligible_flags`) -- the number `--min-coverage` is checked against; 0.0 for no items,
+    None (N/A) when no metric counts any item. Each metric's own count is logged."""
+    least = _least_covered(items)
     if not items:
         return 0.0
-    applicable = [x for x in items if not _not_applicable(x)]
-    if not applicable:
+    if least is None:
         return None
-    scored = sum(1 for x in applicable if isinstance(x, Mapping) and x.get("scored"))
-    return scored / len(applicable)
+    for metric, values in sorted(_eligible_flags(items).items()):
+        log_info(f"{_task_of(items)} {metric}: scored {int(sum(values))}/{len(values)} counted items")
+    metric, values = least
+    return sum(values) / len(values)
+
+
+def stderr_of_coverage(items: Sequence[Any]) -> float | str:
+    """The standard error of `coverage`: of the least covered metric's share, over its items."""
+    least = _least_covered(items)
+    return NOT_AVAILABLE if least is None else standard_error(least[1])
+
+
+with_stderr(coverage, stderr_of_coverage)
+
+
+def _task_of(items: Sequence[Any]) -> str:
+    tasks = sorted({str(x.get("task")) for x in items if isinstance(x, Mapping) and x.get("task")})
+    return "/".join(tasks) or "geomeval"
 
 
 def mean_over_tasks(metrics: Sequence[Any], sizes: Sequence[int], weight_by_size: bool = False) -> float | None:

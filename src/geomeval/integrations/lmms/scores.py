@@ -2,8 +2,9 @@
 concurrency: placeholders now, filled in place by `resolve` when an aggregation runs.
 
 A scored entry holds its value as `score` and the item's `cluster` (the task YAMLs'
-`score_key` and `cluster_key`), from which lmms-eval computes its Stderr columns; each
-metric also gets a `<key>_coverage` flag (not_applicable where the metric does not apply)."""
+`score_key` and `cluster_key`), from which lmms-eval computes its Stderr columns; the item
+also gets one `coverage` entry, each metric's state on it (scored, unscored, needs_judge,
+not_applicable), from which the task's one coverage row is computed."""
 
 from __future__ import annotations
 
@@ -25,8 +26,10 @@ def _entries(spec: LmmsBenchmark, task: str, record: Any, scores: Mapping[str, A
     `score_key` and `cluster_key`, from which lmms-eval computes the Stderr_CLT and
     Stderr_Clustered columns over the scored items."""
     from ...records import Score
+    from .aggregations import NEEDS_JUDGE, NOT_APPLICABLE, SCORED, UNSCORED
 
     out: dict[str, Any] = {}
+    states: dict[str, str] = {}
     cluster = str(record.meta.get("cluster", record.id)) if record.meta else str(record.id)
     for metric, key in metric_keys(spec, task).items():
         score = scores.get(metric) or Score.missing("the scorer returned no score")
@@ -34,16 +37,16 @@ def _entries(spec: LmmsBenchmark, task: str, record: Any, scores: Mapping[str, A
         if score.value is not None:
             entry.update(score=float(score.value), cluster=cluster)
         out[key] = entry
-        flag: dict[str, Any] = {"id": record.id, "scored": score.value is not None}
-        if score.not_applicable:
-            flag["not_applicable"] = True
-        out[f"{key}_coverage"] = flag
+        states[metric] = (SCORED if score.value is not None else NOT_APPLICABLE if score.not_applicable
+                          else NEEDS_JUDGE if score.needs_judge else UNSCORED)
+    out[COVERAGE] = {"id": record.id, "task": task, "metrics": states}
     if spec.derive is not None:
         out.update(spec.derive(task, out))
     return out
 
 
 
+COVERAGE = "coverage"  # the key of an item's coverage entry, and of the task's coverage row
 PENDING = "_geomeval_pending"  # a placeholder's key: its job's number
 PENDING_KEY = "_geomeval_key"  # and the entry's key among the item's entries
 

@@ -16,7 +16,14 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .aggregations import aggregate_scored, coverage, mean_over_tasks
+from .aggregations import (
+    STDERR_ATTR,
+    aggregate_scored,
+    coverage,
+    install_stderr_hook,
+    mean_over_tasks,
+    with_stderr,
+)
 from .registry import for_task
 from .scores import _defer, _entries, _start_scoring, _warm_lock, _warm_tasks, resolve
 from .settings import _benchmark_and_judge
@@ -102,8 +109,8 @@ def doc_to_visual(doc: Mapping[str, Any], task: str, kwargs: Mapping[str, Any] |
 
 def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -> dict[str, Any]:
     """Score one response: every metric as Score.to_dict() plus id, task and its real name,
-    under its lmms-eval key, and a `<key>_coverage` flag (marked not_applicable where the
-    metric does not apply to the item, so coverage counts only failures against it).
+    under its lmms-eval key, and one `coverage` entry with each metric's state on the item
+    (not applicable and needs-a-judge items count against no metric's coverage).
 
     A request lmms-eval gave up on is a generation error (unscored), not a wrong answer.
 
@@ -153,7 +160,10 @@ def entry_points(*tasks: str) -> dict[str, Callable[..., Any]]:
     """`<task>_doc_to_messages`, `_doc_to_text`, `_doc_to_visual` and `_process_results` for
     each task, plus the shared aggregations: what a task folder's `utils.py` exposes to its
     YAMLs' `!function utils.<name>` tags (lmms-eval names no task when it calls them, so each
-    task gets its own functions; their `lmms_eval_specific_kwargs` carry its settings)."""
+    task gets its own functions; their `lmms_eval_specific_kwargs` carry its settings).
+    Every aggregation carries its standard error, which lmms-eval gets once
+    `install_stderr_hook` has run (here: lmms-eval imports utils.py before it aggregates)."""
+    install_stderr_hook()
     out: dict[str, Callable[..., Any]] = {
         "aggregate_scored": aggregate_scored,
         "coverage": coverage,
@@ -174,6 +184,9 @@ def _named(name: str, aggregate: Callable[[Sequence[Any]], Any]) -> Callable[[Se
         return aggregate(resolve(items))
 
     named.__name__ = named.__qualname__ = name
+    stderr = getattr(aggregate, STDERR_ATTR, None)
+    if stderr is not None:
+        with_stderr(named, lambda items: stderr(resolve(items)))
     return named
 
 

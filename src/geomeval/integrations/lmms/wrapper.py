@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from ...benchmarks.lmms import LmmsBenchmark, metric_key
 from ...errors import MIN_COVERAGE_EXIT, UsageError
 from .datasets import check_configs, resolve_dataset
 from .registry import _BY_NAME, BENCHMARKS, GROUPS, TASKS
+from .scores import COVERAGE
 from .taskfiles import prepare_include_dir
 
 # lmms-eval's openai client sends every message as a list of content parts, even text alone;
@@ -96,9 +97,14 @@ def _fmt(value: Any) -> str:
     return f"{value:.4f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else "n/a"
 
 
+def _row(metrics: Mapping[str, Any], key: str) -> str | None:
+    """The result key of metric `key` under any filter ("<key>,<filter>")."""
+    return next((k for k in metrics if k.split(",")[0] == key), None)
+
+
 def summarize_results(path: Path) -> list[str]:
-    """One line per geomeval task or group: its summary metrics (by their real names) and
-    coverage."""
+    """One line per geomeval task or group: its summary metrics (by their real names, each
+    with its standard error where lmms-eval has one) and the task's coverage."""
     results = json.loads(path.read_text(encoding="utf-8")).get("results", {})
     lines = []
     for task, metrics in results.items():
@@ -107,37 +113,34 @@ def summarize_results(path: Path) -> list[str]:
             continue
         shown = []
         for metric in spec.summary:
-            key = metric_key(metric)
-            found = next((k for k in metrics if k.split(",")[0] == key), None)
+            found = _row(metrics, metric_key(metric))
             if found is None:
                 continue
-            cov = metrics.get(found.replace(key, f"{key}_coverage", 1))
-            shown.append(f"{metric} {_fmt(metrics[found])}" + (f" (coverage {_fmt(cov)})" if cov is not None else ""))
+            name, _, where = found.partition(",")
+            stderr = metrics.get(f"{name}_stderr,{where}")
+            shown.append(f"{metric} {_fmt(metrics[found])}"
+                         + (f" ± {_fmt(stderr)}" if isinstance(stderr, (int, float)) else ""))
         if shown:
-            lines.append(f"{task}: " + ", ".join(shown))
+            found = _row(metrics, COVERAGE)
+            cov = f" (coverage {_fmt(metrics[found])})" if found is not None else ""
+            lines.append(f"{task}: " + ", ".join(shown) + cov)
     return lines
 
 
-def coverage_shortfalls(path: Path, min_coverage: float, judged: bool) -> list[str]:
-    """`geomeval run --min-coverage`'s check on an lmms-eval results JSON: each geomeval task's
-    metric whose coverage is below `min_coverage`. Without a judge (`judged` False) a metric
-    that scored nothing while others of its task scored is one only a judge can score, and is
-    exempt, as `geomeval run` exempts it; with nothing scored at all, every metric counts."""
+def coverage_shortfalls(path: Path, min_coverage: float) -> list[str]:
+    """`geomeval run --min-coverage`'s check on an lmms-eval results JSON: each geomeval task
+    whose `coverage` row (its least covered metric's share of items scored, counting failures
+    only: see aggregations.coverage) is below `min_coverage`. The metric behind each row is
+    in lmms-eval's log."""
     results = json.loads(path.read_text(encoding="utf-8")).get("results", {})
     short = []
     for task, metrics in results.items():
         if task not in _BY_NAME and task not in GROUPS:
             continue
-        covered = {
-            key.split(",")[0][: -len("_coverage")]: value
-            for key, value in metrics.items()
-            if key.split(",")[0].endswith("_coverage") and isinstance(value, (int, float))
-        }
-        anything = any(value > 0 for value in covered.values())
-        for metric, value in covered.items():
-            if value >= min_coverage or (not judged and anything and value == 0):
-                continue
-            short.append(f"{task} {metric}: coverage {value:.4f}")
+        found = _row(metrics, COVERAGE)
+        value = metrics.get(found) if found is not None else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < min_coverage:
+            short.append(f"{task}: coverage {value:.4f}")
     return short
 
 
@@ -257,7 +260,7 @@ def run_lmms_eval(
             print(line, flush=True)
         print(f"results: {path}", flush=True)
         if min_coverage is not None:
-            short += coverage_shortfalls(path, min_coverage, judged=bool(os.environ.get("GEOMEVAL_JUDGE_MODEL")))
+            short += coverage_shortfalls(path, min_coverage)
     if short:
         _say("coverage below --min-coverage: " + "; ".join(short))
         _say("unscored items keep their reasons in lmms-eval's samples (--log_samples) and in the log above.")
