@@ -412,10 +412,11 @@ def test_cli_runs_both_benchmarks_on_their_embedded_samples(tmp_path: Path) -> N
     for name in JUDGE:  # offline: no judge, so not scored (null), never zero
         assert scores[f"{KEYS[name]},none"] is None, name
     assert results["geolaux"]["ACS,none"] == 1.0  # en_1, en_2 answered with their gold answers
-    assert (
-        "ggbench_code: Pass@1 1.0000 (coverage 1.0000), verifier 1.0000 (coverage 1.0000)"
-        in result.stdout
-    )
+    [line] = [line for line in result.stdout.splitlines() if line.startswith("ggbench_code: ")]
+    # each metric with its standard error (two items, both 1: 0), the task's coverage once
+    assert line.startswith("ggbench_code: Pass@1 1.0000 ± 0.0000, verifier 1.0000 ± 0.0000, ")
+    assert line.endswith(", VLM-T n/a, VLM-I n/a (coverage 1.0000)") and line.count("coverage") == 1
+    assert scores["Pass_at_1_stderr,none"] == 0.0 and scores["coverage_stderr,none"] == 0.0
     assert "geolaux: ACS 1.0000" in result.stdout
 
     # The model saw what `geomeval run` sends: the task text, then the figure when there is one.
