@@ -122,6 +122,8 @@ def test_a_metric_without_geomeval_names_the_wheel_never_a_bare_index_name(monke
         # evaluate turns each library import into `pip install <name>`: geomeval is never one
         assert "geomeval" not in {i[1] for i in get_imports(str(script)) if i[0] == "library"}, name
         monkeypatch.setitem(sys.modules, "geomeval", None)  # as if not installed
+        for loaded in [m for m in sys.modules if m.startswith("geomeval.")]:  # nor imported before
+            monkeypatch.delitem(sys.modules, loaded)
         with pytest.raises(ImportError) as raised:
             runpy.run_path(str(script))
         message = str(raised.value)
