@@ -70,7 +70,7 @@ class LmmsBenchmark:
     derive: Callable[[str, Mapping[str, Any]], dict[str, Any]] | None = None
     # (task, the dataset folder it reads) -> the `geomeval run -T` options that pose the same
     # items the same way, where the task name alone does not say (CapGeo: the mode, and the
-    # built folder as its --source); None: `geomeval run <task> --data <folder>` does.
+    # built folder as its -T source); None: `geomeval run <task> --data <folder>` does.
     run_options: Callable[[str, str], dict[str, Any]] | None = None
     # Aggregations of the benchmark's own, by the name its YAMLs give `!function utils.<name>`
     # (CapGeo-Bench's Avg), each carrying its standard error (`with_stderr`); the shared ones
