@@ -72,14 +72,8 @@ def test_cli_passes_parallelism_and_engine_arguments_through_M(tmp_path: Path) -
     log = tmp_path / "vllm.jsonl"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(STUBS), os.environ.get("PYTHONPATH", "")]),
            "FAKE_VLLM_LOG": str(log), "FAKE_VLLM_PROMPTS": "3", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    from geomeval.cli.commands import run as run_command
-
-    if "model_option" in run_command.__code__.co_varnames:  # the model's settings as -M key=value
-        flags = ["-M", "tensor_parallel_size=2", "-M", "data_parallel_size=4", "-M", "max_model_len=4096",
-                 "-M", "enforce_eager=true", "--cache", "off"]
-    else:
-        flags = ["--tensor-parallel-size", "2", "--data-parallel-size", "4", "--engine-arg", "max_model_len=4096",
-                 "--engine-arg", "enforce_eager=true", "--no-cache"]
+    flags = ["-M", "tensor_parallel_size=2", "-M", "data_parallel_size=4", "-M", "max_model_len=4096",
+             "-M", "enforce_eager=true", "--cache", "off"]  # the model's settings as -M key=value
     done = subprocess.run(
         [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--model", "vllm:org/m", "--limit", "3", *flags,
          "--out", str(tmp_path / "run")],
