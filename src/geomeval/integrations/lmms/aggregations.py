@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...benchmarks.lmms import STDERR_ATTR, log_info, with_stderr
-from .scores import resolve
+from .scores import NEEDS_JUDGE, NOT_APPLICABLE, SCORED, resolve
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +105,6 @@ def stderr_of_scored(items: Sequence[Any]) -> float | str:
 
 with_stderr(aggregate_scored, stderr_of_scored)
 
-# A `coverage` entry's state of each metric on its item (scores.py writes them).
-SCORED, UNSCORED, NEEDS_JUDGE, NOT_APPLICABLE = "scored", "unscored", "needs_judge", "not_applicable"
 
 
 def _eligible_flags(items: Sequence[Any]) -> dict[str, list[float]]:

@@ -19,6 +19,9 @@ from typing import Any
 from ...benchmarks.lmms import LmmsBenchmark, metric_key
 from .registry import metric_keys
 
+# A `coverage` entry's state of each metric on its item (written here, counted by aggregations.py).
+SCORED, UNSCORED, NEEDS_JUDGE, NOT_APPLICABLE = "scored", "unscored", "needs_judge", "not_applicable"
+
 
 def _entries(spec: LmmsBenchmark, task: str, record: Any, scores: Mapping[str, Any]) -> dict[str, Any]:
     """process_results' output for one item's scores. A scored entry also holds its value as
@@ -26,7 +29,6 @@ def _entries(spec: LmmsBenchmark, task: str, record: Any, scores: Mapping[str, A
     `score_key` and `cluster_key`, from which lmms-eval computes the Stderr_CLT and
     Stderr_Clustered columns over the scored items."""
     from ...records import Score
-    from .aggregations import NEEDS_JUDGE, NOT_APPLICABLE, SCORED, UNSCORED
 
     out: dict[str, Any] = {}
     states: dict[str, str] = {}
