@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -63,7 +64,10 @@ def _one_line_naming(result: subprocess.CompletedProcess[str], folder: Path) -> 
     assert "Traceback" not in output, output
     errors = [line for line in output.splitlines() if line.startswith("error:")]
     assert len(errors) == 1, output
-    assert f"no space left on the disk holding {folder} (" in errors[0], errors[0]
+    # the folder the write failed in: `folder` itself or one of its own (a run's figures/)
+    named = re.search(r"no space left on the disk holding (.+?) \(", errors[0])
+    assert named is not None, errors[0]
+    assert Path(named.group(1)) == folder or folder in Path(named.group(1)).parents, errors[0]
     assert "is needed" in errors[0] and "rerun the same command" in errors[0]
     return errors[0]
 
