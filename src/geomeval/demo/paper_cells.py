@@ -11,7 +11,7 @@ paper-layout tables, so the Space and the run's report.md never disagree on a nu
   its mode and captioner ("direct", "<captioner> · with image"); Table 3 prints only the
   captioner, which is the with-image mode (the table's note).
 - Every other table, and a column the layout does not place (an upload carries no breakdowns):
-  the metric named like the column (`ranking._metric_for`).
+  the metric named like the column (`metric_for`).
 
 A cell is (value as the table prints it, the stats behind it): a table whose published
 numbers are fractions (`Board.scale == "fraction"`, ME2's accuracy and text metrics) shows a
@@ -56,6 +56,23 @@ def scale_factor(board: boards.Board, unit: str | None) -> float:
 
 def _norm(name: str) -> str:
     return " ".join(re.sub(r"[()%_\-]", " ", str(name).lower()).split())
+
+
+def column_key(name: str) -> str:
+    """A published column's or a metric's name as the leaderboards compare them: lower case,
+    the unit marks "(%)", "(0-100)" and "×10⁻²" aside, dashes and underscores as spaces."""
+    name = re.sub(r"\((?:%|0-100|×10⁻²)\)|×10⁻²", "", str(name).lower())
+    return " ".join(name.replace("_", " ").replace("-", " ").split())
+
+
+def metric_for(column: str, task: str | None, metrics: dict[str, Any]) -> dict[str, Any] | None:
+    """The run's stats for a published column: the metric of that name, or the metric the
+    column names for the run's task ("GeoEval-2000 A (%)" is metric A of task geoeval_2000)."""
+    wanted = column_key(column)
+    for metric, stats in metrics.items():
+        if isinstance(stats, dict) and wanted in (column_key(metric), f"{column_key(task or '')} {column_key(metric)}"):
+            return stats
+    return None
 
 
 def _with_value(stats: Any, value: Any) -> dict[str, Any] | None:
@@ -147,8 +164,6 @@ LAYOUTS = {"me2": _me2, "geoeval": _geoeval, "capgeo": _capgeo}
 
 def run_cells(board: boards.Board, data: dict[str, Any], columns: list[str]) -> dict[str, Cell]:
     """The run's cells in `board`'s `columns`, with their values in the table's scale."""
-    from .ranking import _metric_for
-
     layout = LAYOUTS.get(board.benchmark)
     try:
         cells = layout(board, data, columns) if layout else {}
@@ -156,7 +171,7 @@ def run_cells(board: boards.Board, data: dict[str, Any], columns: list[str]) -> 
         cells = {}
     metrics = data.get("metrics") or {}
     for column in columns:  # a column the layout does not place (or an upload without breakdowns)
-        stats = _metric_for(column, data.get("task"), metrics) if column not in cells else None
+        stats = metric_for(column, data.get("task"), metrics) if column not in cells else None
         if stats is not None:
             cells[column] = Cell(None, stats)
     for cell in cells.values():

@@ -47,19 +47,8 @@ APART_COLUMN = "listed apart because"
 LOWER_IS_BETTER = ("lpips", "edit distance", "δpcs")  # ranked lowest first
 
 
-def _norm(name: str) -> str:
-    name = re.sub(r"\((?:%|0-100|×10⁻²)\)|×10⁻²", "", str(name).lower())
-    return " ".join(name.replace("_", " ").replace("-", " ").split())
-
-
-def _metric_for(column: str, task: str | None, metrics: dict[str, Any]) -> dict[str, Any] | None:
-    """The run's stats for a published column: the metric of that name, or the metric the
-    column names for the run's task ("GeoEval-2000 A (%)" is metric A of task geoeval_2000)."""
-    wanted = _norm(column)
-    for metric, stats in metrics.items():
-        if isinstance(stats, dict) and wanted in (_norm(metric), f"{_norm(task or '')} {_norm(metric)}"):
-            return stats
-    return None
+# a published column's or metric's name as compared (paper_cells reads cells with it too)
+_norm = paper_cells.column_key
 
 
 @dataclass
