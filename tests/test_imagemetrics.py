@@ -455,3 +455,18 @@ def test_lpips_with_the_real_weights() -> None:
     assert lpips_distance(drawing(), drawing()) == pytest.approx(0.0, abs=1e-6)
     near = lpips_distance(drawing(), drawing(dx=1))
     assert 0.0 < near < lpips_distance(drawing(), white())
+
+
+def test_a_truncated_image_is_refused_even_after_lmms_eval_allows_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """lmms-eval sets PIL's LOAD_TRUNCATED_IMAGES for the whole process when imported; a
+    figure cut short must still be refused, not scored as the pixels PIL invents, and the
+    process's setting is left as it was."""
+    from PIL import ImageFile
+
+    data = encoded(drawing())
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", True)
+    with pytest.raises(ValueError, match="cannot decode image"):
+        psnr(data[: len(data) // 2], data)
+    with pytest.raises(ValueError, match="cannot decode image"):
+        load_image(Image.open(io.BytesIO(data[: len(data) // 2])))
+    assert ImageFile.LOAD_TRUNCATED_IMAGES is True

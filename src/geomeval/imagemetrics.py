@@ -30,6 +30,7 @@ header, before its pixels are decoded.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import io
@@ -37,11 +38,12 @@ import math
 import os
 import threading
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageFile, UnidentifiedImageError
 
 __all__ = [
     "ALEXNET_ENV",
@@ -123,6 +125,24 @@ def load_image(image: Any) -> np.ndarray:
 _DECODE_ERRORS = (UnidentifiedImageError, OSError, SyntaxError, EOFError, ValueError)
 
 
+_STRICT = threading.Lock()
+
+
+@contextlib.contextmanager
+def _strict_decoding() -> Iterator[None]:
+    """PIL's truncated-image switch off while geomeval decodes. lmms-eval turns it on for the
+    whole process when imported (`ImageFile.LOAD_TRUNCATED_IMAGES = True` in its task module),
+    and a figure cut short would then be scored as the pixels PIL made up for the missing
+    part, not refused. The switch is PIL's global: set and restored under one lock."""
+    with _STRICT:
+        before = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            yield
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = before
+
+
 def _undecodable(what: str, exc: BaseException) -> ValueError:
     return ValueError(f"cannot decode image ({what}): {type(exc).__name__}: {exc}")
 
@@ -132,7 +152,8 @@ def _decode(image: Any) -> Image.Image:
     if isinstance(image, Image.Image):
         _check_pixels(image.size, "the given PIL image")
         try:
-            image.load()  # a lazily opened image (as datasets hands out) decodes only now
+            with _strict_decoding():
+                image.load()  # a lazily opened image (as datasets hands out) decodes only now
         except _DECODE_ERRORS as exc:
             raise _undecodable("the given PIL image", exc) from exc
         return image
@@ -183,7 +204,8 @@ def _open(source: io.BytesIO | Path, what: str) -> Image.Image:
     with opened:
         _check_pixels(opened.size, what)
         try:
-            opened.load()
+            with _strict_decoding():
+                opened.load()
             return opened.copy()  # closing the file would drop the pixels of `opened`
         except _DECODE_ERRORS as exc:
             raise _undecodable(what, exc) from exc
