@@ -313,10 +313,16 @@ class ReferenceEngine:
         net = self._safety_net(limit)
         while True:
             try:
-                return self._out.get(timeout=0.25), False
+                line: str | None = self._out.get(timeout=0.25)
             except queue.Empty:
-                pass
+                line = None
             used = _cpu_seconds(proc.pid)
+            if line is not None:
+                # A result that cost more than the limit is past it however soon it was read:
+                # the verdict follows the work done, not when this loop looked.
+                if used is not None and used - start_cpu > limit:
+                    return None, False
+                return line, False
             if used is None or used - start_cpu > limit:
                 return None, False
             if time.monotonic() - started > net:
