@@ -63,6 +63,7 @@ from geomeval.geogebra.tokenizer import (
 
 # Parsed here; the tree, tokens and limits live in `nodes` and `tokenizer`, named here too.
 __all__ = [
+    "MATH_FUNCTIONS",
     "BinOp",
     "Bool",
     "Call",
@@ -84,36 +85,6 @@ __all__ = [
     "Statement",
     "Str",
     "_tokenize",
-    "extract_code",
-    "extract_code_with_offsets",
-    "parse_line",
-    "parse_script",
-    "to_source",
-]
-
-
-
-__all__ = [
-    "MATH_FUNCTIONS",
-    "BinOp",
-    "Bool",
-    "Call",
-    "Const",
-    "Degrees",
-    "Equation",
-    "Expr",
-    "FunctionDef",
-    "ListLit",
-    "Name",
-    "Neg",
-    "Num",
-    "ParseError",
-    "ParsedLine",
-    "PointLit",
-    "ScriptLimits",
-    "ScriptTooLarge",
-    "Statement",
-    "Str",
     "extract_code",
     "extract_code_with_offsets",
     "parse_line",
