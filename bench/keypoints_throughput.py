@@ -3,7 +3,7 @@
     python bench/keypoints_throughput.py [--pairs 5000] [--seconds 3]
 
 Pairs: the caption pairs, gold captions and verbose model-style captions of
-tests/test_keypoints.py (plane, analytic and solid geometry; English and Chinese), each
+tests/engines/test_keypoints.py (plane, analytic and solid geometry; English and Chinese), each
 gold or verbose caption against itself and against two perturbed copies (a value changed,
 the first sentence dropped), cycled to `--pairs` pairs. Every pair is scored
 from text: both captions parsed (no cache) and matched. Prints pairs/s and captions/s and

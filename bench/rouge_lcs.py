@@ -3,7 +3,7 @@
     python bench/rouge_lcs.py [--words N]
 
 rouge_score computes the LCS with an O(n·m) table in pure Python; geomeval uses rapidfuzz's
-bit-parallel LCS in C++ and checks the scores against rouge_score's in tests/test_textmetrics.py.
+bit-parallel LCS in C++ and checks the scores against rouge_score's in tests/engines/test_textmetrics.py.
 This prints both times and the largest difference on answers of a few sizes, the last one the
 size textmetrics.MAX_CHARS allows; it is the measured reason geomeval does not call rouge_score
 to score (it needs rouge-score installed: the test extra).

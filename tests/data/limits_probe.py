@@ -1,5 +1,5 @@
 """Score the three items issue 37 found load-dependent, at the niceness given, and print the
-scores as one JSON line (tests/test_deterministic_limits.py runs it twice and compares)."""
+scores as one JSON line (tests/engines/test_deterministic_limits.py runs it twice and compares)."""
 
 from __future__ import annotations
 

@@ -253,7 +253,7 @@ class Benchmark(ABC):
     def kept_fields(self) -> KeptFields:
         """What its `aggregate` reads of a record beyond ids, meta, scores and flags (the
         scoring part's `KEPT`): a run keeps only that of each
-        written record. tests/test_kept.py holds every benchmark × task to it, aggregating the
+        written record. tests/benchmarks/test_kept.py holds every benchmark × task to it, aggregating the
         kept copies and the records read back alike."""
         return self.parts.scoring().KEPT
 

@@ -63,7 +63,7 @@ of a run with its judgment, try the metrics on your own input, and rank models a
 papers' published numbers. Everything runs offline, with the same code as `geomeval run`."""
 
 
-# Readable and reachable (WCAG AA, checked with axe-core in tests/test_space_app.py): the
+# Readable and reachable (WCAG AA, checked with axe-core in tests/faces/test_space_app.py): the
 # theme's orange on white is 2.8:1, its subdued grey 1.9:1, so the accent, primary buttons
 # and subdued text get darker shades (lighter ones in dark mode); plots (white matplotlib
 # figures) are inverted in dark mode; wide tables scroll sideways on a phone.

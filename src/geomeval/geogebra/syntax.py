@@ -477,7 +477,7 @@ def _comment_error(raw: str, line: int) -> ParseError | None:
 # Most lines models write are `label = Command(a, b, 2)`, `Command(a, b)` or `A = (1, -2)`
 # with plain names and numbers. Those are read by one match, without tokens; everything else
 # (and anything special: pi, true, x, subscripts, primes, operators) goes the general way.
-# tests/test_ggb_syntax.py checks both ways give the same tree, positions included.
+# tests/engines/test_ggb_syntax.py checks both ways give the same tree, positions included.
 _GREEK = "α-ορ-ωΑ-Ω"  # π is a constant, not a name
 
 

@@ -77,7 +77,7 @@ def check_inputs(
 # decides ACS with the answer checker, from no marks).
 _NEEDS_JUDGE = NoEvaluateFace(
     "metrics/geolaux_process takes the step judge's per-step marks and final-answer judgments, "
-    "which only a run with a live judge has; tests/test_metric_geolaux_process.py holds "
+    "which only a run with a live judge has; tests/faces/test_metric_geolaux_process.py holds "
     "the module to process_metrics.summarize_process, the runner's own summary"
 )
 FACES = {"geolaux": _NEEDS_JUDGE, "geolaux_aux": _NEEDS_JUDGE}

@@ -1,0 +1,189 @@
+"""The data geomeval's lmms-eval tasks read when lmms-eval loads them itself: the authors' Hub
+datasets (ME2: jungypark/ME2, GGBench: opendatalab-raiser/GGBench) converted by geomeval's
+reader for their layout, a local release named by GEOMEVAL_LMMS_DATA_<NAME> or the YAML's
+`dataset_kwargs: {geomeval_data: PATH}`, and a non-zero exit with the fix when there is none
+(lmms-eval's CLI itself exits 0 when a task fails to load)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+from geomeval.hfdata import is_built_dataset
+from geomeval.integrations.lmms import loading
+from geomeval.integrations.lmms.datasets import tasks_dir
+from geomeval.testing.chat_server import ChatServer
+
+
+def _fixture_module():
+    """tests/benchmarks/test_me2_hub_layout.py, whose fixture is written from what the authors' task reads."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("me2_hub_layout_fixture", Path(__file__).parents[1] / "benchmarks" / "test_me2_hub_layout.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ME2_FIXTURE = _fixture_module()
+
+
+@pytest.fixture(autouse=True)
+def _no_data_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for key in [k for k in os.environ if k.startswith("GEOMEVAL_LMMS_DATA_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("GEOMEVAL_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def me2_hub_folder(root: Path) -> Path:
+    """A download of the authors' jungypark/ME2 (their columns, split `train`)."""
+    folder = root / "jungypark-ME2"
+    ME2_FIXTURE.write_hub_layout(folder)
+    return folder
+
+
+def ggbench_hub_clone(root: Path) -> Path:
+    """A clone of the authors' opendatalab-raiser/GGBench: the release under dataset/."""
+    from geomeval.benchmarks.ggbench import data
+
+    clone = root / "GGBench"
+    shutil.copytree(data.sample_path(), clone / "dataset")
+    return clone
+
+
+def test_no_data_named_exits_with_the_fix() -> None:
+    with pytest.raises(SystemExit) as stopped:
+        loading.task_dataset("geoeval_2000", None, None)
+    message = str(stopped.value.code)
+    assert "geoeval_2000" in message and "GEOMEVAL_LMMS_DATA_GEOEVAL=PATH" in message
+    assert "geomeval build geoeval" in message and "geomeval_data" in message
+
+
+def test_the_variable_names_a_raw_release_converted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from geomeval.benchmarks.geolaux import data
+
+    monkeypatch.setenv("GEOMEVAL_LMMS_DATA_GEOLAUX", str(data.sample_path()))
+    path, kwargs = loading.task_dataset("geolaux", "geomeval/GeoLaux", None)
+    assert is_built_dataset(Path(path)) and kwargs is None
+    assert loading.task_dataset("geolaux", "geomeval/GeoLaux", None)[0] == path  # built once, reused
+    # the YAML's dataset_kwargs win over the variable, and lmms-eval's own kwargs pass through
+    built = Path(path)
+    again, rest = loading.task_dataset("geolaux", None, {"geomeval_data": str(built), "num_proc": 1})
+    assert again == str(built.resolve()) and rest == {"num_proc": 1}
+
+
+def test_me2_reads_the_authors_hub_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datasets import load_dataset
+
+    from geomeval.benchmarks.me2.features import FEATURES
+
+    folder = me2_hub_folder(tmp_path)
+    monkeypatch.setattr(loading, "_authors_snapshot", lambda repo_id: folder if repo_id == "jungypark/ME2" else None)
+    path, _ = loading.task_dataset("me2_solve", "jungypark/ME2", None)  # the shipped YAML's dataset_path
+    rows = load_dataset(path, split="test")
+    assert rows.features == FEATURES and len(rows) == len(ME2_FIXTURE.hub_rows())
+
+
+def test_ggbench_reads_a_clone_of_the_authors_hub_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datasets import load_dataset
+
+    clone = ggbench_hub_clone(tmp_path)
+    monkeypatch.setattr(loading, "_authors_snapshot", lambda repo_id: clone)
+    path, _ = loading.task_dataset("ggbench_code", "opendatalab-raiser/GGBench", None)
+    assert len(load_dataset(path, split="test")) == 15
+
+
+def test_the_authors_id_unreachable_offline_exits_with_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # an empty Hub cache
+
+    def offline(repo_id: str) -> Path:
+        raise OSError("offline and not in the Hub cache")
+
+    monkeypatch.setattr(loading, "_authors_snapshot", offline)
+    with pytest.raises(SystemExit) as stopped:
+        loading.task_dataset("me2_solve", "jungypark/ME2", None)
+    message = str(stopped.value.code)
+    assert "jungypark/ME2" in message and "gated" in message and "GEOMEVAL_LMMS_DATA_ME2" in message
+
+
+def test_shipped_yamls_read_the_authors_data_or_nothing_under_a_benchmark_name() -> None:
+    from geomeval.integrations.lmms_eval import BENCHMARKS, TEMPLATE, load_task_yaml  # noqa: F401
+
+    seen = {}
+    for path in sorted(tasks_dir().glob("*/_*template_yaml")):
+        seen[f"{path.parent.name}/{path.name}"] = load_task_yaml(path.read_text(encoding="utf-8")).get("dataset_path")
+    assert seen == {
+        "capgeo/_default_template_yaml": None, "capgeo/_reasoning_template_yaml": None,
+        "geoeval/_default_template_yaml": None, "geolaux/_default_template_yaml": "geomeval/GeoLaux",
+        "ggbench/_default_template_yaml": "opendatalab-raiser/GGBench", "me2/_default_template_yaml": "jungypark/ME2",
+    }
+
+
+# --------------------------------------------------------------------------- lmms-eval's own CLI
+
+needs_lmms = pytest.mark.skipif(find_spec("lmms_eval") is None and not os.environ.get("REQUIRE_LMMS_EVAL"),
+                                reason="lmms-eval is not installed (pip install -c constraints.txt '.[lmms]')")
+MODEL_ARGS = "model=test-model,base_url={url},api_key=sk-test,num_concurrent=2,max_retries=1"
+
+
+def lmms_eval(tmp_path: Path, url: str, task: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("GEOMEVAL_")}
+    clean.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf"),
+                 GEOMEVAL_CACHE_DIR=str(tmp_path / "cache"), NO_PROXY="127.0.0.1,localhost", **env)
+    return subprocess.run(
+        [sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args", MODEL_ARGS.format(url=url),
+         "--include_path", str(tasks_dir()), "--tasks", task, "--limit", "2", "--output_path", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=300, env=clean, check=False)
+
+
+@pytest.mark.slow
+@needs_lmms
+def test_lmms_eval_cli_exits_non_zero_without_data(tmp_path: Path) -> None:
+    with ChatServer(lambda request: "Answer: A") as server:
+        result = lmms_eval(tmp_path, server.base_url, "geoeval_2000", {})
+        requests = list(server.requests)
+    said = result.stdout + result.stderr
+    assert result.returncode != 0, said[-3000:]
+    assert "GEOMEVAL_LMMS_DATA_GEOEVAL=PATH" in said and requests == []
+    # the authors' ME2 id, gated and not in this (empty) Hub cache: the same, naming it
+    with ChatServer(lambda request: "A") as server:
+        result = lmms_eval(tmp_path, server.base_url, "me2_solve", {})
+    assert result.returncode != 0 and "jungypark/ME2" in result.stdout + result.stderr
+
+
+@pytest.mark.slow
+@needs_lmms
+def test_lmms_eval_cli_runs_me2_on_the_authors_hub_layout(tmp_path: Path) -> None:
+    folder = me2_hub_folder(tmp_path)
+    with ChatServer(lambda request: "The answer is A.") as server:
+        result = lmms_eval(tmp_path, server.base_url, "me2_solve", {"GEOMEVAL_LMMS_DATA_ME2": str(folder)})
+        asked = len(server.requests)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    assert asked == 2
+    (found,) = (tmp_path / "out").rglob("*_results.json")
+    assert "accuracy,none" in json.loads(found.read_text(encoding="utf-8"))["results"]["me2_solve"]
+
+
+@pytest.mark.slow
+@needs_lmms
+def test_a_judged_lmms_eval_run_ends_without_unclosed_sessions(tmp_path: Path) -> None:
+    """The judge's HTTP sessions are closed at exit (integrations/lmms/settings.close_judges):
+    aiohttp's "Unclosed client session" no longer ends every judged run."""
+    folder = me2_hub_folder(tmp_path)
+    verdict = '{"correctness": 4, "fidelity": 3, "referencing": 4, "reason": "ok"}'
+    with ChatServer(lambda request: verdict) as server:
+        result = lmms_eval(tmp_path, server.base_url, "me2_explain",
+                           {"GEOMEVAL_LMMS_DATA_ME2": str(folder), "GEOMEVAL_JUDGE_MODEL": "judge",
+                            "GEOMEVAL_JUDGE_BASE_URL": server.base_url, "GEOMEVAL_JUDGE_API_KEY": "sk-judge"})
+        judged = [r for r in server.requests if r.get("model") == "judge"]
+    said = result.stdout + result.stderr
+    assert result.returncode == 0, said[-4000:]
+    assert len(judged) == 2  # --limit 2: the judge was asked, so its session was opened
+    assert "Unclosed client session" not in said and "Unclosed connector" not in said

@@ -1,0 +1,104 @@
+"""run.json names the code however it was installed, every computing library's version, and
+the full prompt texts (issue 39, point 5)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from geomeval import provenance
+from geomeval.benchmarks import get_benchmark
+from geomeval.judges import parse_judge_spec
+from geomeval.models import parse_model_spec
+from geomeval.runner import run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class FakeDist:
+    def __init__(self, direct_url: dict | None, installer: str = "pip") -> None:
+        self.version = "0.1.0"
+        self._files = {"INSTALLER": installer + "\n"}
+        if direct_url is not None:
+            self._files["direct_url.json"] = json.dumps(direct_url)
+
+    def read_text(self, name: str) -> str | None:
+        return self._files.get(name)
+
+
+@pytest.mark.parametrize(("direct_url", "expected"), [
+    ({"url": "file:///src/geomeval", "dir_info": {"editable": True}}, {"kind": "editable", "url": "file:///src/geomeval"}),
+    ({"url": "https://github.com/o/geomeval.git",
+      "vcs_info": {"vcs": "git", "commit_id": "a" * 40, "requested_revision": "v0.1.0"}},
+     {"kind": "vcs", "commit_id": "a" * 40, "requested_revision": "v0.1.0"}),
+    ({"url": "file:///tmp/geomeval-0.1.0-py3-none-any.whl", "archive_info": {"hash": "sha256=ab12"}},
+     {"kind": "archive", "archive_hash": "sha256=ab12", "url": "file:///tmp/geomeval-0.1.0-py3-none-any.whl"}),
+    ({"url": "file:///home/u/geomeval", "dir_info": {}}, {"kind": "directory", "url": "file:///home/u/geomeval"}),
+    (None, {"kind": "index"}),
+])
+def test_every_install_kind_is_named(monkeypatch: pytest.MonkeyPatch, direct_url: dict | None,
+                                     expected: dict) -> None:
+    monkeypatch.setattr(metadata, "distribution", lambda name: FakeDist(direct_url))
+    found = provenance.install_source()
+    assert found["distribution"] == "geomeval" and found["version"] == "0.1.0" and found["installer"] == "pip"
+    assert {k: found.get(k) for k in expected} == expected
+
+
+def test_a_url_with_a_token_is_written_redacted(monkeypatch: pytest.MonkeyPatch) -> None:
+    direct = {"url": "https://user:ghp_secret@github.com/o/geomeval.git", "vcs_info": {"vcs": "git", "commit_id": "b" * 40}}
+    monkeypatch.setattr(metadata, "distribution", lambda name: FakeDist(direct))
+    assert "ghp_secret" not in json.dumps(provenance.install_source())
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs the git checkout")
+def test_a_wheel_built_from_the_checkout_names_its_commit_when_installed(tmp_path: Path) -> None:
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-q",
+                            str(ROOT), "-w", str(tmp_path / "dist")], capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    wheel = next((tmp_path / "dist").glob("geomeval-*.whl"))
+    head = subprocess.run(["git", "-C", str(ROOT), "log", "--format=%H"], capture_output=True, text=True,
+                          check=True).stdout.split()
+    with zipfile.ZipFile(wheel) as archive:
+        info = json.loads(archive.read("geomeval/_build_info.json"))
+        archive.extractall(tmp_path / "site")
+    assert info["commit"] in head[:50]  # HEAD as the build ran (others may commit meanwhile)
+    # the wheel's files on the path ahead of the checkout: what a wheel install sees (no .git beside it)
+    said = subprocess.run(
+        [sys.executable, "-c", "import json; from geomeval import provenance as p; assert p.__file__.startswith("
+         f"{str(tmp_path / 'site')!r}), p.__file__; print(json.dumps(p.install_source(p.checkout_commit())))"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "site"),
+                                                                       "PATH": "/usr/bin:/bin"},
+    )
+    assert said.returncode == 0, said.stderr
+    found = json.loads(said.stdout)
+    assert found["built_from"]["commit"] == info["commit"] and "checkout" not in found
+    assert found["kind"] == "index" and found["version"] == "0.1.0"
+
+
+def test_run_json_keeps_versions_install_commit_and_the_full_prompts(tmp_path: Path) -> None:
+    bench = get_benchmark("geolaux")
+    run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),
+        out_dir=tmp_path / "a")
+    made = json.loads((tmp_path / "a" / "run.json").read_text())["provenance"]
+    versions = made["versions"]
+    for library in ("sacrebleu", "rapidfuzz", "scikit-image", "bert-score", "torch", "transformers", "nltk",
+                    "math-verify", "sympy"):
+        try:
+            assert versions[library] == metadata.version(library)
+        except metadata.PackageNotFoundError:
+            assert library not in versions or versions[library] == "not installed"
+    assert made["install"]["distribution"] == "geomeval" and made["install"]["kind"]
+    if made["checkout"] is not None:
+        assert made["commit"] == made["checkout"]["commit"]
+    reference = made["prompt_texts"]
+    kept = json.loads((tmp_path / "a" / reference["file"]).read_text())
+    assert kept["sha256"] == reference["sha256"] == made["prompt_set_sha256"]
+    assert kept["templates"] == {t.name: t.text for t in bench.prompt_templates} and kept["templates"]
+    results = json.loads((tmp_path / "a" / "results.json").read_text())
+    assert results["versions"] == versions
