@@ -68,6 +68,30 @@ def test_fresh_set_is_well_formed_new_and_in_every_style() -> None:
             assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
 
 
+def fresh2_pairs() -> list[dict]:
+    return [json.loads(line) for path in sorted((DATA / "keypoints_fresh2").glob("*.jsonl"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_second_fresh_set_is_well_formed_new_and_in_every_style() -> None:
+    """The second fresh set (annotated before the engine ran on it) shares no id with the other
+    sets, covers every style, class and both languages, and its recalls follow from its misses."""
+    rows = fresh2_pairs()
+    assert len(rows) >= 60
+    ids = {r["id"] for r in rows}
+    assert len(ids) == len(rows) and not ids & {r["id"] for r in dev_pairs() + wide_pairs() + fresh_pairs()}
+    assert {"prose", "terse", "latex", "mixed", "indirect", "negation"} <= {r["style"] for r in rows}
+    assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
+    for row in rows:
+        assert row["candidate"] != row["reference"], row["id"]
+        for dim in DIMENSIONS:
+            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
+            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
+            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
+            assert (expected is None) == (row["recall"][dim] is None), row["id"]
+            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+
+
 def test_split_is_the_recorded_one_and_holds_out_a_third_of_the_wider_set() -> None:
     recorded = json.loads((DATA / "keypoints_split.json").read_text(encoding="utf-8"))
     ids = [r["id"] for r in dev_pairs() + wide_pairs()]
