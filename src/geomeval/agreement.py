@@ -167,7 +167,7 @@ def agreement(pairs: Pairs, scale: Sequence[float] | None = None) -> dict[str, A
 
 
 def _run_scores(run_dir: Path) -> tuple[dict[str, dict[str, float]], str]:
-    from .runner import RUN_CONFIG, SAMPLES, read_config, read_samples
+    from .runfiles import RUN_CONFIG, SAMPLES, read_config, read_samples
 
     if not (run_dir / RUN_CONFIG).exists():
         raise FileNotFoundError(f"{run_dir / RUN_CONFIG} not found: is {run_dir} a geomeval run folder?")
@@ -209,7 +209,7 @@ def compare_judgments(run_a: Path, other: Path, metrics: Sequence[str] | None = 
     """Agreement per metric between run A's scores and run B's (a folder) or human labels (a
     file), over the items both scored."""
     scores_a, name_a = _run_scores(run_a)
-    from .runner import RUN_CONFIG, read_config
+    from .runfiles import RUN_CONFIG, read_config
 
     benchmark = read_config(run_a / RUN_CONFIG).get("benchmark")
     if other.is_dir():

@@ -15,7 +15,7 @@ from typing import Any
 from .aggregate import ALL
 from .benchmarks import REGISTRY
 from .errors import UsageError
-from .runner import RUN_CONFIG, SAMPLES, read_samples
+from .runfiles import RUN_CONFIG, SAMPLES, read_samples
 from .stats import paired_difference
 
 

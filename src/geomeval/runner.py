@@ -16,11 +16,13 @@ requests together, so that neither endpoint waits for the other's slots.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import json
 import os
 import tempfile
 import time
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -44,13 +46,19 @@ from .provenance import (
     now,
     prompt_texts,
 )
-from .records import RecordError, SampleRecord, figures_from_files
+from .records import RecordError, SampleRecord
+from .runfiles import (  # the run folder's files and their one reader (re-exported here)
+    PROMPTS,
+    RESULTS,
+    RUN_CONFIG,
+    SAMPLES,
+    iter_lines,
+    iter_samples,
+    read_config,
+)
+from .runfiles import read_samples as read_samples  # what callers of runner.read_samples get
 from .samplewriter import SampleWriter
 
-SAMPLES = "samples.jsonl"
-RUN_CONFIG = "run.json"
-PROMPTS = "prompts.json"  # the full texts of the prompt templates in force, referenced from run.json
-RESULTS = "results.json"
 # Fields that must agree for an existing output folder to be resumed rather than refused.
 RESUME_KEYS = ("benchmark", "task", "model", "model_settings", "judge", "data", "seed", "options", "prompts", "shard")
 
@@ -65,17 +73,6 @@ def versions() -> dict[str, str]:
     return library_versions()
 
 
-def read_config(path: Path) -> dict[str, Any]:
-    """run.json, or a ValueError naming the file (a truncated or hand-edited one)."""
-    try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path} is unreadable ({exc}); restore it from a backup or rerun elsewhere") from None
-    if not isinstance(config, dict) or not isinstance(config.get("benchmark"), str):
-        raise UsageError(f"{path} is not a geomeval run configuration (no \"benchmark\")")
-    return config
-
-
 def recorded_model_server(out_dir: Path) -> str | None:
     """The model's server a run used, as its run.json records it (None: the run's model had
     none, or there is no readable run.json): `geomeval score` decides with it, as `run` did
@@ -88,55 +85,6 @@ def recorded_model_server(out_dir: Path) -> str | None:
     endpoint = model.get("endpoint") if isinstance(model, dict) else None
     url = endpoint.get("base_url") if isinstance(endpoint, dict) else None
     return url if isinstance(url, str) and url else None
-
-
-def read_samples(path: Path, *, refuse_torn: bool = False) -> list[SampleRecord]:
-    """Records from samples.jsonl; a torn final line (a killed run) is dropped, others are errors.
-
-    `refuse_torn`: a torn final line is an error too (rescoring must not rewrite the file
-    without the item; resuming the run redoes it)."""
-    return list(iter_samples(path, refuse_torn=refuse_torn))
-
-
-def iter_samples(path: Path, *, refuse_torn: bool = False) -> Iterator[SampleRecord]:
-    """`read_samples` a line at a time, holding one record (with its figures) rather than the
-    file: what rescoring reads. Lines end at newlines only (a response may hold U+2028)."""
-    for record, _ in _iter_lines(path, refuse_torn=refuse_torn):
-        yield record
-
-
-def _iter_lines(path: Path, *, refuse_torn: bool = False) -> Iterator[tuple[SampleRecord, bytes]]:
-    """`iter_samples`, each record with its line as written (a whole line, newline included)."""
-    if not path.exists():
-        return
-    with path.open("rb") as handle:
-        number, line = 0, handle.readline()
-        while line:
-            number, following = number + 1, handle.readline()
-            # errors="replace": a kill -9 can cut the last line inside a multi-byte character
-            raw, text = line, line.decode("utf-8", errors="replace")
-            line = following
-            if not text.strip():
-                continue
-            try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                if not following and refuse_torn:
-                    raise UsageError(
-                        f"{path}, line {number}: the last sample is incomplete (the run was interrupted). "
-                        "Resume the run first (the same `geomeval run` command), then rescore; "
-                        "the file was left as it is"
-                    ) from None
-                if not following:
-                    return
-                raise UsageError(f"{path}, line {number}: unreadable sample ({exc})") from None
-            try:
-                if isinstance(data, dict):
-                    figures_from_files(data, path.parent)
-                record = SampleRecord.from_dict(data)
-            except RecordError as exc:  # a whole line, wrongly typed: never taken for a torn one
-                raise UsageError(f"{path}, line {number}: {exc}; the file was left as it is") from None
-            yield record, raw
 
 
 def write_samples(path: Path, records: Iterable[SampleRecord]) -> None:
@@ -253,7 +201,7 @@ def _resume(bench: Benchmark, path: Path, done: KeptRecords) -> None:
     dropped the file is left alone (most of what a resume cost was rewriting it)."""
     dropped = 0
     whole = 0  # bytes of the records read (a torn last line is not one)
-    for record, line in _iter_lines(path):
+    for record, line in iter_lines(path):
         whole += len(line)
         if bench.finished(record):
             done.add(bench.kept(record))
@@ -263,7 +211,7 @@ def _resume(bench: Benchmark, path: Path, done: KeptRecords) -> None:
         return
 
     def finished(handle: TextIO) -> None:
-        for record, line in _iter_lines(path):
+        for record, line in iter_lines(path):
             if bench.finished(record):
                 text = line.decode("utf-8", errors="replace")
                 handle.write(text if text.endswith("\n") else text + "\n")
@@ -691,20 +639,45 @@ def rescore(
         return write_results(results, out_dir)
 
 
+def _id_digest(item_id: str) -> int:
+    """8 bytes standing for an id (blake2b): what `_check_whole` holds per record."""
+    digest = hashlib.blake2b(item_id.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
 def _check_whole(path: Path) -> tuple[int, dict[str, int]]:
-    """The number of distinct items in samples.jsonl and, for each id, the number of its last
-    record, read without keeping the records; a UsageError for a torn last line or a wrongly
-    typed field before any judge is asked (rescoring would rewrite the file without it)."""
-    last = {record.id: number for number, record in enumerate(iter_samples(path, refuse_torn=True))}
-    return len(last), last
+    """The number of distinct items in samples.jsonl and, for each id written more than once
+    (a resumed run's redone items), the number of its last record, read without keeping the
+    records; a UsageError for a torn last line or a wrongly typed field before any judge is
+    asked (rescoring would rewrite the file without it).
+
+    Per record only an 8-byte digest of its id is held (a dict of every id cost about 150
+    bytes an item: 15 MB at 100k items); ids whose digests meet are read again from the file
+    and told apart by their text, so the answer is exact whatever the digests do."""
+    digests = array("q", (_id_digest(record.id) for record in iter_samples(path, refuse_torn=True)))
+    ordered = sorted(digests)
+    del digests
+    shared = {a for a, b in zip(ordered, itertools.islice(ordered, 1, None)) if a == b}
+    count = len(ordered)
+    del ordered
+    if not shared:
+        return count, {}
+    last: dict[str, int] = {}
+    in_shared = 0
+    for number, record in enumerate(iter_samples(path)):
+        if _id_digest(record.id) in shared:
+            last[record.id] = number
+            in_shared += 1
+    return count - in_shared + len(last), last
 
 
 def _last_of_each_id(path: Path, last: dict[str, int]) -> Iterator[SampleRecord]:
     """samples.jsonl's records, an id written twice counted once: its last record, as a resumed
     run's redone item replaces the earlier one (`KeptRecords`); the earlier lines are left out
-    of the rescored file."""
+    of the rescored file. `last`: the number of the last record of each id written more than
+    once (`_check_whole`); any other id is written once."""
     for number, record in enumerate(iter_samples(path)):
-        if last.get(record.id) == number:
+        if last.get(record.id, number) == number:
             yield record
 
 

@@ -7,6 +7,7 @@ leaving out imports only type checkers read, as `.importlinter` does.
 
 from __future__ import annotations
 
+import configparser
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +89,19 @@ def test_layers_contract_holds() -> None:
     done = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "1 kept, 0 broken" in done.stdout
+
+
+def test_no_upward_import_is_ignored() -> None:
+    """The layers contract holds with no exception: ME2's joint table reads run folders with
+    `geomeval.runfiles` (records layer), not the runner, and nothing else is let through."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter", encoding="utf-8")
+    contracts = [s for s in config.sections() if s.startswith("importlinter:contract:")]
+    assert contracts == ["importlinter:contract:layers"]
+    assert not config.has_option("importlinter:contract:layers", "ignore_imports")
+    graph = _graph()
+    upward = graph.find_modules_directly_imported_by("geomeval.benchmarks.me2.joint")
+    assert "geomeval.runfiles" in upward and "geomeval.runner" not in upward
 
 
 def test_no_import_cycle_outside_pending_ones() -> None:

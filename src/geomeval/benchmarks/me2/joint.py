@@ -14,7 +14,7 @@ from typing import Any
 from ...aggregate import ALL
 from ...errors import UsageError
 from ...records import SampleRecord
-from ...runner import RUN_CONFIG, SAMPLES, read_samples
+from ...runfiles import RUN_CONFIG, SAMPLES, read_samples
 from .features import DOMAINS
 from .scoring import ACCURACY
 
