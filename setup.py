@@ -1,5 +1,12 @@
-"""Builds (wheel, sdist) record the commit they were built from, in geomeval/_build_info.json.
+"""What packaging needs code for: the package list, and the commit a build was made from.
 
+Packages are found, not listed: every folder under src/geomeval (data folders such as a
+benchmark's sample/ too) and every evaluate module under metrics/, shipped as
+geomeval.metrics.<name> (pyproject.toml's `package-dir` maps it). `packages.find` cannot map a
+folder outside src/, so `packages()` does what it did for src/ and adds metrics/; a new
+benchmark or metric folder is picked up with no edit here or in pyproject.toml.
+
+Builds (wheel, sdist) record the commit they were built from, in geomeval/_build_info.json.
 An installed geomeval has no git checkout beside it to ask, so `geomeval.provenance` reads the
 commit there (run.json's `provenance.install.built_from`). A wheel built from an sdist keeps the
 file the sdist carries. Everything else about the package is in pyproject.toml.
@@ -11,12 +18,25 @@ import json
 import subprocess
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
 ROOT = Path(__file__).resolve().parent
 INFO = "_build_info.json"
+
+
+def packages(root: Path = ROOT) -> list[str]:
+    """geomeval and each folder under it whose path is importable (every part an identifier,
+    no __pycache__), then geomeval.metrics and each metric folder the same way."""
+
+    def found(where: Path, prefix: str) -> list[str]:
+        names = find_namespace_packages(str(where))
+        return sorted(prefix + name for name in names
+                      if all(part.isidentifier() and part != "__pycache__" for part in name.split(".")))
+
+    source = [name for name in found(root / "src", "") if name == "geomeval" or name.startswith("geomeval.")]
+    return [*source, "geomeval.metrics", *found(root / "metrics", "geomeval.metrics.")]
 
 
 def _git(*args: str) -> str | None:
@@ -57,4 +77,5 @@ class Sdist(sdist):
         _write(Path(base_dir) / "src" / "geomeval")
 
 
-setup(cmdclass={"build_py": BuildPy, "sdist": Sdist})
+if __name__ == "__main__":  # setuptools runs this file as __main__; tests import packages()
+    setup(packages=packages(), cmdclass={"build_py": BuildPy, "sdist": Sdist})

@@ -34,6 +34,20 @@ SHARED_GEOLAUX = REPO.parent / "shared" / "data" / "geolaux_mini_sample"
 
 
 @pytest.fixture(scope="session")
+def setup_packages() -> Callable[..., list[str]]:
+    """setup.py's `packages(root=REPO)`: the packages a build of the checkout at `root` ships
+    (every folder under src/geomeval and metrics/, found; setup() itself does not run)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("geomeval_setup", REPO / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found: Callable[..., list[str]] = module.packages
+    return found
+
+
+@pytest.fixture(scope="session")
 def geolaux_raw() -> Path:
     if not (SHARED_GEOLAUX / "GeoLaux_minidata.json").is_file():
         pytest.skip(f"real GeoLaux sample not found at {SHARED_GEOLAUX}")

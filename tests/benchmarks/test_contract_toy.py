@@ -5,13 +5,17 @@ each, scored by accuracy, written as the guide says: its folder alone (a declara
 scorer, a data module that also renders the card, the card's prose and the embedded sample),
 registered by the test (a shipped benchmark adds one entry to `benchmarks/__init__.py`'s
 `DECLARATIONS`). The contract checks of tests/benchmarks/test_contract.py then run on it, and the folder
-is held to the guide's size: at most 8 files and 300 lines.
+is held to the guide's size: at most 8 files and 300 lines. Shipped, it would need one place
+outside its folder, the registry entry: packaging finds the folder (counted below).
 """
 
 from __future__ import annotations
 
+import glob
+import shutil
 import sys
-from collections.abc import Iterator
+import tomllib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +25,10 @@ from test_contract import check_card, check_prompts, check_run_resume_and_rescor
 from geomeval.benchmarks import REGISTRY, get_benchmark
 from geomeval.benchmarks.base import Benchmark
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "toy_benchmark"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures" / "toy_benchmark"
 FOLDER = FIXTURES / "toymc"
+REGISTRY_ENTRY = "src/geomeval/benchmarks/__init__.py: an entry in DECLARATIONS"
 
 
 @pytest.fixture
@@ -86,3 +92,37 @@ def test_a_bad_release_record_names_the_item_and_the_field(toy: Benchmark, tmp_p
                        '"shape": "s", "image_png_base64": "AA=="}]', encoding="utf-8")
     with pytest.raises(DataError, match="item 'x1', field 'answer'"):
         toy.parts.data().SOURCE.read_release(release)
+
+
+def test_shipping_the_toy_needs_one_place_outside_its_folder(
+    tmp_path: Path, setup_packages: Callable[[Path], list[str]],
+) -> None:
+    """Shipped, ToyMC would be `src/geomeval/benchmarks/toymc/` and the places outside that
+    folder counted here: its registry entry, plus packaging's package list or data patterns
+    wherever a checkout with the folder in it would leave one of its files out of the wheel."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(REPO / "metrics", checkout / "metrics",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (checkout / "src" / "geomeval" / "benchmarks").mkdir(parents=True)
+    without = set(setup_packages(checkout))
+    target = checkout / "src" / "geomeval" / "benchmarks" / "toymc"
+    shutil.copytree(FOLDER, target, ignore=shutil.ignore_patterns("__pycache__"))
+    found = set(setup_packages(checkout))
+    # each folder of the toy, its sample's too, and nothing else
+    folders = {"geomeval.benchmarks.toymc", "geomeval.benchmarks.toymc.sample"}
+
+    # Every file of the folder reaches the wheel: a module of a found package, or a file one of
+    # `geomeval`'s package-data patterns matches (globbed as setuptools globs them).
+    data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = data["tool"]["setuptools"]["package-data"]["geomeval"]
+    base = checkout / "src" / "geomeval"
+    matched = {Path(f) for pattern in patterns for f in glob.glob(str(base / pattern), recursive=True)}
+    unshipped = [p.relative_to(target).as_posix() for p in target.rglob("*")
+                 if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".py" and p not in matched]
+
+    outside = [REGISTRY_ENTRY]
+    if found - without != folders:
+        outside.append("pyproject.toml/setup.py: the package list")
+    if unshipped:
+        outside.append(f"pyproject.toml: package-data for {unshipped}")
+    assert outside == [REGISTRY_ENTRY], (sorted(found - without), outside)

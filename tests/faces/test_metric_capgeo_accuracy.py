@@ -7,7 +7,7 @@ import contextlib
 import io
 import os
 import re
-import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -167,7 +167,7 @@ def test_card_sections_and_its_example_prints_what_it_says(monkeypatch: pytest.M
     assert out.getvalue() == printed
 
 
-def test_pyproject_ships_the_metric() -> None:
-    packages = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+def test_packaging_ships_the_metric(setup_packages: Callable[[], list[str]]) -> None:
+    packages = setup_packages()
     assert "geomeval.metrics.capgeo_accuracy" in packages
     assert "capgeo_accuracy/README.md" in (REPO / "metrics" / "README.md").read_text(encoding="utf-8")

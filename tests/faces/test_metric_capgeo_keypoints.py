@@ -10,7 +10,7 @@ import io
 import json
 import os
 import re
-import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -300,10 +300,8 @@ def test_card_sections_and_its_example_prints_what_it_says(monkeypatch: pytest.M
     assert out.getvalue() == printed
 
 
-def test_pyproject_ships_the_metric_and_the_lmms_task() -> None:
-    packages = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
-        "setuptools"
-    ]["packages"]
+def test_packaging_ships_the_metric_and_the_lmms_task(setup_packages: Callable[[], list[str]]) -> None:
+    packages = setup_packages()
     assert (
         "geomeval.metrics.capgeo_keypoints" in packages and "geomeval.lmms_tasks.capgeo" in packages
     )

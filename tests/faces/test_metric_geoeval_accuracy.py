@@ -8,7 +8,7 @@ import contextlib
 import io
 import os
 import re
-import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -380,10 +380,8 @@ def test_card_doctest_examples_hold(metric) -> None:
     )
 
 
-def test_pyproject_ships_the_metric() -> None:
-    packages = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
-        "setuptools"
-    ]["packages"]
+def test_packaging_ships_the_metric(setup_packages: Callable[[], list[str]]) -> None:
+    packages = setup_packages()
     assert "geomeval.metrics.geoeval_accuracy" in packages
     assert "geoeval_accuracy/README.md" in (REPO / "metrics" / "README.md").read_text(
         encoding="utf-8"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import os
-import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -516,9 +516,8 @@ def test_metric_path_and_card(name: str) -> None:
     assert "2511.11134" in body and "1,411" in body
 
 
-def test_pyproject_ships_the_ggbench_metrics() -> None:
-    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    packages = pyproject["tool"]["setuptools"]["packages"]
+def test_packaging_ships_the_ggbench_metrics(setup_packages: Callable[[], list[str]]) -> None:
+    packages = setup_packages()
     for name in ("ggbench_code", "ggbench_image"):
         assert f"geomeval.metrics.{name}" in packages
         assert (REPO / "metrics" / name / f"{name}.py").is_file()

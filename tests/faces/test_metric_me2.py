@@ -9,7 +9,7 @@ import contextlib
 import io
 import os
 import re
-import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -766,8 +766,6 @@ def test_explanation_card_names_the_bertscore_settings() -> None:
         assert form in accuracy_card, form
 
 
-def test_pyproject_ships_the_metrics() -> None:
-    packages = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
-        "setuptools"
-    ]["packages"]
+def test_packaging_ships_the_metrics(setup_packages: Callable[[], list[str]]) -> None:
+    packages = setup_packages()
     assert {"geomeval.metrics.me2_accuracy", "geomeval.metrics.me2_explanation"} <= set(packages)
