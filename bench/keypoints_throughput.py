@@ -39,7 +39,7 @@ TARGET = 2000.0  # caption pairs per second (parse + parse + match)
 REPO = Path(__file__).resolve().parents[1]
 
 
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "engines"))  # test_keypoints: the pairs timed
 
 
 def realistic_pairs(count: int) -> list[tuple[str, str]]:

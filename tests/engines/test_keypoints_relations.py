@@ -86,6 +86,15 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("D is on AB, and CD ⊥ AB.", "CD ⊥ AB at D."),
     ("点D在AB上，CD⊥AB。", "CD ⊥ AB at D."),
     ("In triangle ABC, D and E are the midpoints of BC and AC; G lies on AD and on BE.", "G is the centroid of triangle ABC."),
+    # bare line names, pronouns and constructions (#41): the gaps the second fresh set was written for
+    ("g ⊥ h; g meets h at S.", "Lines g and h are perpendicular and meet at S."),
+    ("Lines g and h are perpendicular at S.", "Lines g and h are perpendicular and meet at S."),
+    ("Circle W has radius 2, and line g is tangent to it at K.", "Line g touches circle W at K."),
+    ("Line k, with equation y = 3x + 2, meets the y-axis at R; it crosses the x-axis at S.",
+     "Line k: y = 3x + 2 meets the y-axis at R and the x-axis at S."),
+    ("In triangle KLM, the perpendicular from K to LM is drawn, meeting it at N.", "In triangle KLM, N lies on LM and KN ⊥ LM."),
+    ("Through E a line is drawn parallel to FG, meeting FH at J.", "EJ ∥ FG, and J lies on FH."),
+    ("直线g∥h，直线k与g交于点S。", "Lines g and h are parallel, and line k meets g at S."),
 ])
 
 
@@ -123,6 +132,29 @@ def test_a_denied_relation_is_not_recalled(candidate: str, reference: str) -> No
     result = score_captions(candidate, reference)
     denied = {"parallel", "midpoint", "intersect", "perpendicular"}
     assert not [k for k in result["relation"].matched if k.kind in denied]
+
+
+@pytest.mark.parametrize(("candidate", "reference"), [
+    ("In the coordinate plane, circle M: (x+2)^2+(y-3)^2=9.", "In the coordinate plane, circle M has centre (-2, 3) and radius 3."),
+    ("In the coordinate plane, circle M has centre (-2, 3) and radius 3.", "In the coordinate plane, circle M: (x+2)^2+(y-3)^2=9."),
+    ("圆M的方程为(y-3)^2+(x+2)^2=3^2。", "Circle M: (x+2)^2+(y-3)^2=9."),
+])
+def test_a_circle_equation_states_its_centre_and_radius(candidate: str, reference: str) -> None:
+    """The guide's rule: an equation (x - a)^2 + (y - b)^2 = r^2 of the one circle named states
+    its centre (a, b) and radius r, and a centre and radius state the equation."""
+    assert score_captions(candidate, reference).recall["numerical"] == 1.0
+
+
+def test_a_circle_equation_with_another_radius_states_the_centre_only() -> None:
+    result = score_captions("Circle M: (x+2)^2+(y-3)^2=16.", "Circle M has centre (-2, 3) and radius 3.")
+    assert result.recall["numerical"] == 0.5
+    assert [str(k) for k in result["numerical"].missed] == ["radius of ⊙M = 3"]
+
+
+def test_it_that_refers_to_nothing_is_left_alone() -> None:
+    """`it is given that` is no pronoun: the caption reads as without it."""
+    plain = score_captions("AB ∥ CD.", "AB ∥ CD.")
+    assert score_captions("It is given that AB ∥ CD.", "AB ∥ CD.").recall == plain.recall
 
 
 def test_a_chinese_caption_with_units_is_not_read_as_mixed() -> None:

@@ -531,6 +531,9 @@ def _equation_keypoint(sentence: str, first: int, last: int, offset: int, builde
     if not lhs or not rhs or not _HAS_VAR.search(full):
         return False
     norm = full.replace(" ", "").replace("**", "^").replace("*", "").replace("==", "=")
+    circle = cn.circle_equation(norm)
+    if circle is not None:  # one text per circle: `(y-2)^2+(x-1)^2=2^2` is `(x-1)^2+(y-2)^2=4`
+        norm = cn.circle_equation_text(*circle)
     builder.number("equation", value=norm, text=full)
     return True
 

@@ -377,15 +377,18 @@ class RelationType:
 _REL_LIST = (
     RelationType("parallel", "line, line", symmetric=True,
                  en=("AB ∥ CD.", "AB is parallel to CD.", "DE runs parallel to BC.", r"$AB \parallel CD$.",
-                     "Lines AB and CD are parallel to each other.", "Lines s and t are both parallel to line u."),
-                 zh=("AB∥CD。", "AB与CD平行。", "AB和CD互相平行。"), negated=("AB is not parallel to CD.", "AB与CD不平行。", "It is not the case that AB ∥ CD.",
+                     "Lines AB and CD are parallel to each other.", "Lines s and t are both parallel to line u.",
+                     "g // h.", "line g is parallel to h.", "Through E a line is drawn parallel to FG, meeting FH at J."),
+                 zh=("AB∥CD。", "AB与CD平行。", "AB和CD互相平行。", "直线g∥h。"), negated=("AB is not parallel to CD.", "AB与CD不平行。", "It is not the case that AB ∥ CD.",
                           "AB∥CD不成立。")),
     RelationType("perpendicular", "line, line|plane", symmetric=True,
                  en=("AB ⊥ CD.", "AB is perpendicular to CD.", "Line m is at right angles to line n.",
                      r"$m \perp n$ at $O$.", "AB and CD are perpendicular to each other.", "AB meets CD at a right angle.",
                      "Lines m and n cross at right angles at O.", "The perpendicular from C to AB has its foot at D.",
-                     "PA is perpendicular to the base ABC.", "The edge KK1 is perpendicular to the face KLMN."),
-                 zh=("AB⊥CD。", "AB垂直于CD。", "AB与CD互相垂直。", "直线m与直线n垂直，垂足为O。"), negated=("AB is not perpendicular to CD.", "AD与BC不垂直。", "AB ⊥ CD does not hold.",
+                     "PA is perpendicular to the base ABC.", "The edge KK1 is perpendicular to the face KLMN.",
+                     "g ⊥ h.", "Lines g and h are perpendicular at S.", "The perpendicular from K to LM is drawn, meeting it at N.",
+                     "The line through E perpendicular to FG meets FG at J."),
+                 zh=("AB⊥CD。", "AB垂直于CD。", "AB与CD互相垂直。", "直线m与直线n垂直，垂足为O。", "过点E作FG的垂线，垂足为H。", "点P在直线g上，g⊥h。"), negated=("AB is not perpendicular to CD.", "AD与BC不垂直。", "AB ⊥ CD does not hold.",
                           "AB⊥CD不成立。"),
                  implies="the right angle between them (and the other way round)"),
     RelationType("tangent", "line|circle, circle, point", en=("Line l is tangent to circle O at A.",
@@ -393,14 +396,15 @@ _REL_LIST = (
                  "Line l is tangent to circle O, and the point of tangency is A.",
                  "The point of tangency of line l and circle O is A.", "AB has exactly one point E in common with circle O.",
                  "Tangents from T touch circle W at M and N.", "Circle K touches QR, RP and PQ at X, Y and Z respectively.",
-                 "Circles Q and R are tangent externally at T."),
+                 "Circles Q and R are tangent externally at T.",
+                 "Circle W has radius 2, and the line g is tangent to it at K.", "Circle W is drawn; it touches line g at K."),
                  zh=("直线l与⊙O相切于点A。", "PA切⊙O于点A。", "直线PA与⊙O只有一个公共点A。", "直线l与⊙O相切，切点为A。",
                      "KL是⊙Q的切线，切点为K。", "⊙I与BC、CA、AB分别相切于点D、E、F。"),
                  negated=("Line l is not tangent to circle O.", "PA不与⊙O相切。", "Line l does not touch circle O.",
                           "It is not true that line l is tangent to circle O at A.")),
     RelationType("on", "point, line|circle|plane|axis", en=("P lies on line l.", "D is on BC.", r"$P \in l$, line l.",
                  "Line l goes through the point P.", "P is a point of circle O.", "K and L lie on PQ and PR respectively.",
-                 "The circle x^2 + y^2 = 9 meets the positive x-axis at K."),
+                 "The circle x^2 + y^2 = 9 meets the positive x-axis at K.", r"$K \in g$ and $g \perp h$."),
                  zh=("点P在直线l上。", "直线l经过点P。", "点E、F分别在AB、AC上。"), negated=("P does not lie on line l.",)),
     RelationType("midpoint", "point, segment", en=("D is the midpoint of BC.", "M is the midpoint of AB.", "Point D bisects segment BC.", "D is the middle point of BC.",
                      "D is the point halfway between B and C.", "Point D divides BC into two equal parts.",
@@ -411,7 +415,8 @@ _REL_LIST = (
     RelationType("intersect", "object, object, point", symmetric=True,
                  en=("AC and BD meet at O.", "Line EF crosses AB at G.", "AC ∩ BD = O.", "AC ∩ BD = {O}.",
                      "A = l ∩ x-axis, line l.", "AB and CD are chords of circle O meeting at P.",
-                     "Lines p and q meet line r at M and N respectively.", "The diagonals of square KLMN intersect at T."),
+                     "Lines p and q meet line r at M and N respectively.", "The diagonals of square KLMN intersect at T.",
+                     "g ∥ h, and k crosses g at S.", "Line k, y = 3x + 2, meets the y-axis at R; it crosses the x-axis at S."),
                  zh=("AC与BD相交于点O。", "AC与BD的交点为O。", "⊙O1和⊙O2有两个交点，分别记为A和B。", "AC∩BD=O。"),
                  negated=("AB and CD do not intersect.",), implies="the point on both objects"),
     RelationType("foot", "point, line", en=("CD ⊥ AB at D.", "CD ⊥ AB, foot D.", "CD is perpendicular to AB, with foot D."),
@@ -456,3 +461,38 @@ _REL_LIST = (
 )
 RELATIONS: dict[str, RelationType] = {r.kind: r for r in _REL_LIST}
 """The canonical relation set: matching compares these kinds with canonical arguments, never text."""
+
+
+# --------------------------------------------------------------------------- circle equations
+
+_NUM_RE = r"\d+(?:\.\d+)?"
+_X_TERM = rf"(?:x\^2|\(x(?P<{{g}}>[+-]{_NUM_RE})\)\^2)"
+_CIRCLE_EQ = re.compile(
+    rf"(?:{_X_TERM.format(g='a')}\+{_X_TERM.replace('x', 'y').format(g='b')}"
+    rf"|{_X_TERM.replace('x', 'y').format(g='b2')}\+{_X_TERM.format(g='a2')})=(?P<r>{_NUM_RE})(?P<sq>\^2)?"
+)
+
+
+def circle_equation(text: str) -> tuple[float, float, float] | None:
+    """(a, b, r) of a circle equation written `(x − a)^2 + (y − b)^2 = r^2` (normalised: no spaces), else None."""
+    m = _CIRCLE_EQ.fullmatch(text)
+    if m is None:
+        return None
+    shift_x, shift_y = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
+    r = float(m.group("r")) if m.group("sq") else math.sqrt(float(m.group("r")))
+    if r <= 0:
+        return None
+    return (-float(shift_x) if shift_x else 0.0), (-float(shift_y) if shift_y else 0.0), r
+
+
+def _short(x: float) -> str:
+    return f"{x:.10g}"
+
+
+def circle_equation_text(a: float, b: float, r: float) -> str:
+    """The one normalised text of the circle with centre (a, b) and radius r: `(x-1)^2+(y-2)^2=4`."""
+    def term(var: str, c: float) -> str:
+        if c == 0:
+            return f"{var}^2"
+        return f"({var}{'-' if c > 0 else '+'}{_short(abs(c))})^2"
+    return f"{term('x', a)}+{term('y', b)}={_short(r * r)}"

@@ -29,6 +29,7 @@ PRISM_LIKE = {"cube", "cuboid", "prism", "frustum"}
 # What `closure` can produce: any other keypoint follows from nothing (checked before deriving).
 DERIVABLE = {
     (ELEMENT, "point"), (ELEMENT, "segment"), (ELEMENT, "line"), (NUMERICAL, "angle"),
+    (NUMERICAL, "coordinate"), (NUMERICAL, "radius"), (NUMERICAL, "equation"),
     *((RELATION, k) for k in ("perpendicular", "median", "midpoint", "on", "altitude", "foot", "intersect", "chord",
                               "centroid", "inscribed", "angle_bisector", "property")),
 }
@@ -231,6 +232,29 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
                 if s == shape:
                     out.add(_rel("intersect", m1, m2, g))
                     out.update({_rel("on", g, m1), _rel("on", g, m2)})
+    out.update(_circle_equations(kps))
+    return out
+
+
+def _circle_equations(kps: Sequence[Keypoint]) -> set[Keypoint]:
+    """A circle's equation states its centre and radius, and a centre and radius state the equation
+    (guide); the equation names no circle, so it is the caption's circle when it names exactly one."""
+    circles = {kp.args[0] for kp in kps if kp.dimension == ELEMENT and kp.kind == "circle" and kp.args}
+    found = [c for kp in kps if kp.kind == "equation" and isinstance(kp.value, str)
+             if (c := cn.circle_equation(kp.value)) is not None]
+    out: set[Keypoint] = set()
+    if len(circles) == 1 and len(found) == 1:
+        (circle,), (a, b, r) = circles, found[0]
+        out.add(Keypoint(NUMERICAL, "radius", (circle,), r))
+        centre = circle[1:]
+        if centre and centre[0].isupper():
+            out.add(Keypoint(NUMERICAL, "coordinate", (centre,), (a, b)))
+    coords = {kp.args[0]: kp.value for kp in kps if kp.kind == "coordinate" and kp.args and isinstance(kp.value, tuple)}
+    for kp in kps:
+        if kp.kind == "radius" and kp.args and isinstance(kp.value, float) and kp.args[0][1:] in coords:
+            xy = coords[kp.args[0][1:]]
+            if len(xy) == 2:
+                out.add(Keypoint(NUMERICAL, "equation", (), cn.circle_equation_text(xy[0], xy[1], kp.value)))
     return out
 
 

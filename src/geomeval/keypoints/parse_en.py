@@ -67,6 +67,7 @@ from ._engine import (
     sentences,
 )
 from ._normalize import common, drop_colours_en, lower_words
+from .en_reference import bare_line_names, resolve_pronouns
 from .model import KeypointSet
 
 SEP = "(?:, and |, | and |,)"
@@ -209,6 +210,14 @@ def _respectively_touch(m: re.Match[str]) -> str:
     return ", and ".join(f"{m.group(1)} {m.group(2)} {s} at {p}" for s, p in zip(sides, pts, strict=True))
 
 
+def _through_line(p: str, how: str, to: str, meets: str, at: str) -> str:
+    """`the line through P parallel to QR meets QS at T`: PT ∥ QR and T on QS (PT ⊥ QR at T when it meets QR itself)."""
+    if how == "perpendicular" and cn.segment(to) == cn.segment(meets):
+        return f"{p}{at} ⊥ {to} at {at}"
+    symbol = "∥" if how == "parallel" else "⊥"
+    return f"{p}{at} {symbol} {to}, and {p}{at} meets {meets} at {at}"
+
+
 _SPACES = re.compile(r" {2,}")
 _LOWER_NAME = r"[a-z]\d{0,2}"
 _BIG_WORDS = r"(?:larger|bigger|big|greater|outer)"
@@ -258,6 +267,27 @@ _EN_SUBS: list[Sub] = [
     _sub(("perpendicular from", "perpendicular is", "perpendicular was"), rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: is| was)?(?: drawn| dropped)? "
          rf"from (?:point )?({PT}){RB} (?:to|onto) (?:the )?(?:line |side |segment )?({SEG}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |\2 )?at "
          rf"|meeting (?:it |\2 )?at |with (?:the |its )?foot (?:at )?|whose foot is |at )(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    # constructions (#41): what a drawn perpendicular or parallel states
+    _sub(("perpendicular from", "perpendicular is", "perpendicular was", "perpendicular line from"),
+         rf"\b(?:the |a )?perpendicular(?: line| segment)? from (?:point )?({PT}){RB} (?:to|onto) (?:the )?(?:line |side |segment )?({SEG})"
+         rf",? (?:is |was )?(?:drawn|dropped|constructed),? (?:and )?(?:meets (?:it |\2 )?at |meeting (?:it |\2 )?at |(?:with |and )?(?:the |its )?foot "
+         rf"(?:is |at |being )?)(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    _sub(("perpendicular from", "perpendicular is", "perpendicular was"),
+         rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: is| was)?(?: drawn| dropped)? from (?:point )?({PT}){RB} (?:to|onto) "
+         rf"(?:the )?line (?:ℓ)?([a-z]\d{{0,2}}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |line \2 |\2 )?at |meeting (?:it |line \2 |\2 )?at "
+         rf"|with (?:the |its )?foot (?:at )?|whose foot is |at )(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ line \2 at \3"),
+    _sub(("altitude from", "height from", "median from"),
+         rf"\b(?:the )?(median|altitude|height)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} (?:lands|falls|drops|comes down) "
+         rf"(?:on|onto|to) (?:the )?(?:side |segment |hypotenuse |base )?({SEG}) at (?:the point |point )?({PT}){RB}",
+         r"\2\4 is the \1, and \2\4 meets \3 at \4"),
+    _sub(("through",), rf"\b(?:(?:we )?draw(?:s|n)? |drawing )?(?:the |a )?(?:straight )?line (?:drawn )?through (?:the )?(?:point )?({PT}){RB},? "
+         rf"(?:(?:which|that) )?(?:is )?(?:drawn )?(parallel|perpendicular) to (?:the )?(?:line |side |segment )?({SEG}),? (?:and )?(?:which )?"
+         rf"(?:meeting|meets|intersecting|intersects|cutting|cuts|crossing|crosses|hitting|hits) (?:the )?(?:line |side |segment )?({SEG}) "
+         rf"at (?:the )?(?:point )?({PT}){RB}", lambda m: _through_line(m.group(1), m.group(2), m.group(3), m.group(4), m.group(5))),
+    _sub(("through",), rf"\bthrough (?:the )?(?:point )?({PT}){RB},? (?:draw |we draw )?(?:a|the) (?:straight )?line (?:is )?(?:drawn )?"
+         rf"(parallel|perpendicular) to (?:the )?(?:line |side |segment )?({SEG}),? (?:and )?(?:which )?"
+         rf"(?:meeting|meets|intersecting|intersects|cutting|cuts|crossing|crosses|hitting|hits) (?:the )?(?:line |side |segment )?({SEG}) "
+         rf"at (?:the )?(?:point )?({PT}){RB}", lambda m: _through_line(m.group(1), m.group(2), m.group(3), m.group(4), m.group(5))),
     _sub(("foot of the perpendicular",), rf"\bthe foot of the perpendicular (?:drawn |dropped )?from (?:point )?({PT}){RB} (?:to|onto) (?:the )?"
          rf"(?:line |side |segment )?({SEG}) is (?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
     _sub(("the point where", "the point at which"), rf"\bthe point (?:where|at which) ((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and "
@@ -362,6 +392,10 @@ _EN_SUBS: list[Sub] = [
     _sub(("vertices",), rf"(?<!through )(?<!through the )\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
          r"\2 with vertices \1"),
     _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
+    _sub(("perpendicular at", "perpendicular to each other at"),
+         rf"((?:{SEG}|(?<![A-Za-z0-9'])ℓ?[a-z]\d{{0,2}}){RB}) and (?:line |segment )?((?:{SEG}|ℓ?[a-z]\d{{0,2}}){RB}) (?:are|is|being|were) "
+         r"perpendicular (?:to each other )?"
+         rf"at (?:the )?(?:point )?({PT}){RB}", r"\1 ⊥ \2 at \3"),
     _sub(("parallel",), r" ?\b(?:is|are|be|being|was) parallel (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) parallel to\b", " ∥"),
     _sub(("//",), r"(?<=[A-Za-z0-9']) ?// ?(?=[A-Zℓ△⊙p])", " ∥ "),
     _sub(("perpendicular",), r" ?\b(?:is|are|be|being|was) perpendicular (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) perpendicular to\b", " ⊥"),
@@ -458,9 +492,10 @@ _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and
 
 
 def normalise(text: str) -> str:
-    text = apply_subs(_EN_SUBS, drop_colours_en(lower_words(common(text))))
+    text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(lower_words(common(text)))))
     if "  " in text:
         text = _SPACES.sub(" ", text)
+    text = bare_line_names(text)
     names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
     if "a" in names:  # `a` is also the article: only where a line name must stand
         names.discard("a")
@@ -635,6 +670,7 @@ ELEMENT_RULES = RuleSet([
          partial(_elements, "segment", _SEG_RE)),
     Rule(("line",), rx(f"(?i:(?:straight )?lines?) ?:? ?(?P<names>{list_of(f'(?:{SEG}|{LINE_NAME})', SEP, 8)})"),
          partial(_elements, "line", rx(f"{SEG}|{LINE_NAME}"))),
+    Rule(("ℓ",), rx(LINE_NAME), lambda m, b, off: b.element("line", cn.ref(m.group(0)), text=m.group(0))),  # `c ⊥ a` names lines
     Rule(("ray",), rx(f"(?i:rays?) ?:? ?(?P<names>{list_of(SEG, SEP, 6)})"), partial(_elements, "ray", _SEG_RE)),
     Rule(("connect", "join", "draw"),
          rx(f"(?i:connect|join|draw)(?i:s|ed|ing)? (?i:the )?(?i:line )?(?i:segments? )?(?P<names>{list_of(SEG, SEP, 6)})"),

@@ -65,6 +65,7 @@ from ._engine import (
     sentences,
 )
 from ._normalize import common, drop_colours_zh
+from .en_reference import bare_line_names
 from .model import KeypointSet
 from .parse_en import (
     _elements,
@@ -229,6 +230,8 @@ def normalise(text: str) -> str:
         for pattern, repl in _MIXED_WORDS:
             text = pattern.sub(repl, text)
     text = apply_subs(_ZH_SUBS, text.replace(" ", ""))
+    if "⊥" in text or "∥" in text:
+        text = bare_line_names(text, space="")
     names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
     for name in sorted(names):
         text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
@@ -388,6 +391,7 @@ ELEMENT_RULES = RuleSet([
          partial(_elements, "segment", _SEG_RE)),
     Rule(("直线",), re.compile(f"直线(?P<names>{list_of(f'(?:{SEG}|{LINE_NAME})', SEP, 6)})"),
          partial(_elements, "line", re.compile(f"{SEG}|{LINE_NAME}"))),
+    Rule(("ℓ",), re.compile(LINE_NAME), lambda m, b, off: b.element("line", cn.ref(m.group(0)), text=m.group(0))),  # `a∥b` names lines
     Rule(("射线",), re.compile(f"射线(?P<names>{list_of(SEG, SEP, 6)})"), partial(_elements, "ray", _SEG_RE)),
     Rule(("点",), re.compile(f"(?<![中交切顶垂端原])点(?P<names>{PLIST})"), partial(_elements, "point", _PNAME_RE)),
     Rule(("∠",), re.compile(ANG), _on_angle),

@@ -1,0 +1,165 @@
+"""What an English pronoun or a bare line letter refers to, written out before the rules run.
+
+Why: `the line l is tangent to it at A` states *l tangent to circle O at A* when circle O was
+named before, and `c ⊥ a` names two lines as `line c ⊥ line a` would
+(docs/keypoint_annotation_guide.md). The rules read names, so `it` is replaced by the name
+of the object it stands for, and a lone lower-case letter that a line relation uses becomes
+a line name, before the rules see the caption.
+
+- `it` as a subject (at the start of a clause, before a verb) is the subject of the clause
+  before it (`line k meets the y-axis at R; it crosses the x-axis at S`);
+- `it` as an object (`tangent to it`, `meets it at`, `lies on it`, `a diameter of it`) is the
+  last object named before the current clause other than that clause's subject, else the
+  last one named earlier in the clause after the subject (`the bisector l of AB crosses it at M`);
+- nothing is guessed where no object was named, and `it is given that` is no pronoun.
+
+Bounded: one scan of the caption for objects and one for pronouns, each pronoun looking
+back over at most `LOOK_BACK` objects.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+LOOK_BACK = 12
+
+# Objects, as written after `_normalize.common` (circle O / ⊙O, line l, the x-axis, AB, triangle ABC, ...)
+_OBJECT = re.compile(
+    r"(?P<circle>(?:\bcircle |⊙ ?)(?P<cn>[A-Z][0-9']{0,2})(?![A-Za-z0-9']))"
+    r"|(?P<line>\blines? (?P<ln>[a-z][0-9]{0,2})(?![A-Za-z0-9'_]))"
+    r"|(?P<axis>\b(?:the )?(?P<ax>[xy])-axis\b)"
+    r"|(?P<curve>\b(?:the )?(?P<cv>parabola|hyperbola|ellipse|curve|graph)\b)"
+    r"|(?P<poly>\b(?:triangle|quadrilateral|square|rectangle|parallelogram|rhombus|trapezoid|polygon|△) ?"
+    r"(?P<pn>(?:[A-Z][0-9']{0,2}){3,8})(?![A-Za-z0-9']))"
+    r"|(?P<seg>(?<![A-Za-z0-9'∠⊙△])(?P<sn>[A-Z][0-9']{0,2}[A-Z][0-9']{0,2})(?![A-Za-z0-9'(]))"
+    r"|(?P<point>(?<![A-Za-z0-9'∠⊙△])(?P<pt>[A-Z][0-9']{0,2})(?![A-Za-z0-9'(]))"
+)
+_CLAUSE_END = re.compile(r"[.;:](?: |$)|, (?:and |but |while |so )?|(?<=[a-z0-9°]) (?:and|but) (?=[A-Za-z⊙△])")
+_PRONOUN = re.compile(r"(?<![A-Za-z'])(?P<p>[Ii]t)(?![A-Za-z'])")
+_SUBJECT_VERB = re.compile(r" (?:also |then |again )?(?:is|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects"
+                           r"|has|meets|reaches|hits)\b")
+_VERB = re.compile(r"\b(?:is|are|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects|has|reaches|hits)\b")
+_NOT_REFERRING = re.compile(r" (?:is|was) (?:known|given|clear|easy|true|obvious|required|assumed|seen|shown|found)\b|,? follows?\b")
+_OBJECT_BEFORE = re.compile(r"(?:\b(?:to|on|of|meets|meeting|crosses|crossing|cuts|cutting|intersects|intersecting|touches|touching"
+                            r"|bisects|bisecting|through|onto|with|and)|[=∥⊥]) $")
+# a lone lower-case letter in a line relation: `c ⊥ a`, `l ∥ m`, `P lies on l`, `c meets a at P`
+_LINE_LETTER = r"[a-w][0-9]{0,2}"
+_BARE_PAIR = re.compile(rf"(?<![A-Za-z0-9'_\\-])ℓ?({_LINE_LETTER}) ?(⊥|∥|//) ?ℓ?({_LINE_LETTER})(?![A-Za-z0-9'_(])")
+_BARE_VERB = re.compile(rf"(?:(?<=^)|(?<=[.;,:] )|(?<=and )|(?<=\$)|(?<=line ))ℓ?({_LINE_LETTER}) (meets|crosses|cuts|intersects) ℓ?"
+                        rf"({_LINE_LETTER})(?= at [A-Z])")
+_BARE_ON = re.compile(rf"(?<=[A-Z0-9'] )(lies on|lie on|is on|are on|∈) ({_LINE_LETTER})(?=$|[.;,)$]| and | at | with )")
+_BARE_CAP = re.compile(rf"(?<![A-Za-z0-9'_\\-])ℓ?({_LINE_LETTER}) ?∩ ?ℓ?({_LINE_LETTER})(?![A-Za-z0-9'_(])")
+
+
+def _surface(m: re.Match[str]) -> tuple[str, str]:
+    """(kind, the text that names the object) for one `_OBJECT` match."""
+    kind = m.lastgroup or ""
+    if m.group("circle"):
+        return "circle", "⊙" + m.group("cn")
+    if m.group("line"):
+        return "line", "line " + m.group("ln")
+    if m.group("axis"):
+        return "axis", f"the {m.group('ax')}-axis"
+    if m.group("curve"):
+        return "curve", "the " + m.group("cv")
+    if m.group("poly"):
+        return "poly", m.group(0).strip()
+    if m.group("seg"):
+        return "seg", m.group("sn")
+    return kind or "point", m.group("pt")
+
+
+def resolve_pronouns(text: str) -> str:
+    """`it` replaced by what it stands for (see the module docstring); the rest untouched."""
+    if "it" not in text and "It" not in text:
+        return text
+    objects = [(m.start(), *_surface(m)) for m in _OBJECT.finditer(text)]
+    if not objects:
+        return text
+    starts = [o[0] for o in objects]
+    bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)]
+    resolved: dict[int, str] = {}  # clause start -> its subject's name
+    out: list[str] = []
+    last = 0
+    for m in _PRONOUN.finditer(text):
+        pos = m.start()
+        rest = text[m.end() : m.end() + 40]
+        if _NOT_REFERRING.match(rest):
+            continue
+        clause = bounds[bisect_left(bounds, pos + 1) - 1]
+        subject_here = clause == pos or text[clause:pos].strip() in ("", "and", "but", "then", "so")
+        name: str | None = None
+        if subject_here and _SUBJECT_VERB.match(rest):
+            name = _subject_before(text, clause, objects, starts, bounds, resolved)
+        elif _OBJECT_BEFORE.search(text[max(0, pos - 16) : pos]):
+            name = _object_before(text, clause, pos, objects, starts)
+        if name is None:
+            continue
+        if subject_here:
+            resolved[clause] = name
+        out.append(text[last:pos])
+        out.append(name)
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _subject(clause: int, end: int, objects: list[tuple[int, str, str]], starts: list[int]) -> tuple[int, str, str] | None:
+    """The first object named in text[clause:end]: (position, kind, name)."""
+    i = bisect_left(starts, clause)
+    if i < len(objects) and objects[i][0] < end:
+        return objects[i]
+    return None
+
+
+def _subject_before(text: str, clause: int, objects: list[tuple[int, str, str]], starts: list[int], bounds: list[int],
+                    resolved: dict[int, str]) -> str | None:
+    """The subject of the nearest clause before `clause` that has one (a resolved pronoun counts)."""
+    k = bisect_left(bounds, clause)
+    for back in range(1, min(k, LOOK_BACK) + 1):
+        start, end = bounds[k - back], bounds[k - back + 1] if k - back + 1 < len(bounds) else clause
+        if start in resolved:
+            return resolved[start]
+        head = text[start:end].lstrip()
+        if head.lower().startswith("its ") or head.lower().startswith("it "):
+            continue  # `its vertex is D`: the clause is about the same object; look further back
+        found = _subject(start, end, objects, starts)
+        if found is None or _VERB.search(text, start, found[0]):
+            continue  # `meets the y-axis at R`: a clause that starts with its verb has the subject before it
+        if found[1] != "point":
+            return found[2]
+    return None
+
+
+def _object_before(text: str, clause: int, pos: int, objects: list[tuple[int, str, str]], starts: list[int]) -> str | None:
+    """The last object before the clause other than the clause's subject, else the last one in it after its subject."""
+    subject = _subject(clause, pos, objects, starts)
+    i = bisect_left(starts, clause)
+    for j in range(i - 1, max(-1, i - 1 - LOOK_BACK), -1):
+        kind, name = objects[j][1], objects[j][2]
+        if kind != "point" and (subject is None or name != subject[2]):
+            return name
+    inside = [o for o in objects[i : bisect_left(starts, pos)] if o[1] != "point"]
+    if len(inside) >= 2:
+        return inside[-1][2]
+    return None
+
+
+def bare_line_names(text: str, space: str = " ") -> str:
+    """Lone lower-case letters that a line relation uses, written as line names (`c ⊥ a` -> `ℓc ⊥ ℓa`).
+
+    `space` goes around the symbol (none for a Chinese caption, whose rules read it unspaced)."""
+    if "⊥" in text or "∥" in text or "//" in text:
+        text = _BARE_PAIR.sub(lambda m: f"ℓ{m.group(1)}{space}{'∥' if m.group(2) == '//' else m.group(2)}{space}ℓ{m.group(3)}", text)
+    if not space:
+        return text
+    if "∩" in text:
+        text = _BARE_CAP.sub(r"ℓ\1 ∩ ℓ\2", text)
+    if " meets " in text or " crosses " in text or " cuts " in text or " intersects " in text:
+        text = _BARE_VERB.sub(r"ℓ\1 \2 ℓ\3", text)
+    if " on " in text or "∈" in text:
+        text = _BARE_ON.sub(r"\1 ℓ\2", text)
+    return text
