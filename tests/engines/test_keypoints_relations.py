@@ -95,6 +95,10 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("In triangle KLM, the perpendicular from K to LM is drawn, meeting it at N.", "In triangle KLM, N lies on LM and KN ⊥ LM."),
     ("Through E a line is drawn parallel to FG, meeting FH at J.", "EJ ∥ FG, and J lies on FH."),
     ("直线g∥h，直线k与g交于点S。", "Lines g and h are parallel, and line k meets g at S."),
+    ("Chords KL and MN of circle W are drawn; they meet at P.", "Chords KL and MN of circle W intersect at P."),
+    ("Circle W has chord KL, and MN is its diameter.", "MN is a diameter of circle W, and KL is a chord of circle W."),
+    ("Segment EF is cut at M by line k, which is its perpendicular bisector.",
+     "Line k is the perpendicular bisector of EF and meets EF at M."),
 ])
 
 
@@ -149,6 +153,19 @@ def test_a_circle_equation_with_another_radius_states_the_centre_only() -> None:
     result = score_captions("Circle M: (x+2)^2+(y-3)^2=16.", "Circle M has centre (-2, 3) and radius 3.")
     assert result.recall["numerical"] == 0.5
     assert [str(k) for k in result["numerical"].missed] == ["radius of ⊙M = 3"]
+
+
+def test_two_lines_perpendicular_at_a_point_meet_there_and_nothing_more() -> None:
+    """`m ⊥ n at O` is annotated as the right angle and the meeting point: a candidate that has
+    the lines meet at O but denies the right angle recalls the meeting, not the right angle."""
+    result = score_captions("Lines m and n meet at O but are not perpendicular.", "Line m is perpendicular to line n at O.")
+    assert [str(k) for k in result["relation"].missed] == ["ℓm ⊥ ℓn"]
+    assert result.recall["relation"] == 0.5
+
+
+def test_its_is_the_owner_of_the_part_it_names() -> None:
+    """`Its radius` is the circle's even when a chord was named after the circle."""
+    assert score_captions("Circle W has chord KL. Its radius is 5.", "The radius of circle W is 5.").recall["numerical"] == 1.0
 
 
 def test_it_that_refers_to_nothing_is_left_alone() -> None:

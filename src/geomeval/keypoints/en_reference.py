@@ -36,10 +36,13 @@ _OBJECT = re.compile(
     r"|(?P<point>(?<![A-Za-z0-9'∠⊙△])(?P<pt>[A-Z][0-9']{0,2})(?![A-Za-z0-9'(]))"
 )
 _CLAUSE_END = re.compile(r"[.;:](?: |$)|, (?:and |but |while |so )?|(?<=[a-z0-9°]) (?:and|but) (?=[A-Za-z⊙△])")
-_PRONOUN = re.compile(r"(?<![A-Za-z'])(?P<p>[Ii]t)(?![A-Za-z'])")
+_PRONOUN = re.compile(r"(?<![A-Za-z'])(?:(?P<p>[Ii]t)|(?P<they>[Tt]hey)|(?P<its>its)(?= (?:perpendicular bisector|diameter|chord|median|altitude"
+                      r"|tangent|radius|angle bisector|diagonal)\b))(?![A-Za-z'])")
 _SUBJECT_VERB = re.compile(r" (?:also |then |again )?(?:is|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects"
                            r"|has|meets|reaches|hits)\b")
 _VERB = re.compile(r"\b(?:is|are|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects|has|reaches|hits)\b")
+_ROLE = re.compile(r" (perpendicular bisector|angle bisector|diameter|chord|median|altitude|tangent|radius|diagonal)\b")
+_PLURAL_VERB = re.compile(r" (?:(?:both |also |then |again )?(?:meet|cross|intersect|touch|are|lie)\b)")
 _NOT_REFERRING = re.compile(r" (?:is|was) (?:known|given|clear|easy|true|obvious|required|assumed|seen|shown|found)\b|,? follows?\b")
 _OBJECT_BEFORE = re.compile(r"(?:\b(?:to|on|of|meets|meeting|crosses|crossing|cuts|cutting|intersects|intersecting|touches|touching"
                             r"|bisects|bisecting|through|onto|with|and)|[=∥⊥]) $")
@@ -90,7 +93,17 @@ def resolve_pronouns(text: str) -> str:
         clause = bounds[bisect_left(bounds, pos + 1) - 1]
         subject_here = clause == pos or text[clause:pos].strip() in ("", "and", "but", "then", "so")
         name: str | None = None
-        if subject_here and _SUBJECT_VERB.match(rest):
+        if m.group("they"):
+            name = _two_before(clause, objects, starts) if subject_here and _PLURAL_VERB.match(rest) else None
+        elif m.group("its"):  # `line l, which is its perpendicular bisector`: the bisector of the object before
+            role = _ROLE.match(rest)
+            of = _owner_before(role.group(1), pos, objects, starts) if role else None
+            if role is not None and of is not None:
+                out.append(text[last:pos])
+                out.append(f"the {role.group(1)} of {of}")
+                last = m.end() + role.end()
+            continue
+        elif subject_here and _SUBJECT_VERB.match(rest):
             name = _subject_before(text, clause, objects, starts, bounds, resolved)
         elif _OBJECT_BEFORE.search(text[max(0, pos - 16) : pos]):
             name = _object_before(text, clause, pos, objects, starts)
@@ -131,6 +144,30 @@ def _subject_before(text: str, clause: int, objects: list[tuple[int, str, str]],
             continue  # `meets the y-axis at R`: a clause that starts with its verb has the subject before it
         if found[1] != "point":
             return found[2]
+    return None
+
+
+_ROLE_OWNER = {"perpendicular bisector": "seg", "angle bisector": "poly", "median": "poly", "altitude": "poly", "diagonal": "poly",
+               "diameter": "circle", "chord": "circle", "tangent": "circle", "radius": "circle"}
+
+
+def _owner_before(role: str, pos: int, objects: list[tuple[int, str, str]], starts: list[int]) -> str | None:
+    """`its` before a role word: the last object named before it of the kind that has such a part
+    (`KL is its diameter`: the last circle; `line k, which is its perpendicular bisector`: the last segment)."""
+    kind = _ROLE_OWNER[role]
+    i = bisect_left(starts, pos)
+    for j in range(i - 1, max(-1, i - 1 - LOOK_BACK), -1):
+        if objects[j][1] == kind:
+            return objects[j][2]
+    return None
+
+
+def _two_before(clause: int, objects: list[tuple[int, str, str]], starts: list[int]) -> str | None:
+    """`they`: the last two objects of one kind named before the clause (`AD and BE ...; they cross at G`)."""
+    i = bisect_left(starts, clause)
+    seen = [o for o in objects[max(0, i - LOOK_BACK) : i] if o[1] != "point"]
+    if len(seen) >= 2 and seen[-1][1] == seen[-2][1] and seen[-1][2] != seen[-2][2]:
+        return f"{seen[-2][2]} and {seen[-1][2]}"
     return None
 
 

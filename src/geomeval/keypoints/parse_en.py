@@ -475,6 +475,10 @@ _EN_SUBS: list[Sub] = [
     _sub(("cyclic",), rf"({POLY}) (?:is )?cyclic,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({CIRC})", r"\1 is inscribed in \2"),
     _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB})[,;]? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
          r"\1 at \2"),
+    # the passive: `segment EF is cut at M by line k` is `line k meets EF at M`
+    _sub((" by ",), rf"((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})(?: ?= ?[^,;.]{{1,12}})?,? (?:is|are|gets|being) (?:cut|crossed|met|intersected) "
+         rf"at (?:the )?(?:point )?({PT}){RB},? by (?:the )?(?:line |segment |circle )?((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})",
+         lambda m: f"{m.group(0)}; {m.group(3)} meets {m.group(1)} at {m.group(2)}; {m.group(3)}"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
     _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
 ]
@@ -716,7 +720,11 @@ def _on_perp(m: re.Match[str], b: Builder, off: int) -> None:
     b.relation("perpendicular", canon(m.group("a"), b, off + m.start()), line, text=m.group(0))
     if m.group("at"):
         b.point(m.group("at"))
-        b.relation("foot", m.group("at"), line, text=m.group(0))
+        first = canon(m.group("a"), b, off + m.start())
+        if first.startswith("ℓ") and line.startswith("ℓ"):  # `m ⊥ n at O`: two named lines meet at O (guide)
+            b.relation("intersect", first, line, m.group("at"), text=m.group(0))
+        else:
+            b.relation("foot", m.group("at"), line, text=m.group(0))
 
 
 def _on_foot(m: re.Match[str], b: Builder, off: int) -> None:
