@@ -65,14 +65,12 @@ from ._engine import (
     sentences,
 )
 from ._normalize import common, drop_colours_zh
+from .en_patterns import (
+    canon,
+)
 from .en_reference import bare_line_names
-from .model import KeypointSet
-from .parse_en import (
-    _elements,
-    _on_angle,
-    _on_arc,
+from .en_relations import (
     _on_centre,
-    _on_circle,
     _on_circle_of,
     _on_circle_role,
     _on_collinear,
@@ -93,10 +91,16 @@ from .parse_en import (
     _on_tangent_pair,
     _pairwise,
     _tangent,
-    canon,
 )
-from .parse_en import (
+from .en_relations import (
     _on_tangent_to as _on_tangents_respectively,
+)
+from .model import KeypointSet
+from .parse_en import (
+    _elements,
+    _on_angle,
+    _on_arc,
+    _on_circle,
 )
 
 SEP = "(?:、|,|和|与|及)"

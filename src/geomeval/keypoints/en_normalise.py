@@ -1,0 +1,394 @@
+"""English phrasing to one notation, before any rule runs (`normalise`).
+
+`is parallel to` -> `∥`, `circle O` -> `⊙O`, `angle ABC` -> `∠ABC`, `the coordinates of A
+are` -> `A =`, `radius 3` -> `radius = 3`; the surface forms of the canonical relations
+(`canonical.RELATIONS`) that the rules do not read directly are rewritten to ones they do;
+pronouns and bare line letters are written out first and after (`en_reference`). Every
+substitution is one bounded regular expression, applied only when its trigger words occur.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import canonical as cn
+from ._engine import (
+    ANG,
+    BIG,
+    CIRC,
+    NUMC,
+    NUMSTART,
+    OBJ_CORE,
+    PNAME,
+    POLY,
+    PT,
+    RB,
+    SEG,
+    SMALL,
+    SOLID_NAME,
+    Sub,
+    apply_subs,
+    list_of,
+)
+from ._normalize import common, drop_colours_en, lower_words
+from .en_patterns import _SEG_RE, POLYWORD, SEP
+from .en_reference import bare_line_names, resolve_pronouns
+
+# --------------------------------------------------------------------------- normalisation
+
+def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object, flags: int = 0) -> Sub:
+    return Sub(triggers, re.compile(pattern, flags), repl)
+
+
+def _let(m: re.Match[str]) -> str:
+    """`let A, B be points on ...` -> `A, B are points on ...`."""
+    return m.group(1) + (" are" if len(cn.point_tokens(m.group(1))) > 1 else " is")
+
+
+def _circles(m: re.Match[str]) -> str:
+    return " and ".join("⊙" + p for p in cn.point_tokens(m.group(1)))
+
+
+def _lines(m: re.Match[str]) -> str:
+    names = re.sub(r"(?<![a-z])([a-z]\d{0,2})(?![a-z0-9])", r"ℓ\1", m.group(2))
+    return f"{m.group(1)} {names}"
+
+
+def _sized_one(m: re.Match[str]) -> str:
+    """`the larger one` in a caption about a big and a small circle is that circle."""
+    if "⊙" + BIG not in m.string and "⊙" + SMALL not in m.string and "circles" not in m.string:
+        return m.group(0)
+    return "⊙" + (BIG if re.fullmatch(_BIG_WORDS, m.group("w")) else SMALL)
+
+
+IMPLIED = "\u2063"  # marks an angle the caption only implies (`right-angled at B`): a value, not an element
+def _diagonals_of(m: re.Match[str]) -> str:
+    """`the diagonals of square KLMN intersect at T`: a quadrilateral's diagonals are KM and LN."""
+    pts = cn.point_tokens(m.group(1))
+    if len(pts) != 4:
+        return m.group(0)
+    return f"{m.group(0)}, the diagonals {pts[0]}{pts[2]} and {pts[1]}{pts[3]},"
+
+
+def _parallel_lines(m: re.Match[str]) -> str:
+    """`two parallel lines a and b are cut by ...` -> `lines a and b (ℓa ∥ ℓb) are cut by ...`: the relation
+    is stated in brackets so that the sentence around it still reads the same."""
+    def name(x: str) -> str:
+        return x if x[0].isupper() else "ℓ" + x
+    symbol = "∥" if m.group(1) == "parallel" else "⊥"
+    return f"{m.group(2)} {m.group(3)} and {m.group(4)} ({name(m.group(3))} {symbol} {name(m.group(4))})"
+
+
+def _respectively_touch(m: re.Match[str]) -> str:
+    """`⊙K touches QR, RP and PQ at X, Y and Z`: one tangency per side, in order (when the counts agree)."""
+    sides, pts = re.findall(SEG, m.group(3)), re.findall(PNAME, m.group(4))
+    if len(sides) != len(pts):
+        return m.group(0)
+    return ", and ".join(f"{m.group(1)} {m.group(2)} {s} at {p}" for s, p in zip(sides, pts, strict=True))
+
+
+def _through_line(p: str, how: str, to: str, meets: str, at: str) -> str:
+    """`the line through P parallel to QR meets QS at T`: PT ∥ QR and T on QS (PT ⊥ QR at T when it meets QR itself)."""
+    if how == "perpendicular" and cn.segment(to) == cn.segment(meets):
+        return f"{p}{at} ⊥ {to} at {at}"
+    symbol = "∥" if how == "parallel" else "⊥"
+    return f"{p}{at} {symbol} {to}, and {p}{at} meets {meets} at {at}"
+
+
+_SPACES = re.compile(r" {2,}")
+_LOWER_NAME = r"[a-z]\d{0,2}"
+_BIG_WORDS = r"(?:larger|bigger|big|greater|outer)"
+# `two circles centred at O`, `two concentric circles have centre O`, `concentric circles with a common centre O`
+_CONCENTRIC = (
+    r"\b(?:(?:the )?(?:two|2|both) )?(?:concentric circles|circles(?= (?:[a-z]{1,10} ){0,2}?(?:concentric|cent(?:re|er)e?d"
+    r" (?:at|on)|(?:a |the )?(?:common|same|shared) cent|(?:the |a )?cent(?:re|er) )))"
+    r"(?: (?:[a-z]{1,10} ){0,2}?(?:concentric|cent(?:re|er)e?d (?:at|on)|(?:a |the )?(?:common|same|shared) cent(?:re|er)"
+    rf"|(?:the |a )?cent(?:re|er))(?: (?:at |point |is )?{PT}{RB})?)?"
+)
+_SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
+_EN_SUBS: list[Sub] = [
+    _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("concentric", "circles"), _CONCENTRIC, "⊙" + BIG + " and ⊙" + SMALL + " are concentric"),
+    _sub(("er circle", "big circle"), rf"\b(?:the |a |an )?{_BIG_WORDS} circle(?:'s)?\b", "⊙" + BIG),
+    _sub(("er circle", "small circle"), rf"\b(?:the |a |an )?{_SMALL_WORDS} circle(?:'s)?\b", "⊙" + SMALL),
+    _sub(("er radius", "big radius"), rf"\b(?:the )?{_BIG_WORDS} radius\b", "radius of ⊙" + BIG),
+    _sub(("er radius", "small radius"), rf"\b(?:the )?{_SMALL_WORDS} radius\b", "radius of ⊙" + SMALL),
+    _sub(("er one", "big one", "small one"), rf"\b(?:the )?(?P<w>{_BIG_WORDS}|{_SMALL_WORDS}) one\b", _sized_one),
+    _sub(("transversal",), r"\b(?:a |the )?transversal(?: line)?(?= [a-zA-Z]\d{0,2}(?![a-zA-Z0-9']))", "line"),
+    _sub(("(on ", "(of "), r" ?\((?:on|of) (?:line |the line )?[a-z]\d{0,2}\)", ""),
+    # other surface forms of the same canonical relations (see canonical.RELATIONS)
+    _sub(("∈",), r" ?∈ ?", " lies on "),
+    _sub(("right angle",), r" ?\b(?:is |are |stands? |standing |being |lies |lying )?at right angles (?:to|with)\b"
+         r"| ?\b(?:makes?|making|forms?|forming) a right angle with\b", " perpendicular to"),
+    _sub(("right angle",), rf"((?:{SEG}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))) and ((?:line )?(?:{SEG}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))) "
+         r"(cross|meet|intersect) (?:each other )?at (?:a )?right angles?\b", r"\1 and \2 are perpendicular, and \1 and \2 \3"),
+    _sub(("right angle",), r"\b(cross|crosses|meet|meets|intersect|intersects) (?:each other )?at (?:a )?right angles?\b",
+         r"are perpendicular and \1"),
+    _sub(("parallel",), r"\b(?:runs?|running|is drawn|drawn|lies|lying|goes|going) parallel (?=to\b)", "parallel "),
+    _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) (?:⊙ ?)?({PT}){RB} of ",
+         r"⊙\1 is inscribed in "),
+    _sub(("r =", "r=", "h =", "h="), rf"(?<![A-Za-z])(?:(?:base )?radius |\(|, )?r ?= ?(?={NUMSTART})", " radius = "),
+    _sub(("h =", "h="), rf"(?<![A-Za-z])(?:height )?h ?= ?(?={NUMSTART})", "height = "),
+    _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
+         r"\1 has centre "),
+    _sub(("edges of length", "edge of length"), r"\b(?:has |with )?(?:all )?(?:its )?edges? of length\b", "edge length"),
+    _sub(("reach",), r"\b(?:reaches|reaching) (?=(?:the )?(?:side |segment |line |edge )?[A-Z])", "meets "),
+    # more surface forms of the canonical relations (#41), each rewritten to a wording the rules read
+    _sub(("halfway", "midway"), rf"\b({PT}){RB} (?:is |lies )?(?:the point )?(?:exactly )?(?:halfway|midway) between (?:points? )?"
+         rf"({PT}){RB} and (?:point )?({PT}){RB}", r"\1 is the midpoint of \2\3"),
+    _sub(("middle point", "mid-point", "mid point"), r"\b(?:middle |mid-|mid )point of\b", "midpoint of"),
+    _sub(("point of",), r"\b(is|are) (a|any|two|three) (points?|moving points?) of (?=(?:the )?(?:circle|line|segment|side|edge|arc|⊙|[A-Z]))",
+         r"\1 \2 \3 on "),
+    _sub(("bisects",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) bisects (?:the )?(?:line segment |segment |side |edge )?({SEG})",
+         r"\1 is the midpoint of \2"),
+    _sub(("perpendicular from", "perpendicular is", "perpendicular was"), rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: is| was)?(?: drawn| dropped)? "
+         rf"from (?:point )?({PT}){RB} (?:to|onto) (?:the )?(?:line |side |segment )?({SEG}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |\2 )?at "
+         rf"|meeting (?:it |\2 )?at |with (?:the |its )?foot (?:at )?|whose foot is |at )(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    # constructions (#41): what a drawn perpendicular or parallel states
+    _sub(("perpendicular from", "perpendicular is", "perpendicular was", "perpendicular line from"),
+         rf"\b(?:the |a )?perpendicular(?: line| segment)? from (?:point )?({PT}){RB} (?:to|onto) (?:the )?(?:line |side |segment )?({SEG})"
+         rf",? (?:is |was )?(?:drawn|dropped|constructed),? (?:and )?(?:meets (?:it |\2 )?at |meeting (?:it |\2 )?at |(?:with |and )?(?:the |its )?foot "
+         rf"(?:is |at |being )?)(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    _sub(("perpendicular from", "perpendicular is", "perpendicular was"),
+         rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: is| was)?(?: drawn| dropped)? from (?:point )?({PT}){RB} (?:to|onto) "
+         rf"(?:the )?line (?:ℓ)?([a-z]\d{{0,2}}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |line \2 |\2 )?at |meeting (?:it |line \2 |\2 )?at "
+         rf"|with (?:the |its )?foot (?:at )?|whose foot is |at )(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ line \2 at \3"),
+    _sub(("altitude from", "height from", "median from"),
+         rf"\b(?:the )?(median|altitude|height)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} (?:lands|falls|drops|comes down) "
+         rf"(?:on|onto|to) (?:the )?(?:side |segment |hypotenuse |base )?({SEG}) at (?:the point |point )?({PT}){RB}",
+         r"\2\4 is the \1, and \2\4 meets \3 at \4"),
+    _sub(("through",), rf"\b(?:(?:we )?draw(?:s|n)? |drawing )?(?:the |a )?(?:straight )?line (?:drawn )?through (?:the )?(?:point )?({PT}){RB},? "
+         rf"(?:(?:which|that) )?(?:is )?(?:drawn )?(parallel|perpendicular) to (?:the )?(?:line |side |segment )?({SEG}),? (?:and )?(?:which )?"
+         rf"(?:meeting|meets|intersecting|intersects|cutting|cuts|crossing|crosses|hitting|hits) (?:the )?(?:line |side |segment )?({SEG}) "
+         rf"at (?:the )?(?:point )?({PT}){RB}", lambda m: _through_line(m.group(1), m.group(2), m.group(3), m.group(4), m.group(5))),
+    _sub(("through",), rf"\bthrough (?:the )?(?:point )?({PT}){RB},? (?:draw |we draw )?(?:a|the) (?:straight )?line (?:is )?(?:drawn )?"
+         rf"(parallel|perpendicular) to (?:the )?(?:line |side |segment )?({SEG}),? (?:and )?(?:which )?"
+         rf"(?:meeting|meets|intersecting|intersects|cutting|cuts|crossing|crosses|hitting|hits) (?:the )?(?:line |side |segment )?({SEG}) "
+         rf"at (?:the )?(?:point )?({PT}){RB}", lambda m: _through_line(m.group(1), m.group(2), m.group(3), m.group(4), m.group(5))),
+    _sub(("foot of the perpendicular",), rf"\bthe foot of the perpendicular (?:drawn |dropped )?from (?:point )?({PT}){RB} (?:to|onto) (?:the )?"
+         rf"(?:line |side |segment )?({SEG}) is (?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
+    _sub(("the point where", "the point at which"), rf"\bthe point (?:where|at which) ((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and "
+         rf"((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) (?:cross|meet|intersect)(?: each other)? is (?:point |the point )?({PT}){RB}", r"\1 and \2 meet at \3"),
+    _sub((", the altitude", ", the median", ", the angle bisector", ", an altitude", ", a median"),
+         rf"({SEG}), (?:the|an|a) (altitude|median|angle bisector|height)(?: (?:from|of|to|on) [^,;.]{{1,24}})?, ", r"\1 is the \2, and \1 "),
+    _sub(("lying", "end "), rf"\b(?:its |whose |with |the )?(?:other )?(?:end|endpoint|end point|foot|vertex) ({PT}){RB} (?:lying|lies|is|being|located|sitting)? ?"
+         r"(?:on|upon) ", r"\1 lies on "),
+    _sub(("tangency", "tangent point", "contact"), rf"(?<![A-Za-z0-9'])({PT}) ?(?:=|is) ?(?:the )?(?:point of (?:tangency|contact)|tangent point"
+         r"|tangency point|contact point)\b", r"the point of tangency is \1"),
+    _sub(("foot",), rf"(?<![A-Za-z0-9'])({PT}) ?= ?(?:the )?foot\b", r"foot \1"),
+    _sub((" mid ",), rf"(?<![A-Za-z0-9'])({PT})(?: ?: ?| )mid (?:of )?({SEG})", r"\1 is the midpoint of \2"),
+    _sub(("tangency", "contact"), rf"\b(?:the )?(?:point of (?:tangency|contact)|tangent point|tangency point) (?:of|between) "
+         rf"([^,.;]{{1,30}}?) and ([^,.;]{{1,30}}?) is (?:point )?({PT}){RB}", r"\1 and \2 are tangent at \3"),
+    _sub(("tangency", "contact", "tangent point"), rf",? (?:and |with )?(?:the |its )?(?:point of (?:tangency|contact)|tangent point"
+         rf"|tangency point|contact point)(?: is| being|:)? (?:at )?(?:point )?({PT}){RB}", r" at \1"),
+    _sub(("on both",), r"\b(lies|lie|is) on both ([^,.;]{1,30}?) and ", r"\1 on \2 and on "),
+    _sub(("∩",), rf"(?<![A-Za-z0-9'])({PT}) ?= ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9'])) ?∩ ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))",
+         r"\2 and \3 meet at \1"),
+    _sub(("∩",), rf"({OBJ_CORE}) ?∩ ?({OBJ_CORE}) ?[=:] ?\{{? ?({PT}){RB}(?: ?, ?({PT}){RB})? ?\}}?",
+         lambda m: f"{m.group(1)} and {m.group(2)} meet at {m.group(3)}" + (f" and {m.group(4)}" if m.group(4) else "")),
+    _sub(("right angle",), rf"({SEG}) (meets|intersects|crosses|cuts) (?:the )?(?:line |segment |side )?({SEG}) at (?:a )?right angles?\b",
+         r"\1 ⊥ \3, and \1 \2 \3"),
+    _sub(("from",), rf"\b(?:the )?(median|altitude|height|angle bisector)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB}"
+         rf"(?: (?:to|on|onto) (?:the )?(?:side |hypotenuse |base )?{SEG})? is ({SEG})", r"\3 is the \1"),
+    _sub(("from",), rf"\b(?:the )?(median|altitude|height)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} "
+         rf"(meets|intersects|cuts|reaches|hits) (?:the )?(?:side |segment |hypotenuse |base )?({SEG}) at (?:its midpoint |the point |point )?"
+         rf"({PT}){RB}", r"\2\5 is the \1, and \2\5 \3 \4 at \5"),
+    _sub((" as the ", " as its "), rf"(?:\b(?:has|have|with|and|takes?)|,) ({PT}){RB} as (?:the |its )(midpoint|cent(?:re|er)|centroid|incent(?:re|er)"
+         r"|circumcent(?:re|er)|orthocent(?:re|er)|foot) of\b", r", \1 is the \2 of"),
+    _sub(("midpoint", "centroid", "incent", "circumcent", "orthocent", "foot"),
+         rf"(?:^|(?<=[;,:.] )|(?<=[;,:]))({PT}){RB}(?: ?[=:] ?| )(?:the )?(midpoint|centroid|incent(?:re|er)|circumcent(?:re|er)"
+         r"|orthocent(?:re|er)|foot) of\b", r"\1 is the \2 of"),
+    _sub((" is a ", " is an "), rf"\b({SOLID_NAME}) is (?:a|an|the) ((?:regular |right |triangular |square |quadrilateral |rectangular )?"
+         r"(?:tetrahedron|cube|cuboid|pyramid|prism))\b", r"\2 \1,"),
+    _sub(("all equal", "all are", "are all", "all have length", "all measure", "each equal", "each measure"),
+         rf"({SEG}(?:{SEP}{SEG}){{1,5}}) (?:are |all |each ){{0,2}}(?:equal to|equal|=|measure|have length|are)(?: to)? ?(?={NUMSTART})",
+         lambda m: " = ".join(re.findall(SEG, m.group(1))) + " = "),
+    _sub(("into two equal",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) (?:divides|splits|cuts) (?:the )?(?:line segment |segment |side |edge )?({SEG}) "
+         r"into two equal (?:parts|halves|segments|pieces)\b", r"\1 is the midpoint of \2"),
+    _sub(("base", "face"), rf"(⊥|perpendicular to) (?:the )?(?:base|bottom face|base face|base plane|lateral face|face)(?: plane)? ({POLY})",
+         r"\1 plane \2"),
+    _sub(("diagonals of",), rf"\b(?:the )?(?:two )?diagonals of (?:the )?(?:{POLYWORD} )?({POLY})(?=,? (?:intersect|meet|cross|are|have))", _diagonals_of),
+    _sub((" also ",), r"\b(is|are) also (?=(?:a|an|the) (?:median|altitude|height|angle bisector|bisector|diagonal|chord|diameter|tangent))", r"\1 "),
+    _sub(("tangent externally", "tangent internally"), r"\btangent (externally|internally)\b", r"\1 tangent"),
+    _sub(("positive", "negative"), r"\b(?:the )?(?:positive|negative) (?:half[- ])?(?:of the )?([xyz])[- ]?axis\b", r"the \1-axis"),
+    _sub(("both perpendicular", "both parallel", "all perpendicular", "all parallel", "each perpendicular", "each parallel"),
+         r"\b(are|lie) (?:both|all|each) (perpendicular|parallel) to\b", r"\1 \2 to"),
+    _sub(("the point",), r"\bis the point (?:of|on) (?=(?:the )?(?:circle|line|segment|side|edge|arc|⊙|[A-Z]))", "lies on "),
+    _sub(("respectively",), rf"\b({PT}){RB},? and ({PT}){RB} (?:are (?:two )?points |are |lie |both lie |are located )?(?:on|upon) (?:the )?"
+         rf"(?:sides? |segments? |lines? |edges? )?({SEG}) and (?:side |segment |line |edge )?({SEG}),? respectively",
+         r"\1 lies on \3 and \2 lies on \4"),
+    _sub(("perpendicular bisector of",), rf"\bthe perpendicular bisector of (?:segment )?({SEG}) (meets|intersects|cuts|crosses) (?:it|(?:segment )?\1) "
+         rf"at (?:point )?({PT}){RB}", r"\3 is the midpoint of \1, and the perpendicular bisector of \1 \2 \1 at \3"),
+    _sub(("incircle", "inscribed circle"), rf"\b(?:the )?(?:incircle|inscribed circle) of ((?:{POLYWORD} |△ ?)?{POLY}) (touches|is tangent to)\b",
+         r"the circle is inscribed in \1, and the circle \2"),
+    _sub(("midpoints",), rf"\b(?:the )?midpoints of (?:the )?(?:segments |sides )?({SEG}) and ({SEG}) are (?:the points |points )?({PT}){RB} and ({PT}){RB}"
+         r"(?:,? respectively)?", r"\3 is the midpoint of \1 and \4 is the midpoint of \2"),
+    _sub(("midpoints",), rf"\b({SEG}) and ({SEG}) have (?:the )?midpoints ({PT}){RB} and ({PT}){RB}(?:,? respectively)?",
+         r"\3 is the midpoint of \1 and \4 is the midpoint of \2"),
+    _sub(("the midpoint of",), rf"\bthe midpoint of (?:the )?(?:segment |side )?({SEG}) is (?:the point |point )?({PT}){RB}", r"\2 is the midpoint of \1"),
+    _sub((" that ", " which "), rf"((?:{SEG}|\bline [a-z]\d{{0,2}}|\bcircle {PT}|{PT}){RB}),? (?:that|which) (?:just |only |also )?"
+         r"(?=(?:is|touches|meets|intersects|cuts|crosses|passes|bisects|lies)\b)(?![^,;.]{0,16}\bnot\b)", r"\1 "),
+    _sub(("inscribed in it", "circumscribed about it", "inscribed in the circle"), r"\b(inscribed in|circumscribed about) (?:it|the circle)\b", r"\1 ⊙"),
+    _sub(("intercept",), rf"\b(?:its |the )?([xy])-intercepts? (?:are |is |= ?)?(?:the points |points |point )?({PT}){RB}(?: and ({PT}){RB})?",
+         lambda m: f"meets the {m.group(1)}-axis at {m.group(2)}" + (f" and {m.group(3)}" if m.group(3) else "")),
+    _sub(("rectangular base", "square base", "triangular base"), rf"\b(rectangular|square|triangular) base ({POLY})",
+         lambda m: f"{ {'rectangular': 'rectangle', 'triangular': 'triangle'}.get(m.group(1), m.group(1))} {m.group(2)}"),
+    _sub(("midpoints of",), rf"\b({PT}){RB}(?:,| and) ({PT}){RB} (?:are )?(?:the )?midpoints of ({SEG})(?:,| and) ({SEG})(?:,? respectively)?",
+         r"\1 is the midpoint of \3 and \2 is the midpoint of \4"),
+    _sub(("one of the", "one of its"), r"\bis one of (?:the|its) (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
+    _sub(("itself", "themselves"), r" (?:itself|themselves)\b", ""),
+    _sub(("parallel lines", "parallel segments", "parallel chords", "perpendicular lines", "perpendicular segments"),
+         rf"\b(?:two |the )?(parallel|perpendicular) (lines|segments|chords),? ((?:{SEG}|[a-z]\d{{0,2}})(?![A-Za-z0-9'])) and "
+         rf"((?:{SEG}|[a-z]\d{{0,2}})(?![A-Za-z0-9']))",
+         _parallel_lines),
+    _sub(("halfway along", "midway along"), rf"\b(?:the point )?({PT}){RB},? (?:which is |that is )?(?:halfway|midway) along (?:the )?(?:segment |side )?({SEG})",
+         r"\1 (\1 is the midpoint of \2)"),
+    _sub(("is the point where", "is the point at which", "is the point in which"),
+         rf"\b({PT}){RB} is the point (?:where|at which|in which) (?:the )?((?:diagonals |lines |segments |chords |circles )?)"
+         rf"((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) (?:cross|meet|intersect)", r"the \2\3 and \4 meet at \1"),
+    _sub(("they ", "which "), rf"((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB})([^.;]{{0,60}}?)[;,] (?:and )?(?:they|which) "
+         r"(meet|cross|intersect)(?: each other| one another)?(?= at )", r"\1 and \2\3; \1 and \2 \4"),
+    _sub(("crossing at", "meeting at", "intersecting at"), rf"((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:{SEG}|⊙{PT}|ℓ[a-z]\d{{0,2}}){RB})"
+         r"([^.;]{0,40}?), (cross|meet|intersect)ing(?: each other| one another)?(?= at )", r"\1 and \2\3, \1 and \2 \4"),
+    _sub(("rect.",), r"\brect\. ?", "rectangle "),
+    _sub(("diameter",), rf"({SEG}),? (?:which |that )?(?:passes|passing|goes|going) through (?:the )?(?:cent(?:re|er) )?(?:(?:point )?{PT}{RB} )?,? ?"
+         r"(?:is|as) (?:a |the )?diameter\b", r"\1 is a diameter"),
+    _sub(("between",), rf"\b({PT}){RB} (?:is |lies |lying |sitting |sits |located |situated )?between (?:points? )?({PT}){RB} and ({PT}){RB}", r"\1 on \2\3"),
+    _sub(("touching", "touches it", "touch it"), r"\btouching\b", "touches"),
+    _sub(("touches it", "tangent to it"), r"\b(touches|tangent to) it\b", r"\1 ⊙"),
+    _sub(("long",), rf"\b(?:whose |with |its )?(edges?|sides?) (?:are|is|each) ({NUMC}) (?:units )?long\b", lambda m: f"with {m.group(1)[:4]} length {m.group(2)}"),
+    _sub((" at the centroid", " at the incent", " at the circumcent", " at the orthocent", " at its centroid", " at its incent",
+          " at its circumcent", " at its orthocent"),
+         rf" at (?:the|its) (centroid|incent(?:re|er)|circumcent(?:re|er)|orthocent(?:re|er)) ({PT}){RB}", r" at \2, \2 is the \1,"),
+    _sub(("long",), rf"({SEG})(?:,? | ?\()(?:which is |that is )?({NUMC}) (?:units? |cm )?long\b\)?", r"\1 = \2"),
+    _sub(("origin",), rf"(?:^|(?<=; )|(?<=, ))({PT}){RB} :? ?(?:the )?origin\b", r"\1 is the origin"),
+    _sub(("one another",), r"\bone another\b", "each other"),
+    _sub(("each other",), r"\b(parallel|perpendicular|congruent|similar) (?:to|with) each other\b", r"\1"),
+    _sub(("vertices", "corners"), rf"\b(?:the |all )?(?:all the )?(?:three |four |five |six )?(?:vertices|corners)(?: {list_of(PNAME, SEP, 8)})? of "
+         rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY}) (?:all |each )?(?:lie|are|are all|all lie) on ", r"\1 is inscribed in "),
+    _sub(("vertices",), rf"(?<!through )(?<!through the )\b(?:the )?vertices ({list_of(PNAME, SEP, 8)}) of ((?:{POLYWORD} |△ ?)?{POLY})",
+         r"\2 with vertices \1"),
+    _sub(("⊥", "∥"), r"(?<![A-Za-z0-9'_ℓ-])([b-w]\d{0,2}) ?([⊥∥]) ?([b-w]\d{0,2})(?![A-Za-z0-9'_(])", r"ℓ\1 \2 ℓ\3"),
+    _sub(("perpendicular at", "perpendicular to each other at"),
+         rf"((?:{SEG}|(?<![A-Za-z0-9'])ℓ?[a-z]\d{{0,2}}){RB}) and (?:line |segment )?((?:{SEG}|ℓ?[a-z]\d{{0,2}}){RB}) (?:are|is|being|were) "
+         r"perpendicular (?:to each other )?"
+         rf"at (?:the )?(?:point )?({PT}){RB}", r"\1 ⊥ \2 at \3"),
+    _sub(("parallel",), r" ?\b(?:is|are|be|being|was) parallel (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) parallel to\b", " ∥"),
+    _sub(("//",), r"(?<=[A-Za-z0-9']) ?// ?(?=[A-Zℓ△⊙p])", " ∥ "),
+    _sub(("perpendicular",), r" ?\b(?:is|are|be|being|was) perpendicular (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) perpendicular to\b", " ⊥"),
+    _sub(("congruent",), r"\b(?:is|are) congruent (?:to|with)\b", "≅"),
+    _sub(("similar",), r"\b(?:is|are) similar to\b", "∼"),
+    _sub(("circles",), rf"\bcircles ({list_of(PNAME, SEP, 3)})(?= )", _circles),
+    _sub(("circle",), r"\bcircles? (?:with (?:its |the )?cent(?:er|re) (?:at )?|cent(?:er|re|ere)d (?:at|on) |of cent(?:er|re) "
+         rf"|with cent(?:er|re) point )(?:point )?(?={PT}{RB})", "⊙"),
+    _sub(("circle",), rf"\bcircle (?={PT}{RB})", "⊙"),
+    _sub(("circle",), r"\b(?:the|this|that|a|an|given) circle\b(?! ?⊙)", "⊙"),
+    _sub(("circle",), r"\b(circumcircle|incircle|circumscribed circle|inscribed circle) of ((?:[a-z-]{1,12} ){0,3}(?:△ ?)?[A-Z][A-Z0-9']{2,24})"
+         rf" (has|with) (?:its )?cent(?:er|re) (?:at )?(?:point )?({PT}){RB}(?: and)?", r"\1 ⊙\4 of \2 \3"),
+    _sub(("let ",), rf"\blet ({list_of(PNAME, SEP, 8)}) be\b", _let),
+    _sub(("let ",), rf"\blet ({SEG}) be\b", r"\1 is"),
+    _sub(("arc",), rf"\b(?:minor |major )?arcs? (?=(?:{PT}){{2,3}}{RB})", "⌒"),
+    _sub(("right",), rf"\bright[- ]angled at (?:vertex |point )?({PT}){RB}", "right-angled, " + IMPLIED + r"∠\1 = 90°"),
+    _sub(("right",), r"\b(?:is|are) (?:a )?right angles?\b|\bis right\b(?![- ](?:triangle|angled))", "= 90°"),
+    _sub(("right",), rf"\b(?:the |a )?right angle (?:is )?at (?:vertex |point )?({PT}){RB}", r"∠\1 = 90°"),
+    _sub(("angle",), rf"\b(?:the|its|whose) angle (?:at|of) (?:vertex |point )?(?=(?:{PT}){RB})", "∠"),
+    _sub(("angle",), r"\b(?:the )?angles? (?=∠)", ""),
+    _sub(("angle",), rf"\bangles? (?=(?:(?:{PT}){{3}}|{PT}){RB}|\d{{1,2}}\b)", "∠"),
+    _sub(("∠",), r"\b(?:the )?(?:measure|size|degree|magnitude) of (?=∠)|\bm ?(?=∠)", ""),
+    _sub(("line",), rf"\b((?:straight )?lines?) ({list_of(_LOWER_NAME, SEP, 4)})(?![A-Za-z0-9'_]| ?[=:(])", _lines),
+    _sub(("line",), rf"\b((?:straight )?lines?) ({_LOWER_NAME})(?=: ?[xy(])", _lines),  # `line l: y = x + 1`
+    _sub((" and ",), rf"(?<=[0-9x)]) and ({_LOWER_NAME})(?=: ?[xy(])", r" and line ℓ\1"),  # `lines l1: ... and l2: ...`
+    _sub(("axis",), r"\b([xyzXYZ]) ?[- ]?axis\b", lambda m: m.group(1).lower() + "-axis"),
+    _sub(("length",), rf"\bthe length of (?:the )?(?:line )?(?:segment |side |edge )?(?={SEG})", ""),
+    _sub(("|",), rf"\|({SEG})\|", r"\1"),
+    _sub(("length", "measure"), rf"({SEG}) (?:has|with|of|is of) (?:a )?(?:length|measure)(?: of| equal to| =)? {NUMSTART}", r"\1 = "),
+    _sub(("coordinate",), rf"\b(?:the )?coordinates? of (?:the )?(?:point )?({PT}){RB}(?: (?:are|is|=|:) ?| ?(?=\())",
+         r"\1 = "),
+    _sub(("coordinate",), rf"({PNAME}) (?:has|with) (?:the )?coordinates?(?: of| =)? ?(?=\()", r"\1 = "),
+    _sub(("at (",), rf"({PNAME}) (?:is |lies |is located |located )?at (?=\()", r"\1 = "),
+    _sub(("ratio",), rf"\bthe ratio (?:of )?({SEG}) (?:to|and) ({SEG})(?: (?:is|=|equals))? ?", r"\1:\2 = "),
+    _sub((":",), rf"({SEG}) ?: ?(?={SEG})", r"\1:"),
+    _sub((":",), r"(?<=[\d√π]) ?: ?(?=[\d√π])", ":"),
+    _sub(("equal",), r"\b(?:is equal to|are equal to|is equal in length to|equals|equal to)\b", "="),
+    _sub((" is ", " are ", "measure", " was ", "becomes", "marked", "label", "given", "shown", "indicated"), rf" (?:is|are|measures|measure|has measure|has a measure of|was|becomes|(?:is |are )?(?:marked|labell?ed|given|shown|"
+         rf"indicated)(?: as| to be)?) {NUMSTART}", " = "),
+    _sub(("radius", "diameter", "side", "edge", "height", "area", "perimeter", "volume", "circumference"), r"\b(surface area|lateral area|side length|edge length|slant height|circumference|perimeter|diameter"
+         rf"|radius|volume|height|area|side|edge)(?: of| is| equal to| =)? {NUMSTART}", r"\1 = "),
+    _sub(("both", "each"), rf"({ANG}|{SEG}) and ({ANG}|{SEG}) (?:are )?(?:both|each)(?: measure| equal to| equal| =| are)? ?(?={NUMSTART})",
+         r"\1 = \2 = "),
+    _sub(("its length",), rf"\bits length(?: is| =)? ?(?={NUMSTART})", lambda m: _last_segment(m) + " = "),
+    _sub(("with length", "of length", "having length", "with a length", "of a length"), rf"({SEG})((?: is| as)? (?:a |an |the )?(?:[a-z]{{1,12}} ){{1,3}}?)(?:with|of|having) (?:a )?length"
+         rf"(?: of| equal to| =)? ?(?={NUMSTART})", lambda m: f"{m.group(1)}{m.group(2).rstrip()}, {m.group(1)} = "),
+    _sub((", =",), r"(?<=[A-Z0-9'°]), = ", " = "),
+    # (#41) forms that need circles and angles already in symbols
+    _sub(("one point", "one common point"), rf" (?:has|shares) (?:exactly |only |just )?one (?:common )?point,? (?:point )?({PT}){RB},? "
+         rf"(?:in common )?with ({CIRC})", r" is tangent to \2 at \1"),
+    _sub(("one point", "one common point"), rf"((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}) and {CIRC}|{CIRC} and (?:line |segment )?"
+         rf"(?:{SEG}|ℓ[a-z]\d{{0,2}})) (?:have|share) (?:exactly |only |just )?one (?:common )?point(?: in common)?,? (?:point )?({PT}){RB}",
+         r"\1 are tangent at \2"),
+    _sub(("vertices",), rf"({CIRC}) (?:passes|goes|is drawn|drawn|runs) through (?:all |each of )?(?:the |its )?(?:three |four )?vertices"
+         rf"(?: {list_of(PNAME, SEP, 8)})? of "
+         rf"(?:the )?((?:{POLYWORD} |△ ?)?{POLY})", r"\2 is inscribed in \1"),
+    _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
+         r"\1 has centre "),
+    _sub((", =",), rf"({ANG}|{SEG}), (?:which is |that is )?[a-z][^,;.=]{{0,40}}, (?== ?{NUMSTART})", r"\1 "),
+    _sub(("drawn through", "runs through"), rf"({CIRC}) (?:is drawn|drawn|runs) through (?=(?:the )?(?:points? )?{PT}{RB})", r"\1 passes through "),
+    _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
+    _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),
+    _sub(("tangent",), rf"\b(?:the |two )?tangents? (?:lines? )?(?:drawn )?from (?:the )?(?:point )?({PT}){RB} (?:touch|touches|are tangent to|meet) "
+         rf"({CIRC}) at (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}", r"\1\3 and \1\4 are tangent to \2 at \3 and \4"),
+    _sub(("touches", "tangent to"), rf"({CIRC})([^.;⊙]{{1,60}}?,? and) (touches|is tangent to) (?=(?:the )?(?:sides? |lines? |segments? )?{SEG}{SEP})",
+         r"\1\2 \1 \3 "),
+    _sub(("respectively", " at "), rf"({CIRC}|\bit) (touches|is tangent to) (?:the )?(?:sides? |lines? |segments? )?((?:{SEG})(?:{SEP}{SEG}){{1,4}})"
+         rf"(?: of [^,.;]{{1,30}}?)? at (?:the )?(?:points? )?((?:{PT})(?:{SEP}{PT}){{1,4}}){RB}(?:,? respectively)?", _respectively_touch),
+    _sub(("respectively",), rf"\b((?:lines? )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) and ((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) (meet|intersect|cut|cross) "
+         rf"((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) at (?:points? )?({PT}){RB} and ({PT}){RB},? respectively",
+         r"\1 \3s \4 at \5, and \2 \3s \4 at \6"),
+    _sub((" and ",), rf"(?:^|(?<=lines )|(?<=segments )|(?<=, )|(?<=; )|(?<=: )|(?<=\. ))((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) ?([⊥∥]) ?"
+         rf"((?:line |segment |plane )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|(?:{PT}){{3,8}}){RB})(?! ?[⊥∥])", r"\1 \3 \4 and \2 \3 \4"),
+    _sub(("tangent",), rf"(?:\btangent (?:line )?({SEG})|({SEG}) tangent) at (?:point )?({PT}){RB}", r"\1\2 tangent to ⊙ at \3"),
+    _sub(("bisector",), rf"\b(?:the )?(?:angle )?bisector ({SEG}) of (∠ ?[A-Z0-9']{{1,9}})", r"\1 bisects \2"),
+    _sub(("bisector",), rf"({SEG}) ?: ?(?:the )?(?:angle )?bisector of (∠ ?[A-Z0-9']{{1,9}})", r"\1 bisects \2"),
+    _sub(("cyclic",), rf"({POLY}) (?:is )?cyclic,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({CIRC})", r"\1 is inscribed in \2"),
+    _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB})[,;]? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
+         r"\1 at \2"),
+    # the passive: `segment EF is cut at M by line k` is `line k meets EF at M`
+    _sub((" by ",), rf"((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})(?: ?= ?[^,;.]{{1,12}})?,? (?:is|are|gets|being) (?:cut|crossed|met|intersected) "
+         rf"at (?:the )?(?:point )?({PT}){RB},? by (?:the )?(?:line |segment |circle )?((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})",
+         lambda m: f"{m.group(0)}; {m.group(3)} meets {m.group(1)} at {m.group(2)}; {m.group(3)}"),
+    # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
+    _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
+]
+
+
+def _last_segment(m: re.Match[str]) -> str:
+    """`AD is a median, and its length is 9`: `its` is the last segment named before."""
+    found = _SEG_RE.findall(m.string, max(0, m.start() - 80), m.start())
+    return found[-1] if found else m.group(0)
+
+
+_LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going )?through (?:the )?(?:point )?({PT}){RB}(?= (?:is|⊥|∥))")
+_LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and (?:line )?(?P<b>ℓ[a-z]\d{0,2})(?P<eb>: ?[^,;]{1,30}?)"
+                             r" (?P<v>intersect|meet|cross)")
+
+
+def normalise(text: str) -> str:
+    text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(lower_words(common(text)))))
+    if "  " in text:
+        text = _SPACES.sub(" ", text)
+    text = bare_line_names(text)
+    names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
+    if "a" in names:  # `a` is also the article: only where a line name must stand
+        names.discard("a")
+        text = _BARE_A.sub("ℓa", text)
+    for name in sorted(names):
+        text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
+    if "ℓ" in text and "through" in text:  # `line m through A is perpendicular to l`
+        text = _LINE_THROUGH.sub(r"\1 passes through \2, \1", text)
+    if "ℓ" in text and ":" in text:  # `lines l1: y = x and l2: y = 4 - x intersect at P`
+        text = _LINE_EQUATIONS.sub(r"\g<a>\g<ea>, \g<b>\g<eb>, \g<a> and \g<b> \g<v>", text)
+    return text
+
+
+_BARE_A = re.compile(r"(?:(?<=meets )|(?<=cuts )|(?<=crosses )|(?<=intersects )|(?<=and )|(?<=∥ )|(?<=⊥ )|(?<=^))a"
+                     r"(?= at (?:the )?(?:point )?[A-Z]| ?[∥⊥]| and ℓ)")
