@@ -10,10 +10,12 @@ from __future__ import annotations
 import base64
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
 import sys
+from collections import defaultdict
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -266,6 +268,49 @@ def test_group_aggregation_skips_subsets_without_a_score() -> None:
     assert integration.mean_over_tasks([None, None], [3, 3]) is None
 
 
+def test_group_stderr_is_the_standard_error_of_the_mean_over_subsets() -> None:
+    # independent subset means, each counting once: sqrt(sum of SE**2) / k over the k that scored
+    assert integration.stderr_over_tasks([0.5, None, 0.25], [0.1, "N/A", 0.2], [10, 4, 8]) == pytest.approx(
+        math.sqrt(0.1**2 + 0.2**2) / 2)
+    # weighted by size: sqrt(sum of (n_i SE_i)**2) / sum of n_i
+    assert integration.stderr_over_tasks([0.5, 0.25], [0.1, 0.2], [10, 30], True) == pytest.approx(
+        math.sqrt((10 * 0.1) ** 2 + (30 * 0.2) ** 2) / 40)
+    # a subset that counts but has no standard error (one scored item), or none that counts
+    assert integration.stderr_over_tasks([0.5, 1.0], [0.1, "N/A"], [10, 1]) == "N/A"
+    assert integration.stderr_over_tasks([None, None], ["N/A", "N/A"], [3, 3]) == "N/A"
+
+
+def test_lmms_eval_gives_the_group_row_its_stderr(manager: Any) -> None:
+    """lmms-eval's own group step (consolidate_group_results, as its evaluator calls it) on
+    the shipped group: T, scored on two subsets only (the others have no text-only item, so
+    T and its Stderr are N/A there), gets the standard error of the group's mean over those
+    two; lmms-eval alone writes N/A for it, as any subset's Stderr is N/A, and would pool A's
+    as if the group were a size-weighted mean."""
+    from lmms_eval import evaluator, evaluator_utils
+    from lmms_eval.tasks import get_task_dict
+
+    task_dict = get_task_dict([GROUP], manager)
+    assert evaluator.consolidate_group_results is evaluator_utils.consolidate_group_results  # the hook, in both
+    rows = {
+        "geoeval_2000": (0.5, 0.1, None, "N/A", 40),
+        "geoeval_backward": (0.25, 0.2, None, "N/A", 10),
+        "geoeval_aug": (0.75, 0.05, 0.5, 0.25, 40),
+        "geoeval_hard": (0.0, 0.0, 1.0, 0.0, 20),
+    }
+    results: dict[str, dict[str, Any]] = defaultdict(dict)  # as lmms-eval's consolidate_results makes it
+    results.update({
+        task: {"alias": task, "samples": n, "A,none": a, "A_stderr,none": a_se, "T,none": t, "T_stderr,none": t_se,
+               "coverage,none": 1.0, "coverage_stderr,none": 0.0}
+        for task, (a, a_se, t, t_se, n) in rows.items()
+    })
+    results, *_ = evaluator_utils.consolidate_group_results(results, {}, task_dict)
+    group = results[GROUP]
+    assert group["A,none"] == pytest.approx((0.5 + 0.25 + 0.75 + 0.0) / 4)
+    assert group["A_stderr,none"] == pytest.approx(math.sqrt(0.1**2 + 0.2**2 + 0.05**2) / 4)
+    assert group["T,none"] == pytest.approx(0.75) and group["T_stderr,none"] == pytest.approx(0.25 / 2)
+    assert group["samples"] == 110
+
+
 def test_data_rules(
     built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -411,7 +456,8 @@ def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
         assert scores["T_stderr,none"] == "N/A", (task, scores)  # one text-only item at most
     group = results[GROUP]  # the mean over subsets with a score
     assert group["A,none"] == 1.0 and group["T,none"] == 1.0
-    assert group["A_stderr,none"] == 0.0  # lmms-eval's pooled stderr of the subsets' own
+    assert group["A_stderr,none"] == 0.0  # the standard error of the mean over subsets: each 0
+    assert group["T_stderr,none"] == "N/A"  # T's two subsets have one scored item each: no SE
     assert written["group_subtasks"][GROUP] == list(SUBSETS)
     assert "geoeval_hard: A 1.0000 ± 0.0000, T 1.0000 (coverage 1.0000)" in result.stdout
     assert "geoeval_2000: A 1.0000 ± 0.0000, T n/a (coverage 1.0000)\n" in result.stdout  # T applies to none

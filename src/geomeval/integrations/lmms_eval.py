@@ -18,7 +18,8 @@ and each task once with `coverage`, its least covered metric's share of items sc
 nothing was scored) and carries its standard error, which lmms-eval prints as Stderr. Judge
 metrics are scored when a judge is named (the task's `judge` kwargs, else
 GEOMEVAL_JUDGE_MODEL), else reported unscored. A group (GeoEval's `geoeval`, ME2's `me2`)
-reports the mean over its tasks through `mean_over_tasks`.
+reports the mean over its tasks through `mean_over_tasks`, with that mean's standard error
+(`stderr_over_tasks`).
 
 `geomeval lmms-eval --data PATH` applies PATH to the one benchmark whose tasks `--tasks`
 names; without `--data` each benchmark named runs on its embedded sample.
@@ -35,6 +36,7 @@ from .lmms.aggregations import (
     standard_error,
     stderr_of_coverage,
     stderr_of_scored,
+    stderr_over_tasks,
 )
 from .lmms.datasets import (
     TASKS_DIR,
@@ -85,6 +87,6 @@ __all__ = [
     "load_task_yaml", "log_info", "mean_of_scored", "mean_over_tasks", "metric_key",
     "metric_keys", "named_benchmarks", "named_tasks", "prepare_include_dir", "process_results",
     "reset_state", "resolve", "resolve_dataset", "run_lmms_eval", "settings_for", "standard_error",
-    "stderr_of_coverage", "stderr_of_scored",
+    "stderr_of_coverage", "stderr_of_scored", "stderr_over_tasks",
     "summarize_results", "tasks_dir", "to_lmms_messages",
 ]

@@ -6,9 +6,14 @@ tasks (`mean_over_tasks`; lmms-eval's own "mean" fails on a task's None).
 Each aggregation carries its standard error (`STDERR_ATTR`): lmms-eval 0.7.3 asks
 `stderr_for_metric(aggregation, bootstrap_iters)` for a metric's Stderr column and knows
 only its own functions, so `install_stderr_hook` answers for geomeval's (the analytic
-standard error of the mean over the items the value is a mean of); a group's Stderr is then
-pooled by lmms-eval from its tasks' (`pooled_sample_stderr`). `--bootstrap_iters 0` still
-turns every Stderr off."""
+standard error of the mean over the items the value is a mean of). A group's Stderr is set
+where lmms-eval sets it, `consolidate_group_results`: lmms-eval 0.7.3 pools its tasks' with
+`pooled_sample_stderr` (the error of a size-weighted mean, each task's variance taken over
+all its samples) and writes N/A when any task's is N/A, which is wrong for geomeval's group
+score, the mean over the tasks that scored the metric (`mean_over_tasks`), and left every
+GeoEval T row N/A. `install_stderr_hook` wraps it so a geomeval group gets the standard
+error of that mean (`stderr_over_tasks`). `--bootstrap_iters 0` still turns every Stderr
+off."""
 
 from __future__ import annotations
 
@@ -55,6 +60,32 @@ def install_stderr_hook() -> None:
 
     stderr_for_metric._geomeval_hook = True  # type: ignore[attr-defined]
     evaluator_utils.stderr_for_metric = stderr_for_metric
+    _install_group_hook(evaluator_utils)
+
+
+def _install_group_hook(evaluator_utils: Any) -> None:
+    """Wrap lmms-eval's `consolidate_group_results` (in evaluator_utils, and in evaluator,
+    which imports it by name) so that, once every group is aggregated (its top-level call),
+    each geomeval group's metric gets `stderr_over_tasks` under lmms-eval's key for it."""
+    import sys
+
+    original = evaluator_utils.consolidate_group_results
+    if getattr(original, "_geomeval_hook", False):
+        return
+
+    def consolidate_group_results(results: Any, versions: Any, task_dict: Any, task_root: Any = None,
+                                  *args: Any, **kwargs: Any) -> Any:
+        out = original(results, versions, task_dict, task_root, *args, **kwargs)
+        if task_root is None:  # lmms-eval's own call, not its recursion: every group is done
+            set_group_stderrs(out[0], task_dict, out[3])
+        return out
+
+    consolidate_group_results._geomeval_hook = True  # type: ignore[attr-defined]
+    evaluator_utils.consolidate_group_results = consolidate_group_results
+    evaluator = sys.modules.get("lmms_eval.evaluator")  # imported later, it takes the wrapper
+    if evaluator is not None and getattr(evaluator, "consolidate_group_results", None) is original:
+        setattr(evaluator, "consolidate_group_results", consolidate_group_results)  # noqa: B010
+
 
 def _scored_values(items: Sequence[Any]) -> list[float]:
     return [float(x["value"]) for x in items if isinstance(x, Mapping) and x.get("value") is not None]
@@ -177,3 +208,51 @@ def mean_over_tasks(metrics: Sequence[Any], sizes: Sequence[int], weight_by_size
     return sum(value * weight for value, weight in pairs) / total if total else None
 
 
+def stderr_over_tasks(values: Sequence[Any], stderrs: Sequence[Any], sizes: Sequence[int],
+                      weight_by_size: bool = False) -> float | str:
+    """The standard error of `mean_over_tasks(values, sizes, weight_by_size)`: the tasks'
+    items are distinct, so their means are taken as independent and the group's error is
+    sqrt(sum of w_i**2 * se_i**2) / sum of w_i over the tasks that scored the metric (w_i = 1,
+    or the task's size). A task with no value is left out, as the mean leaves it out; "N/A"
+    when a task that counts has no standard error (one scored item, `--bootstrap_iters 0`),
+    or no task counts."""
+    terms: list[tuple[float, float]] = []
+    for value, stderr, size in zip(values, stderrs, sizes, strict=True):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        if not isinstance(stderr, (int, float)) or isinstance(stderr, bool) or math.isnan(stderr):
+            return NOT_AVAILABLE
+        terms.append((float(size if weight_by_size else 1), float(stderr)))
+    total = sum(weight for weight, _ in terms)
+    if not terms or not total:
+        return NOT_AVAILABLE
+    return math.sqrt(sum((weight * stderr) ** 2 for weight, stderr in terms)) / total
+
+
+def set_group_stderrs(results: dict[str, dict[str, Any]], task_dict: Mapping[Any, Any],
+                      subtasks: Mapping[str, Sequence[str]]) -> None:
+    """Give each group whose metric is aggregated by `mean_over_tasks` that metric's
+    `stderr_over_tasks`, under lmms-eval's key ("<metric>_stderr,<filter>"), in place of the
+    pooled one lmms-eval set (groups nested in `task_dict` included)."""
+    for key, value in task_dict.items():
+        config = getattr(key, "config", None)
+        if isinstance(value, Mapping):
+            set_group_stderrs(results, value, subtasks)
+        if config is None:
+            continue
+        group = str(key.group_name)
+        for entry in config.get("aggregate_metric_list") or ():
+            if getattr(entry.get("aggregation"), "__name__", None) != mean_over_tasks.__name__:
+                continue
+            for filter_name in entry.get("filter_list") or ("none",):
+                metric = f"{entry['metric']},{filter_name}"
+                if group not in results or metric not in results[group]:
+                    continue
+                tasks = [task for task in subtasks.get(group, ()) if metric in results.get(task, {})]
+                stderr_key = f"{entry['metric']}_stderr,{filter_name}"
+                results[group][stderr_key] = stderr_over_tasks(
+                    [results[task][metric] for task in tasks],
+                    [results[task].get(stderr_key, NOT_AVAILABLE) for task in tasks],
+                    [int(results[task].get("samples", 0)) for task in tasks],
+                    bool(entry.get("weight_by_size", False)),
+                )
