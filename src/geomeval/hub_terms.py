@@ -4,9 +4,8 @@ source, languages, task categories, tags, release size and citations (`HubMetada
 One entry per dataset, declared in its benchmark's folder (`benchmarks/<name>/hub.py`, the
 declaration's `Benchmark.hub`) and handed to the card renderer (`hfdata.card_header`,
 `card_sections`) directly. The lmms-eval task YAMLs read the authors' own Hub dataset where
-they publish one (`authors_hub`), the repo id only where the release may be redistributed
-(`redistributable`), else a local release (the integration's `hub_dataset`; a test checks
-they agree); the embedded sample goes only to `<repo_id>-sample` (`samplecard`).
+they publish one (`authors_hub`), else a local release (the integration's `hub_dataset`; a
+test checks they agree); the embedded sample goes only to `<repo_id>-sample` (`samplecard`).
 `hub_metadata` finds a registered benchmark's entry by name.
 
 Licenses were read from the official releases (repository README and LICENSE files) and the

@@ -19,6 +19,7 @@ import pytest
 from geomeval.hfdata import is_built_dataset
 from geomeval.integrations.lmms import loading
 from geomeval.integrations.lmms.datasets import tasks_dir
+from geomeval.integrations.lmms.registry import BENCHMARKS, SPECS, TASKS
 from geomeval.testing.chat_server import ChatServer
 
 
@@ -50,12 +51,57 @@ def me2_hub_folder(root: Path) -> Path:
 
 
 def ggbench_hub_clone(root: Path) -> Path:
-    """A clone of the authors' opendatalab-raiser/GGBench: the release under dataset/."""
+    """A clone of the authors' opendatalab-raiser/GGBench: the release under dataset/
+    (`GGBench_dataset.json` beside `Q&A_image/` and `long_image/`, as their evaluate.py reads
+    it), holding geomeval's own sample problems, none of the release's."""
+    clone = root / "GGBench"
+    write_ggbench_hub_layout(clone)
+    return clone
+
+
+def write_ggbench_hub_layout(folder: Path) -> None:
     from geomeval.benchmarks.ggbench import data
 
-    clone = root / "GGBench"
-    shutil.copytree(data.sample_path(), clone / "dataset")
-    return clone
+    shutil.copytree(data.sample_path(), folder / "dataset")
+
+
+def hub_cache(hf_home: Path, repo_id: str, write) -> Path:
+    """The authors' Hub dataset `repo_id` as huggingface_hub leaves it in its cache (a ref and
+    a snapshot), `write(folder)` filling the snapshot: what the shipped YAML's `dataset_path`
+    resolves to offline."""
+    revision = "0" * 40
+    repo = hf_home / "hub" / f"datasets--{repo_id.replace('/', '--')}"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(revision, encoding="utf-8")
+    snapshot = repo / "snapshots" / revision
+    write(snapshot)
+    return snapshot
+
+
+# Where each benchmark's fixture comes from, in the authors' layout. ME2 and GGBench: the
+# authors' own Hub datasets, put in the Hub cache under their ids (the shipped YAMLs name
+# them); the others have no Hub dataset of their authors (GeoLaux: a GitHub repository;
+# GeoEval: a download on request; CapGeo: an anonymous code link), so their fixture is the
+# local-build path: the variable naming a raw release in the authors' layout.
+HUB_FIXTURES = {
+    "jungypark/ME2": lambda folder: ME2_FIXTURE.write_hub_layout(folder),
+    "opendatalab-raiser/GGBench": write_ggbench_hub_layout,
+}
+def _built_capgeo(root: Path) -> Path:
+    """CapGeo's reasoning set is read from a folder its own build writes (captions joined in)."""
+    from geomeval.benchmarks.capgeo import data
+
+    data.build(str(data.sample_path()), str(root / "capgeo-built"))
+    return root / "capgeo-built"
+
+
+def _raw_sample(name: str):
+    return lambda root: SPECS[name].data().sample_path()
+
+
+# benchmark -> (a folder to write under) -> what GEOMEVAL_LMMS_DATA_<NAME> names
+LOCAL_FIXTURES = {"geolaux": _raw_sample("geolaux"), "geoeval": _raw_sample("geoeval"),
+                  "capgeo": _built_capgeo, "capgeo_bench": _raw_sample("capgeo_bench")}
 
 
 def test_no_data_named_exits_with_the_fix() -> None:
@@ -66,13 +112,41 @@ def test_no_data_named_exits_with_the_fix() -> None:
     assert "geomeval build geoeval" in message and "geomeval_data" in message
 
 
+def shipped_dataset_path(task: str) -> str | None:
+    """The `dataset_path` lmms-eval gives `task` from the shipped YAMLs (its template's)."""
+    from geomeval.integrations.lmms_eval import for_task, load_task_yaml
+
+    spec = for_task(task)
+    return load_task_yaml((tasks_dir() / spec.task_folder / spec.template).read_text(encoding="utf-8")).get("dataset_path")
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_every_task_without_data_stops_with_a_one_line_fix(task: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What lmms-eval's download of each shipped task meets with no data: its YAML's
+    dataset_path (the authors' Hub id, not in this empty Hub cache, or none), no variable."""
+    from geomeval.integrations.lmms_eval import for_task
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", True)
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
+    with pytest.raises(SystemExit) as stopped:
+        loading.task_dataset(task, shipped_dataset_path(task), None)
+    message = str(stopped.value.code)
+    spec = for_task(task)
+    assert "\n" not in message and message.startswith(f"geomeval lmms-eval task {task}: no {spec.title} data")
+    assert f"Fix: get the release and set {loading.env_name(spec)}=PATH" in message
+    if spec.hub_dataset:  # the authors' id is named, with how to reach it
+        assert f"{loading.env_name(spec)}={spec.hub_dataset}" in message
+
+
 def test_the_variable_names_a_raw_release_converted_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from geomeval.benchmarks.geolaux import data
 
     monkeypatch.setenv("GEOMEVAL_LMMS_DATA_GEOLAUX", str(data.sample_path()))
-    path, kwargs = loading.task_dataset("geolaux", "geomeval/GeoLaux", None)
+    path, kwargs = loading.task_dataset("geolaux", None, None)
     assert is_built_dataset(Path(path)) and kwargs is None
-    assert loading.task_dataset("geolaux", "geomeval/GeoLaux", None)[0] == path  # built once, reused
+    assert loading.task_dataset("geolaux", None, None)[0] == path  # built once, reused
     # the YAML's dataset_kwargs win over the variable, and lmms-eval's own kwargs pass through
     built = Path(path)
     again, rest = loading.task_dataset("geolaux", None, {"geomeval_data": str(built), "num_proc": 1})
@@ -121,7 +195,7 @@ def test_shipped_yamls_read_the_authors_data_or_nothing_under_a_benchmark_name()
         seen[f"{path.parent.name}/{path.name}"] = load_task_yaml(path.read_text(encoding="utf-8")).get("dataset_path")
     assert seen == {
         "capgeo/_default_template_yaml": None, "capgeo/_reasoning_template_yaml": None,
-        "geoeval/_default_template_yaml": None, "geolaux/_default_template_yaml": "geomeval/GeoLaux",
+        "geoeval/_default_template_yaml": None, "geolaux/_default_template_yaml": None,
         "ggbench/_default_template_yaml": "opendatalab-raiser/GGBench", "me2/_default_template_yaml": "jungypark/ME2",
     }
 
@@ -145,30 +219,63 @@ def lmms_eval(tmp_path: Path, url: str, task: str, env: dict[str, str]) -> subpr
 
 @pytest.mark.slow
 @needs_lmms
-def test_lmms_eval_cli_exits_non_zero_without_data(tmp_path: Path) -> None:
+@pytest.mark.parametrize("spec", BENCHMARKS, ids=[spec.name for spec in BENCHMARKS])
+def test_lmms_eval_cli_exits_non_zero_without_data(spec, tmp_path: Path) -> None:
+    """Each benchmark's tasks, through lmms-eval's CLI with the shipped YAMLs, no variable and
+    an empty Hub cache: exit 1, one line with the fix, and no request sent."""
     with ChatServer(lambda request: "Answer: A") as server:
-        result = lmms_eval(tmp_path, server.base_url, "geoeval_2000", {})
+        result = lmms_eval(tmp_path, server.base_url, ",".join(spec.tasks), {})
         requests = list(server.requests)
     said = result.stdout + result.stderr
-    assert result.returncode != 0, said[-3000:]
-    assert "GEOMEVAL_LMMS_DATA_GEOEVAL=PATH" in said and requests == []
-    # the authors' ME2 id, gated and not in this (empty) Hub cache: the same, naming it
-    with ChatServer(lambda request: "A") as server:
-        result = lmms_eval(tmp_path, server.base_url, "me2_solve", {})
-    assert result.returncode != 0 and "jungypark/ME2" in result.stdout + result.stderr
+    assert result.returncode == 1, said[-3000:]
+    (line,) = [line for line in said.splitlines() if "Fix: get the release" in line]
+    assert any(line.startswith(f"geomeval lmms-eval task {task}: no {spec.title} data (") for task in spec.tasks), line
+    assert f"{loading.env_name(spec)}=PATH" in line and requests == []
+    if spec.hub_dataset:  # the authors' Hub id, named with how to reach it (ME2's is gated)
+        assert f"{loading.env_name(spec)}={spec.hub_dataset}" in line
+
+
+def test_each_benchmark_has_a_fixture_in_its_authors_layout() -> None:
+    """The authors' Hub ids the shipped YAMLs read each have a fixture in their layout; the
+    benchmarks without one are those whose authors publish no Hub dataset."""
+    assert {spec.name for spec in BENCHMARKS if spec.hub_dataset} == {"me2", "ggbench"}
+    assert set(HUB_FIXTURES) == {spec.hub_dataset for spec in BENCHMARKS if spec.hub_dataset}
+    assert set(LOCAL_FIXTURES) == {spec.name for spec in BENCHMARKS if not spec.hub_dataset}
 
 
 @pytest.mark.slow
 @needs_lmms
-def test_lmms_eval_cli_runs_me2_on_the_authors_hub_layout(tmp_path: Path) -> None:
-    folder = me2_hub_folder(tmp_path)
+def test_lmms_eval_cli_runs_every_task_on_its_authors_layout(tmp_path: Path) -> None:
+    """Every shipped task at once through lmms-eval's CLI and the shipped YAMLs: ME2 and GGBench
+    from their authors' Hub ids (the fixture in the Hub cache, read offline and converted by
+    geomeval's reader), the others from GEOMEVAL_LMMS_DATA_<NAME> naming a raw release in
+    their authors' layout. Each task asks the model --limit 2 times and reports every metric."""
+    for repo_id, write in HUB_FIXTURES.items():
+        hub_cache(tmp_path / "hf", repo_id, write)
+    env = {loading.env_name(SPECS[name]): str(local(tmp_path)) for name, local in LOCAL_FIXTURES.items()}
+    # GeoEval's four tasks through their group, whose rows carry the group's own Stderr
+    named = [task for task in TASKS if task not in SPECS["geoeval"].tasks] + ["geoeval"]
     with ChatServer(lambda request: "The answer is A.") as server:
-        result = lmms_eval(tmp_path, server.base_url, "me2_solve", {"GEOMEVAL_LMMS_DATA_ME2": str(folder)})
+        result = lmms_eval(tmp_path, server.base_url, ",".join(named), env)
         asked = len(server.requests)
-    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
-    assert asked == 2
+    said = result.stdout + result.stderr
+    assert result.returncode == 0, said[-4000:]
+    assert asked == 2 * len(TASKS), said[-4000:]
     (found,) = (tmp_path / "out").rglob("*_results.json")
-    assert "accuracy,none" in json.loads(found.read_text(encoding="utf-8"))["results"]["me2_solve"]
+    results = json.loads(found.read_text(encoding="utf-8"))["results"]
+    from geomeval.integrations.lmms_eval import for_task, metric_keys, stderr_over_tasks
+
+    for task in TASKS:
+        reported = {key.partition(",")[0] for key in results[task] if "_stderr," not in key}
+        assert set(metric_keys(for_task(task), task).values()) | {"coverage"} <= reported, (task, reported)
+    subsets = SPECS["geoeval"].tasks
+    for metric in ("A", "T"):  # the standard error of the group's mean over its subsets
+        assert results["geoeval"][f"{metric}_stderr,none"] == stderr_over_tasks(
+            [results[task][f"{metric},none"] for task in subsets],
+            [results[task][f"{metric}_stderr,none"] for task in subsets], [2] * len(subsets))
+    built = {path.name.rpartition("-")[0] for path in (tmp_path / "cache" / "lmms_eval").iterdir()}
+    # each raw layout converted once by geomeval's reader (CapGeo's fixture is already built)
+    assert built == {spec.name for spec in BENCHMARKS} - {"capgeo"}
 
 
 @pytest.mark.slow

@@ -138,11 +138,14 @@ def test_lmms_eval_loads_the_task_from_the_include_dir(
         **shipped,
         "dataset_path": str(built),
     }
-    # Only the benchmark given a path is rewritten; GeoLaux keeps its Hub id.
+    # Only the benchmark given a path is rewritten; GeoLaux keeps its template as shipped
+    # (no dataset_path: its authors publish no Hub dataset).
     geolaux = integration.load_task_yaml(
         (include / "geomeval" / "geolaux" / integration.TEMPLATE).read_text()
     )
-    assert geolaux["dataset_path"] == integration.SPECS["geolaux"].hub_dataset
+    assert geolaux == integration.load_task_yaml(
+        (integration.tasks_dir() / "geolaux" / integration.TEMPLATE).read_text()
+    ) and "dataset_path" not in geolaux
 
     config = load_yaml_config(str(folder / "ggbench_code.yaml"), mode="full")
     assert config["task"] == "ggbench_code" and config["dataset_path"] == str(built)

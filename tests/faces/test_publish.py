@@ -76,17 +76,16 @@ def test_licenses_are_the_releases_own() -> None:
         assert not meta.redistributable
 
 
-def test_lmms_eval_yamls_read_the_authors_data_or_a_redistributable_build() -> None:
-    """The tasks read the authors' own Hub dataset where they publish one, geomeval's build
-    where the release may be redistributed, and no Hub id otherwise (a local release): never
-    an id that could only ever hold geomeval's sample."""
+def test_lmms_eval_yamls_read_the_authors_data_or_a_local_release() -> None:
+    """The tasks read the authors' own Hub dataset where they publish one and no Hub id
+    otherwise (a local release): never an id the authors did not publish, so never one that
+    could only ever hold geomeval's sample."""
     from geomeval.integrations.lmms_eval import BENCHMARKS
 
     ids = {spec.name: spec.hub_dataset for spec in BENCHMARKS}
-    assert ids == {name: meta.authors_hub or (meta.repo_id if meta.redistributable else "")
-                   for name, meta in METADATA.items()}
+    assert ids == {name: meta.authors_hub or "" for name, meta in METADATA.items()}
     assert ids["me2"] == "jungypark/ME2" and ids["ggbench"] == "opendatalab-raiser/GGBench"
-    assert ids["geolaux"] == "geomeval/GeoLaux" and ids["geoeval"] == ids["capgeo"] == ids["capgeo_bench"] == ""
+    assert ids["geolaux"] == ids["geoeval"] == ids["capgeo"] == ids["capgeo_bench"] == ""
     for spec in BENCHMARKS:
         folder = REPO / "src" / "geomeval" / "lmms_tasks" / spec.task_folder
         template = (folder / spec.template).read_text(encoding="utf-8")

@@ -72,6 +72,10 @@ class LmmsBenchmark:
     # items the same way, where the task name alone does not say (CapGeo: the mode, and the
     # built folder as its -T source); None: `geomeval run <task> --data <folder>` does.
     run_options: Callable[[str, str], dict[str, Any]] | None = None
+    # What PATH in GEOMEVAL_LMMS_DATA_<NAME>=PATH may be, as the missing-data fix says it;
+    # "" = a raw release or a folder `geomeval build <name>` wrote (CapGeo's reasoning set is
+    # built by its own command, captions joined in).
+    local_data: str = ""
     # Aggregations of the benchmark's own, by the name its YAMLs give `!function utils.<name>`
     # (CapGeo-Bench's Avg), each carrying its standard error (`with_stderr`); the shared ones
     # (`aggregate_scored`, `coverage`, ...) need none.

@@ -117,6 +117,8 @@ class CapGeo(Benchmark):
         configure=lambda bench, task: bench.with_mode(task.removeprefix(LMMS_PREFIX)),
         run_options=lambda task, data: {"source": data, "mode": task.removeprefix(LMMS_PREFIX)},
         hash_whole_release=True,
+        local_data="a folder `geomeval capgeo build --source SOURCE --data FILE --captions CAPTIONS.jsonl "
+                   "--out PATH` wrote from a source's public file",
     )
     headline = "accuracy"
     Options = CapGeoOptions

@@ -3,9 +3,10 @@
 there is none.
 
 A task YAML's `dataset_path` is the authors' own Hub dataset where they publish one (ME2:
-`jungypark/ME2`, GGBench: `opendatalab-raiser/GGBench`), geomeval's Hub build where the
-release may be redistributed (GeoLaux), and absent otherwise: GeoEval's and CapGeo's terms
-allow no redistributed copy, so they are read from a local release only. Before lmms-eval
+`jungypark/ME2`, GGBench: `opendatalab-raiser/GGBench`), and absent otherwise: GeoLaux's
+authors publish it in their GitHub repository, GeoEval's on request, CapGeo's behind a code
+link, none as a Hub dataset, so they are read from a local release only (and no id
+geomeval could fill, or leave empty, stands under a benchmark's name). Before lmms-eval
 loads a geomeval task, `task_dataset` resolves, in this order:
 
 1. `dataset_kwargs: {geomeval_data: PATH}` in the task YAML (or an `--include_path` copy);
@@ -58,9 +59,9 @@ def _fix(spec: LmmsBenchmark, task: str, reason: str) -> str:
     authors = (f" The authors publish it as {meta.authors_hub} ({meta.authors_hub_note}): set "
                f"{env_name(spec)}={meta.authors_hub} once it is reachable or in the Hub cache."
                if meta.authors_hub else "")
+    path = spec.local_data or f"the raw release, or a folder `geomeval build {spec.name} --raw RELEASE --out PATH` wrote"
     return (f"geomeval lmms-eval task {task}: no {spec.title} data ({reason}). Fix: get the release "
-            f"and set {env_name(spec)}=PATH (the raw release, or a folder `geomeval build {spec.name} "
-            f"--raw RELEASE --out PATH` wrote), or give the task YAML `dataset_kwargs: "
+            f"and set {env_name(spec)}=PATH ({path}), or give the task YAML `dataset_kwargs: "
             f"{{{DATA_KWARG}: PATH}}`; `geomeval lmms-eval --data PATH` does the same for you.{authors}")
 
 

@@ -18,9 +18,9 @@ from ...errors import UsageError
 
 def _declared() -> tuple[LmmsBenchmark, ...]:
     """Every registered benchmark's lmms-eval declaration, with its name, title and the Hub id
-    its task YAMLs read: the authors' own Hub dataset where they publish one, geomeval's build
-    where the release may be redistributed, else "" (a local release only: loading.py). Never
-    an id that could only hold geomeval's sample under the benchmark's name."""
+    its task YAMLs read: the authors' own Hub dataset where they publish one, else "" (a local
+    release only: loading.py). Never an id that the authors did not publish, so never one that
+    could hold only geomeval's sample, or nothing, under the benchmark's name."""
     from dataclasses import replace
 
     from ...benchmarks import REGISTRY
@@ -28,7 +28,7 @@ def _declared() -> tuple[LmmsBenchmark, ...]:
     def hub_dataset(hub: Any) -> str:
         if hub is None:
             return ""
-        return hub.authors_hub or (hub.repo_id if hub.redistributable else "")
+        return hub.authors_hub or ""
 
     return tuple(
         replace(bench.lmms, name=bench.name, title=bench.lmms.title or bench.title, owner=bench,
