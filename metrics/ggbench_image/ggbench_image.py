@@ -43,7 +43,8 @@ final image is compared with the reference figure, both brought to 256x256:
 - SSIM (grayscale, 11x11 Gaussian window, sigma 1.5; 1 for identical images).
 - LPIPS (AlexNet, v0.1; lower is better), only with lpips=True and when the optional lpips
   package and locally provided AlexNet weights are available; otherwise it is left out
-  and `notes` says why.
+  and `notes` says why. Never on the metric's Hub Space, whose requirements install no
+  lpips, torch or torchvision (geomeval never downloads the AlexNet weights either).
 
 Each metric is the mean over the items where it is scored, with its coverage. A None
 prediction (no response recorded, e.g. the server failed) is unscored; a drawing that
