@@ -97,6 +97,8 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("直线g∥h，直线k与g交于点S。", "Lines g and h are parallel, and line k meets g at S."),
     ("Chords KL and MN of circle W are drawn; they meet at P.", "Chords KL and MN of circle W intersect at P."),
     ("Circle W has chord KL, and MN is its diameter.", "MN is a diameter of circle W, and KL is a chord of circle W."),
+    ("Circle R lies inside circle Q and touches it at T.", "Circles Q and R are tangent at T."),
+    ("Segment KL is a chord of circle W and meets MN at P.", "KL is a chord of circle W, and KL and MN intersect at P."),
     ("Segment EF is cut at M by line k, which is its perpendicular bisector.",
      "Line k is the perpendicular bisector of EF and meets EF at M."),
 ])

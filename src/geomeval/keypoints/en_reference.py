@@ -27,7 +27,7 @@ LOOK_BACK = 12
 # Objects, as written after `_normalize.common` (circle O / ⊙O, line l, the x-axis, AB, triangle ABC, ...)
 _OBJECT = re.compile(
     r"(?P<circle>(?:\bcircle |⊙ ?)(?P<cn>[A-Z][0-9']{0,2})(?![A-Za-z0-9']))"
-    r"|(?P<line>\blines? (?P<ln>[a-z][0-9]{0,2})(?![A-Za-z0-9'_]))"
+    r"|(?P<line>\blines? (?P<ln>[a-w][0-9]{0,2})(?![A-Za-z0-9'_]))"
     r"|(?P<axis>\b(?:the )?(?P<ax>[xy])-axis\b)"
     r"|(?P<curve>\b(?:the )?(?P<cv>parabola|hyperbola|ellipse|curve|graph)\b)"
     r"|(?P<poly>\b(?:triangle|quadrilateral|square|rectangle|parallelogram|rhombus|trapezoid|polygon|△) ?"
@@ -37,11 +37,14 @@ _OBJECT = re.compile(
 )
 _CLAUSE_END = re.compile(r"[.;:](?: |$)|, (?:and |but |while |so )?|(?<=[a-z0-9°]) (?:and|but) (?=[A-Za-z⊙△])")
 _PRONOUN = re.compile(r"(?<![A-Za-z'])(?:(?P<p>[Ii]t)|(?P<they>[Tt]hey)|(?P<its>its)(?= (?:perpendicular bisector|diameter|chord|median|altitude"
-                      r"|tangent|radius|angle bisector|diagonal)\b))(?![A-Za-z'])")
+                      r"|tangent|radius|angle bisector|diagonal)\b))(?![A-Za-z'])"
+                      r"|(?<=[A-Za-z0-9°'] and )(?P<verb>)(?=(?:touches|meets|crosses|cuts|intersects|is tangent to|passes through|bisects) )")
 _SUBJECT_VERB = re.compile(r" (?:also |then |again )?(?:is|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects"
                            r"|has|meets|reaches|hits)\b")
 _VERB = re.compile(r"\b(?:is|are|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects|has|reaches|hits)\b")
 _ROLE = re.compile(r" (perpendicular bisector|angle bisector|diameter|chord|median|altitude|tangent|radius|diagonal)\b")
+_ELIDED_TRIGGERS = (" and touches", " and meets", " and crosses", " and cuts", " and intersects", " and is tangent",
+                    " and passes", " and bisects")
 _PLURAL_VERB = re.compile(r" (?:(?:both |also |then |again )?(?:meet|cross|intersect|touch|are|lie)\b)")
 _NOT_REFERRING = re.compile(r" (?:is|was) (?:known|given|clear|easy|true|obvious|required|assumed|seen|shown|found)\b|,? follows?\b")
 _OBJECT_BEFORE = re.compile(r"(?:\b(?:to|on|of|meets|meeting|crosses|crossing|cuts|cutting|intersects|intersecting|touches|touching"
@@ -75,7 +78,7 @@ def _surface(m: re.Match[str]) -> tuple[str, str]:
 
 def resolve_pronouns(text: str) -> str:
     """`it` replaced by what it stands for (see the module docstring); the rest untouched."""
-    if "it" not in text and "It" not in text:
+    if "it" not in text and "It" not in text and not any(v in text for v in _ELIDED_TRIGGERS):
         return text
     objects = [(m.start(), *_surface(m)) for m in _OBJECT.finditer(text)]
     if not objects:
@@ -93,6 +96,17 @@ def resolve_pronouns(text: str) -> str:
         clause = bounds[bisect_left(bounds, pos + 1) - 1]
         subject_here = clause == pos or text[clause:pos].strip() in ("", "and", "but", "then", "so")
         name: str | None = None
+        if m.group("verb") is not None:  # `circle R lies inside circle Q and touches it at T`: the subject is R's
+            here = _subject(clause, pos, objects, starts)
+            if here is not None and here[1] != "point" and not _VERB.search(text, clause, here[0]):
+                name = here[2]
+            else:
+                name = _subject_before(text, clause, objects, starts, bounds, resolved)
+            if name is not None and last <= pos - 5:  # `X lies inside Y and touches it`: `X lies inside Y; X touches it`
+                out.append(text[last : pos - 5])
+                out.append(f"; {name} ")
+                last = pos
+            continue
         if m.group("they"):
             name = _two_before(clause, objects, starts) if subject_here and _PLURAL_VERB.match(rest) else None
         elif m.group("its"):  # `line l, which is its perpendicular bisector`: the bisector of the object before

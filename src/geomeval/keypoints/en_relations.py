@@ -607,7 +607,7 @@ RELATION_RULES = RuleSet([
     Rule(("cent", "centroid", "barycenter"),
          rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:point )?(?P<p>{PNAME}) (?i:of) {obj('s')}"), _on_centre),
     Rule(("inside", "outside", "interior", "exterior", "within"),
-         rx(f"(?P<p>{PNAME}) (?i:is|lies|is located)(?i: a point)? (?P<w>(?i:inside|outside|in the interior of"
+         rx(f"(?<!⊙)(?P<p>{PNAME}) (?i:is|lies|is located)(?i: a point)? (?P<w>(?i:inside|outside|in the interior of"
                     f"|in the exterior of|within|interior to|exterior to)) {obj('s')}"),
          _on_inside),
     Rule(("inside", "outside"), rx(f"(?i:point) (?P<p>{PNAME}) (?P<w>(?i:inside|outside)) {obj('s')}"), _on_inside),
