@@ -385,8 +385,6 @@ class ChatClient:
         error = "no attempt made"
         refused = 0
         started = time.monotonic()
-        allowance = self.reply_allowance_s(body)
-        budget = self.retry.deadline_factor * allowance
         attempt = 0  # requests sent for this item, hedges included
         while attempt < self.retry.max_attempts:
             attempt += 1
@@ -404,9 +402,10 @@ class ChatClient:
                     sent_at = time.monotonic()
                     race = Race(spare=self.retry.max_attempts - attempt)
                     try:
-                        status, raw, header = await self._post_held(state, url, payload, held, allowance, race, body)
+                        status, raw, header = await self._post_held(state, url, payload, held, race, body)
                     except TimeoutError as exc:
-                        error = f"timed out: no reply to this request for {allowance:.3g}s"
+                        quiet = exc.after_s if isinstance(exc, Unanswered) else self.reply_allowance_s(body)
+                        error = f"timed out: no reply to this request for {quiet:.3g}s"
                         retryable = True
                         if isinstance(exc, Unanswered) and not exc.silent:  # alive: it hung alone
                             error += " while the server answered others"
@@ -498,7 +497,8 @@ class ChatClient:
             # answered anything since this request began is alive: this request hung on its
             # own, and gets its `max_attempts` (an endpoint that dies mid-run is stopped by the
             # circuit breaker, after `breaker_failures` requests fail for good).
-            deadline = max(started, state.last_reply) + budget + (retry_after or 0.0)
+            allowance = self.reply_allowance_s(body)  # as the server's speed is now known
+            deadline = max(started, state.last_reply) + self.retry.deadline_factor * allowance + (retry_after or 0.0)
             alive = state.last_reply > max(started, state.queue.created)
             if not alive and time.monotonic() + wait + (0 if connect_failed else allowance) > deadline:
                 error += f"; gave up at the {self.retry.deadline_factor:g}× timeout deadline"
@@ -553,11 +553,11 @@ class ChatClient:
             self.truncated += 1
 
     async def _post_held(self, state: LoopState, url: str, payload: bytes, held: Reservation | None,
-                         allowance: float | None = None, race: Race | None = None,
+                         race: Race | None = None,
                          body: dict[str, Any] | None = None) -> tuple[int, bytes, str | None]:
         """`_post`, with the generation rate of a long enough reply noted (completion tokens a
         second of its own clock: the tokens the server reported, else the pieces it streamed)."""
-        status, raw, header, took, tokens = await self._post(state, url, payload, held, allowance, race, body)
+        status, raw, header, took, tokens = await self._post(state, url, payload, held, race, body)
         if status == 200:
             self.pace.replied(tokens, took)
         return status, raw, header
@@ -576,14 +576,15 @@ class ChatClient:
         return found
 
     async def _post(self, state: LoopState, url: str, payload: bytes, held: Reservation | None = None,
-                    allowance: float | None = None, race: Race | None = None,
+                    race: Race | None = None,
                     body: dict[str, Any] | None = None) -> tuple[int, bytes, str | None, float, int]:
         """One attempt: (status, body, Retry-After, the seconds its reply took on its own clock,
-        its completion tokens). TimeoutError once `allowance` (default `timeout_s`) passed
-        without progress, counted from when it was sent, from the latest reply that may have
-        been ahead of it in the server's queue, or from the latest byte of its reply (or, on a
-        server working in order, of a reply ahead of it) (`LoopState.quiet_since`), whichever
-        is later; the connection is then closed, which a server that checks (llama.cpp's, vLLM)
+        its completion tokens). `Unanswered` once a copy went without progress for its allowance
+        (`Pace.allowance_s` of `body`, looked at afresh as replies show the server's speed, while
+        it has heard nothing of its reply; `timeout_s` between the pieces of a reply arriving),
+        counted from when it was sent, from the latest reply that may have been ahead of it in
+        the server's queue, or from the latest byte of its reply (or, on a server working in
+        order, of a reply ahead of it) (`LoopState.quiet_since`), whichever is later; the connection is then closed, which a server that checks (llama.cpp's, vLLM)
         takes as the request being abandoned. Other requests go on meanwhile.
 
         A request that has heard nothing of its reply for much longer than replies usually take
@@ -592,8 +593,8 @@ class ChatClient:
         hedge is a request like any other: reserved on the budget, counted in `requests_sent`
         and `hedges`). Never while a byte of its reply has arrived (it is being computed), while
         the server streams a reply it waits behind, nor while the server is overloaded (its
-        window narrowed); at most `hedge_cap(concurrency)` hedges are in flight."""
-        limit = self.timeout_s if allowance is None else allowance
+        window narrowed); at most `hedge_cap(concurrency)` hedges are in flight; never before
+        its longest legal reply could have come at the slowest rate seen (`Pace.hedge_at`)."""
         race = race or Race(spare=0)
         racing: dict[asyncio.Future[tuple[int, bytes, str | None, dict[str, int] | None, int]], Waiting] = {}
         every: list[asyncio.Future[Any]] = []
@@ -610,21 +611,32 @@ class ChatClient:
         first = sent[0]
         expired = False
         failure: BaseException | None = None
+        limit = quiet = self.timeout_s
+
+        def allowed(waiting: Waiting) -> float:
+            # The allowance covers a reply computed unseen; one arriving in pieces (a stream)
+            # is quiet for `timeout_s` at most between two of them.
+            return self.timeout_s if waiting.heard is not None else limit
+
         try:
             while True:
                 now = time.monotonic()
+                # looked at afresh: a reply to any request may just have shown the server's speed
+                limit = self.pace.allowance_s(body) if body is not None else self.timeout_s
                 for task, waiting in list(racing.items()):
-                    if now >= state.quiet_since(waiting) + limit:
+                    if now >= state.quiet_since(waiting) + allowed(waiting):
                         del racing[task]  # abandoned at its own timeout; cancelled below
                         state.waiting.discard(waiting)
                         task.cancel()
-                        expired = True
+                        expired, quiet = True, allowed(waiting)
                 if not racing:
                     if expired or failure is None:
-                        raise Unanswered(silent=state.last_reply <= first.sent_at)
+                        raise Unanswered(silent=state.last_reply <= first.sent_at, after_s=quiet)
                     raise failure
-                wake = min(state.quiet_since(waiting) for waiting in racing.values()) + limit
-                hedge_at = self.pace.hedge_at(state, racing, race, limit)
+                wake = min(state.quiet_since(waiting) + allowed(waiting) for waiting in racing.values())
+                if limit > self.timeout_s:  # the allowance shrinks once the server's speed is known
+                    wake = min(wake, now + self.timeout_s / 4)
+                hedge_at = self.pace.hedge_at(state, racing, race, limit, body)
                 if hedge_at is not None and hedge_at <= now:
                     if self.pace.hedges_working(now) < hedge_cap(self.concurrency):
                         extra = self.budget.try_reserve(self, self.model, body or {}) if self.budget is not None else None

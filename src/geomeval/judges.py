@@ -34,8 +34,8 @@ if TYPE_CHECKING:  # the HTTP client (aiohttp) is imported when a judge is built
 T = TypeVar("T")
 # A chat judge's verdict is a JSON object of a few hundred tokens; 2,048 leaves room for a
 # long step-by-step judgment and keeps a runaway reply from a weak judge to about a minute on
-# a CPU server (the client allows a request the time its longest legal reply takes once the
-# server's speed is known: `ChatClient.reply_allowance_s`). A
+# a CPU server (the client allows a request the time its longest legal reply takes at the
+# server's speed, or at a conservative one until it is known: `Pace.allowance_s`). A
 # reasoning model spends its own tokens thinking before it answers, inside the same limit.
 JUDGE_MAX_TOKENS = 2048
 REASONING_JUDGE_MAX_TOKENS = 16384

@@ -19,15 +19,21 @@ copies are cancelled. A hedge is a request like any other (reserved on the budge
 `requests_sent`, and in `hedges`), takes one of the request's `max_attempts`, and is never sent
 for a request whose reply has started arriving, or while the server streams a reply it waits
 behind, or while the server is overloaded (its window narrowed), nor more than
-`hedge_cap(concurrency)` at once. A server that hangs a fifth of the requests so costs a
+`hedge_cap(concurrency)` at once, nor, for a request with a token limit, before its longest
+legal reply could have come at the slowest rate seen (never while no reply has shown that
+rate): a long whole reply being computed is not sent twice. A server that hangs a fifth of the requests so costs a
 run a fraction of a timeout per hang rather than a timeout (bench/hanging_server.py).
 
 A reply may legally run to the request's token limit (`max_tokens`, a judge's 2,048), and a
-long one can take longer than `timeout_s` to compute: a request is then given the time its
-longest legal reply takes at the slowest generation rate seen in the client's recent replies
-(completion tokens per second of its own clock), with a margin, and never less than
-`timeout_s` nor more than `MAX_ALLOWANCE_FACTOR` times it (`Pace.allowance_s`). A reply being
-computed is so not abandoned and sent again once the server's speed is known. The clients of
+long one can take longer than `timeout_s` to compute, unseen where the reply comes whole: a
+request that has heard nothing of its reply is given the time its longest legal reply takes at
+the slowest generation rate seen in the client's recent replies (completion tokens per second
+of its own clock), or at `UNKNOWN_RATE` until a reply has shown it, with a margin, and never
+less than `timeout_s` nor more than `MAX_ALLOWANCE_FACTOR` times it (`Pace.allowance_s`,
+looked at afresh as replies come in); a reply arriving in pieces may pause `timeout_s` between
+two. A reply being computed is so not abandoned and sent again, from the first one on, while a
+server that never answers is still given up on after at most `MAX_ALLOWANCE_FACTOR` timeouts
+an attempt. The clients of
 one server (base URL) share its queue (`ServerQueue`): when the model and the judge are served by
 the same server, a reply to the model's requests is progress for the judge's requests sent
 after them, which wait behind them."""
@@ -44,13 +50,16 @@ from typing import Any
 import aiohttp
 
 log = logging.getLogger("geomeval")
-# A request's silence allowance (`Pace.allowance_s`): its token limit at the
-# slowest rate among the last RATE_WINDOW replies of at least RATE_MIN_TOKENS tokens, times
-# REPLY_MARGIN, between timeout_s and MAX_ALLOWANCE_FACTOR × timeout_s.
+# A request's silence allowance (`Pace.allowance_s`): its token limit at the slowest rate
+# among the last RATE_WINDOW replies of at least RATE_MIN_TOKENS tokens (UNKNOWN_RATE before
+# any), times REPLY_MARGIN, between timeout_s and MAX_ALLOWANCE_FACTOR × timeout_s.
 RATE_WINDOW = 32
 RATE_MIN_TOKENS = 16
 REPLY_MARGIN = 1.5
 MAX_ALLOWANCE_FACTOR = 8.0
+# The generation rate (completion tokens a second) a server is taken to fall to before any of
+# its replies has shown its speed: a CPU server under load (issue 44's judge ran at 15.5).
+UNKNOWN_RATE = 8.0
 # Hedged requests (`Pace.hedge_after_s`): a request that has heard nothing of its reply
 # for HEDGE_FACTOR times the HEDGE_QUANTILE of the last HEDGE_WINDOW replies' times from send to
 # first byte, and at least HEDGE_FLOOR × timeout_s, after its send is sent once more,
@@ -239,9 +248,10 @@ class Unanswered(TimeoutError):
     nothing at all since it was sent (overloaded or gone quiet: the window narrows); else it
     hung alone while the server kept answering others, which narrowing would not help."""
 
-    def __init__(self, *, silent: bool) -> None:
+    def __init__(self, *, silent: bool, after_s: float = 0.0) -> None:
         super().__init__("no reply within the timeout")
         self.silent = silent
+        self.after_s = after_s  # the silence it was abandoned after
 
 
 class Waiting:
@@ -295,6 +305,15 @@ class Race:
         self.hedges = 0
 
 
+def token_limit(body: dict[str, Any]) -> int | None:
+    """The request's token limit (`max_tokens`, or `max_completion_tokens` for a reasoning
+    model), or None where it sets none."""
+    limit = body.get("max_tokens", body.get("max_completion_tokens"))
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
+        return None
+    return limit
+
+
 def hedge_cap(concurrency: int) -> int:
     """Hedges one client may have in flight at once."""
     return max(1, concurrency // HEDGE_SHARE)
@@ -320,15 +339,28 @@ class Pace:
             self.rates.append(tokens / took)
 
     def allowance_s(self, body: dict[str, Any]) -> float:
-        """How long a request may go without its reply: `timeout_s`, or, once the server's
-        speed is known, the time its longest legal reply (`max_tokens` /
-        `max_completion_tokens`) takes at the slowest recent rate, with a margin, capped at
-        `MAX_ALLOWANCE_FACTOR` × `timeout_s`."""
-        limit = body.get("max_tokens", body.get("max_completion_tokens"))
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0 or not self.rates:
+        """How long a request may go without its reply: the time its longest legal reply
+        (`max_tokens` / `max_completion_tokens`) takes at the slowest recent rate, or at
+        `UNKNOWN_RATE` until a reply has shown the server's speed, with a margin, between
+        `timeout_s` and `MAX_ALLOWANCE_FACTOR` × `timeout_s`; `timeout_s` without a token limit."""
+        limit = token_limit(body)
+        if limit is None:
             return self.timeout_s
-        needed = limit / min(self.rates) * REPLY_MARGIN
+        needed = limit / self.slowest_rate() * REPLY_MARGIN
         return min(max(self.timeout_s, needed), self.timeout_s * MAX_ALLOWANCE_FACTOR)
+
+    def slowest_rate(self) -> float:
+        """Completion tokens a second the server is taken to be able to fall to: the slowest
+        of its recent replies, or `UNKNOWN_RATE` before any has shown its speed."""
+        return min(self.rates) if self.rates else UNKNOWN_RATE
+
+    def legal_s(self, body: dict[str, Any]) -> float:
+        """Seconds the request's longest legal reply takes at the slowest rate seen, without a
+        margin: 0 without a token limit, infinite while the server's speed is unknown."""
+        limit = token_limit(body)
+        if limit is None:
+            return 0.0
+        return limit / min(self.rates) if self.rates else float("inf")
 
     def hedge_after_s(self) -> float | None:
         """How long after its send a request may hear nothing of its reply before it is sent
@@ -348,12 +380,18 @@ class Pace:
         after = self.hedge_after_s() or 0.0
         return sum(1 for w in self.hedging if w.heard is not None or now - w.sent_at < after)
 
-    def hedge_at(self, state: LoopState, racing: dict[Any, Waiting], race: Race, limit: float) -> float | None:
-        """When the attempt's newest copy is to be hedged, or None (not to be)."""
+    def hedge_at(self, state: LoopState, racing: dict[Any, Waiting], race: Race, limit: float,
+                 body: dict[str, Any] | None = None) -> float | None:
+        """When the attempt's newest copy is to be hedged, or None (not to be): not before its
+        longest legal reply could have been computed at the slowest rate seen (`legal_s`), so a
+        long reply being computed is never sent twice, and never while that rate is unknown."""
         if race.hedges >= race.spare or state.semaphore.limit < state.semaphore.ceiling:
             return None
         after = self.hedge_after_s()
-        if after is None or after >= limit or any(w.heard is not None for w in racing.values()):
+        if after is None or any(w.heard is not None for w in racing.values()):
+            return None
+        after = max(after, self.legal_s(body or {}))
+        if after >= limit:
             return None
         newest = max(racing.values(), key=lambda waiting: waiting.order)
         return max(newest.sent_at, state.heard_ahead(newest)) + after

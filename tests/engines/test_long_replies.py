@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 from geomeval.client import MAX_ALLOWANCE_FACTOR, REPLY_MARGIN, ChatClient, RetryPolicy
-from geomeval.testing.chat_server import ChatServer
+from geomeval.pacing import UNKNOWN_RATE
+from geomeval.testing.chat_server import ChatServer, Fault
 
 SECONDS_PER_TOKEN = 0.004  # the server generates 250 tokens (words) a second
 TIMEOUT_S = 0.5
@@ -47,10 +49,66 @@ def test_a_long_reply_is_waited_for_once_the_servers_speed_is_known() -> None:
     assert replies[-1].attempts == 1
 
 
+def test_a_long_first_reply_is_waited_for_before_the_servers_speed_is_known() -> None:
+    """Issue 44: the first replies, before any has shown the server's speed, are given the time
+    their longest legal reply takes at a conservative rate (`UNKNOWN_RATE`), within the cap. A
+    first reply over twice the timeout is computed once and never abandoned nor re-sent, and the
+    requests queued behind it on the serial server wait their turn."""
+    with ChatServer(generating, serial=True) as server:
+        client = ChatClient("judge", base_url=server.base_url, params={"max_tokens": MAX_TOKENS},
+                            timeout_s=TIMEOUT_S, concurrency=3, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+
+        async def go() -> list:
+            try:
+                return list(await asyncio.gather(*(client.complete([{"role": "user", "content": f"{n} words please"}])
+                                                   for n in (300, 300, 40))))
+            finally:
+                await client.aclose()
+
+        replies = asyncio.run(go())
+        assert len(server.requests) == server.computed == 3  # nothing abandoned, nothing re-sent
+    assert [len(r.text.split()) for r in replies] == [300, 300, 40]
+    assert all(r.attempts == 1 for r in replies) and client.requests_sent == 3 and client.hedges == 0
+
+
+def test_a_long_whole_reply_is_not_hedged_once_short_ones_set_the_hedge_time() -> None:
+    """Ten short replies (0.08 s each) make a request silent for 0.15 s look hung; a whole (not
+    streamed) 300-token reply takes 1.2 s. It may be computing for as long as its longest legal
+    reply takes at the slowest rate seen, so it is not hedged before then: the server computes
+    each prompt once."""
+    with ChatServer(generating, serial=True) as server:
+        replies = _ask_in_turn(server, [20] * 10 + [300])
+        assert len(server.requests) == server.computed == 11
+    assert [len(r.text.split()) for r in replies] == [20] * 10 + [300]
+    assert replies[-1].attempts == 1
+
+
+def test_a_server_that_never_answers_is_still_given_up_on() -> None:
+    """Before the server's speed is known a request waits for its longest legal reply at the
+    conservative rate, capped at `MAX_ALLOWANCE_FACTOR` timeouts: a server that accepts and
+    never answers still costs a bounded number of attempts, each abandoned at the cap."""
+    hang = Fault(rate=1.0, kind="hang", hang_s=3600)
+    with ChatServer(generating, faults=[hang]) as server:
+        client = ChatClient("judge", base_url=server.base_url, params={"max_tokens": 2048}, timeout_s=0.2,
+                            retry=RetryPolicy(base_delay_s=0.01, breaker_failures=100))
+
+        async def go() -> Any:
+            try:
+                return await client.complete([{"role": "user", "content": "5 words please"}])
+            finally:
+                await client.aclose()
+
+        done = asyncio.run(go())
+        sent = len(server.requests)
+    cap = 0.2 * MAX_ALLOWANCE_FACTOR  # 2048 tokens at UNKNOWN_RATE would be 384 s
+    assert done.text is None and f"no reply to this request for {cap:.3g}s" in (done.error or "")
+    assert "deadline" in (done.error or "") and 1 <= sent <= 3 and done.attempts == sent
+
+
 def test_the_allowance_is_the_longest_reply_at_the_slowest_rate_within_bounds() -> None:
     client = ChatClient("judge", base_url="http://127.0.0.1:9/v1", timeout_s=120.0)  # the default
     body = {"max_tokens": 2048}
-    assert client.reply_allowance_s(body) == 120.0  # no reply seen yet
+    assert client.reply_allowance_s(body) == 2048 / UNKNOWN_RATE * REPLY_MARGIN  # no reply seen yet: 384 s
     client.rates.extend([40.0, 15.5, 30.0])  # tokens a second: a loaded server's slowest is 15.5
     assert client.reply_allowance_s(body) == 2048 / 15.5 * REPLY_MARGIN  # 198 s > the 132 s reply
     assert client.reply_allowance_s({"max_tokens": 16}) == 120.0  # never under the timeout

@@ -9,14 +9,19 @@ LLAMA_SERVER_PYTHON; without it these skip, unless REQUIRE_REAL_SERVER=1 makes t
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
+
+from geomeval.client import ChatClient, Completion, RetryPolicy
+from geomeval.pacing import REPLY_MARGIN, UNKNOWN_RATE
 
 ALIAS = "smol"
 
@@ -102,3 +107,42 @@ def test_lmms_eval_on_this_server_fails_loudly_and_says_what_to_use(server: tupl
     assert result.returncode == 3, result.stdout[-3000:] + result.stderr[-3000:]
     assert "coverage below --min-coverage" in result.stderr and "geomeval run" in result.stderr
     assert "A 0.0000" not in result.stdout  # failed requests are not wrong answers
+
+
+@pytest.mark.slow
+def test_a_slow_judge_is_never_abandoned_nor_sent_twice(server: tuple[str, Path]) -> None:
+    """Issue 44: a judge whose replies take longer than its timeout, asked for whole replies (the
+    default: no stream shows them progress). The timeout is a third of the time a reply takes
+    here, so the first replies, before any has shown the server's speed, outrun it: each request
+    waits for its longest legal reply at the conservative rate, and later ones at the rate seen.
+    The server computes every prompt once: none abandoned, none re-sent, none hedged."""
+    url, log = server
+    params = {"temperature": 0.0, "max_tokens": 160}
+
+    def ask(client: ChatClient, stories: list[int]) -> list[Completion]:
+        async def go() -> list[Completion]:
+            try:
+                return list(await asyncio.gather(*(client.complete([{"role": "user", "content": (
+                    f"Write a long story about a triangle and a circle who become friends. Story {n}.")}])
+                    for n in stories)))
+            finally:
+                await client.aclose()
+
+        return asyncio.run(go())
+
+    ask(ChatClient(ALIAS, base_url=url, params={"max_tokens": 8}, timeout_s=600.0), [0])  # warm up
+    started = time.monotonic()
+    ask(ChatClient(ALIAS, base_url=url, params=params, timeout_s=600.0), [0])
+    reply_s = time.monotonic() - started
+    timeout_s = max(1.0, reply_s / 3)
+    if reply_s < 2 * timeout_s or reply_s > 160 / UNKNOWN_RATE * REPLY_MARGIN / 1.5:
+        pytest.skip(f"a 160-token reply takes {reply_s:.1f} s here: not over twice a 1 s timeout, or slower "
+                    "than the rate the client assumes before it has seen one")
+    before = _served(log)
+    judge = ChatClient(ALIAS, base_url=url, params=params, timeout_s=timeout_s, concurrency=2,
+                       retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+    replies = ask(judge, [1, 2, 3, 4])
+    answered, dropped = _served(log)
+    assert all(r.text and r.attempts == 1 for r in replies), [(r.error, r.attempts) for r in replies]
+    assert judge.requests_sent == 4 and judge.hedges == 0
+    assert answered - before[0] == 4 and dropped == before[1]  # each computed once, none dropped
