@@ -23,17 +23,19 @@ from geomeval.integrations.lmms.registry import BENCHMARKS, SPECS, TASKS
 from geomeval.testing.chat_server import ChatServer
 
 
-def _fixture_module():
-    """tests/benchmarks/test_me2_hub_layout.py, whose fixture is written from what the authors' task reads."""
+def _fixture_module(name: str):
+    """A module of tests/benchmarks/ whose fixture is written in an authors' layout."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("me2_hub_layout_fixture", Path(__file__).parents[1] / "benchmarks" / "test_me2_hub_layout.py")
+    spec = importlib.util.spec_from_file_location(f"{name}_fixture", Path(__file__).parents[1] / "benchmarks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-ME2_FIXTURE = _fixture_module()
+# ME2's Hub dataset as the authors' lmms-eval task reads it; GeoLaux's GitHub repository
+ME2_FIXTURE = _fixture_module("test_me2_hub_layout")
+GEOLAUX_FIXTURE = _fixture_module("test_geolaux_layouts")
 
 
 @pytest.fixture(autouse=True)
@@ -78,15 +80,18 @@ def hub_cache(hf_home: Path, repo_id: str, write) -> Path:
     return snapshot
 
 
-# Where each benchmark's fixture comes from, in the authors' layout. ME2 and GGBench: the
-# authors' own Hub datasets, put in the Hub cache under their ids (the shipped YAMLs name
-# them); the others have no Hub dataset of their authors (GeoLaux: a GitHub repository;
-# GeoEval: a download on request; CapGeo: an anonymous code link), so their fixture is the
-# local-build path: the variable naming a raw release in the authors' layout.
+# Where each benchmark's fixture comes from. ME2 and GGBench: the authors' own Hub datasets,
+# in their layout, put in the Hub cache under their ids (the shipped YAMLs name them). The
+# others have no Hub dataset of their authors (GeoLaux: a GitHub repository; GeoEval: a
+# download on request; CapGeo: a code link), so their fixture is the local-build path: the
+# variable naming a release in the authors' layout (GeoLaux: a clone of their repository,
+# as tests/benchmarks/test_geolaux_layouts.py writes it), or CapGeo's built folder.
 HUB_FIXTURES = {
     "jungypark/ME2": lambda folder: ME2_FIXTURE.write_hub_layout(folder),
     "opendatalab-raiser/GGBench": write_ggbench_hub_layout,
 }
+
+
 def _built_capgeo(root: Path) -> Path:
     """CapGeo's reasoning set is read from a folder its own build writes (captions joined in)."""
     from geomeval.benchmarks.capgeo import data
@@ -100,7 +105,8 @@ def _raw_sample(name: str):
 
 
 # benchmark -> (a folder to write under) -> what GEOMEVAL_LMMS_DATA_<NAME> names
-LOCAL_FIXTURES = {"geolaux": _raw_sample("geolaux"), "geoeval": _raw_sample("geoeval"),
+LOCAL_FIXTURES = {"geolaux": lambda root: GEOLAUX_FIXTURE.repository_layout(root / "GeoLaux"),
+                  "geoeval": _raw_sample("geoeval"),
                   "capgeo": _built_capgeo, "capgeo_bench": _raw_sample("capgeo_bench")}
 
 
