@@ -142,6 +142,9 @@ def test_every_task_without_data_stops_with_a_one_line_fix(task: str, tmp_path: 
     spec = for_task(task)
     assert "\n" not in message and message.startswith(f"geomeval lmms-eval task {task}: no {spec.title} data")
     assert f"Fix: get the release and set {loading.env_name(spec)}=PATH" in message
+    # PATH as that benchmark's data can be: CapGeo's reasoning set only as its own build writes it
+    build = "geomeval capgeo build --source SOURCE" if spec.name == "capgeo" else f"geomeval build {spec.name} --raw RELEASE"
+    assert build in message and (spec.name != "capgeo" or "geomeval build capgeo" not in message)
     if spec.hub_dataset:  # the authors' id is named, with how to reach it
         assert f"{loading.env_name(spec)}={spec.hub_dataset}" in message
 
