@@ -98,6 +98,20 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("Chords KL and MN of circle W are drawn; they meet at P.", "Chords KL and MN of circle W intersect at P."),
     ("Circle W has chord KL, and MN is its diameter.", "MN is a diameter of circle W, and KL is a chord of circle W."),
     ("Circle R lies inside circle Q and touches it at T.", "Circles Q and R are tangent at T."),
+    # model-style wordings, both languages
+    ("Point E sits on segment AB.", "E lies on AB."),
+    ("M is the center of segment AB.", "M is the midpoint of AB."),
+    ("M divides AB in half.", "M is the midpoint of AB."),
+    ("The line through A and B is parallel to CD.", "AB ∥ CD."),
+    ("C is the point where AB touches circle O.", "AB is tangent to circle O at C."),
+    ("ABCD is a cyclic quadrilateral with circumcircle O.", "ABCD is inscribed in circle O."),
+    ("In triangle ABC, D is the foot of the altitude from A.", "In triangle ABC, AD ⊥ BC at D."),
+    ("Through A, a tangent to circle O is drawn, meeting BC extended at P.", "PA is tangent to circle O at A, and P lies on BC."),
+    ("点M平分线段AB。", "M is the midpoint of AB."),
+    ("过点A作⊙O的切线，交BC的延长线于点P。", "PA is tangent to circle O at A, and P lies on BC."),
+    ("过点P作PE∥BC，交AB于点E。", "PE ∥ BC, and E lies on AB."),
+    ("直线a与直线b平行，直线c与a、b分别交于点P、Q。", "Lines a and b are parallel; line c meets a at P and b at Q."),
+    ("a∥b，c与a交于点P。", "Lines a and b are parallel; line c meets a at P."),
     ("Segment KL is a chord of circle W and meets MN at P.", "KL is a chord of circle W, and KL and MN intersect at P."),
     ("Segment EF is cut at M by line k, which is its perpendicular bisector.",
      "Line k is the perpendicular bisector of EF and meets EF at M."),
@@ -144,10 +158,13 @@ def test_a_denied_relation_is_not_recalled(candidate: str, reference: str) -> No
     ("In the coordinate plane, circle M: (x+2)^2+(y-3)^2=9.", "In the coordinate plane, circle M has centre (-2, 3) and radius 3."),
     ("In the coordinate plane, circle M has centre (-2, 3) and radius 3.", "In the coordinate plane, circle M: (x+2)^2+(y-3)^2=9."),
     ("圆M的方程为(y-3)^2+(x+2)^2=3^2。", "Circle M: (x+2)^2+(y-3)^2=9."),
+    ("Segments AB and CD have equal length.", "AB = CD."),
+    ("Angles ABC and DEF are equal.", "∠ABC = ∠DEF."),
 ])
-def test_a_circle_equation_states_its_centre_and_radius(candidate: str, reference: str) -> None:
+def test_numbers_in_other_words_are_recalled(candidate: str, reference: str) -> None:
     """The guide's rule: an equation (x - a)^2 + (y - b)^2 = r^2 of the one circle named states
-    its centre (a, b) and radius r, and a centre and radius state the equation."""
+    its centre (a, b) and radius r, and a centre and radius state the equation; equal lengths
+    and angles stated in words are the equalities."""
     assert score_captions(candidate, reference).recall["numerical"] == 1.0
 
 

@@ -87,6 +87,17 @@ def _respectively_touch(m: re.Match[str]) -> str:
     return ", and ".join(f"{m.group(1)} {m.group(2)} {s} at {p}" for s, p in zip(sides, pts, strict=True))
 
 
+def _foot_in_triangle(m: re.Match[str]) -> str:
+    """`D is the foot of the altitude from A` in the caption's one triangle with vertex A: on the opposite side."""
+    vertex = m.group(2)
+    sides = {tuple(t for t in cn.point_tokens(name) if t != vertex)
+             for name in re.findall(rf"(?:triangle|△) ?((?:{PT}){{3}}){RB}", m.string) if vertex in cn.point_tokens(name)}
+    if len(sides) != 1:
+        return m.group(0)
+    (side,) = sides
+    return f"{vertex}{m.group(1)} ⊥ {''.join(side)} at {m.group(1)}"
+
+
 def _through_line(p: str, how: str, to: str, meets: str, at: str) -> str:
     """`the line through P parallel to QR meets QS at T`: PT ∥ QR and T on QS (PT ⊥ QR at T when it meets QR itself)."""
     if how == "perpendicular" and cn.segment(to) == cn.segment(meets):
@@ -137,6 +148,23 @@ _EN_SUBS: list[Sub] = [
     _sub(("halfway", "midway"), rf"\b({PT}){RB} (?:is |lies )?(?:the point )?(?:exactly )?(?:halfway|midway) between (?:points? )?"
          rf"({PT}){RB} and (?:point )?({PT}){RB}", r"\1 is the midpoint of \2\3"),
     _sub(("middle point", "mid-point", "mid point"), r"\b(?:middle |mid-|mid )point of\b", "midpoint of"),
+    # more surface forms met in model-style captions
+    _sub(("sits on", "sitting on", "belongs to", "is situated on", "is located on", "is placed on"),
+         r"\b(?:sits|sitting|belongs|is situated|is located|is placed) (?:on|to|upon)\b(?= (?:the )?(?:line |segment |side |edge |circle |arc |⊙|[A-Z]))",
+         "lies on"),
+    _sub(("centre of", "center of"), rf"\b(?:the )?cent(?:re|er) of (?:the )?(?:line segment|segment|side|edge) (?=({SEG}){RB})", "the midpoint of "),
+    _sub(("in half", "into halves", "in two halves"), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) (?:divides|splits|cuts) (?:the )?(?:line segment |segment |side |edge )?"
+         rf"({SEG}) (?:in half|into halves|in two halves)\b", r"\1 is the midpoint of \2"),
+    _sub(("through",), rf"\b(?:the )?(?:straight )?line (?:passing |going )?through (?:the )?(?:points )?({PT}){RB} and ({PT}){RB}(?= (?:is|meets|intersects|cuts|crosses))",
+         r"line \1\2"),
+    _sub(("normal to",), r"\b(is|are) normal to\b", r"\1 perpendicular to"),
+    _sub(("equal length", "same length", "equal lengths"), rf"(?:\b(?:the )?(?:segments |sides )?)?({SEG}) and ({SEG}) (?:have|are of) (?:the )?(?:equal|same) lengths?\b",
+         r"\1 = \2"),
+    _sub(("angles",), rf"\bangles ((?:{PT}){{3}}){RB} and ((?:{PT}){{3}}){RB} (?:are (?:equal|congruent)(?: to each other)?|have the same (?:size|measure))\b",
+         r"∠\1 = ∠\2"),
+    _sub(("foot of the altitude", "foot of the height", "foot of the perpendicular"),
+         rf"\b({PT}){RB} is the foot of the (?:altitude|height|perpendicular) (?:drawn |dropped )?from (?:vertex |point )?({PT}){RB}(?! (?:to|on|onto)\b)",
+         lambda m: _foot_in_triangle(m)),
     _sub(("point of",), r"\b(is|are) (a|any|two|three) (points?|moving points?) of (?=(?:the )?(?:circle|line|segment|side|edge|arc|⊙|[A-Z]))",
          r"\1 \2 \3 on "),
     _sub(("bisects",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) bisects (?:the )?(?:line segment |segment |side |edge )?({SEG})",
@@ -332,6 +360,12 @@ _EN_SUBS: list[Sub] = [
     _sub(("cent",), rf"(⊙{PT}){RB},? (?:(?:which is |is )?cent(?:red|ered) at|with cent(?:re|er)|cent(?:re|er)) (?:point )?(?=\()",
          r"\1 has centre "),
     _sub((", =",), rf"({ANG}|{SEG}), (?:which is |that is )?[a-z][^,;.=]{{0,40}}, (?== ?{NUMSTART})", r"\1 "),
+    _sub(("the point where", "the point at which"), rf"(?<![A-Za-z0-9'])({PT}){RB} is the point (?:where|at which) ((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC}){RB}) "
+         rf"(?:touches|is tangent to) ((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC}){RB})", r"\2 is tangent to \3 at \1"),
+    _sub(("tangent",), rf"\b(?:through|at) (?:the )?(?:point )?({PT}){RB},? (?:we draw )?(?:a|the) tangent(?: line)?(?: to ({CIRC}))? (?:is )?(?:drawn,? )?(?:which )?"
+         rf"(?:meeting|meets|intersecting|intersects|cutting|cuts|hitting|hits) (?:the )?(?:extension of )?(?:the )?(?:line |side |segment )?({SEG})"
+         rf"(?: extended| produced)? at (?:the )?(?:point )?({PT}){RB}",
+         lambda m: f"{m.group(4)}{m.group(1)} is tangent to {m.group(2) or '⊙'} at {m.group(1)}, and {m.group(4)} lies on {m.group(3)}"),
     _sub(("drawn through", "runs through"), rf"({CIRC}) (?:is drawn|drawn|runs) through (?=(?:the )?(?:points? )?{PT}{RB})", r"\1 passes through "),
     _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
     _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),
@@ -349,7 +383,9 @@ _EN_SUBS: list[Sub] = [
     _sub(("tangent",), rf"(?:\btangent (?:line )?({SEG})|({SEG}) tangent) at (?:point )?({PT}){RB}", r"\1\2 tangent to ⊙ at \3"),
     _sub(("bisector",), rf"\b(?:the )?(?:angle )?bisector ({SEG}) of (∠ ?[A-Z0-9']{{1,9}})", r"\1 bisects \2"),
     _sub(("bisector",), rf"({SEG}) ?: ?(?:the )?(?:angle )?bisector of (∠ ?[A-Z0-9']{{1,9}})", r"\1 bisects \2"),
-    _sub(("cyclic",), rf"({POLY}) (?:is )?cyclic,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({CIRC})", r"\1 is inscribed in \2"),
+    _sub(("cyclic",), rf"({POLY}) (?:is )?(?:a )?cyclic(?: quadrilateral| polygon)?,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({CIRC})", r"\1 is inscribed in \2"),
+    _sub(("cyclic",), rf"({POLY}) (?:is )?(?:a )?cyclic(?: quadrilateral| polygon)?,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({PT}){RB}",
+         r"\1 is inscribed in ⊙\2"),
     _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB})[,;]? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
          r"\1 at \2"),
     # the passive: `segment EF is cut at M by line k` is `line k meets EF at M`

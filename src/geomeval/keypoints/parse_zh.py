@@ -167,6 +167,12 @@ _ZH_SUBS: list[Sub] = [
     _sub(("半径",), rf"半径(?:为|是)({NUMC})的(⊙{PT})", r"\2,\2的半径为\1,"),
     _sub(("半径",), r"半径(?=\d)", "半径为"),
     _sub(("长",), rf"(?:长|长度)(?:为|是)({NUMC})的(弦|线段|边)?({SEG})", r"\2\3,\3=\1,"),
+    _sub(("平分",), rf"(?<![A-Z0-9'])(?:点)?({PT})平分(?:线段|边)?({SEG}){RB}", r"\1是\2的中点"),
+    _sub(("切线",), rf"过(?:切)?(?:点)?({PT})作(⊙{PT}?)的切线(?:{PT}{PT})?,?(?:且)?(?:交|与)((?:直线|线段)?{SEG})(?:的延长线)?(?:相交)?于(?:点)?({PT})",
+         r"\4\1切\2于点\1,点\4在\3上"),
+    _sub(("作",), rf"作({SEG})([∥⊥])((?:直线|线段)?{SEG}),(?=交)", r"作\1\2\3,\1"),
+    _sub(("分别",), rf"((?:直线)?(?:ℓ?[a-z]\d{{0,2}}|{SEG}))(?:与|和)((?:直线)?(?:ℓ?[a-z]\d{{0,2}}|{SEG}))(?:、|和|与)((?:直线)?(?:ℓ?[a-z]\d{{0,2}}|{SEG}))"
+         rf"分别(?:相)?交于(?:点)?({PT})(?:、|和|与)(?:点)?({PT})", r"\1与\2交于点\4,\1与\3交于点\5"),
     _sub(("垂线",), rf"过(?:圆心|点)?({PT})作((?:直线|线段)?(?:{SEG}|[a-z]\d{{0,2}}))的垂线(?:段)?,?垂足(?:为|是)(?:点)?({PT})",
          r"\1\3⊥\2于点\3"),
     _sub(("公共点",), rf"((?:直线|线段)?{SEG}|⊙{PT}?)(与|和)((?:直线|线段)?{SEG}|⊙{PT}?)(?:有且)?只有一个公共点(?:点)?({PT})",
@@ -228,6 +234,10 @@ _MIXED_WORDS = [(re.compile(p), r) for p, r in (
 _HAS_WORD = re.compile(r"[a-z]{3,}")
 
 
+_BARE_MEETS_BEFORE = re.compile(r"(?<![A-Za-z0-9'_ℓ])([a-w]\d{0,2})(?=(?:与|和)(?:直线)?ℓ[a-w]\d{0,2}(?![A-Za-z0-9'_])(?:相)?交)")
+_BARE_MEETS_AFTER = re.compile(r"(?<=ℓ[a-w])((?:\d{0,2})(?:与|和)(?:直线)?)([a-w]\d{0,2})(?![A-Za-z0-9'_])(?=(?:相)?交)")
+
+
 def normalise(text: str) -> str:
     text = drop_colours_zh(common(text))
     if _HAS_WORD.search(text):
@@ -236,6 +246,16 @@ def normalise(text: str) -> str:
     text = apply_subs(_ZH_SUBS, text.replace(" ", ""))
     if "⊥" in text or "∥" in text:
         text = bare_line_names(text, space="")
+    text = _line_names(text)
+    if "ℓ" in text and "交" in text:  # `c与a交于点P` with a a line: c is one too
+        meets = _BARE_MEETS_BEFORE.sub(r"ℓ\1", _BARE_MEETS_AFTER.sub(r"\1ℓ\2", text))
+        if meets != text:
+            text = _line_names(meets)
+    return text
+
+
+def _line_names(text: str) -> str:
+    """Every lone occurrence of a letter the caption names as a line (`ℓa`) written as that line."""
     names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
     for name in sorted(names):
         text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
