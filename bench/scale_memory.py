@@ -1,5 +1,6 @@
-"""Peak memory (max RSS) of `build`, `run`, `score` (rescore) and loading a raw release as the
-data grows: streamed, the way geomeval works, against held whole, the former way.
+"""Peak memory (max RSS) of `build`, `run`, `score` (rescore), loading a raw release,
+`publish` and lmms-eval's dataset as the data grows: streamed, the way geomeval works,
+against held whole, the former way.
 
     python bench/scale_memory.py [--full] [--sizes 1000,10000] [--whole-up-to 10000] [--paths build,raw]
 
@@ -19,10 +20,16 @@ Side by side, per path:
   window at a time (streamed only: there is no held-whole way left to run);
 - raw load: the items of the raw release (`--data` a raw folder), every figure's bytes
   touched, streamed (read once into temporary shards, items made as reached) against the
-  release read into a Dataset (`from_raw`, the former way).
+  release read into a Dataset (`from_raw`, the former way);
+- publish: `geomeval publish geolaux --data RAW` as a dry run (`publish.stage`): the release
+  built into the staged folder, its card written, and the folder validated (every row loaded
+  back by `datasets` and compared with the source's);
+- lmms-eval: the dataset geomeval's lmms-eval tasks read, made from the raw release
+  (`integrations.lmms.datasets.resolve_dataset`: the release fingerprinted, then built once
+  into the cache).
 
-`--paths` measures only some of the paths (build, run, rescore, raw: raw load); a run needs
-the build, a rescore the run.
+`--paths` measures only some of the paths (build, run, rescore, raw: raw load, publish,
+lmms: lmms-eval's dataset); a run needs the build, a rescore the run.
 
 Prints MB per N and, per path, the ratio of each larger N's peak to N=1000's. Target: every
 streamed ratio within 1.5x (flat in N) while the data grows 10x or 100x. Exits 1 when missed.
@@ -43,7 +50,7 @@ from _replicated import replicated_release
 from run_fixed_cost import MODEL_ANSWER
 
 TARGET = 1.5
-PATHS = ("build", "run", "rescore", "raw")
+PATHS = ("build", "run", "rescore", "raw", "publish", "lmms")
 PEAK = """
 print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
 """
@@ -103,6 +110,22 @@ assert sum(1 for row in rows if row["image"]["bytes"]) == int(sys.argv[3])
 """ + PEAK
 
 
+PUBLISH = """
+import sys
+from geomeval.publish import stage
+staged = stage("geolaux", sys.argv[2], data=sys.argv[1], overwrite=True)
+assert any(f"{sys.argv[3]} rows" in check for check in staged.checks), staged.checks
+""" + PEAK
+LMMS = """
+import sys
+from pathlib import Path
+from geomeval.integrations.lmms.datasets import resolve_dataset
+from geomeval.integrations.lmms.registry import for_task
+built = Path(resolve_dataset(sys.argv[1], for_task("geolaux")))
+assert (built / "README.md").exists() and str(built).startswith(sys.argv[2]), built
+""" + PEAK
+
+
 def max_rss_mb(code: str, *args: str, env: dict[str, str]) -> float:
     """A fresh interpreter running `code`; its peak RSS in MB (it must succeed). The child
     reports its own VmHWM, which starts afresh at exec: the kernel's ru_maxrss of a child
@@ -123,7 +146,8 @@ def main() -> None:
                         help="measure the held-whole ways only up to this N (10k already takes 2 GB)")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "geomeval-bench-scale")
     parser.add_argument("--paths", default=",".join(PATHS),
-                        help="the paths to measure, of build, run, rescore, raw (a run needs the build, a rescore the run)")
+                        help="the paths to measure, of build, run, rescore, raw, publish, lmms "
+                             "(a run needs the build, a rescore the run)")
     args = parser.parse_args()
     paths = set(args.paths.split(","))
     if not paths <= set(PATHS) or ("run" in paths and "build" not in paths) or ("rescore" in paths and "run" not in paths):
@@ -150,13 +174,23 @@ def main() -> None:
                     RESCORE, str(Path(tmp) / f"run-{n}-streamed"), str(n), env=env)
             for way in ways if "raw" in paths else ():
                 rows.setdefault(f"raw load, {way}", {})[n] = max_rss_mb(RAW_LOAD, str(raw), way, str(n), env=env)
+            if "publish" in paths:  # `geomeval publish geolaux --data RAW` (a dry run): build, stage, validate
+                out = Path(tmp) / f"published-{n}"
+                rows.setdefault("publish, streamed", {})[n] = max_rss_mb(
+                    PUBLISH, str(raw), str(out), str(n), env={**env, "HF_DATASETS_CACHE": str(out) + "-hf"})
+                subprocess.run(["rm", "-rf", str(out), str(out) + "-hf"], check=False)
+            if "lmms" in paths:  # the built folder lmms-eval's geolaux task reads, made from the raw release
+                cache = Path(tmp) / f"lmms-{n}"
+                rows.setdefault("lmms-eval data, streamed", {})[n] = max_rss_mb(
+                    LMMS, str(raw), str(cache), env={**env, "GEOMEVAL_CACHE_DIR": str(cache)})
+                subprocess.run(["rm", "-rf", str(cache)], check=False)
             for name in (f"built-{n}-whole", f"run-{n}-whole"):  # disk for the next N
                 subprocess.run(["rm", "-rf", str(Path(tmp) / name)], check=False)
             print(json.dumps({k: v[n] for k, v in rows.items() if n in v}), file=sys.stderr)
     first = sizes[0]
     larger = sizes[1:]
     print(f"max RSS (MB) of fresh processes, GeoLaux items replicated; {os.cpu_count()} cores")
-    print(f"{'':20}" + "".join(f"{f'N={n}':>10}" for n in sizes) + "".join(f"{f'N={n}/N={first}':>16}" for n in larger))
+    print(f"{'':26}" + "".join(f"{f'N={n}':>10}" for n in sizes) + "".join(f"{f'N={n}/N={first}':>16}" for n in larger))
     failed = []
     for label, peaks in rows.items():
         cells = "".join(f"{peaks[n]:10.0f}" if n in peaks else f"{'-':>10}" for n in sizes)
@@ -167,7 +201,7 @@ def main() -> None:
             verdict = "  FAIL" if missed else "  PASS"
             if missed:
                 failed.append(label)
-        print(f"{label:20}{cells}{ratios}{verdict}")
+        print(f"{label:26}{cells}{ratios}{verdict}")
     for n in [n for n in sizes if any(n in peaks for label, peaks in rows.items() if label.endswith("whole"))]:
         print(f"N={n}: held whole / streamed, " + ", ".join(
             f"{path} {rows[f'{path}, whole'][n] / rows[f'{path}, streamed'][n]:.2f}x"

@@ -6,6 +6,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import Any
 
 from .records import SampleRecord, Score
@@ -46,11 +47,16 @@ class _Tally:
         if score.judge:
             self.judge[score.judge] += 1
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, repeats: bool | None = None) -> dict[str, Any]:
+        """`repeats`: whether some clusters repeat, when known (None: looked for here)."""
         values = self.values
+        if repeats is None:
+            repeats = bool(repeated(self.clusters, first=True))
         return {
             "value": (sum(values) / len(values)) if values else None,
-            **mean_uncertainty(values, self.clusters),
+            # the clusters only where some repeat: with every item its own cluster the
+            # interval is the unclustered one, found without a set of every cluster
+            **mean_uncertainty(values, self.clusters if repeats else None),
             "scored": len(values),
             "total": self.total,
             "coverage": (len(values) / self.total) if self.total else 0.0,
@@ -62,17 +68,57 @@ class _Tally:
         }
 
 
+SLICE = 32768
+"""`repeated` looks for repeats among about this many numbers at a time (at most SLICES walks)."""
+SLICES = 16
+
+
+def repeated(numbers: array[int], *, first: bool = False) -> set[int]:
+    """The numbers found more than once in `numbers` (with `first`, the search stops at the
+    first slice holding a repeat).
+
+    Held meanwhile: a set of one slice of them (a set of every number costs about 70 bytes a
+    number, against the array's 8), at the cost of a walk of the array per slice."""
+    slices = min(SLICES, max(1, len(numbers) // SLICE))
+    found: set[int] = set()
+    for part in range(slices):
+        some = numbers if slices == 1 else [number for number in numbers if number % slices == part]
+        if len(set(some)) == len(some):
+            continue
+        found.update(number for number, count in Counter(some).items() if count > 1)
+        if first:
+            break
+    return found
+
+
 class _Clusters:
-    """Each record's cluster for the standard error as a small number: items sharing
+    """Each record's cluster for the standard error as a number: items sharing
     `meta["cluster"]` (variants of one source problem) share one, any other item is its own
-    (its id), so the tallies hold 8 bytes a value rather than the cluster's text."""
+    (its id), so the tallies hold 8 bytes a value rather than the cluster's text.
+
+    A text's number is an 8-byte digest of it (blake2b), so nothing is held per cluster (a
+    table of every id, and a set of every cluster to find none repeats, cost about 270 bytes
+    an item more: 27 MB at 100k items); texts go to the
+    same number only by a digest collision, about n²/2⁶⁵ (3e-10 at 100k distinct clusters).
+    Only the grouping is read (which values share a cluster), so the standard errors are
+    those of the numbering by first appearance this replaces. A cluster that is not a text (a
+    number in meta) is numbered through a table of those alone."""
 
     def __init__(self) -> None:
-        self._numbers: dict[Hashable, int] = {}
+        self._others: dict[Hashable, int] = {}
 
     def of(self, record: SampleRecord) -> int:
         key = record.meta.get("cluster", record.id)
-        return self._numbers.setdefault(key, len(self._numbers))
+        if isinstance(key, str):
+            return _digest(b"s" + key.encode("utf-8", "surrogatepass"))
+        found = self._others.get(key)
+        if found is None:
+            found = self._others[key] = _digest(b"o" + repr(key).encode("utf-8", "surrogatepass"))
+        return found
+
+
+def _digest(data: bytes) -> int:
+    return int.from_bytes(blake2b(data, digest_size=8).digest(), "little", signed=True)
 
 
 def metric_summary(records: Iterable[SampleRecord], metric: str) -> dict[str, Any]:
@@ -145,6 +191,7 @@ def summarize(
     overall = {m: _Tally() for m in metrics}
     groups: list[dict[str, dict[str, _Tally]]] = [{} for _ in breakdowns]
     clusters = _Clusters()
+    doubled = False
     for record in records:
         scored = [record.scores.get(m) for m in metrics]
         # only a scored value needs its cluster (an unscored item's meta is not read for it)
@@ -152,15 +199,20 @@ def summarize(
         tallies = [overall]
         for breakdown, buckets in zip(breakdowns, groups, strict=True):
             value = breakdown.of(record)
-            for bucket in [value] if isinstance(value, str) else (value or ()):
+            named = [value] if isinstance(value, str) else list(value or ())
+            doubled = doubled or len(set(named)) < len(named)  # a group given twice counts the item twice
+            for bucket in named:
                 if bucket not in buckets:
                     buckets[bucket] = {m: _Tally() for m in metrics}
                 tallies.append(buckets[bucket])
         for metric, score in zip(metrics, scored, strict=True):
             for per_metric in tallies:
                 per_metric[metric].add(score, cluster)
+    # a group's items are some of the overall ones: where no cluster repeats overall (and no
+    # item is in a group twice), none repeats in a group either, and its clusters need no look
+    repeats = {m: bool(repeated(overall[m].clusters, first=True)) for m in metrics}
     summary: dict[str, Any] = {
-        "metrics": {m: overall[m].summary() for m in metrics},
+        "metrics": {m: overall[m].summary(repeats[m]) for m in metrics},
         "breakdowns": {},
     }
     for name, unit in (units or {}).items():
@@ -169,7 +221,7 @@ def summarize(
     for breakdown, buckets in zip(breakdowns, groups, strict=True):
         order = list(breakdown.order) + sorted(k for k in buckets if k not in breakdown.order)
         summary["breakdowns"][breakdown.name] = {
-            k: {m: buckets[k][m].summary() for m in metrics} for k in order if k in buckets
+            k: {m: buckets[k][m].summary(None if repeats[m] or doubled else False) for m in metrics} for k in order if k in buckets
         }
     return summary
 

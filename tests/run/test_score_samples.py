@@ -72,6 +72,29 @@ def test_an_id_written_twice_is_one_item_its_last_line(first_run: Path, tmp_path
     assert [r["id"] for r in rescored] == [r["id"] for r in records if r["id"] != records[3]["id"]] + [records[3]["id"]]
 
 
+@pytest.mark.parametrize("digest", ["real", "every id meets another"])
+def test_ids_written_twice_are_told_apart_by_their_text_not_their_digest(
+    first_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, digest: str
+) -> None:
+    """The rescore's check holds an 8-byte digest per id, not the ids: ids whose digests meet
+    (forced here: two values for every id) are read again and told apart, so an id written
+    twice is still one item, its last line, and distinct ids stay distinct."""
+    from geomeval import runner
+
+    if digest != "real":
+        monkeypatch.setattr(runner, "_id_digest", lambda item_id: len(item_id) % 2)
+    run = copy_of(first_run, tmp_path)
+    records = lines(run)
+    n = len(records)
+    write_lines(run, [*records, dict(records[3], response="B"), dict(records[5], response="C")])
+    results = rescore(run, parse_judge_spec("offline"))
+    assert results["n_items"] == n
+    rescored = lines(run)
+    assert sorted(r["id"] for r in rescored) == sorted(r["id"] for r in records)
+    by_id = {r["id"]: r["response"] for r in rescored}
+    assert (by_id[records[3]["id"]], by_id[records[5]["id"]]) == ("B", "C")
+
+
 MUTATIONS: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
     "target is text": (lambda r: r.update(target="x"), "'target': expected an object, got text"),
     "meta is a list": (lambda r: r.update(meta=[1]), "'meta': expected an object, got a list"),
