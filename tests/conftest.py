@@ -12,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,6 +62,32 @@ def geolaux_built(geolaux_raw: Path, tmp_path_factory: pytest.TempPathFactory) -
     out = tmp_path_factory.mktemp("geolaux") / "built"
     build(str(geolaux_raw), str(out))
     return out
+
+
+def _click_command_built_once() -> None:
+    """Typer's CliRunner turns the Typer app into a click command on every `invoke`: for
+    geomeval's app, reading every command's signature and type hints, about 0.1 CPU-s a call
+    (a third of each run in tests/faces/test_keys.py). A real `geomeval` process builds it
+    once; so do the tests here, for each app whose commands have not changed since."""
+    import typer.main
+    import typer.testing
+
+    build = typer.main.get_command
+    built: dict[int, tuple[Any, tuple[int, ...], Any]] = {}
+
+    def shape(app: Any) -> tuple[int, ...]:  # a command or group added later builds it again
+        return (id(app.registered_callback), *map(id, app.registered_commands), 0, *map(id, app.registered_groups))
+
+    def get_command(app: Any) -> Any:
+        known = built.get(id(app))
+        if known is None or known[0] is not app or known[1] != shape(app):
+            known = built[id(app)] = (app, shape(app), build(app))
+        return known[2]
+
+    typer.testing._get_command = get_command  # type: ignore[attr-defined]
+
+
+_click_command_built_once()
 
 
 @pytest.fixture(autouse=True)
