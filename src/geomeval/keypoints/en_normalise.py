@@ -149,6 +149,35 @@ _EN_SUBS: list[Sub] = [
          rf"({PT}){RB} and (?:point )?({PT}){RB}", r"\1 is the midpoint of \2\3"),
     _sub(("middle point", "mid-point", "mid point"), r"\b(?:middle |mid-|mid )point of\b", "midpoint of"),
     # more surface forms met in model-style captions
+    _sub((", which ", ", that "), r"((?:\bthe )?(?:line|segment|circle|ray) [a-zA-Z]\d{0,2}|(?<![A-Za-z0-9'])[A-Z][0-9']{0,2}[A-Z][0-9']{0,2}), (?:which|that) "
+         r"([^,;.]{3,50}), (runs|is|lies|meets|touches|cuts|crosses|intersects|passes|bisects|parallel to|perpendicular to)\b", r"\1 \2, and \1 \3"),
+    _sub(("through",), rf"\bthrough (?:the )?(midpoint |point )?({PT}){RB}((?: of (?:the )?(?:segment |side )?{SEG})?),? (?:we draw |draw )?(?:a |the )?"
+         r"(?:straight )?line ([a-w]\d{0,2})(?![A-Za-z0-9'])",
+         lambda m: (f"{m.group(2)} is the midpoint{m.group(3)}, " if m.group(1) == "midpoint " and m.group(3) else "")
+         + f"{m.group(2)} lies on line {m.group(4)}, and line {m.group(4)}"),
+    _sub(("chosen on", "taken on", "selected on", "picked on", "marked on", "chosen in", "taken in"),
+         r"\b(?:is|are) (?:chosen|taken|selected|picked|marked)(?= (?:on|in|upon) )", "lies"),
+    _sub(("another point", "one more point", "second point", "third point"), r"\bis (?:another|one more|a second|a third) point (?=on|of)", "is a point "),
+    _sub(("bisect each other",), rf"({SEG}) and ({SEG}) bisect each other at (?:the )?(?:point )?({PT}){RB}",
+         r"\3 is the midpoint of \1, \3 is the midpoint of \2, and \1 and \2 meet at \3"),
+    _sub(("midpoint of both", "midpoint of each"), rf"({SEG}) and ({SEG}) (meet|intersect|cross) at (?:the )?(?:point )?({PT}){RB},? (?:which is )?"
+         r"the midpoint of (?:both|each)(?: of them)?", r"\1 and \2 \3 at \4, \4 is the midpoint of \1, \4 is the midpoint of \2"),
+    _sub(("equidistant",), rf"(?<![A-Za-z0-9'])({PT}) is equidistant from (?:points )?({PT}) and ({PT}) and (?:lies|is) on (?:the )?(?:segment )?({SEG})",
+         lambda m: f"{m.group(1)} is the midpoint of {m.group(4)}" if cn.segment(m.group(2) + m.group(3)) == cn.segment(m.group(4))
+         else m.group(0)),
+    _sub(("hypotenuse", "its base", "its side", "its leg"), rf"\bof (?:its|the) (?:hypotenuse|base|side|leg) (?=({SEG}){RB})", "of "),
+    _sub((", a chord", ", the chord", ", a diameter", ", the diameter", ", a radius", ", a tangent", ", the tangent"),
+         r"((?<![A-Za-z0-9'])[A-Z][0-9']{0,2}[A-Z][0-9']{0,2}), (?:a|the|one) (chord|diameter|radius|tangent) of ([^,;.]{1,30}), ",
+         r"\1 is a \2 of \3, and \1 "),
+    _sub(("bisected by",), rf"({SEG}) is bisected by (?:the )?(?:radius |line |segment |diameter )?({SEG}) at (?:the )?(?:point )?({PT}){RB}",
+         r"\3 is the midpoint of \1, and \3 lies on \2"),
+    _sub(("common points", "points in common"), r"(\b[^,;.]{1,24}?) and ([^,;.]{1,24}?) have (?:two|2) (?:common points|points in common),? "
+         rf"(?:namely |at )?(?:points )?({PT}){RB} and ({PT}){RB}", r"\1 and \2 meet at \3 and \4"),
+    _sub(("vertices on", "vertices lie on", "vertices lying on"), rf"({POLY}) ([^,;.]{{0,30}}?)with (?:all )?(?:three |four |five |six )?(?:of )?its vertices (?:lying |lie )?on ",
+         r"\1 \2, \1 is inscribed in "),
+    _sub(("tangent",), rf"\b(?:the )?(?:two )?tangent(?:s| segments| lines)?,? ({SEG}) and ({SEG}),? (?:are )?(?:drawn )?to ([^,;.]{{1,20}}?),? "
+         rf"(?:touching|which touch|that touch|touch|and touch) (?:it |the circle |{CIRC} |circle {PT} )?at (?:the )?(?:points )?({PT}){RB} and ({PT}){RB}",
+         r"\1 and \2 are tangent to \3 at \4 and \5"),
     _sub(("sits on", "sitting on", "belongs to", "is situated on", "is located on", "is placed on"),
          r"\b(?:sits|sitting|belongs|is situated|is located|is placed) (?:on|to|upon)\b(?= (?:the )?(?:line |segment |side |edge |circle |arc |⊙|[A-Z]))",
          "lies on"),
@@ -218,7 +247,7 @@ _EN_SUBS: list[Sub] = [
          r"\1 ⊥ \3, and \1 \2 \3"),
     _sub(("from",), rf"\b(?:the )?(median|altitude|height|angle bisector)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB}"
          rf"(?: (?:to|on|onto) (?:the )?(?:side |hypotenuse |base )?{SEG})? is ({SEG})", r"\3 is the \1"),
-    _sub(("from",), rf"\b(?:the )?(median|altitude|height)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} "
+    _sub(("from",), rf"\b(?:the )?(median|altitude|height|angle bisector)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} "
          rf"(meets|intersects|cuts|reaches|hits) (?:the )?(?:side |segment |hypotenuse |base )?({SEG}) at (?:its midpoint |the point |point )?"
          rf"({PT}){RB}", r"\2\5 is the \1, and \2\5 \3 \4 at \5"),
     _sub((" as the ", " as its "), rf"(?:\b(?:has|have|with|and|takes?)|,) ({PT}){RB} as (?:the |its )(midpoint|cent(?:re|er)|centroid|incent(?:re|er)"
@@ -288,6 +317,8 @@ _EN_SUBS: list[Sub] = [
     _sub((" at the centroid", " at the incent", " at the circumcent", " at the orthocent", " at its centroid", " at its incent",
           " at its circumcent", " at its orthocent"),
          rf" at (?:the|its) (centroid|incent(?:re|er)|circumcent(?:re|er)|orthocent(?:re|er)) ({PT}){RB}", r" at \2, \2 is the \1,"),
+    _sub((" at the centre", " at the center", " at its centre", " at its center"),
+         rf"\b(meet|meets|cross|crosses|intersect|intersects) at (?:the|its) cent(?:re|er) ({PT}){RB}", r"\1 at \2, \2 is the centre,"),
     _sub(("long",), rf"({SEG})(?:,? | ?\()(?:which is |that is )?({NUMC}) (?:units? |cm )?long\b\)?", r"\1 = \2"),
     _sub(("origin",), rf"(?:^|(?<=; )|(?<=, ))({PT}){RB} :? ?(?:the )?origin\b", r"\1 is the origin"),
     _sub(("one another",), r"\bone another\b", "each other"),
@@ -366,6 +397,7 @@ _EN_SUBS: list[Sub] = [
          rf"(?:meeting|meets|intersecting|intersects|cutting|cuts|hitting|hits) (?:the )?(?:extension of )?(?:the )?(?:line |side |segment )?({SEG})"
          rf"(?: extended| produced)? at (?:the )?(?:point )?({PT}){RB}",
          lambda m: f"{m.group(4)}{m.group(1)} is tangent to {m.group(2) or '⊙'} at {m.group(1)}, and {m.group(4)} lies on {m.group(3)}"),
+    _sub(("bisector of",), rf"({SEG}), (?:the |an |a )?(?:angle )?bisector of (∠ ?[A-Z0-9']{{1,9}}), ", r"\1 bisects \2, and \1 "),
     _sub(("drawn through", "runs through"), rf"({CIRC}) (?:is drawn|drawn|runs) through (?=(?:the )?(?:points? )?{PT}{RB})", r"\1 passes through "),
     _sub(("into two equal",), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9'α-ω]{1,9}) into two equal (?:angles|parts|halves)\b", r"bisects \1"),
     _sub(("between them", "between the two"), r"(∠ ?[A-Z0-9']{1,9}) between (?:them|the two (?:lines|tangents|segments|sides))\b", r"\1"),
@@ -386,7 +418,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("cyclic",), rf"({POLY}) (?:is )?(?:a )?cyclic(?: quadrilateral| polygon)?,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({CIRC})", r"\1 is inscribed in \2"),
     _sub(("cyclic",), rf"({POLY}) (?:is )?(?:a )?cyclic(?: quadrilateral| polygon)?,? (?:with )?(?:circumcircle|circumscribed circle|its circumcircle) ({PT}){RB}",
          r"\1 is inscribed in ⊙\2"),
-    _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB})[,;]? (?:with |and )?(?:the |its )?foot (?:is |at |being )?(?:point )?({PT}){RB}",
+    _sub(("foot",), rf"(⊥ ?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB})[,;]? (?:with |and )?(?:the |its )?foot(?: of the perpendicular)? (?:is |at |being )?(?:point )?({PT}){RB}",
          r"\1 at \2"),
     # the passive: `segment EF is cut at M by line k` is `line k meets EF at M`
     _sub((" by ",), rf"((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})(?: ?= ?[^,;.]{{1,12}})?,? (?:is|are|gets|being) (?:cut|crossed|met|intersected) "

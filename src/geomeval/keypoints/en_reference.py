@@ -32,19 +32,23 @@ _OBJECT = re.compile(
     r"|(?P<curve>\b(?:the )?(?P<cv>parabola|hyperbola|ellipse|curve|graph)\b)"
     r"|(?P<poly>\b(?:triangle|quadrilateral|square|rectangle|parallelogram|rhombus|trapezoid|polygon|△) ?"
     r"(?P<pn>(?:[A-Z][0-9']{0,2}){3,8})(?![A-Za-z0-9']))"
+    r"|(?P<bpoly>(?<![A-Za-z0-9'∠⊙△])(?P<bn>(?:[A-Z][0-9']{0,2}){3,8})(?![A-Za-z0-9'(]))"
     r"|(?P<seg>(?<![A-Za-z0-9'∠⊙△])(?P<sn>[A-Z][0-9']{0,2}[A-Z][0-9']{0,2})(?![A-Za-z0-9'(]))"
     r"|(?P<point>(?<![A-Za-z0-9'∠⊙△])(?P<pt>[A-Z][0-9']{0,2})(?![A-Za-z0-9'(]))"
 )
 _CLAUSE_END = re.compile(r"[.;:](?: |$)|, (?:and |but |while |so )?|(?<=[a-z0-9°]) (?:and|but) (?=[A-Za-z⊙△])")
 _PRONOUN = re.compile(r"(?<![A-Za-z'])(?:(?P<p>[Ii]t)|(?P<they>[Tt]hey)|(?P<its>its)(?= (?:perpendicular bisector|diameter|chord|median|altitude"
-                      r"|tangent|radius|angle bisector|diagonal)\b))(?![A-Za-z'])"
-                      r"|(?<=[A-Za-z0-9°'] and )(?P<verb>)(?=(?:touches|meets|crosses|cuts|intersects|is tangent to|passes through|bisects) )")
+                      r"|tangent|radius|angle bisector|diagonals|diagonal)\b))(?![A-Za-z'])"
+                      r"|(?<=[A-Za-z0-9°'] and )(?P<verb>)(?=(?:touches|meets|crosses|cuts|intersects|is tangent to|passes through|bisects"
+                      r"|is parallel to|is perpendicular to|runs parallel to|lies on) )"
+                      r"|(?<=[A-Za-z0-9°'] and )(?P<pverb>)(?=(?:cross|meet|intersect) (?:each other )?at )")
 _SUBJECT_VERB = re.compile(r" (?:also |then |again )?(?:is|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects"
                            r"|has|meets|reaches|hits)\b")
 _VERB = re.compile(r"\b(?:is|are|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects|has|reaches|hits)\b")
-_ROLE = re.compile(r" (perpendicular bisector|angle bisector|diameter|chord|median|altitude|tangent|radius|diagonal)\b")
+_ROLE = re.compile(r" (perpendicular bisector|angle bisector|diameter|chord|median|altitude|tangent|radius|diagonals|diagonal)\b")
 _ELIDED_TRIGGERS = (" and touches", " and meets", " and crosses", " and cuts", " and intersects", " and is tangent",
-                    " and passes", " and bisects")
+                    " and passes", " and bisects", " and is parallel", " and is perpendicular", " and runs parallel", " and lies on")
+_PLURAL_TRIGGERS = (" and cross", " and meet", " and intersect")
 _PLURAL_VERB = re.compile(r" (?:(?:both |also |then |again )?(?:meet|cross|intersect|touch|are|lie)\b)")
 _NOT_REFERRING = re.compile(r" (?:is|was) (?:known|given|clear|easy|true|obvious|required|assumed|seen|shown|found)\b|,? follows?\b")
 _OBJECT_BEFORE = re.compile(r"(?:\b(?:to|on|of|meets|meeting|crosses|crossing|cuts|cutting|intersects|intersecting|touches|touching"
@@ -71,6 +75,8 @@ def _surface(m: re.Match[str]) -> tuple[str, str]:
         return "curve", "the " + m.group("cv")
     if m.group("poly"):
         return "poly", m.group(0).strip()
+    if m.group("bpoly"):
+        return "poly", m.group("bn")
     if m.group("seg"):
         return "seg", m.group("sn")
     return kind or "point", m.group("pt")
@@ -78,7 +84,7 @@ def _surface(m: re.Match[str]) -> tuple[str, str]:
 
 def resolve_pronouns(text: str) -> str:
     """`it` replaced by what it stands for (see the module docstring); the rest untouched."""
-    if "it" not in text and "It" not in text and not any(v in text for v in _ELIDED_TRIGGERS):
+    if "it" not in text and "It" not in text and not any(v in text for v in (*_ELIDED_TRIGGERS, *_PLURAL_TRIGGERS)):
         return text
     objects = [(m.start(), *_surface(m)) for m in _OBJECT.finditer(text)]
     if not objects:
@@ -96,6 +102,16 @@ def resolve_pronouns(text: str) -> str:
         clause = bounds[bisect_left(bounds, pos + 1) - 1]
         subject_here = clause == pos or text[clause:pos].strip() in ("", "and", "but", "then", "so")
         name: str | None = None
+        if m.group("pverb") is not None:  # `the diagonals PR and QS are drawn and cross at T`: both cross
+            k = bisect_left(bounds, clause)
+            begin = bounds[k - 1] if clause == pos and k > 0 else clause  # the clause that ends in this `and`
+            pair = [o for o in objects[bisect_left(starts, begin) : bisect_left(starts, pos)] if o[1] != "point"][:2]
+            if (len(pair) == 2 and pair[0][1] == pair[1][1] and pair[0][2] != pair[1][2] and last <= pos - 5
+                    and not _VERB.search(text, begin, pair[1][0])):
+                out.append(text[last : pos - 5])
+                out.append(f"; {pair[0][2]} and {pair[1][2]} ")
+                last = pos
+            continue
         if m.group("verb") is not None:  # `circle R lies inside circle Q and touches it at T`: the subject is R's
             here = _subject(clause, pos, objects, starts)
             if here is not None and here[1] != "point" and not _VERB.search(text, clause, here[0]):
@@ -111,6 +127,8 @@ def resolve_pronouns(text: str) -> str:
             name = _two_before(clause, objects, starts) if subject_here and _PLURAL_VERB.match(rest) else None
         elif m.group("its"):  # `line l, which is its perpendicular bisector`: the bisector of the object before
             role = _ROLE.match(rest)
+            if role is not None and re.match(r",? ?(?:[A-Z]|⊙|ℓ)", rest[role.end() :]):
+                continue  # `its diagonals AC and BD`: named, the rules read it
             of = _owner_before(role.group(1), pos, objects, starts) if role else None
             if role is not None and of is not None:
                 out.append(text[last:pos])
@@ -162,7 +180,7 @@ def _subject_before(text: str, clause: int, objects: list[tuple[int, str, str]],
 
 
 _ROLE_OWNER = {"perpendicular bisector": "seg", "angle bisector": "poly", "median": "poly", "altitude": "poly", "diagonal": "poly",
-               "diameter": "circle", "chord": "circle", "tangent": "circle", "radius": "circle"}
+               "diagonals": "poly", "diameter": "circle", "chord": "circle", "tangent": "circle", "radius": "circle"}
 
 
 def _owner_before(role: str, pos: int, objects: list[tuple[int, str, str]], starts: list[int]) -> str | None:
