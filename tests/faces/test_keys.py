@@ -71,6 +71,21 @@ def combinations() -> list[tuple[Any, ...]]:
     return found
 
 
+def pairwise(cases: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """A few of `cases` in which every pair of settings any case has meets at least once
+    (greedy): the fast tier runs these, the full suite every case."""
+    def pairs(case: tuple[Any, ...]) -> set[tuple[int, Any, int, Any]]:
+        return {(i, case[i], j, case[j]) for i, j in itertools.combinations(range(len(case)), 2)}
+
+    left = set().union(*map(pairs, cases))
+    chosen = []
+    while left:
+        best = max(cases, key=lambda case: len(pairs(case) & left))
+        chosen.append(best)
+        left -= pairs(best)
+    return chosen
+
+
 def case_id(case: tuple[Any, ...]) -> str:
     model_flag, judge_flag, base_env, judge_env, model_key, judge_key = case
     return (f"base-url={model_flag or '-'},judge-base-url={judge_flag or '-'},GEOMEVAL_BASE_URL={base_env or '-'},"
@@ -106,7 +121,11 @@ def allowed(server: str, model_at: str, judge_at: str) -> set[str | None]:
     return keys
 
 
-@pytest.mark.parametrize("case", combinations(), ids=case_id)
+FAST = pairwise(combinations())
+
+
+@pytest.mark.parametrize("case", [pytest.param(case, id=case_id(case), marks=[] if case in FAST else [pytest.mark.slow])
+                                  for case in combinations()])
 def test_run_and_score_send_each_key_to_its_own_host_only(
     servers: dict[str, ChatServer], tmp_path: Path, case: tuple[Any, ...]
 ) -> None:
