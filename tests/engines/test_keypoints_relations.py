@@ -112,6 +112,12 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("过点P作PE∥BC，交AB于点E。", "PE ∥ BC, and E lies on AB."),
     ("直线a与直线b平行，直线c与a、b分别交于点P、Q。", "Lines a and b are parallel; line c meets a at P and b at Q."),
     ("a∥b，c与a交于点P。", "Lines a and b are parallel; line c meets a at P."),
+    # LaTeX and terse notes
+    (r"$l_1 \parallel l_2$", "Line l1 is parallel to line l2."),
+    ("⊙W; chord KL; M = mid KL; WM ⊥ KL.", "KL is a chord of circle W, M is the midpoint of KL, WM ⊥ KL."),
+    ("KLMN: rhombus; KM, LN diagonals; KM ∩ LN = T.", "In rhombus KLMN, the diagonals KM and LN meet at T."),
+    ("T - midpoint of KL", "T is the midpoint of KL."),
+    ("Tangent at K to ⊙W meets line LM at P.", "The tangent to circle W at K meets LM at P."),
     # prose: relative clauses, appositives, passives, elided subjects
     ("Inside the square PQRS, the diagonals PR and QS are drawn and cross at the centre T.",
      "In square PQRS, the diagonals PR and QS meet at T."),
@@ -180,6 +186,9 @@ def test_a_denied_relation_is_not_recalled(candidate: str, reference: str) -> No
     ("圆M的方程为(y-3)^2+(x+2)^2=3^2。", "Circle M: (x+2)^2+(y-3)^2=9."),
     ("Segments AB and CD have equal length.", "AB = CD."),
     ("Angles ABC and DEF are equal.", "∠ABC = ∠DEF."),
+    (r"$\frac{KN}{NL} = \frac{1}{2}$", "KN:NL = 1:2."),
+    (r"$S_{\triangle KLM} = 12$", "The area of triangle KLM is 12."),
+    ("△KLM (KL = KM).", "In triangle KLM, KL = KM."),
 ])
 def test_numbers_in_other_words_are_recalled(candidate: str, reference: str) -> None:
     """The guide's rule: an equation (x - a)^2 + (y - b)^2 = r^2 of the one circle named states

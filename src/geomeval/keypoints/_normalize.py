@@ -66,7 +66,7 @@ _SQRT_BRACED = re.compile(r"√\{([^{}]{1,24})\}")
 _TEXT_CMD = re.compile(r"\\(?:text|mathrm|mathit|mathbf|operatorname|overline|overrightarrow|vec|textbf|rm)\b ?")
 _IN_CMD = re.compile(r"\\in(?![A-Za-z])")
 _OTHER_CMD = re.compile(r"\\[A-Za-z]{1,20}")
-_SUBSCRIPT = re.compile(r"(?<=[A-Z])_\{?(\d{1,2})\}?")
+_SUBSCRIPT = re.compile(r"(?<=[A-Z])_\{?(\d{1,2})\}?|(?<=(?<![A-Za-z])[a-w])_\{?(\d{1,2})\}?(?![A-Za-z0-9])")  # A_1, l_{2}
 _SIMPLE_PAREN = re.compile(r"\(([-\d.√π]{1,12})\)(?=/)|(?<=/)\(([\d.√π]{1,12})\)|(?<=√)\((\d{1,6}(?:\.\d{1,6})?)\)")
 _SPACES = re.compile(r" {2,}")
 _NEEDS_SYMBOL_SPACE = re.compile(r"[∠△⊙⌒(] | [,.;:)]")
@@ -78,13 +78,17 @@ _POSSESSIVE = re.compile(r"(?<=[A-Z0-9])'s\b")
 _MARKUP = re.compile(r"\*\*|__|#{1,6} ?")
 
 
+def _subscript(m: re.Match[str]) -> str:
+    return m.group(1) or m.group(2)
+
+
 def _latex(text: str) -> str:
     for old, new in _LATEX_WORDS:
         if old in text:
             text = text.replace(old, new)
     text = _FRAC.sub(r"(\1)/(\2)", text)
     text = _SQRT_BRACED.sub(r"√(\1)", text)
-    text = _SUBSCRIPT.sub(r"\1", text)
+    text = _SUBSCRIPT.sub(_subscript, text)
     text = _TEXT_CMD.sub("", text)
     if "\\in" in text:
         text = _IN_CMD.sub(" ∈ ", text)
@@ -104,7 +108,7 @@ def common(text: str) -> str:
     if "\\" in text or "$" in text:
         text = _latex(text)
     if "_" in text:
-        text = _SUBSCRIPT.sub(r"\1", text)
+        text = _SUBSCRIPT.sub(_subscript, text)
     if "sqrt" in text or "SQRT" in text:
         text = _SQRT_WORD.sub("√", text)
     if "pi" in text:

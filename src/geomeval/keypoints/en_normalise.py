@@ -149,6 +149,14 @@ _EN_SUBS: list[Sub] = [
          rf"({PT}){RB} and (?:point )?({PT}){RB}", r"\1 is the midpoint of \2\3"),
     _sub(("middle point", "mid-point", "mid point"), r"\b(?:middle |mid-|mid )point of\b", "midpoint of"),
     # more surface forms met in model-style captions
+    _sub((")/(",), rf"\(({SEG})\)/\(({SEG})\)", r"\1/\2"),  # LaTeX \frac{KN}{NL}
+    _sub(("s_", "s△"), rf"(?<![A-Za-z])S_?\{{?(△ ?{POLY}|{POLY})\}}?(?= ?=)", r"area of \1"),
+    _sub(("(",), rf"\(((?:{SEG}|∠ ?[A-Z0-9']{{1,9}}) ?= ?[^()=]{{1,30}})\)", r", \1,"),  # `△KLM (KL = KM)`
+    _sub((": ",), rf"(?<![A-Za-z0-9'])({POLY}): ?(?:a |an )?((?:{POLYWORD}))\b", r"\2 \1"),
+    _sub((" diagonals", " medians", " altitudes", " chords"), rf"(?<![A-Za-z0-9'])({SEG})(?:, | and )({SEG}) (diagonals|medians|altitudes|chords)\b",
+         r"\3 \1 and \2"),
+    _sub(("tangent at",), rf"\b(?:the )?tangent(?: line)? at (?:point )?({PT}){RB} to ((?:circle |⊙ ?)?{PT}){RB} (meets|intersects|cuts) (?:the )?(?:line |side |segment )?"
+         rf"({SEG}) at (?:point )?({PT}){RB}", r"\5\1 is tangent to \2 at \1, and \5 lies on \4"),
     _sub((", which ", ", that "), r"((?:\bthe )?(?:line|segment|circle|ray) [a-zA-Z]\d{0,2}|(?<![A-Za-z0-9'])[A-Z][0-9']{0,2}[A-Z][0-9']{0,2}), (?:which|that) "
          r"([^,;.]{3,50}), (runs|is|lies|meets|touches|cuts|crosses|intersects|passes|bisects|parallel to|perpendicular to)\b", r"\1 \2, and \1 \3"),
     _sub(("through",), rf"\bthrough (?:the )?(midpoint |point )?({PT}){RB}((?: of (?:the )?(?:segment |side )?{SEG})?),? (?:we draw |draw )?(?:a |the )?"
@@ -233,7 +241,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("tangency", "tangent point", "contact"), rf"(?<![A-Za-z0-9'])({PT}) ?(?:=|is) ?(?:the )?(?:point of (?:tangency|contact)|tangent point"
          r"|tangency point|contact point)\b", r"the point of tangency is \1"),
     _sub(("foot",), rf"(?<![A-Za-z0-9'])({PT}) ?= ?(?:the )?foot\b", r"foot \1"),
-    _sub((" mid ",), rf"(?<![A-Za-z0-9'])({PT})(?: ?: ?| )mid (?:of )?({SEG})", r"\1 is the midpoint of \2"),
+    _sub((" mid ",), rf"(?<![A-Za-z0-9'])({PT})(?: ?[:=] ?| )mid (?:of )?({SEG})", r"\1 is the midpoint of \2"),
     _sub(("tangency", "contact"), rf"\b(?:the )?(?:point of (?:tangency|contact)|tangent point|tangency point) (?:of|between) "
          rf"([^,.;]{{1,30}}?) and ([^,.;]{{1,30}}?) is (?:point )?({PT}){RB}", r"\1 and \2 are tangent at \3"),
     _sub(("tangency", "contact", "tangent point"), rf",? (?:and |with )?(?:the |its )?(?:point of (?:tangency|contact)|tangent point"
@@ -253,7 +261,7 @@ _EN_SUBS: list[Sub] = [
     _sub((" as the ", " as its "), rf"(?:\b(?:has|have|with|and|takes?)|,) ({PT}){RB} as (?:the |its )(midpoint|cent(?:re|er)|centroid|incent(?:re|er)"
          r"|circumcent(?:re|er)|orthocent(?:re|er)|foot) of\b", r", \1 is the \2 of"),
     _sub(("midpoint", "centroid", "incent", "circumcent", "orthocent", "foot"),
-         rf"(?:^|(?<=[;,:.] )|(?<=[;,:]))({PT}){RB}(?: ?[=:] ?| )(?:the )?(midpoint|centroid|incent(?:re|er)|circumcent(?:re|er)"
+         rf"(?:^|(?<=[;,:.] )|(?<=[;,:]))({PT}){RB}(?: ?[=:–—] ?| - | )(?:the )?(midpoint|centroid|incent(?:re|er)|circumcent(?:re|er)"
          r"|orthocent(?:re|er)|foot) of\b", r"\1 is the \2 of"),
     _sub((" is a ", " is an "), rf"\b({SOLID_NAME}) is (?:a|an|the) ((?:regular |right |triangular |square |quadrilateral |rectangular )?"
          r"(?:tetrahedron|cube|cuboid|pyramid|prism))\b", r"\2 \1,"),
