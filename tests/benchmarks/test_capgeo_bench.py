@@ -80,6 +80,7 @@ def test_jsonl_release_and_aliases(tmp_path: Path) -> None:
     assert len(ds) == 12 and not skipped
 
 
+@pytest.mark.slow
 def test_offline_engine_scores_reference_captions_perfectly_and_degraded_ones_lower(tmp_path: Path) -> None:
     perfect = replay(tmp_path / "perfect.jsonl", {r["id"]: r["caption_en"] for r in SAMPLE})
     out = tmp_path / "perfect"

@@ -115,6 +115,7 @@ def test_modes_share_one_caption_pass_and_caption_failures_are_unscored(tmp_path
     assert len(stored) == 4 and all(e["caption"].startswith("Caption by good") for e in stored)
 
 
+@pytest.mark.slow
 def test_resuming_with_another_mode_is_refused(tmp_path: Path) -> None:
     with ChatServer(server_script()) as server:
         out = tmp_path / "run"
@@ -129,6 +130,7 @@ def test_resuming_with_another_mode_is_refused(tmp_path: Path) -> None:
                "--out", str(tmp_path / "g")).returncode == 2
 
 
+@pytest.mark.slow
 def test_grid_of_two_reasoners_and_two_captioners(tmp_path: Path) -> None:
     with ChatServer(server_script()) as server:
         result = cli("capgeo", "grid", "--source", "geoqa", "--model", "openai:strong", "--model", "openai:weak",
@@ -176,6 +178,7 @@ def test_correlation_statistics() -> None:
     assert pearson([1, 1], [2, 3]) is None and pearson([1], [1]) is None
 
 
+@pytest.mark.slow
 def test_a_built_dataset_as_source_supplies_its_captions(tmp_path: Path) -> None:
     built = tmp_path / "built"
     assert cli("capgeo", "build", "--source", "geoqa", "--out", str(built)).returncode == 0

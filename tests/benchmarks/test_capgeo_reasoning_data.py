@@ -157,6 +157,7 @@ def test_card_in_repo_matches_the_library(built: dict[str, tuple[Path, dict]]) -
     assert (out / "README.md").read_text(encoding="utf-8").split("---\n", 2)[2] == card.split("---\n", 2)[2]
 
 
+@pytest.mark.slow
 def test_cli_builds_and_reports_captions(tmp_path: Path) -> None:
     captions = write_lines(
         tmp_path / "openai_cap__geoqa__diagram_with_question.jsonl",

@@ -80,6 +80,7 @@ def test_sampling_switches_are_refused_where_they_change_nothing(tmp_path: Path)
     assert "subsample" not in CapGeo().configure({"source": "mathvista_geometry"}).options
 
 
+@pytest.mark.slow
 def test_resuming_with_another_seed_or_all_problems_is_refused(geoqa_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     common = ["run", "capgeo", "-T", "source=geoqa", "--data", str(geoqa_file), "--model", "baseline:random",

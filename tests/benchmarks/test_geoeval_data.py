@@ -143,6 +143,7 @@ def test_card_in_repo_matches_the_library(built: Path) -> None:
     assert card.count("config_name: geoeval_") == 8 and "num_examples: 10" in card
 
 
+@pytest.mark.slow
 def test_build_script_writes_a_report(tmp_path: Path) -> None:
     out = tmp_path / "script"
     result = subprocess.run(

@@ -104,6 +104,7 @@ def test_limit_task_and_data(tmp_path: Path) -> None:
     assert from_folder == make(tmp_path, "default.jsonl")[0]
 
 
+@pytest.mark.slow
 def test_refusals(tmp_path: Path) -> None:
     out = tmp_path / "x.jsonl"
     backward = cli("--out", str(out), "--task", "geoeval_backward")

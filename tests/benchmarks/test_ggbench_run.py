@@ -63,6 +63,7 @@ def judge(request: dict) -> str:
     return json.dumps({"score": 2, "reason": "plan incomplete"})
 
 
+@pytest.mark.slow
 def test_offline_run_reports_deterministic_metrics_and_marks_judge_ones(code_replay: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = cli("run", "ggbench", "--model", f"replay:{code_replay}", "--out", str(out))
@@ -95,6 +96,7 @@ def test_offline_run_reports_deterministic_metrics_and_marks_judge_ones(code_rep
     assert {p.name for p in (out / "plots").iterdir()} >= {"pass@1_by_difficulty.svg", "pass@1_by_category.svg"}
 
 
+@pytest.mark.slow
 def test_judge_on_loopback_server_scores_every_rubric_with_coverage(code_replay: Path, tmp_path: Path) -> None:
     with ChatServer(judge) as server:
         out = tmp_path / "judged"
@@ -145,6 +147,7 @@ def test_rescoring_an_offline_run_with_a_judge(code_replay: Path, tmp_path: Path
     assert results["metrics"]["Pass@1"]["scored"] == 3
 
 
+@pytest.mark.slow
 def test_image_track_reads_drawn_images_from_replay(tmp_path: Path) -> None:
     """A drawing model's images: the sample's own figures score as identical; a missing final
     image is the model's failure, at each pixel metric's worst value (never left out)."""

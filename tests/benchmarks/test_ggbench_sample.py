@@ -260,6 +260,7 @@ def jar() -> Iterator[Any]:
         yield engine
 
 
+@pytest.mark.slow
 def test_reference_scripts_run_cleanly_in_geogebra_4(
     dataset: list[dict[str, Any]], jar: Any
 ) -> None:

@@ -72,6 +72,7 @@ def test_the_ablation_is_refused_where_no_summary_is_shown() -> None:
         ME2().configure({"source": "geoqa"})
 
 
+@pytest.mark.slow
 def test_runs_with_and_without_the_summary_and_their_comparison(tmp_path: Path) -> None:
     with_dir, without_dir = tmp_path / "with", tmp_path / "without"
     with ChatServer(drifting_model) as server:

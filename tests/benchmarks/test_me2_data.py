@@ -515,6 +515,7 @@ def test_card_in_repo_matches_the_library() -> None:
     assert "2504.03197" in card and "## Differences from the paper and the official code" in card
 
 
+@pytest.mark.slow
 def test_build_script_end_to_end(tmp_path: Path) -> None:
     raw = _release(tmp_path, [_record("g1"), _record("g2", answer_text="Z")])
     script = str(REPO / "dataset_scripts" / "me2" / "build.py")

@@ -557,6 +557,7 @@ def test_cli_make_options(tmp_path: Path) -> None:
     assert isinstance(unknown.exception, ValueError) and "minilm, lexical" in str(unknown.exception)
 
 
+@pytest.mark.slow
 def test_cli_embedder_switch_selects_a_local_model_folder(tmp_path: Path) -> None:
     """The paper measured 'nearest' with Qwen3 Embedding; geomeval's default is MiniLM, and
     `--embedder PATH` selects any local sentence-transformers folder instead (a Qwen3-Embedding

@@ -91,6 +91,7 @@ def test_explanations_judged_on_the_loopback_server_then_rescored_with_another_j
     assert metrics["Correctness"]["coverage"] == 1.0 and results(out)["headline"] == "Correctness"
 
 
+@pytest.mark.slow
 def test_the_guessing_baseline_is_near_chance_and_the_joint_table_pairs_runs(tmp_path: Path) -> None:
     for task in ("me2_solve", "me2_keypoints"):
         result = cli("run", "me2", "--task", task, "--model", "baseline:random", "--out", str(tmp_path / task))
@@ -107,6 +108,7 @@ def test_the_guessing_baseline_is_near_chance_and_the_joint_table_pairs_runs(tmp
     assert wrong.returncode == 2 and "expected a me2_solve run" in wrong.stderr
 
 
+@pytest.mark.slow
 def test_build_then_run_from_the_built_folder(tmp_path: Path) -> None:
     built = tmp_path / "built"
     assert cli("build", "me2", "--raw", str(data.sample_path()), "--out", str(built)).returncode == 0
@@ -116,6 +118,7 @@ def test_build_then_run_from_the_built_folder(tmp_path: Path) -> None:
     assert results(tmp_path / "run")["n_items"] == 4
 
 
+@pytest.mark.slow
 def test_keypoints_task_on_a_release_without_options_says_how_to_make_them(tmp_path: Path) -> None:
     release = tmp_path / "release"
     release.mkdir()

@@ -160,6 +160,7 @@ def test_regenerated_figures_are_byte_identical() -> None:
     assert not stale, f"{stale}: {DRIFT}"
 
 
+@pytest.mark.slow
 def test_regenerated_sample_is_byte_identical(tmp_path: Path, minilm: opt.Embedder) -> None:
     written = src.write_sample(tmp_path / "sample", embedder=minilm)
     fresh = {p.relative_to(tmp_path / "sample"): p.read_bytes() for p in written}
@@ -173,6 +174,7 @@ def test_regenerated_sample_is_byte_identical(tmp_path: Path, minilm: opt.Embedd
     assert not stale, f"{stale}: {DRIFT}"
 
 
+@pytest.mark.slow
 def test_committed_options_are_what_make_options_gives_now(
     records: list[dict[str, Any]], minilm: opt.Embedder
 ) -> None:

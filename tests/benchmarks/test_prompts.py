@@ -101,6 +101,7 @@ def _solver(request: dict) -> str:
     return "Working it out.\nAnswer: A" if "MY PROMPT" in text else "no idea"
 
 
+@pytest.mark.slow
 def test_run_with_a_prompt_file_sends_it_records_it_and_refuses_another_on_resume(tmp_path: Path) -> None:
     prompts = write(tmp_path / "authors.yaml",
                     "geoeval:\n  solve: |\n    MY PROMPT. {description}\n    Q: {problem}\n    {options}\n"

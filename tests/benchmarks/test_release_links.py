@@ -47,6 +47,7 @@ def link_folder_outside(tmp_path: Path, release: Path, folder: str) -> Path:
     return outside
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("benchmark", "folder", "_image"), CASES)
 def test_a_linked_image_folder_leading_out_of_the_release_stops_the_build(
     tmp_path: Path, benchmark: str, folder: str, _image: str | None

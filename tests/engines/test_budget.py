@@ -154,6 +154,7 @@ def test_max_cost_without_a_price_for_the_model_is_refused(tmp_path: Path) -> No
     assert done.returncode == 2 and "no price for 'm'" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_resume_after_a_kill_starts_from_the_spent_total(tmp_path: Path) -> None:
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({"m": {"prompt": 0.1, "completion": 100.0}}))

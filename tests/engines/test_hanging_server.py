@@ -88,6 +88,7 @@ def test_many_requests_hung_at_once_halve_the_window_once(caplog: pytest.LogCapt
     assert "8 -> 4" in caplog.text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["seconds", "http-date"])
 def test_a_429_with_retry_after_is_waited_for_then_succeeds(form: str) -> None:
     """The first item is told to come back in 2 s (by seconds or an HTTP date); a second item
@@ -146,6 +147,7 @@ def test_a_hung_request_is_hedged_long_before_its_timeout_and_the_first_reply_wi
         assert reply.attempts == seen.count(prompt) <= client.retry.max_attempts  # copies it took
 
 
+@pytest.mark.slow
 def test_no_hedge_for_a_reply_being_computed_nor_a_queue_worked_through_in_order() -> None:
     """A long reply that streams in, and requests waiting their turn on a server that answers
     one at a time, are progressing: neither is sent twice, however long they take against the

@@ -26,6 +26,7 @@ def _run(code: str, env: dict[str, str]) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_DEBIAN, reason="needs apt packages wordnet-base and wordnet-sense-index")
 def test_meteor_matches_synonyms_with_the_system_wordnet_alone(tmp_path: Path) -> None:
     # no nltk_data anywhere nltk looks: only the system's dict files

@@ -145,6 +145,7 @@ def test_a_base_url_without_a_scheme_is_a_usage_error(tmp_path: Path) -> None:
     assert done.returncode == 2 and "is not an http(s) URL" in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("status", "hint"), [(401, "API key"), (403, "not allowed"), (404, "model name")])
 def test_auth_and_not_found_stop_at_the_first_reply(tmp_path: Path, status: int, hint: str) -> None:
     with ChatServer(lambda request: "A", faults=[Fault(rate=1.0, status=status)]) as server:

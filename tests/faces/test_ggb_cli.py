@@ -68,6 +68,7 @@ def test_bad_inputs_give_a_clear_error(tmp_path: Path) -> None:
 HOSTILE = "l = Sequence(k, k, 1, 9999)\nt = Text(l)\ns = Sequence(t, k, 1, 4000)\nA = (0, 0)\n"
 
 
+@pytest.mark.slow
 def test_a_script_of_huge_texts_is_shown_and_drawn_with_bounded_work(tmp_path: Path) -> None:
     script = tmp_path / "hostile.ggb"
     script.write_text(HOSTILE)

@@ -77,6 +77,7 @@ def test_packages_txt_installs_a_font_the_figures_use() -> None:
     assert {FONT_PACKAGES[p] for p in packages} <= files
 
 
+@pytest.mark.slow
 def test_staged_space_holds_the_wheel_its_requirements_name(staged_space) -> None:
     folder = staged_space.folder
     # the build marker stays beside what is pushed (publish's ignore_patterns keep it off the Hub)
@@ -92,6 +93,7 @@ def test_staged_space_holds_the_wheel_its_requirements_name(staged_space) -> Non
     assert space_wheel_url(SPACE_REPO_ID, __version__) in (folder / "requirements.txt").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_staged_space_for_another_repo_points_at_that_repo(tmp_path: Path) -> None:
     result = stage("space", tmp_path / "s", repo_id="someone/geo-space")
     text = (result.folder / "requirements.txt").read_text(encoding="utf-8")
@@ -204,6 +206,7 @@ def _load_app(name: str):
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", metric_names())
 def test_metric_space_serves_its_example_on_loopback(name: str) -> None:
     """The Space's app.py started on 127.0.0.1 under Gradio 6 and called as a client would:

@@ -39,6 +39,7 @@ def values(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {e["ACS"]["id"]: {m: e[m].get("value") for m in ("ACS", "PCS", "PQS")} for e in entries}
 
 
+@pytest.mark.slow
 def test_several_processes_are_judged_where_lmms_eval_aggregates(rows: list[dict],  # noqa: F811 (the fixture)
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     process = integration.entry_points("geolaux")["geolaux_process_results"]

@@ -115,6 +115,7 @@ def test_publish_into_its_own_data_folder_is_refused_up_front(first_build: Path,
         assert tree(data) == before
 
 
+@pytest.mark.slow
 def test_publish_overwrite_removes_only_what_publish_wrote(first_build: Path, tmp_path: Path) -> None:
     staged = tmp_path / "hub"
     for source in (str(first_build), str(SAMPLE)):  # from a built folder, from a raw release

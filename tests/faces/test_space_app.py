@@ -101,10 +101,12 @@ def _png_file(path: Path, size: tuple[int, int] = (64, 48)) -> Path:
 # --------------------------------------------------------------------------- gradio_client
 
 
+@pytest.mark.slow
 def test_served_on_loopback_only(space: str) -> None:
     assert space.startswith("http://127.0.0.1:")
 
 
+@pytest.mark.slow
 def test_every_registered_benchmark_through_explore(client: Any) -> None:
     for name, bench in REGISTRY.items():
         task, summary, filters, item, count, text, gallery, meta, keypoints, prompt, link = client.predict(
@@ -153,6 +155,7 @@ def test_caption_endpoint(client: Any) -> None:
         client.predict("AB = 5", "/etc/passwd", "offline", api_name="/score_caption")
 
 
+@pytest.mark.slow
 def test_script_endpoint(client: Any) -> None:
     script = client.predict("1", api_name="/reference_script")
     assert "Segment(A, B)" in script
@@ -210,6 +213,7 @@ def test_answer_endpoint(client: Any) -> None:
         client.predict("The answer is 1", "  ", "", "", api_name="/check_answer")
 
 
+@pytest.mark.slow
 def test_leaderboard_endpoints(client: Any) -> None:
     board, note, table, _rank_by, _kinds, _column, plot, alt, csv, runs_note, runs, picked = client.predict(
         "(all)", api_name="/leaderboard")
@@ -486,6 +490,7 @@ def test_browser_explore_shows_the_whole_item(browser: Any, space: str, tmp_path
     watched.assert_clean()
 
 
+@pytest.mark.slow
 def test_browser_bad_deep_link_is_one_warning_over_a_working_explore(browser: Any, space: str, tmp_path: Path) -> None:
     """An unknown item in a link: one warning saying so, the task opened on its first item,
     and every Explore control still working (no error badge anywhere)."""
@@ -503,6 +508,7 @@ def test_browser_bad_deep_link_is_one_warning_over_a_working_explore(browser: An
     watched.assert_clean()
 
 
+@pytest.mark.slow
 def test_browser_run_viewer(browser: Any, space: str, tmp_path: Path) -> None:
     """A run's item through its link: prompt, response, scores with the judge's explanation,
     and the filter to unscored items."""
@@ -641,6 +647,7 @@ def test_geomeval_demo_command_serves(runs_root: Path) -> None:
     assert '"title":"geomeval"' in config.replace(" ", "")
 
 
+@pytest.mark.slow
 def test_space_launcher_serves_on_the_env_port(runs_root: Path) -> None:
     port = _free_port()
     launcher = Path(__file__).resolve().parents[2] / "spaces" / "geomeval" / "app.py"

@@ -59,6 +59,7 @@ def test_a_card_without_a_usable_table_is_named(card: str, message: str) -> None
     assert str(caught.value).startswith("toy: ")
 
 
+@pytest.mark.slow
 def test_check_flag_fails_on_a_stale_page(tmp_path: Path) -> None:
     stale = tmp_path / "fidelity.md"
     stale.write_text("old\n", encoding="utf-8")

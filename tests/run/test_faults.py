@@ -306,6 +306,7 @@ def _ask_all(client: ChatClient, count: int) -> list[Any]:
     return asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_a_server_that_answers_one_request_at_a_time_gets_each_prompt_once() -> None:
     """llama.cpp's server computes one request at a time: at the default 32 in flight the
     queue's tail waits far longer than the timeout, but the server keeps answering, so no

@@ -56,6 +56,7 @@ def test_a_url_with_a_token_is_written_redacted(monkeypatch: pytest.MonkeyPatch)
     assert "ghp_secret" not in json.dumps(provenance.install_source())
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs the git checkout")
 def test_a_wheel_built_from_the_checkout_names_its_commit_when_installed(tmp_path: Path) -> None:
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-q",

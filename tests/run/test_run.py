@@ -131,6 +131,7 @@ def test_model_failures_are_unscored_with_their_error(tmp_path: Path) -> None:
     assert all("HTTP 400" in s["scores"]["ACS"]["unscored"] for s in samples)
 
 
+@pytest.mark.slow
 def test_transient_server_errors_are_retried(tmp_path: Path) -> None:
     faults = [Fault(on={0, 1}, status=503), Fault(on={2}, status=429, headers={"Retry-After": "0"})]
     with ChatServer(oracle, faults=faults) as server:
@@ -141,6 +142,7 @@ def test_transient_server_errors_are_retried(tmp_path: Path) -> None:
     assert results["metrics"]["ACS"]["value"] == 1.0
 
 
+@pytest.mark.slow
 def test_replay_and_rescore(tmp_path: Path) -> None:
     with ChatServer(oracle) as server:
         first = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("openai:m", ModelOptions(base_url=server.base_url)),
@@ -199,6 +201,7 @@ def test_output_folder_of_another_run_is_refused(tmp_path: Path) -> None:
         run(bench, task="geolaux", model=parse_model_spec("baseline:empty"), judge=judge, out_dir=tmp_path)
 
 
+@pytest.mark.slow
 def test_real_sample_runs(geolaux_built: Path, geolaux_raw: Path, tmp_path: Path) -> None:
     result = cli("run", "geolaux", "--model", "baseline:random", "--data", str(geolaux_built), "--out", str(tmp_path / "built"))
     assert result.returncode == 0, result.stderr
@@ -442,6 +445,7 @@ def test_tokens_and_cost_are_summed_per_model_and_shown(tmp_path: Path) -> None:
     assert f"cost ${used['cost_usd']:.4f}" in (tmp_path / "a" / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_request_budget_stops_cleanly_and_the_rerun_resumes(tmp_path: Path) -> None:
     env = {"GEOMEVAL_CACHE_DIR": str(tmp_path / "cache")}
     with ChatServer(oracle) as server:

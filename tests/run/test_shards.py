@@ -103,6 +103,7 @@ def test_a_bad_shard_says_the_form(text: str) -> None:
         parse_shard(text)
 
 
+@pytest.mark.slow
 def test_cli_shards_and_merge(tmp_path: Path) -> None:
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "geomeval.cli", *args], capture_output=True, text=True,

@@ -22,6 +22,7 @@ def test_parts_default_to_every_benchmark_and_are_checked() -> None:
         parse_data(["ggbench=x"], [("geolaux", "geolaux")])
 
 
+@pytest.mark.slow
 def test_suite_runs_resumes_and_writes_one_leaderboard_row_per_model(tmp_path: Path) -> None:
     root = tmp_path / "suite"
     env = {"GEOMEVAL_CACHE_DIR": str(tmp_path / "cache")}

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from test_run import cli, load, oracle
 
 from geomeval.testing.chat_server import ChatServer
@@ -46,6 +47,7 @@ def test_totals_after_a_budget_stop_and_resumes_equal_the_requests_sent(tmp_path
     assert f"{sent} requests sent" in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_totals_after_a_kill_and_resume_equal_the_requests_sent(tmp_path: Path) -> None:
     out = tmp_path / "run"
 
