@@ -584,8 +584,9 @@ class ChatClient:
         it has heard nothing of its reply; `timeout_s` between the pieces of a reply arriving),
         counted from when it was sent, from the latest reply that may have been ahead of it in
         the server's queue, or from the latest byte of its reply (or, on a server working in
-        order, of a reply ahead of it) (`LoopState.quiet_since`), whichever is later; the connection is then closed, which a server that checks (llama.cpp's, vLLM)
-        takes as the request being abandoned. Other requests go on meanwhile.
+        order, of a reply ahead of it) (`LoopState.quiet_since`), whichever is later; the
+        connection is then closed, which a server that checks (llama.cpp's, vLLM) takes as the
+        request being abandoned. Other requests go on meanwhile.
 
         A request that has heard nothing of its reply for much longer than replies usually take
         to start (`hedge_after_s`) is sent once more, up to `race.spare` times in all, while
