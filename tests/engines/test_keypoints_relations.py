@@ -112,6 +112,15 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("过点P作PE∥BC，交AB于点E。", "PE ∥ BC, and E lies on AB."),
     ("直线a与直线b平行，直线c与a、b分别交于点P、Q。", "Lines a and b are parallel; line c meets a at P and b at Q."),
     ("a∥b，c与a交于点P。", "Lines a and b are parallel; line c meets a at P."),
+    # definitions in other words (guide)
+    ("The three medians of triangle KLM meet at T.", "T is the centroid of triangle KLM."),
+    ("T is where the medians of triangle KLM meet.", "T is the centroid of triangle KLM."),
+    ("T is the intersection of the angle bisectors of triangle KLM.", "T is the incentre of triangle KLM."),
+    ("The altitudes of triangle KLM are concurrent at H.", "H is the orthocentre of triangle KLM."),
+    ("Line g meets circle W only at K.", "Line g is tangent to circle W at K."),
+    ("The line g and the circle W share exactly one point, K.", "Line g is tangent to circle W at K."),
+    ("The sides KL and MN of quadrilateral KLMN are parallel and equal.", "KL ∥ MN."),
+    ("N is the point of LM that is equally far from L and M.", "N is the midpoint of LM."),
     # LaTeX and terse notes
     (r"$l_1 \parallel l_2$", "Line l1 is parallel to line l2."),
     ("⊙W; chord KL; M = mid KL; WM ⊥ KL.", "KL is a chord of circle W, M is the midpoint of KL, WM ⊥ KL."),
@@ -201,6 +210,10 @@ def test_a_circle_equation_with_another_radius_states_the_centre_only() -> None:
     result = score_captions("Circle M: (x+2)^2+(y-3)^2=16.", "Circle M has centre (-2, 3) and radius 3.")
     assert result.recall["numerical"] == 0.5
     assert [str(k) for k in result["numerical"].missed] == ["radius of ⊙M = 3"]
+
+
+def test_it_is_false_that_denies() -> None:
+    assert score_captions("It is false that KL ⊥ MN.", "KL ⊥ MN.").recall["relation"] == 0.0
 
 
 def test_two_lines_perpendicular_at_a_point_meet_there_and_nothing_more() -> None:

@@ -228,9 +228,10 @@ def sentences(text: str) -> list[tuple[int, str]]:
 # not the midpoint`, `the circles do not touch`, `if AB were perpendicular`, `AD与BC不垂直`.
 # Clauses end at a comma, `but`, `that`, `which`, `and` before a name, `但`/`而`/`且`; the clause holding the cue is blanked for
 # the relation rules only (same length, so offsets hold), its objects stay elements.
-_NEGATION_HINT = ("not", "n't", "neither", "never", "nor ", "no ", "if ", "suppose", "不", "没有", "并非", "非", "未", "若", "假设")
+_NEGATION_HINT = ("not", "n't", "neither", "never", "nor ", "no ", "if ", "suppose", "false", "untrue", "不", "没有", "并非", "非", "未", "若",
+                  "假设")
 _NEGATION = re.compile(
-    r"(?<![A-Za-z])(?:not|neither|never|nor|no longer|no|isn't|aren't|doesn't|don't|if|suppose|supposing|were it)(?![A-Za-z])"
+    r"(?<![A-Za-z])(?:not|neither|never|nor|no longer|no|isn't|aren't|doesn't|don't|if|suppose|supposing|were it|false|untrue)(?![A-Za-z])"
     r"|n't(?![A-Za-z])|不|没有|并非|非|未|若|假设"
 )
 _CLAUSE_BREAK = re.compile(r",|，|\bbut\b|\bwhereas\b|\bwhile\b|\bthat\b|\bwhich\b|\band\b(?= [A-Z⊙△∠ℓ])|但|而|且")

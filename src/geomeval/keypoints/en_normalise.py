@@ -98,6 +98,20 @@ def _foot_in_triangle(m: re.Match[str]) -> str:
     return f"{vertex}{m.group(1)} ⊥ {''.join(side)} at {m.group(1)}"
 
 
+_CENTRE_OF = {"medians": "centroid", "angle bisectors": "incentre", "internal angle bisectors": "incentre", "altitudes": "orthocentre",
+              "heights": "orthocentre", "perpendicular bisectors": "circumcentre", "perpendicular bisectors of the sides": "circumcentre"}
+
+
+def _concurrence(m: re.Match[str]) -> str:
+    """`the medians of triangle KLM meet at T`, `T is where the medians of triangle KLM meet`: T is its centroid
+    (angle bisectors: incentre, altitudes: orthocentre, perpendicular bisectors: circumcentre)."""
+    head = re.match(rf"({PT}){RB} is ", m.group(0))
+    point = head.group(1) if head else m.group(3)
+    if point is None or (head is None and " at " not in m.group(0) and " in " not in m.group(0)):
+        return m.group(0)
+    return f"{point} is the {_CENTRE_OF[m.group(1)]} of triangle {m.group(2)}"
+
+
 def _through_line(p: str, how: str, to: str, meets: str, at: str) -> str:
     """`the line through P parallel to QR meets QS at T`: PT ∥ QR and T on QS (PT ⊥ QR at T when it meets QR itself)."""
     if how == "perpendicular" and cn.segment(to) == cn.segment(meets):
@@ -173,6 +187,18 @@ _EN_SUBS: list[Sub] = [
     _sub(("equidistant",), rf"(?<![A-Za-z0-9'])({PT}) is equidistant from (?:points )?({PT}) and ({PT}) and (?:lies|is) on (?:the )?(?:segment )?({SEG})",
          lambda m: f"{m.group(1)} is the midpoint of {m.group(4)}" if cn.segment(m.group(2) + m.group(3)) == cn.segment(m.group(4))
          else m.group(0)),
+    _sub(("equally far", "equidistant"), rf"(?<![A-Za-z0-9'])({PT}) is (?:the|a) point (?:of|on) (?:the )?(?:segment |side )?({SEG}) (?:that is |which is )?"
+         rf"(?:equally far from|equidistant from|the same distance from) (?:points )?({PT}) and ({PT}){RB}",
+         lambda m: f"{m.group(1)} is the midpoint of {m.group(2)}" if cn.segment(m.group(3) + m.group(4)) == cn.segment(m.group(2))
+         else m.group(0)),
+    _sub(("parallel and equal", "equal and parallel", "perpendicular and equal", "equal and perpendicular"),
+         rf"({SEG}) and ({SEG})(?: of [^,;.]{{1,30}}?)? are (?:(parallel|perpendicular) and equal|equal and (parallel|perpendicular))(?: in length)?\b",
+         lambda m: f"{m.group(1)} {'∥' if (m.group(3) or m.group(4)) == 'parallel' else '⊥'} {m.group(2)}, and {m.group(1)} = {m.group(2)}"),
+    _sub(("medians", "bisectors", "altitudes", "heights"), rf"\b(?:(?:{PT}){RB} is (?:where|the point where|the (?:point of )?intersection of|"
+         rf"the common point of) )?(?:the )?(?:three )?(medians|angle bisectors|internal angle bisectors|altitudes|heights|perpendicular bisectors"
+         rf"(?: of the sides)?) of (?:the )?(?:triangle |△ ?)?((?:{PT}){{3}}){RB}(?: (?:all )?(?:meet|intersect|cross|are concurrent|concur|pass through"
+         rf" (?:the )?(?:same )?(?:common )?point))?(?: (?:at|in) (?:the )?(?:point )?({PT}){RB})?",
+         lambda m: _concurrence(m)),
     _sub(("hypotenuse", "its base", "its side", "its leg"), rf"\bof (?:its|the) (?:hypotenuse|base|side|leg) (?=({SEG}){RB})", "of "),
     _sub((", a chord", ", the chord", ", a diameter", ", the diameter", ", a radius", ", a tangent", ", the tangent"),
          r"((?<![A-Za-z0-9'])[A-Z][0-9']{0,2}[A-Z][0-9']{0,2}), (?:a|the|one) (chord|diameter|radius|tangent) of ([^,;.]{1,30}), ",
@@ -388,6 +414,12 @@ _EN_SUBS: list[Sub] = [
          rf"(?: of| equal to| =)? ?(?={NUMSTART})", lambda m: f"{m.group(1)}{m.group(2).rstrip()}, {m.group(1)} = "),
     _sub((", =",), r"(?<=[A-Z0-9'°]), = ", " = "),
     # (#41) forms that need circles and angles already in symbols
+    _sub(("only at",), rf"((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) (?:meets|touches|intersects) ({CIRC}) only at (?:the )?(?:point )?({PT}){RB}",
+         r"\1 is tangent to \2 at \3"),
+    _sub(("exactly one point", "only one point", "just one point", "a single point"),
+         rf"((?:the )?(?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}) and (?:the )?{CIRC}|(?:the )?{CIRC} and (?:the )?(?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}})) "
+         rf"(?:share|have) (?:exactly |only |just )?(?:one|a single) (?:common )?point(?: in common)?,? (?:namely |at )?(?:point )?({PT}){RB}",
+         r"\1 are tangent at \2"),
     _sub(("one point", "one common point"), rf" (?:has|shares) (?:exactly |only |just )?one (?:common )?point,? (?:point )?({PT}){RB},? "
          rf"(?:in common )?with ({CIRC})", r" is tangent to \2 at \1"),
     _sub(("one point", "one common point"), rf"((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}) and {CIRC}|{CIRC} and (?:line |segment )?"
