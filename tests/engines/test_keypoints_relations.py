@@ -121,6 +121,11 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("The line g and the circle W share exactly one point, K.", "Line g is tangent to circle W at K."),
     ("The sides KL and MN of quadrilateral KLMN are parallel and equal.", "KL ∥ MN."),
     ("N is the point of LM that is equally far from L and M.", "N is the midpoint of LM."),
+    ("KL、MN互相平分于点T。", "T is the midpoint of KL, and T is the midpoint of MN."),
+    ("直线g与⊙W只有一个交点K。", "Line g is tangent to circle W at K."),
+    ("△KLM的三个顶点都在⊙W上。", "Triangle KLM is inscribed in circle W."),
+    ("过点K作LM的平行线，交MN于点P。", "KP ∥ LM, and P lies on MN."),
+    ("在三棱柱KLM-K1L1M1中，KK1⊥底面KLM。", "KK1 ⊥ plane KLM."),
     # LaTeX and terse notes
     (r"$l_1 \parallel l_2$", "Line l1 is parallel to line l2."),
     ("⊙W; chord KL; M = mid KL; WM ⊥ KL.", "KL is a chord of circle W, M is the midpoint of KL, WM ⊥ KL."),
