@@ -23,6 +23,7 @@ import re
 from bisect import bisect_left
 
 LOOK_BACK = 12
+SUBJECT_SPAN = 160  # characters from a clause's start within which its subject is looked for
 
 # Objects, as written after `_normalize.common` (circle O / ⊙O, line l, the x-axis, AB, triangle ABC, ...)
 _OBJECT = re.compile(
@@ -105,16 +106,18 @@ def resolve_pronouns(text: str) -> str:
         if m.group("pverb") is not None:  # `the diagonals PR and QS are drawn and cross at T`: both cross
             k = bisect_left(bounds, clause)
             begin = bounds[k - 1] if clause == pos and k > 0 else clause  # the clause that ends in this `and`
-            pair = [o for o in objects[bisect_left(starts, begin) : bisect_left(starts, pos)] if o[1] != "point"][:2]
+            first = bisect_left(starts, begin)
+            window = objects[first : min(first + LOOK_BACK, bisect_left(starts, pos))]
+            pair = [o for o in window if o[1] != "point"][:2]
             if (len(pair) == 2 and pair[0][1] == pair[1][1] and pair[0][2] != pair[1][2] and last <= pos - 5
-                    and not _VERB.search(text, begin, pair[1][0])):
+                    and not _VERB.search(text, begin, min(pair[1][0], begin + SUBJECT_SPAN))):
                 out.append(text[last : pos - 5])
                 out.append(f"; {pair[0][2]} and {pair[1][2]} ")
                 last = pos
             continue
         if m.group("verb") is not None:  # `circle R lies inside circle Q and touches it at T`: the subject is R's
             here = _subject(clause, pos, objects, starts)
-            if here is not None and here[1] != "point" and not _VERB.search(text, clause, here[0]):
+            if here is not None and here[1] != "point" and not _VERB.search(text, clause, min(here[0], clause + SUBJECT_SPAN)):
                 name = here[2]
             else:
                 name = _subject_before(text, clause, objects, starts, bounds, resolved)
@@ -172,7 +175,7 @@ def _subject_before(text: str, clause: int, objects: list[tuple[int, str, str]],
         if head.lower().startswith("its ") or head.lower().startswith("it "):
             continue  # `its vertex is D`: the clause is about the same object; look further back
         found = _subject(start, end, objects, starts)
-        if found is None or _VERB.search(text, start, found[0]):
+        if found is None or _VERB.search(text, start, min(found[0], start + SUBJECT_SPAN)):
             continue  # `meets the y-axis at R`: a clause that starts with its verb has the subject before it
         if found[1] != "point":
             return found[2]
@@ -211,7 +214,8 @@ def _object_before(text: str, clause: int, pos: int, objects: list[tuple[int, st
         kind, name = objects[j][1], objects[j][2]
         if kind != "point" and (subject is None or name != subject[2]):
             return name
-    inside = [o for o in objects[i : bisect_left(starts, pos)] if o[1] != "point"]
+    j = bisect_left(starts, pos)
+    inside = [o for o in objects[max(i, j - LOOK_BACK) : j] if o[1] != "point"]
     if len(inside) >= 2:
         return inside[-1][2]
     return None
