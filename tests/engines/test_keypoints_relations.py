@@ -126,6 +126,11 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("△KLM的三个顶点都在⊙W上。", "Triangle KLM is inscribed in circle W."),
     ("过点K作LM的平行线，交MN于点P。", "KP ∥ LM, and P lies on MN."),
     ("在三棱柱KLM-K1L1M1中，KK1⊥底面KLM。", "KK1 ⊥ plane KLM."),
+    # solid and analytic wordings
+    ("The lateral edge PK of pyramid P-KLM is perpendicular to the base.", "PK ⊥ plane KLM."),
+    ("K(3, 0) is the x-intercept of the line l: y = -x + 3.", "K lies on the x-axis and on line l."),
+    ("Line l is tangent to the circle x^2 + y^2 = 25 at K(3, 4).", "Line l touches the circle at K."),
+    ("M(2, 2) is the midpoint of K(0, 0) and L(4, 4).", "M is the midpoint of KL."),
     # LaTeX and terse notes
     (r"$l_1 \parallel l_2$", "Line l1 is parallel to line l2."),
     ("⊙W; chord KL; M = mid KL; WM ⊥ KL.", "KL is a chord of circle W, M is the midpoint of KL, WM ⊥ KL."),

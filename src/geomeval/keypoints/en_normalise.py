@@ -31,7 +31,7 @@ from ._engine import (
     list_of,
 )
 from ._normalize import common, drop_colours_en, lower_words
-from .en_patterns import _SEG_RE, POLYWORD, SEP
+from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
 from .en_reference import bare_line_names, resolve_pronouns
 
 # --------------------------------------------------------------------------- normalisation
@@ -96,6 +96,15 @@ def _foot_in_triangle(m: re.Match[str]) -> str:
         return m.group(0)
     (side,) = sides
     return f"{vertex}{m.group(1)} ⊥ {''.join(side)} at {m.group(1)}"
+
+
+def _solid_base(m: re.Match[str]) -> str:
+    """`PK is perpendicular to the base` in the caption's one pyramid P-KLM (prism KLM-K1L1M1): the plane KLM."""
+    bases = {name.split("-", 1)[1] if len(cn.point_tokens(name.split("-", 1)[0])) == 1 else name.split("-", 1)[0]
+             for name in re.findall(r"(?:pyramid|prism|cube|cuboid|box|frustum) ((?:[A-Z][0-9']{0,2}){1,8}-(?:[A-Z][0-9']{0,2}){3,8})", m.string)}
+    if len(bases) != 1:
+        return m.group(0)
+    return f"{m.group(1)} plane {bases.pop()}"
 
 
 _CENTRE_OF = {"medians": "centroid", "angle bisectors": "incentre", "internal angle bisectors": "incentre", "altitudes": "orthocentre",
@@ -199,6 +208,15 @@ _EN_SUBS: list[Sub] = [
          rf"(?: of the sides)?) of (?:the )?(?:triangle |△ ?)?((?:{PT}){{3}}){RB}(?: (?:all )?(?:meet|intersect|cross|are concurrent|concur|pass through"
          rf" (?:the )?(?:same )?(?:common )?point))?(?: (?:at|in) (?:the )?(?:point )?({PT}){RB})?",
          lambda m: _concurrence(m)),
+    _sub(("intercept of",), rf"(?<![A-Za-z0-9'])({PT})((?: ?\([^()]{{1,24}}\))?) is (?:the|an|one) ([xy])-intercept of ",
+         r"\1\2 lies on the \3-axis, and \1 lies on "),
+    _sub(("midpoint of",), rf"\bmidpoint of (?:the )?(?:segment )?(?:points )?({PT})( ?\([^()]{{1,24}}\)) and ({PT})( ?\([^()]{{1,24}}\))",
+         r"midpoint of \1\3, \1\2, \3\4"),
+    _sub(("is the midpoint", "is the centroid", "is the cent", "is the incent", "is the circumcent", "is the orthocent", "is the foot"),
+         rf"(?<![A-Za-z0-9'])({PT})( ?\([^()]{{1,24}}\)) is the (midpoint|centroid|cent(?:re|er)|incent(?:re|er)|circumcent(?:re|er)"
+         r"|orthocent(?:re|er)|foot) of\b", r"\1\2, \1 is the \3 of"),
+    _sub(("perpendicular to the base", "⊥ the base", "perpendicular to its base", "perpendicular to the bottom"),
+         r"(perpendicular to|⊥) (?:the|its) (?:base|bottom face|base face)(?: plane)?(?! ?(?:plane )?[A-Z])", _solid_base),
     _sub(("hypotenuse", "its base", "its side", "its leg"), rf"\bof (?:its|the) (?:hypotenuse|base|side|leg) (?=({SEG}){RB})", "of "),
     _sub((", a chord", ", the chord", ", a diameter", ", the diameter", ", a radius", ", a tangent", ", the tangent"),
          r"((?<![A-Za-z0-9'])[A-Z][0-9']{0,2}[A-Z][0-9']{0,2}), (?:a|the|one) (chord|diameter|radius|tangent) of ([^,;.]{1,30}), ",
@@ -464,6 +482,12 @@ _EN_SUBS: list[Sub] = [
     _sub((" by ",), rf"((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})(?: ?= ?[^,;.]{{1,12}})?,? (?:is|are|gets|being) (?:cut|crossed|met|intersected) "
          rf"at (?:the )?(?:point )?({PT}){RB},? by (?:the )?(?:line |segment |circle )?((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})",
          lambda m: f"{m.group(0)}; {m.group(3)} meets {m.group(1)} at {m.group(2)}; {m.group(3)}"),
+    # `the lateral edge PK of pyramid P-KLM ⊥ plane KLM`: the edge is the subject, the solid an element
+    _sub((" of ",), rf"\b((?:lateral |side )?edge|side|segment) ({SEG}) of (?:the )?((?:{SOLIDWORD}|{POLYWORD}) [A-Z][A-Z0-9'-]{{2,20}}) "
+         r"(?=⊥|∥|is |lies |meets |touches |bisects )", r"\1 \2 of \3, and \2 "),
+    # `line l is tangent to the circle x^2 + y^2 = 25 at K`: the equation is the circle's, the tangency at K
+    _sub(("tangent to ⊙", "touches ⊙"), rf"(is tangent to|touches) ⊙ ?(:? ?[^,;.⊙]{{3,40}}?=[^,;.⊙]{{1,20}}?) at ((?:the )?(?:point )?{PT}{RB}"
+         r"(?: ?\([^()]{1,24}\))?)", r"\1 ⊙ at \3, ⊙ \2"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
     _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
 ]
