@@ -208,6 +208,20 @@ _EN_SUBS: list[Sub] = [
          rf"(?: of the sides)?) of (?:the )?(?:triangle |△ ?)?((?:{PT}){{3}}){RB}(?: (?:all )?(?:meet|intersect|cross|are concurrent|concur|pass through"
          rf" (?:the )?(?:same )?(?:common )?point))?(?: (?:at|in) (?:the )?(?:point )?({PT}){RB})?",
          lambda m: _concurrence(m)),
+    _sub(("orthogonal",), r"\b(is|are|be|being|was) orthogonal(?= to\b| with\b|\b)", r"\1 perpendicular"),
+    _sub(("segment from", "line from"), rf"\b(?:the )?(?:line )?(?:segment|line) (?:joining|from) (?:point )?({PT}){RB} (?:to|and) (?:point )?({PT}){RB}(?! ?[A-Z(])",
+         r"segment \1\2"),
+    _sub(("perpendicular",), rf"({SEG}) (?:drops|is dropped|falls|is drawn|is let fall) perpendicular(?:ly)? (?:to|onto|on|upon) (?:the )?(?:line |side |segment )?({SEG})"
+         rf",? (?:landing |meeting it |meeting \2 |with (?:its )?foot |and lands )?(?:at|on) (?:the )?(?:point )?({PT}){RB}", r"\1 ⊥ \2 at \3"),
+    _sub(("right angle", "90° angle", "90 degree"), rf"({SEG}) and ({SEG}) (?:form|make|meet at) (?:a )?(?:right angle|90° angle|90 degree angle)(?: at (?:the )?(?:point )?({PT}){RB})?",
+         lambda m: f"{m.group(1)} ⊥ {m.group(2)}" + (f" at {m.group(3)}" if m.group(3) else "")),
+    _sub(("right angle", "90° angle", "90 degree"), rf"({SEG}) (?:makes?|forms?) (?:a )?(?:right angle|90° angle|90 degree angle|angle of 90°) with ({SEG})",
+         r"\1 ⊥ \2"),
+    _sub(("angle between",), rf"\b(?:the )?angle between ({SEG}) and ({SEG}) (?:is|=|measures) (?:90°|90 degrees|a right angle)", r"\1 ⊥ \2"),
+    _sub(("touch each other", "touches each other"), r"\b(touch|touches) each other\b", r"\1"),
+    _sub(("just touch", "only touch", "exactly touch"), r"\b(?:just|only|exactly) (?=touch)", ""),
+    _sub(("tangent from",), rf"\b(?:[Aa]|the) tangent(?: line| segment)? (?:drawn )?from (?:the )?(?:point )?({PT}){RB} (?:touches|is tangent to|meets) "
+         rf"((?:circle |⊙ ?)?{PT}){RB} at (?:the )?(?:point )?({PT}){RB}", r"\1\3 is tangent to \2 at \3"),
     _sub(("intercept of",), rf"(?<![A-Za-z0-9'])({PT})((?: ?\([^()]{{1,24}}\))?) is (?:the|an|one) ([xy])-intercept of ",
          r"\1\2 lies on the \3-axis, and \1 lies on "),
     _sub(("midpoint of",), rf"\bmidpoint of (?:the )?(?:segment )?(?:points )?({PT})( ?\([^()]{{1,24}}\)) and ({PT})( ?\([^()]{{1,24}}\))",
@@ -482,6 +496,10 @@ _EN_SUBS: list[Sub] = [
     _sub((" by ",), rf"((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})(?: ?= ?[^,;.]{{1,12}})?,? (?:is|are|gets|being) (?:cut|crossed|met|intersected) "
          rf"at (?:the )?(?:point )?({PT}){RB},? by (?:the )?(?:line |segment |circle )?((?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB})",
          lambda m: f"{m.group(0)}; {m.group(3)} meets {m.group(1)} at {m.group(2)}; {m.group(3)}"),
+    # `KN stands ⊥ LM`: the verb before a relation symbol carries nothing
+    _sub(("⊥", "∥"), rf"((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) (?:stands?|standing|runs?|running|lies|lying|is drawn|is set|sits|goes) ([⊥∥])", r"\1 \2"),
+    _sub(("touches", "tangent to"), rf"({CIRC}) (touches|is tangent to) (?:line |side |segment )?((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) at (?:point )?({PT}){RB} and "
+         rf"(?:line |side |segment )?((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) at (?:point )?({PT}){RB}", r"\1 \2 \3 at \4, and \1 \2 \5 at \6"),
     # `the lateral edge PK of pyramid P-KLM ⊥ plane KLM`: the edge is the subject, the solid an element
     _sub((" of ",), rf"\b((?:lateral |side )?edge|side|segment) ({SEG}) of (?:the )?((?:{SOLIDWORD}|{POLYWORD}) [A-Z][A-Z0-9'-]{{2,20}}) "
          r"(?=⊥|∥|is |lies |meets |touches |bisects )", r"\1 \2 of \3, and \2 "),

@@ -59,6 +59,7 @@ _LINE_LETTER = r"[a-w][0-9]{0,2}"
 _BARE_PAIR = re.compile(rf"(?<![A-Za-z0-9'_\\-])ℓ?({_LINE_LETTER}) ?(⊥|∥|//) ?ℓ?({_LINE_LETTER})(?![A-Za-z0-9'_(])")
 _BARE_VERB = re.compile(rf"(?:(?<=^)|(?<=[.;,:] )|(?<=and )|(?<=\$)|(?<=line ))ℓ?({_LINE_LETTER}) (meets|crosses|cuts|intersects) ℓ?"
                         rf"({_LINE_LETTER})(?= at [A-Z])")
+_BARE_TANGENT = re.compile(rf"(?:(?<=^)|(?<=[.;,:] )|(?<=and )|(?<=\$))({_LINE_LETTER})(?= is tangent to | touches )")
 _BARE_ON = re.compile(rf"(?<=[A-Z0-9'] )(lies on|lie on|is on|are on|∈) ({_LINE_LETTER})(?=$|[.;,)$]| and | at | with )")
 _BARE_CAP = re.compile(rf"(?<![A-Za-z0-9'_\\-])ℓ?({_LINE_LETTER}) ?∩ ?ℓ?({_LINE_LETTER})(?![A-Za-z0-9'_(])")
 
@@ -233,6 +234,8 @@ def bare_line_names(text: str, space: str = " ") -> str:
         text = _BARE_CAP.sub(r"ℓ\1 ∩ ℓ\2", text)
     if " meets " in text or " crosses " in text or " cuts " in text or " intersects " in text:
         text = _BARE_VERB.sub(r"ℓ\1 \2 ℓ\3", text)
+    if " tangent to " in text or " touches " in text:
+        text = _BARE_TANGENT.sub(r"ℓ\1", text)
     if " on " in text or "∈" in text:
         text = _BARE_ON.sub(r"\1 ℓ\2", text)
     return text
