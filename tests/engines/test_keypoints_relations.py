@@ -144,6 +144,18 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("Circle W touches KL at P and KM at Q.", "KL is tangent to circle W at P, and KM is tangent to circle W at Q."),
     ("Circles W and V touch each other externally at T.", "Circles W and V are tangent at T."),
     ("A tangent from P touches circle W at K.", "PK is tangent to circle W at K."),
+    # more verbs and definitions
+    ("KL cuts through MN at T.", "KL and MN meet at T."),
+    ("The intersection of KL and MN is labelled T.", "KL and MN meet at T."),
+    ("KL and MN have T as their common point.", "KL and MN meet at T."),
+    ("T is a point lying on KL.", "T lies on KL."),
+    ("KL contains the point T.", "T lies on KL."),
+    ("T is taken at the middle of KL.", "T is the midpoint of KL."),
+    ("T is the halfway point of KL.", "T is the midpoint of KL."),
+    ("KN divides ∠LKM in half.", "KN bisects ∠LKM."),
+    ("Circle W is drawn around triangle KLM.", "Triangle KLM is inscribed in circle W."),
+    ("Circle W is drawn inside triangle KLM, touching all three sides.", "Circle W is inscribed in triangle KLM."),
+    ("All three sides of triangle KLM are equal.", "Triangle KLM is equilateral."),
     # LaTeX and terse notes
     (r"$l_1 \parallel l_2$", "Line l1 is parallel to line l2."),
     ("⊙W; chord KL; M = mid KL; WM ⊥ KL.", "KL is a chord of circle W, M is the midpoint of KL, WM ⊥ KL."),
@@ -219,6 +231,8 @@ def test_a_denied_relation_is_not_recalled(candidate: str, reference: str) -> No
     ("Segments AB and CD have equal length.", "AB = CD."),
     ("Angles ABC and DEF are equal.", "∠ABC = ∠DEF."),
     (r"$\frac{KN}{NL} = \frac{1}{2}$", "KN:NL = 1:2."),
+    ("KLM is a right triangle with right angle L.", "In triangle KLM, ∠KLM = 90°."),
+    ("The square KLMN has sides of length 4.", "Square KLMN has side length 4."),
     (r"$S_{\triangle KLM} = 12$", "The area of triangle KLM is 12."),
     ("△KLM (KL = KM).", "In triangle KLM, KL = KM."),
 ])

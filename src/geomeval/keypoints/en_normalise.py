@@ -208,6 +208,22 @@ _EN_SUBS: list[Sub] = [
          rf"(?: of the sides)?) of (?:the )?(?:triangle |△ ?)?((?:{PT}){{3}}){RB}(?: (?:all )?(?:meet|intersect|cross|are concurrent|concur|pass through"
          rf" (?:the )?(?:same )?(?:common )?point))?(?: (?:at|in) (?:the )?(?:point )?({PT}){RB})?",
          lambda m: _concurrence(m)),
+    _sub(("cuts through", "passes through"), rf"({SEG}) (?:cuts|passes) (?:right )?through ({SEG}) at ", r"\1 cuts \2 at "),
+    _sub(("intersection of",), rf"\bthe (?:point of )?intersection of ((?:line |segment )?(?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) and ((?:line |segment )?(?:{SEG}|⊙{PT}|[a-z]\d{{0,2}}){RB}) "
+         rf"is (?:labell?ed |called |named |denoted |marked )?(?:(?:as|by) )?(?:point )?({PT}){RB}", r"\1 and \2 meet at \3"),
+    _sub(("common point",), rf"({SEG}) and ({SEG}) have (?:the )?(?:point )?({PT}){RB} as (?:their|a) common point", r"\1 and \2 meet at \3"),
+    _sub(("point lying", "point located", "point situated", "point sitting"), r"\bis a point (?:lying|located|situated|sitting) (?=on\b)", "lies "),
+    _sub(("contains",), rf"((?:line |segment |side )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|⊙{PT}){RB}) contains (?:the )?(?:points? )?({PT}){RB}(?! ?[A-Z(])", r"\2 lies on \1"),
+    _sub(("middle of", "halfway point", "mid-point of"), rf"\bthe (?:middle|halfway point|exact middle) of (?:the )?(?:segment |side )?(?=({SEG}){RB})", "the midpoint of "),
+    _sub(("at the midpoint",), r"\bis (?:taken|placed|located|chosen|situated) at the midpoint of\b", "is the midpoint of"),
+    _sub(("in half", "into halves"), r"\b(?:divides|splits|cuts) (∠ ?[A-Z0-9']{1,9}) (?:in half|into halves)\b", r"bisects \1"),
+    _sub(("around", "about"), rf"((?:circle |⊙ ?){PT}){RB} (?:is )?(?:drawn |passes |goes |circumscribed )?(?:around|about) (?:the )?((?:triangle |△ ?|quadrilateral )?{POLY})",
+         r"\2 is inscribed in \1"),
+    _sub(("inside",), rf"((?:circle |⊙ ?){PT}){RB} (?:is )?(?:drawn |placed |lies )?inside (?:the )?((?:triangle |△ ?)?{POLY}),? (?:and )?(?:touching|tangent to|touches) "
+         r"(?:all )?(?:three |its |the )?(?:three )?sides", r"\1 is inscribed in \2"),
+    _sub(("right angle",), rf"\bwith (?:the |a |its )?right angle (?:at )?(?:vertex )?({PT}){RB}", r"with the right angle at \1"),
+    _sub(("sides of",), rf"\b(?:all )?(?:the )?(?:three )?sides of (?:the )?(?:triangle |△ ?)((?:{PT}){{3}}){RB} are (?:all )?equal(?: in length)?", r"triangle \1 is equilateral"),
+    _sub(("sides of length",), r"\b(has|with) (?:all )?(?:its |the )?(?:four |three )?sides of length\b", r"\1 side length"),
     _sub(("orthogonal",), r"\b(is|are|be|being|was) orthogonal(?= to\b| with\b|\b)", r"\1 perpendicular"),
     _sub(("segment from", "line from"), rf"\b(?:the )?(?:line )?(?:segment|line) (?:joining|from) (?:point )?({PT}){RB} (?:to|and) (?:point )?({PT}){RB}(?! ?[A-Z(])",
          r"segment \1\2"),
