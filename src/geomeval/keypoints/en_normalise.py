@@ -174,7 +174,7 @@ _EN_SUBS: list[Sub] = [
     # more surface forms met in model-style captions
     _sub((")/(",), rf"\(({SEG})\)/\(({SEG})\)", r"\1/\2"),  # LaTeX \frac{KN}{NL}
     _sub(("s_", "s△"), rf"(?<![A-Za-z])S_?\{{?(△ ?{POLY}|{POLY})\}}?(?= ?=)", r"area of \1"),
-    _sub(("(",), rf"\(((?:{SEG}|∠ ?[A-Z0-9']{{1,9}}) ?= ?[^()=]{{1,30}})\)", r", \1,"),  # `△KLM (KL = KM)`
+    _sub((" =", "= "), rf"\(((?:{SEG}|∠ ?[A-Z0-9']{{1,9}}) ?= ?[^()=]{{1,30}})\)", r", \1,"),  # `△KLM (KL = KM)`
     _sub((": ",), rf"(?<![A-Za-z0-9'])({POLY}): ?(?:a |an )?((?:{POLYWORD}))\b", r"\2 \1"),
     _sub((" diagonals", " medians", " altitudes", " chords"), rf"(?<![A-Za-z0-9'])({SEG})(?:, | and )({SEG}) (diagonals|medians|altitudes|chords)\b",
          r"\3 \1 and \2"),
@@ -517,7 +517,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("touches", "tangent to"), rf"({CIRC}) (touches|is tangent to) (?:line |side |segment )?((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) at (?:point )?({PT}){RB} and "
          rf"(?:line |side |segment )?((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) at (?:point )?({PT}){RB}", r"\1 \2 \3 at \4, and \1 \2 \5 at \6"),
     # `the lateral edge PK of pyramid P-KLM ⊥ plane KLM`: the edge is the subject, the solid an element
-    _sub((" of ",), rf"\b((?:lateral |side )?edge|side|segment) ({SEG}) of (?:the )?((?:{SOLIDWORD}|{POLYWORD}) [A-Z][A-Z0-9'-]{{2,20}}) "
+    _sub(("edge ", "side ", "segment "), rf"\b((?:lateral |side )?edge|side|segment) ({SEG}) of (?:the )?((?:{SOLIDWORD}|{POLYWORD}) [A-Z][A-Z0-9'-]{{2,20}}) "
          r"(?=⊥|∥|is |lies |meets |touches |bisects )", r"\1 \2 of \3, and \2 "),
     # `line l is tangent to the circle x^2 + y^2 = 25 at K`: the equation is the circle's, the tangency at K
     _sub(("tangent to ⊙", "touches ⊙"), rf"(is tangent to|touches) ⊙ ?(:? ?[^,;.⊙]{{3,40}}?=[^,;.⊙]{{1,20}}?) at ((?:the )?(?:point )?{PT}{RB}"

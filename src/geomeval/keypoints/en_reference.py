@@ -49,6 +49,7 @@ _VERB = re.compile(r"\b(?:is|are|lies|meets|crosses|cuts|intersects|touches|pass
 _ROLE = re.compile(r" (perpendicular bisector|angle bisector|diameter|chord|median|altitude|tangent|radius|diagonals|diagonal)\b")
 _ELIDED_TRIGGERS = (" and touches", " and meets", " and crosses", " and cuts", " and intersects", " and is tangent",
                     " and passes", " and bisects", " and is parallel", " and is perpendicular", " and runs parallel", " and lies on")
+_ANY_PRONOUN = re.compile(r"(?<![A-Za-z'])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z'])")
 _PLURAL_TRIGGERS = (" and cross", " and meet", " and intersect")
 _PLURAL_VERB = re.compile(r" (?:(?:both |also |then |again )?(?:meet|cross|intersect|touch|are|lie)\b)")
 _NOT_REFERRING = re.compile(r" (?:is|was) (?:known|given|clear|easy|true|obvious|required|assumed|seen|shown|found)\b|,? follows?\b")
@@ -86,7 +87,7 @@ def _surface(m: re.Match[str]) -> tuple[str, str]:
 
 def resolve_pronouns(text: str) -> str:
     """`it` replaced by what it stands for (see the module docstring); the rest untouched."""
-    if "it" not in text and "It" not in text and not any(v in text for v in (*_ELIDED_TRIGGERS, *_PLURAL_TRIGGERS)):
+    if _ANY_PRONOUN.search(text) is None and not any(v in text for v in (*_ELIDED_TRIGGERS, *_PLURAL_TRIGGERS)):
         return text
     objects = [(m.start(), *_surface(m)) for m in _OBJECT.finditer(text)]
     if not objects:
