@@ -25,6 +25,13 @@ for _key, _value in {
     os.environ[_key] = _value
 for _key in [k for k in os.environ if k.startswith("GEOMEVAL_")]:
     os.environ.pop(_key, None)
+# Under pytest-xdist each worker is one of several processes sharing the cores; thread pools
+# sized for the whole machine (PyTorch's OpenMP, BLAS) then spin against each other: BERTScore's
+# tests ran 17 times slower on 2 workers. Each worker, and what it starts, gets its share.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    _share = str(max(1, (os.cpu_count() or 1) // max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1))))
+    for _key in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_key, _share)
 # Every test run gets a fresh response cache, never the user's.
 os.environ["GEOMEVAL_CACHE_DIR"] = tempfile.mkdtemp(prefix="geomeval-test-cache-")
 
