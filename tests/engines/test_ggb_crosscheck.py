@@ -366,6 +366,7 @@ def crosscheck(stem: str, text: str, jar: dict[str, Any]) -> list[str]:
 # ----------------------------------------------------------------------------- tests
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
     [

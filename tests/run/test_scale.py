@@ -148,6 +148,7 @@ def test_geoeval_and_me2_items_of_a_built_folder_stream_with_the_fields_a_whole_
     assert items.ids() == [i.id for i in whole] and len(bench.load_items(str(built), task, 2)) == 2
 
 
+@pytest.mark.slow
 def test_a_run_holds_a_window_of_items_not_the_release(tmp_path: Path) -> None:
     """What a run's peak Python memory grows by per item is a fraction of the item's figure:
     each item is read, posed, scored, written and let go (before, every item's image bytes
@@ -270,6 +271,7 @@ def _live_records_at_aggregation(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return counts
 
 
+@pytest.mark.slow
 def test_a_run_and_a_rescore_aggregate_from_disk_not_from_records_held(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -289,6 +291,7 @@ def test_a_run_and_a_rescore_aggregate_from_disk_not_from_records_held(
     assert len(counts) == 2 and max(counts) < 10, counts
 
 
+@pytest.mark.slow
 def test_a_rescore_holds_a_window_of_records_not_the_file(tmp_path: Path) -> None:
     """What a rescore's peak Python memory grows by per record is a fraction of its figure
     (each record is read, scored, written and kept without its figure), as for a run."""
@@ -345,6 +348,7 @@ def test_items_of_a_raw_release_stream_as_those_of_its_built_folder(name: str, t
     assert not folder.exists()
 
 
+@pytest.mark.slow
 def test_the_rescore_id_check_and_the_summary_hold_a_few_bytes_per_item(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
