@@ -156,6 +156,15 @@ def test_a_negated_relation_is_not_stated(kind: str, text: str) -> None:
     ("Circle W is drawn around triangle KLM.", "Triangle KLM is inscribed in circle W."),
     ("Circle W is drawn inside triangle KLM, touching all three sides.", "Circle W is inscribed in triangle KLM."),
     ("All three sides of triangle KLM are equal.", "Triangle KLM is equilateral."),
+    # notes in model-style captions
+    ("On segment KL there is a point T.", "T lies on KL."),
+    ("T, a point on KL, is joined to M.", "T lies on KL."),
+    ("Key relations: perpendicular (KL, LM); midpoint T of KL.", "KL ⊥ LM, and T is the midpoint of KL."),
+    ("The figure consists of triangle KLM and its circumcircle W.", "Triangle KLM is inscribed in circle W."),
+    ("W is the center of the circumscribed circle of triangle KLM.", "W is the circumcentre of triangle KLM."),
+    ("KN ⟂ LM.", "KN ⊥ LM."),
+    ("KL || MN.", "KL ∥ MN."),
+    ("KN perp LM.", "KN ⊥ LM."),
     # LaTeX and terse notes
     (r"$l_1 \parallel l_2$", "Line l1 is parallel to line l2."),
     ("⊙W; chord KL; M = mid KL; WM ⊥ KL.", "KL is a chord of circle W, M is the midpoint of KL, WM ⊥ KL."),
@@ -233,6 +242,8 @@ def test_a_denied_relation_is_not_recalled(candidate: str, reference: str) -> No
     (r"$\frac{KN}{NL} = \frac{1}{2}$", "KN:NL = 1:2."),
     ("KLM is a right triangle with right angle L.", "In triangle KLM, ∠KLM = 90°."),
     ("The square KLMN has sides of length 4.", "Square KLMN has side length 4."),
+    ("In triangle KLM there is a right angle at L.", "In triangle KLM, ∠KLM = 90°."),
+    ("The segments KT and TL are marked equal.", "KT = TL."),
     (r"$S_{\triangle KLM} = 12$", "The area of triangle KLM is 12."),
     ("△KLM (KL = KM).", "In triangle KLM, KL = KM."),
 ])

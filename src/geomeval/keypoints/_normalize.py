@@ -19,6 +19,7 @@ _CHARS: dict[int, str] = {
     ord("³"): "^3",
     **{ord(c): "-" for c in "–—−‐"},
     **{ord(c): "∥" for c in "‖∥"},
+    **{ord(c): "⊥" for c in "⟂⊥"},
     **{ord(c): "△" for c in "Δ▵▲△"},
     **{ord(c): "⊙" for c in "☉⨀⊙"},
     **{ord(c): "≅" for c in "≌≅"},
