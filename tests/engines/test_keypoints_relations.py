@@ -260,6 +260,14 @@ def test_a_circle_equation_with_another_radius_states_the_centre_only() -> None:
     assert [str(k) for k in result["numerical"].missed] == ["radius of ⊙M = 3"]
 
 
+@pytest.mark.parametrize(("candidate", "reference"), [
+    ("A segment is drawn from K to M.", "Segment KM is drawn."),
+    ("The x- and y-axes are drawn.", "The x-axis and the y-axis are drawn."),
+])
+def test_an_element_in_other_words_is_recalled(candidate: str, reference: str) -> None:
+    assert score_captions(candidate, reference).recall["element"] == 1.0
+
+
 def test_it_is_false_that_denies() -> None:
     assert score_captions("It is false that KL ⊥ MN.", "KL ⊥ MN.").recall["relation"] == 0.0
 
