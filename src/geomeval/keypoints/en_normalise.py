@@ -240,7 +240,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("marked equal", "shown equal", "marked as equal", "marked congruent"), rf"({SEG}) and ({SEG}) are (?:marked|shown|indicated) (?:as )?(?:equal|congruent)\b",
          r"\1 = \2"),
     _sub(("segment is drawn from", "segment was drawn from", "line is drawn from"),
-         rf"\b(?:a|the) (?:line )?segment (?:is |was )?drawn from (?:point )?({PT}){RB} to (?:point )?({PT}){RB}", r"segment \1\2 is drawn"),
+         rf"\b(?:[Aa]|[Tt]he) (?:line )?segment (?:is |was )?drawn from (?:point )?({PT}){RB} to (?:point )?({PT}){RB}", r"segment \1\2 is drawn"),
     _sub(("x- and y-axes", "x- and y-axis", "x and y axes"), r"\b(?:the )?x-? and y-?ax[ei]s\b", "the x-axis and the y-axis"),
     _sub(("orthogonal",), r"\b(is|are|be|being|was) orthogonal(?= to\b| with\b|\b)", r"\1 perpendicular"),
     _sub(("segment from", "line from"), rf"\b(?:the )?(?:line )?(?:segment|line) (?:joining|from) (?:point )?({PT}){RB} (?:to|and) (?:point )?({PT}){RB}(?! ?[A-Z(])",
