@@ -97,6 +97,22 @@ def _click_command_built_once() -> None:
 _click_command_built_once()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the files holding `slow` tests go out to the workers first (those
+    whose slow tests were given a longer timeout than the default before the rest), each file's
+    tests in their own order: the minutes-long ones then start at once instead of running
+    alone at the end while the other workers wait."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    rank: dict[Path, float] = {}
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            timeout = item.get_closest_marker("timeout")
+            limit = float(timeout.args[0]) if timeout is not None and timeout.args else 0.0
+            rank[item.path] = max(rank.get(item.path, 0.0), 1.0 + limit)
+    items.sort(key=lambda item: -rank.get(item.path, 0.0))  # stable: the order within each file stays
+
+
 @pytest.fixture(autouse=True)
 def _fresh_lmms_eval_state() -> object:
     """Each test's lmms-eval task functions start as a fresh process would: no benchmark,
@@ -105,6 +121,23 @@ def _fresh_lmms_eval_state() -> object:
     integration = sys.modules.get("geomeval.integrations.lmms_eval")
     if integration is not None:
         integration.reset_state()
+
+
+@pytest.fixture(autouse=True)
+def _no_evaluate_lock_left(request: pytest.FixtureRequest) -> Iterator[None]:
+    """An `evaluate` module whose compute raised (as the bad-input tests make it) keeps its
+    cache file's lock, and every later compute in the process on a module loaded from the
+    same script then waits 1 s for it before taking another file. Each test starts without a
+    lock that an earlier test's module left."""
+    yield
+    evaluate = sys.modules.get("evaluate")
+    if evaluate is None:
+        return
+    for value in list(request.node.funcargs.values()):
+        if isinstance(value, evaluate.EvaluationModule):
+            for lock in getattr(value, "filelocks", None) or []:
+                if lock is not None and lock.is_locked:
+                    lock.release(force=True)
 
 
 @contextlib.contextmanager

@@ -392,6 +392,7 @@ def test_engine_matches_geogebra_jar(path: Path, reference: dict[str, dict[str, 
     )
 
 
+@pytest.mark.slow
 def test_corpus_is_large_and_has_faulty_scripts(reference: dict[str, dict[str, Any]]) -> None:
     assert len(SCRIPTS) >= 50
     failing = [

@@ -24,6 +24,9 @@ from geomeval.client import ChatClient, Completion, RetryPolicy
 from geomeval.pacing import REPLY_MARGIN, UNKNOWN_RATE
 
 ALIAS = "smol"
+# The server's start (up to 3 minutes) and a whole run at a 135M model's pace on a CPU the other
+# test workers share: more than the suite's default 300 s safety net.
+pytestmark = pytest.mark.timeout(1200)
 
 
 @pytest.fixture(scope="module")
