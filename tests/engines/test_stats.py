@@ -81,6 +81,60 @@ def test_metric_summary_carries_the_interval_and_clusters_by_meta() -> None:
     assert stats["se"] == pytest.approx(math.sqrt(16 / 3) / 8)
 
 
+def _keyed(values: list[float], keys: list[object]) -> dict:
+    """The interval of `values` with clusters given by their keys (the text or number itself)."""
+    return mean_uncertainty(values, keys)
+
+
+@pytest.mark.parametrize("slice_size", [32768, 4])
+def test_summaries_group_clusters_by_their_text_as_the_keys_do(slice_size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clusters are numbered by digests and repeats looked for a slice at a time: the
+    intervals are those of the clusters' own keys. An item without meta["cluster"] is its own
+    cluster under its id, shared with any item whose cluster is that text; a number in meta
+    is not the same cluster as its text; an item named twice in one group repeats there."""
+    from geomeval import aggregate
+
+    monkeypatch.setattr(aggregate, "SLICE", slice_size)
+    rng = random.Random(7)
+    metas: list[dict] = [{}, {"cluster": "7"}, {"cluster": 7}, {"cluster": "p1"}, {"cluster": "p1"}, {}, {}]
+    records, keys, values = [], [], []
+    for i in range(60):
+        meta = dict(metas[i % len(metas)], kind=["a", "a"] if i == 5 else "b" if i % 2 else "a")
+        value = float(rng.random() < 0.5)
+        records.append(SampleRecord(id=str(i), benchmark="b", task="t", target={}, meta=meta, scores={"A": Score(value)}))
+        keys.append(meta.get("cluster", str(i)))
+        values.append(value)
+    summary = aggregate.summarize(records, ["A"], breakdowns=[aggregate.Breakdown("kind")])
+    fields = ("se", "ci", "ci_method", "clusters")
+    found = summary["metrics"]["A"]
+    assert {k: found.get(k) for k in fields} == {k: _keyed(values, keys).get(k) for k in fields}
+    assert found["clusters"] == len(set(keys)) < 60  # "7" (item 7's id and a meta text) is one cluster, 7 another
+    for kind in ("a", "b"):
+        picked = [(v, k) for r, v, k in zip(records, values, keys, strict=True)
+                  for _ in range(([r.meta["kind"]] if isinstance(r.meta["kind"], str) else r.meta["kind"]).count(kind))]
+        group = summary["breakdowns"]["kind"][kind]["A"]
+        expected = _keyed([v for v, _ in picked], [k for _, k in picked])
+        assert {k: group.get(k) for k in fields} == {k: expected.get(k) for k in fields}
+
+
+def test_items_each_their_own_cluster_get_the_unclustered_interval() -> None:
+    from geomeval.aggregate import summarize
+
+    records = [SampleRecord(id=f"i{i}", benchmark="b", task="t", target={}, meta={"kind": "a" if i % 3 else "b"},
+                            scores={"A": Score(float(i % 4 == 0))}) for i in range(50)]
+    from geomeval.aggregate import Breakdown
+
+    summary = summarize(records, ["A"], breakdowns=[Breakdown("kind")])
+    values = [float(i % 4 == 0) for i in range(50)]
+    assert summary["metrics"]["A"]["ci_method"] == "wilson" and "clusters" not in summary["metrics"]["A"]
+    assert summary["metrics"]["A"]["ci"] == mean_uncertainty(values)["ci"]
+    assert all(g["A"]["ci_method"] == "wilson" for g in summary["breakdowns"]["kind"].values())
+    records[0].meta["kind"] = ["b", "b"]  # counted twice in "b": its one cluster repeats there
+    again = summarize(records, ["A"], breakdowns=[Breakdown("kind")])
+    assert again["metrics"]["A"]["ci_method"] == "wilson"
+    assert again["breakdowns"]["kind"]["b"]["A"]["ci_method"] == "clustered normal"
+
+
 @pytest.mark.parametrize(("only_a", "only_b"), [(0, 0), (3, 9), (150, 86), (1, 12)])
 def test_mcnemar_exact_is_scipys_binomial_test_on_discordant_pairs(only_a: int, only_b: int) -> None:
     a = [1] * only_a + [0] * only_b + [1] * 5 + [0] * 4
