@@ -95,6 +95,7 @@ def test_resuming_with_another_seed_or_all_problems_is_refused(geoqa_file: Path,
         assert again.returncode == 2 and "differs in options" in again.stderr, switch
 
 
+@pytest.mark.slow
 def test_the_build_for_lmms_eval_draws_the_same_problems(geoqa_file: Path, tmp_path: Path) -> None:
     from geomeval.benchmarks.capgeo import data as reasoning_data
     from geomeval.hfdata import load_built

@@ -126,6 +126,7 @@ def test_geomeval_switches_send_its_own_prompt_and_json_judge(tmp_path: Path) ->
     assert results["metrics"]["A"]["value"] == 1.0
 
 
+@pytest.mark.slow
 def test_description_ablation_compares_runs_per_described_item(tmp_path: Path) -> None:
     """The paper's Table 3: the same model without and with diagram descriptions."""
     with ChatServer(solver) as server:

@@ -124,6 +124,7 @@ def test_existing_output_is_not_overwritten_by_accident(tmp_path: Path) -> None:
     assert (out / "README.md").exists()
 
 
+@pytest.mark.slow
 def test_dataset_script_face_builds(tmp_path: Path) -> None:
     out = tmp_path / "built"
     result = subprocess.run(

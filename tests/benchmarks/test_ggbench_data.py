@@ -58,6 +58,7 @@ def test_card_in_repo_matches_the_library(built: Path) -> None:
     assert "num_examples: 15" in (built / "README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_build_cli_and_dataset_script(tmp_path: Path) -> None:
     out = tmp_path / "cli"
     result = subprocess.run(

@@ -182,6 +182,7 @@ def test_reference_solutions_run_in_the_engine(dataset: list[dict[str, Any]]) ->
         assert construction.blocks == len(steps)
 
 
+@pytest.mark.slow
 def test_committed_sample_equals_a_fresh_rendering(tmp_path: Path) -> None:
     """The module is the source of truth: regenerating must reproduce every byte."""
     fresh = tmp_path / "sample"

@@ -11,6 +11,8 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
+
 from geomeval.client import MAX_ALLOWANCE_FACTOR, REPLY_MARGIN, ChatClient, RetryPolicy
 from geomeval.pacing import UNKNOWN_RATE
 from geomeval.testing.chat_server import ChatServer, Fault
@@ -49,6 +51,7 @@ def test_a_long_reply_is_waited_for_once_the_servers_speed_is_known() -> None:
     assert replies[-1].attempts == 1
 
 
+@pytest.mark.slow
 def test_a_long_first_reply_is_waited_for_before_the_servers_speed_is_known() -> None:
     """Issue 44: the first replies, before any has shown the server's speed, are given the time
     their longest legal reply takes at a conservative rate (`UNKNOWN_RATE`), within the cap. A
@@ -71,6 +74,7 @@ def test_a_long_first_reply_is_waited_for_before_the_servers_speed_is_known() ->
     assert all(r.attempts == 1 for r in replies) and client.requests_sent == 3 and client.hedges == 0
 
 
+@pytest.mark.slow
 def test_a_long_whole_reply_is_not_hedged_once_short_ones_set_the_hedge_time() -> None:
     """Ten short replies (0.08 s each) make a request silent for 0.15 s look hung; a whole (not
     streamed) 300-token reply takes 1.2 s. It may be computing for as long as its longest legal
@@ -83,6 +87,7 @@ def test_a_long_whole_reply_is_not_hedged_once_short_ones_set_the_hedge_time() -
     assert replies[-1].attempts == 1
 
 
+@pytest.mark.slow
 def test_a_server_that_never_answers_is_still_given_up_on() -> None:
     """Before the server's speed is known a request waits for its longest legal reply at the
     conservative rate, capped at `MAX_ALLOWANCE_FACTOR` timeouts: a server that accepts and

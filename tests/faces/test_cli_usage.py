@@ -128,6 +128,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_a_refused_endpoint_stops_the_run_within_seconds_with_the_cause(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{_free_port()}/v1"
     started = time.monotonic()
@@ -158,6 +159,7 @@ def test_auth_and_not_found_stop_at_the_first_reply(tmp_path: Path, status: int,
     assert sent == 1  # no retries, and no request for the other items
 
 
+@pytest.mark.slow
 def test_score_refuses_a_torn_last_line_and_leaves_the_file(tmp_path: Path) -> None:
     out = tmp_path / "run"
     first = geomeval("run", "geolaux", "--model", "baseline:random", "--out", str(out))

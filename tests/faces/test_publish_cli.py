@@ -49,6 +49,7 @@ def leftovers(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir() if ".geomeval-" in p.name)
 
 
+@pytest.mark.slow
 def test_a_validation_failure_is_one_line_exit_2_and_leaves_nothing_staged(built_me2: Path, tmp_path: Path) -> None:
     broken = broken_copy(built_me2, tmp_path)
     out = tmp_path / "site" / "me2"
@@ -77,6 +78,7 @@ def test_a_failed_restage_keeps_the_previous_staging_whole(built_me2: Path, tmp_
     assert all(".geomeval-tmp" not in c for c in again.checks) and leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_repo_id_without_a_token_is_an_error_with_the_fix(tmp_path: Path) -> None:
     out = tmp_path / "me2"
     done = cli("publish", "me2", "--out", str(out), "--repo-id", "someone/me2-sample",
