@@ -151,6 +151,8 @@ class Builder:
                 continue  # `the prism` after `rectangular prism ABCD-EFGH` is that solid again
             if angle_map:
                 args = tuple(angle_map.get(a, a) for a in args)
+            if dimension == RELATION and kind == "intersect" and len(args) == 3:
+                kind, args = _endpoint_meeting(args)
             out.append(Keypoint(dimension, kind, order_args(kind, args), value, text))
         return KeypointSet(out)
 
@@ -190,6 +192,17 @@ SOLID_FAMILY = {
 
 SYMMETRIC = {"parallel", "perpendicular", "equal_length", "equal_angle", "concentric", "collinear"}
 PAIRED = {"congruent", "similar"}
+
+
+def _endpoint_meeting(args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """Guide rule 8: a meeting point that is an end of one of the two named segments is a point
+    *on* the other (`AD meets BC at D`, `EG交CD于G` -> D on BC, G on CD)."""
+    x, y, p = args
+    ends = [o for o in (x, y) if o[:1] not in "⊙ℓ" and o.isalnum() and cn.point_tokens(o).count(p) == 1
+            and len(cn.point_tokens(o)) == 2]
+    if len(ends) == 1:
+        return "on", (p, y if ends[0] == x else x)
+    return "intersect", args
 
 
 def order_args(kind: str, args: tuple[str, ...]) -> tuple[str, ...]:
