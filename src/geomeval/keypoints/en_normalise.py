@@ -516,6 +516,9 @@ _EN_SUBS: list[Sub] = [
     _sub(("respectively",), rf"\b((?:lines? )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) and ((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) (meet|intersect|cut|cross) "
          rf"((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) at (?:points? )?({PT}){RB} and ({PT}){RB},? respectively",
          r"\1 \3s \4 at \5, and \2 \3s \4 at \6"),
+    _sub(("respectively",), rf"\b((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) (meets|intersects|cuts|crosses) (?:lines? )?((?:{SEG}|ℓ?[a-z]\d{{0,2}}|{CIRC}){RB}) "
+         rf"and (?:line )?((?:{SEG}|ℓ?[a-z]\d{{0,2}}|{CIRC}){RB}) at (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB},? respectively",
+         r"\1 \2 \3 at \5, and \1 \2 \4 at \6"),
     _sub((" and ",), rf"(?:^|(?<=lines )|(?<=segments )|(?<=, )|(?<=; )|(?<=: )|(?<=\. ))((?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) and ((?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}}){RB}) ?([⊥∥]) ?"
          rf"((?:line |segment |plane )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|(?:{PT}){{3,8}}){RB})(?! ?[⊥∥])", r"\1 \3 \4 and \2 \3 \4"),
     _sub(("tangent",), rf"(?:\btangent (?:line )?({SEG})|({SEG}) tangent) at (?:point )?({PT}){RB}", r"\1\2 tangent to ⊙ at \3"),

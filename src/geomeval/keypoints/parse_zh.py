@@ -473,7 +473,7 @@ RELATION_RULES = RuleSet([
                     f"|(?P<b2>{SOLIDWORD})(?P<bn2>{SOLID_NAME})?的内切(?P<a2>球)|(?P<a3>{SOLIDWORD})(?P<an3>{SOLID_NAME})?的外接(?P<b3>球)"),
          _on_solid_inscribed),
     Rule(("同心",), re.compile(f"(?P<a>⊙{BIG})与(?P<b>⊙{SMALL})同心"), _on_concentric_pair),
-    Rule(("分别",), re.compile(f"{obj('a')}分别(?:与|和){OBJW}(?P<subj>{list_of(OBJW + OBJ_CORE, SEP, 3)})(?:相)?交于(?:点)?"
+    Rule(("分别",), re.compile(f"{obj('a')}分别(?:(?:与|和)|(?=交))(?:交)?{OBJW}(?P<subj>{list_of(OBJW + OBJ_CORE, SEP, 3)})(?:相)?交?于(?:点)?"
                                f"(?P<pts>{list_of(PNAME, SEP, 3)})"), _on_meets_respectively),
     Rule((",交",), re.compile(f"{obj('a')}交{obj('b')}于(?:点)?(?P<pts>{PNAME}),交{obj('b2')}于(?:点)?(?P<p2>{PNAME})"), _on_intersect),
     Rule(("axis",), re.compile(f"(?:与(?P<o>[xyz]-axis)(?:相)?交于|交(?P<o2>[xyz]-axis)于)(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
