@@ -121,6 +121,16 @@ def _concurrence(m: re.Match[str]) -> str:
     return f"{point} is the {_CENTRE_OF[m.group(1)]} of triangle {m.group(2)}"
 
 
+def _dropped_perpendicular(m: re.Match[str]) -> str:
+    """`from D a perpendicular is dropped to AC, meeting it at E`, `a perpendicular AH is dropped from A
+    to BC, landing at H`, `drop a perpendicular from P to l with foot F`: PF ⊥ the line at F (guide)."""
+    foot, seg = m.group("f"), m.group("seg") or ""
+    src = m.group("p1") or m.group("p2") or next((t for t in cn.point_tokens(seg) if t != foot), "")
+    if not src or src == foot:
+        return m.group(0)
+    return f"{src}{foot} ⊥ {m.group('to')} at {foot}"
+
+
 def _through_line(p: str, how: str, to: str, meets: str, at: str) -> str:
     """`the line through P parallel to QR meets QS at T`: PT ∥ QR and T on QS (PT ⊥ QR at T when it meets QR itself)."""
     if how == "perpendicular" and cn.segment(to) == cn.segment(meets):
@@ -142,6 +152,11 @@ _CONCENTRIC = (
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("perpendicular",), rf"(?:\b(?i:from) (?i:point )?(?P<p1>{PT}){RB},? )?(?:\b(?i:drop|draw|construct) )?(?:\b(?i:a|the) )?\b(?i:perpendicular)"
+         rf"(?: (?i:line|segment))?(?: (?P<seg>{SEG}))?(?: (?i:is))?(?: (?i:dropped|drawn|constructed))?(?: (?i:from) (?i:point )?(?P<p2>{PT}){RB})?"
+         rf" (?i:to|onto) (?i:the )?(?:(?i:side|line|segment) )?(?P<to>{SEG}|ℓ[a-z]\d{{0,2}}){RB},? (?i:meeting it at|meeting (?:side |line )?(?P=to) at"
+         rf"|landing at|with (?:the |its )?foot(?: at)?|whose foot is|the foot being|hitting it at|at) (?i:the )?(?i:point )?(?P<f>{PT}){RB}",
+         _dropped_perpendicular),
     _sub(("concentric", "circles"), _CONCENTRIC, "⊙" + BIG + " and ⊙" + SMALL + " are concentric"),
     _sub(("er circle", "big circle"), rf"\b(?:the |a |an )?{_BIG_WORDS} circle(?:'s)?\b", "⊙" + BIG),
     _sub(("er circle", "small circle"), rf"\b(?:the |a |an )?{_SMALL_WORDS} circle(?:'s)?\b", "⊙" + SMALL),
