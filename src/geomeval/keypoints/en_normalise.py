@@ -131,6 +131,13 @@ def _dropped_perpendicular(m: re.Match[str]) -> str:
     return f"{src}{foot} ⊥ {m.group('to')} at {foot}"
 
 
+def _joined_to(m: re.Match[str]) -> str:
+    """`O is joined to A, to B and to P`, `P is joined to both A and B`: the segments OA, OB, OP are drawn."""
+    src = m.group(1)
+    ends = [m.group(2), *re.findall(f"({PT}){RB}", m.group(3))]
+    return m.group(0)[: m.start(2) - m.start()].rsplit(" is ", 1)[0] + ", " + ", ".join(f"{src}{e} is drawn" for e in ends if e != src)
+
+
 def _through_line(p: str, how: str, to: str, meets: str, at: str) -> str:
     """`the line through P parallel to QR meets QS at T`: PT ∥ QR and T on QS (PT ⊥ QR at T when it meets QR itself)."""
     if how == "perpendicular" and cn.segment(to) == cn.segment(meets):
@@ -435,6 +442,12 @@ _EN_SUBS: list[Sub] = [
     _sub((" at the centre", " at the center", " at its centre", " at its center"),
          rf"\b(meet|meets|cross|crosses|intersect|intersects) at (?:the|its) cent(?:re|er) ({PT}){RB}", r"\1 at \2, \2 is the centre,"),
     _sub(("long",), rf"({SEG})(?:,? | ?\()(?:which is |that is )?({NUMC}) (?:units? |cm )?long\b\)?", r"\1 = \2"),
+    _sub(("each", "both"), rf"\b({SEG}),? and ({SEG}),? (?:are )?(?:each|both) (?:of length |with length |of |= ?|has length |have length )({NUMC}){RB}",
+         r"\1 = \3, \2 = \3"),
+    _sub(("length",), rf"({SEG}),? (?:has|with|having|of) (?:a )?length (?:of )?({NUMC}){RB}", r"\1 = \2"),
+    _sub(("tall", "high"), rf"\b(cylinder|cone|prism|pyramid) ({NUMC}) (?:units? |cm )?(?:tall|high)\b", r"\1 of height \2"),
+    _sub(("joined to", "connected to"), rf"\b({PT}){RB}(?: (?:(?!\bis\b|\bare\b)[^,.;]){{1,40}}?)? is (?:then |also )?(?:joined|connected) to (?:both )?(?:points? )?"
+         rf"({PT}){RB}((?:(?:,|,? and) (?:to )?(?:point )?{PT}{RB}){{0,4}})", _joined_to),
     _sub(("origin",), rf"(?:^|(?<=; )|(?<=, ))({PT}){RB} :? ?(?:the )?origin\b", r"\1 is the origin"),
     _sub(("one another",), r"\bone another\b", "each other"),
     _sub(("each other",), r"\b(parallel|perpendicular|congruent|similar) (?:to|with) each other\b", r"\1"),
