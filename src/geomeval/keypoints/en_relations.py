@@ -494,7 +494,7 @@ RELATION_RULES = RuleSet([
                     f"|are points|are (?:two|three|four|five|six) (?:distinct )?points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
          _on_on),
     Rule(("point",), rx(f"(?i:points?) (?P<pts>{PLIST}) (?i:on) {obj('o')}"), _on_on),
-    Rule((" on",), rx(f"(?P<pts>{PNAME}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$| (?i:and|with) ))"), _on_on),  # terse: `D on AC;`
+    Rule((" on",), rx(f"(?P<pts>{list_of(PNAME, SEP, 6)}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$| (?i:and|with) ))"), _on_on),  # terse: `D on AC;`, `A, B on ⊙O;`
     Rule(("-axis",), rx(f"(?:has|with|,|and) (?:(?i:vertex|point) )?(?P<pts>{PNAME}) (?i:on) (?i:the )?(?P<o>{AXIS})"),
          _on_on),
     Rule(("and on ",), rx(f"(?P<pts>{PNAME}) (?i:lies|is|lie) (?i:on) {obj('o')} (?i:and on) {obj('o2')}"), _on_on_both),
@@ -506,7 +506,7 @@ RELATION_RULES = RuleSet([
          rx(f"⊙(?P<p>{PT}){RB} (?i:has|with) (?i:its )?(?i:centre|center) (?i:at )?(?i:point )?\\( ?(?P<x>{NUMC}) ?, ?(?P<y>{NUMC})"
             f"(?: ?, ?(?P<z>{NUMC}))? ?\\)"),
          _on_centre_coordinate),
-    Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:the )?(?i:points? )?(?P<pts>{PLIST})"), _on_on),
+    Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:the )?(?i:points? )?(?P<pts>{list_of(PNAME + COORDS, SEP, 10)})"), _on_on),
     Rule(("collinear", "line"),
          rx(f"(?P<pts>{PLIST}) (?i:are collinear|collinear|lie on (?:a|the same|one) (?:straight )?line"
                     f"|are on (?:a|the same|one) (?:straight )?line)"),
