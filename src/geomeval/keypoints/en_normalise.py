@@ -138,6 +138,13 @@ def _joined_to(m: re.Match[str]) -> str:
     return m.group(0)[: m.start(2) - m.start()].rsplit(" is ", 1)[0] + ", " + ", ".join(f"{src}{e} is drawn" for e in ends if e != src)
 
 
+def _touches_each_at(m: re.Match[str]) -> str:
+    """`⊙I touches BC at D, CA at E and AB at F`: one tangency per side and point."""
+    pairs = [(m.group(4), m.group(5)), *re.findall(f"({SEG}) at (?:point )?({PT}){RB}", m.group(6))]
+    return m.group(1) + m.group(2) + ", and ".join(f" {m.group(3)} {seg} at {p}" if i == 0 else f"{m.group(1)} {m.group(3)} {seg} at {p}"
+                                                  for i, (seg, p) in enumerate(pairs))
+
+
 def _through_line(p: str, how: str, to: str, meets: str, at: str) -> str:
     """`the line through P parallel to QR meets QS at T`: PT ∥ QR and T on QS (PT ⊥ QR at T when it meets QR itself)."""
     if how == "perpendicular" and cn.segment(to) == cn.segment(meets):
@@ -539,6 +546,12 @@ _EN_SUBS: list[Sub] = [
          rf"({CIRC}) at (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}", r"\1\3 and \1\4 are tangent to \2 at \3 and \4"),
     _sub(("touches", "tangent to"), rf"({CIRC})([^.;⊙]{{1,60}}?,? and) (touches|is tangent to) (?=(?:the )?(?:sides? |lines? |segments? )?{SEG}{SEP})",
          r"\1\2 \1 \3 "),
+    _sub(("centred", "centered", "centre", "center"), rf"\b(?:the |an |a )?(incircle|circumcircle|inscribed circle|circumscribed circle) (of (?:the )?(?:triangle |△ ?)?{POLY}),? "
+         rf"(?:centred at|centered at|with centre|with center|whose centre is|whose center is) (?:point )?({PT}){RB},?", r"⊙\3, the \1 \2,"),
+    _sub(("in common with",), rf"(?:(?<=[,;] )|(?<=^)|(?<=\. ))(?:and )?({CIRC}|[Ii]t) (?:has|shares) (?:exactly|only) one (?:common )?point (?:in common )?with (?:the )?(?:side |line |segment )?({SEG}),? "
+         rf"(?:namely|which is|the point|point|at) (?:point )?({PT}){RB}", lambda m: f"{m.group(2)} is tangent to {'it' if m.group(1) in ('it', 'It') else m.group(1)} at {m.group(3)}"),
+    _sub((" at ",), rf"({CIRC}|\bit)((?:, [^,.;⊙]{{1,50}},)?) (touches|is tangent to) (?:side |line |segment )?({SEG}) at (?:point )?({PT}){RB}((?:(?:,|,? and) (?:side |line |segment )?{SEG} at (?:point )?{PT}{RB}){{1,4}})",
+         _touches_each_at),
     _sub(("respectively", " at "), rf"({CIRC}|\bit) (touches|is tangent to) (?:the )?(?:sides? |lines? |segments? )?((?:{SEG})(?:{SEP}{SEG}){{1,4}})"
          rf"(?: of [^,.;]{{1,30}}?)? at (?:the )?(?:points? )?((?:{PT})(?:{SEP}{PT}){{1,4}}){RB}(?:,? respectively)?", _respectively_touch),
     _sub(("respectively",), rf"\b((?:lines? )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) and ((?:line )?(?:{SEG}|ℓ[a-z]\d{{0,2}}|{CIRC})) (meet|intersect|cut|cross) "
