@@ -28,6 +28,7 @@ from typer.core import TyperCommand
 
 from .. import __version__
 from ..errors import MIN_COVERAGE_EXIT, UsageError
+from .plainparams import install as install_plain_params
 from .settings import (
     BudgetOpt,
     CacheOpt,
@@ -42,6 +43,7 @@ from .settings import (
 if TYPE_CHECKING:
     from typer import _click  # the click typer bundles (typer has no click dependency)
 
+install_plain_params()  # options read without importing pydantic, with typer's answers (plainparams.py)
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
 console = Console(stderr=True)
 out = Console()
