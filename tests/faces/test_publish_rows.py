@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from datasets import Dataset
 
-from geomeval.publish import _same_rows
+from geomeval.publish import _as_files, _same_rows, _SourceFiles
 
 
 def dataset(tmp_path: Path, name: str, rows: list[dict], row_group_size: int) -> Dataset:
@@ -45,3 +45,17 @@ def test_a_dataset_that_is_not_its_files_gets_the_whole_comparison_s_answer(tmp_
     for other in (b.select(range(len(b) - 1, -1, -1)), b.select(range(10)), changed.select(range(10))):
         assert _same_rows(a, other) == a.data.table.equals(other.data.table)
     assert not _same_rows(a, changed.select(range(10)))
+
+
+def test_a_source_kept_as_its_files_gets_the_dataset_s_answer(tmp_path: Path) -> None:
+    """`publish` keeps each source as its Arrow files (its mapped Dataset dropped before the
+    staged folder is loaded back): compared with that, every answer is the Dataset's."""
+    a, b = dataset(tmp_path, "a", ROWS, 7), dataset(tmp_path, "b", ROWS, 128)
+    changed = dataset(tmp_path, "c", [dict(row, answer="x") if i == 3 else row for i, row in enumerate(ROWS)], 128)
+    source = _as_files(a)
+    assert isinstance(source, _SourceFiles) and len(source) == len(ROWS) and source.features == a.features
+    assert _as_files(b.select(range(10))) is not None and not isinstance(_as_files(b.select(range(10))), _SourceFiles)
+    assert _same_rows(_as_files(b), source) and not _same_rows(_as_files(changed), source)
+    for other in (b, changed, b.select(range(len(b) - 1, -1, -1)), b.select(range(10)), changed.select(range(10))):
+        assert _same_rows(other, source) == _same_rows(other, a) == a.data.table.equals(other.data.table)
+    assert source.table().equals(a.data.table)
