@@ -171,6 +171,9 @@ _EN_SUBS: list[Sub] = [
          rf" (?i:to|onto) (?i:the )?(?:(?i:side|line|segment) )?(?P<to>{SEG}|ℓ[a-z]\d{{0,2}}){RB},? (?i:meeting it at|meeting (?:side |line )?(?P=to) at"
          rf"|landing at|with (?:the |its )?foot(?: at)?|whose foot is|the foot being|hitting it at|at) (?i:the )?(?i:point )?(?P<f>{PT}){RB}",
          _dropped_perpendicular),
+    _sub(("perpendicular",), rf"\b(?:(?i:the|a) )?(?i:perpendicular)(?: (?i:line|segment))? (?:(?i:drawn|dropped) )?(?i:from) (?i:point )?({PT}){RB},? "
+         rf"(?i:meets|meeting|cuts|hits|intersects) (?i:the )?(?:(?i:side|line|segment) )?({SEG}|ℓ[a-z]\d{{0,2}}){RB} (?i:at) (?i:point )?({PT}){RB}",
+         r"\1\3 ⊥ \2 at \3"),
     _sub(("concentric", "circles"), _CONCENTRIC, "⊙" + BIG + " and ⊙" + SMALL + " are concentric"),
     _sub(("er circle", "big circle"), rf"\b(?:the |a |an )?{_BIG_WORDS} circle(?:'s)?\b", "⊙" + BIG),
     _sub(("er circle", "small circle"), rf"\b(?:the |a |an )?{_SMALL_WORDS} circle(?:'s)?\b", "⊙" + SMALL),
