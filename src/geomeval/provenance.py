@@ -285,11 +285,53 @@ class DataFingerprint:
         return self._block
 
 
+class _CodeProvenance:
+    """The code's side of the provenance (git's commit of the checkout, how geomeval was
+    installed, the libraries' versions) taken on a thread as the command starts
+    (`take_code_provenance_early`), while the run's modules are imported: two git processes and
+    the package metadata lookups took 30-40 ms of each run's start (issue #42). Used once, by
+    the first `describe`; any later one takes its own."""
+
+    def __init__(self) -> None:
+        self._found: tuple[dict[str, Any] | None, dict[str, Any]] | None = None
+        self._thread = threading.Thread(target=self._take, name="geomeval-code-provenance", daemon=True)
+        self._thread.start()
+
+    def _take(self) -> None:
+        try:
+            checkout = checkout_commit()
+            self._found = checkout, install_source(checkout)
+            library_versions()  # cached for the process
+        except Exception:  # taken again, where it fails, by describe itself
+            self._found = None
+
+    def result(self) -> tuple[dict[str, Any] | None, dict[str, Any]] | None:
+        self._thread.join()
+        return self._found
+
+
+_early: list[_CodeProvenance] = []
+
+
+def take_code_provenance_early() -> None:
+    """Start taking the code's provenance on a thread (`_CodeProvenance`); the next `describe`
+    uses it."""
+    if not _early:
+        _early.append(_CodeProvenance())
+
+
+def _code_provenance() -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    found = _early.pop().result() if _early else None
+    if found is not None:
+        return found
+    checkout = checkout_commit()
+    return checkout, install_source(checkout)
+
+
 def describe(bench: Any, data: DataFingerprint, model: Any, judge: Any, seed: int) -> dict[str, Any]:
     """The provenance block of run.json, taken when the run starts: the data's hash is still
     being taken (`DataFingerprint.pending`), and the run fills it in when it ends."""
-    checkout = checkout_commit()
-    install = install_source(checkout)
+    checkout, install = _code_provenance()
     return {
         "started_at": now(),
         "geomeval": __version__,

@@ -103,3 +103,27 @@ def test_run_json_keeps_versions_install_commit_and_the_full_prompts(tmp_path: P
     assert kept["templates"] == {t.name: t.text for t in bench.prompt_templates} and kept["templates"]
     results = json.loads((tmp_path / "a" / "results.json").read_text())
     assert results["versions"] == versions
+
+
+def test_the_code_s_provenance_taken_as_the_command_starts_is_used_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`geomeval run` starts reading git's commit and the install on a thread as it starts
+    (the run's modules load meanwhile): the run's run.json says what that thread read, and a
+    later run in the same process reads its own."""
+    bench = get_benchmark("geolaux")
+    monkeypatch.setattr(provenance, "checkout_commit", lambda: {"commit": "a" * 40, "modified": False})
+    provenance.take_code_provenance_early()
+    provenance._early[0].result()  # taken (with the checkout above)
+    monkeypatch.setattr(provenance, "checkout_commit", lambda: {"commit": "b" * 40, "modified": True})
+
+    def commit_of(name: str) -> tuple[str, dict]:
+        run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=parse_judge_spec("offline"),
+            out_dir=tmp_path / name, limit=2)
+        made = json.loads((tmp_path / name / "run.json").read_text())["provenance"]
+        assert made["install"]["distribution"] == "geomeval" and made["install"]["kind"]
+        assert made["install"].get("checkout") == made["checkout"]
+        return made["commit"], made["checkout"]
+
+    assert commit_of("early") == ("a" * 40, {"commit": "a" * 40, "modified": False})
+    assert not provenance._early
+    assert commit_of("later") == ("b" * 40, {"commit": "b" * 40, "modified": True})

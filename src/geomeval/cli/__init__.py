@@ -150,6 +150,10 @@ def _main() -> None:
     from ..errors import EndpointFailure
 
     _show_warnings_on_console()
+    if sys.argv[1:2] == ["run"]:  # git's commit and the package metadata, read while the run's modules load
+        from ..provenance import take_code_provenance_early
+
+        take_code_provenance_early()
     try:
         app(standalone_mode=True, prog_name="geomeval")
     except KeyboardInterrupt:
