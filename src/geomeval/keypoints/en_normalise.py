@@ -166,6 +166,13 @@ _CONCENTRIC = (
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("foci", "focal points"), rf"\b(ellipse|hyperbola)\b([^.;]{{0,80}}?),? (?:and )?(?:with|has|having) (?:the |its )?(?:two )?(?:foci|focal points) (?:at )?(?:points? )?({PT}){RB},? and ({PT}){RB}",
+         r"\1\2, and \3 and \4 are the foci of the \1"),
+    _sub(("its vertex", "its focus", "s vertex", "s focus"), rf"\b(parabola|ellipse|hyperbola)\b([^!?]{{0,160}}?)(?:\b(?:its|whose|the {PT}{RB}'s) (vertex|focus) is (?:called |named )?(?:point )?({PT}){RB}"
+         rf"|\b({PT}){RB} is its (vertex|focus)\b)", lambda m: f"{m.group(1)}{m.group(2)}{m.group(4) or m.group(5)} is the {m.group(3) or m.group(6)} of the {m.group(1)}"),
+    _sub(("vertex", "focus"), rf"\b(parabola|ellipse|hyperbola)\b([^.]{{0,100}}?)(,|;|,? and|,? with|,? which has|,? has|,? having) (?:its |a |the )?(vertex|focus)"
+         rf"(?: (?:is )?(?:at|called|named|is))? (?:point )?({PT}){RB}",
+         lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)} {m.group(5)} is the {m.group(4)} of the {m.group(1)}, {m.group(5)}"),
     _sub(("perpendicular",), rf"(?:\b(?i:from) (?i:point )?(?P<p1>{PT}){RB},? )?(?:\b(?i:drop|draw|construct) )?(?:\b(?i:a|the) )?\b(?i:perpendicular)"
          rf"(?: (?i:line|segment))?(?: (?P<seg>{SEG}))?(?: (?i:is))?(?: (?i:dropped|drawn|constructed))?(?: (?i:from) (?i:point )?(?P<p2>{PT}){RB})?"
          rf" (?i:to|onto) (?i:the )?(?:(?i:side|line|segment) )?(?P<to>{SEG}|ℓ[a-z]\d{{0,2}}){RB},? (?i:meeting it at|meeting (?:side |line )?(?P=to) at"

@@ -344,7 +344,8 @@ def _on_axis_meets(m: re.Match[str], b: Builder, off: int) -> None:
     if re.search(f"{OBJ_CORE} $", m.string[max(0, m.start() - 24) : m.start()]):
         return
     for axis, pts in ((m.group("o"), m.group("pts")), (m.group("o2"), m.group("pts2"))):
-        for p in _PNAME_RE.findall(pts or "") if axis else ():
+        names = trim_list(_PNAME_RE.findall(pts), m, "pts") if pts and not m.group("o2") else _PNAME_RE.findall(pts or "")
+        for p in names if axis else ():
             b.point(p)
             b.relation("on", p, axis.lower(), text=m.group(0))
 
@@ -415,6 +416,22 @@ def _on_equal_words(m: re.Match[str], b: Builder, off: int) -> None:
         b.add("numerical", "equal_angle", (x, y), None, m.group(0))
     elif len(cn.point_tokens(x)) == 2 and len(cn.point_tokens(y)) == 2 and x == cn.segment(x):
         b.add("numerical", "equal_length", (x, y), None, m.group(0))
+
+
+_CURVES = {"椭圆": "ellipse", "抛物线": "parabola", "双曲线": "hyperbola"}
+_CURVE_ROLES = {"foci": "focus", "focus": "focus", "vertex": "vertex", "vertices": "vertex", "焦点": "focus", "顶点": "vertex"}
+
+
+def _on_curve_point(m: re.Match[str], b: Builder, off: int) -> None:
+    """`F1 and F2 are the foci of the ellipse`, `D is the vertex of the parabola`, `P lies on the
+    hyperbola` (and 点P在椭圆上): a named point's place on the one unnamed conic of its kind (guide)."""
+    curve = m.group("c").lower()
+    curve = _CURVES.get(curve, curve)
+    role = m.groupdict().get("k")
+    kind = _CURVE_ROLES.get(role.lower(), "on") if role else "on"
+    for p in subjects(_PNAME_RE.findall(m.group("pts")), m):
+        b.point(p)
+        b.relation(kind, p, curve, text=m.group(0))
 
 
 def _on_origin(m: re.Match[str], b: Builder, off: int) -> None:
@@ -652,6 +669,12 @@ RELATION_RULES = RuleSet([
     Rule(("coordinate",),
          rx(f"(?i:coordinates?) (?i:of) (?i:points? )?(?P<pts>{PLIST}) (?i:are|=|:) ?(?P<tuples>{list_of(TUPLE, SEP, 8)})"),
          _on_coordinate_list),
+    Rule(("foci", "focus", "vertex", "vertices"),
+         rx(f"(?P<pts>{list_of(PNAME, SEP, 2)}) (?P<v>(?i:is|are)) (?i:the )?(?:(?i:left|right|upper|lower|two) )?(?P<k>(?i:foci|focus|vertex|vertices))"
+            f" (?i:of) (?i:the )?(?P<c>(?i:ellipse|parabola|hyperbola))\\b"), _on_curve_point),
+    Rule(("ellipse", "parabola", "hyperbola"),
+         rx(f"(?P<pts>{list_of(PNAME, SEP, 3)}) (?P<v>(?i:lies|lie|is|are|is a point|is a moving point|is any point)) (?i:on) (?i:the )?"
+            f"(?P<c>(?i:ellipse|parabola|hyperbola))\\b"), _on_curve_point),
     Rule(("divides",), rx(f"(?P<p>{PNAME}) (?i:divides) (?P<s>{SEG}) (?i:in the ratio of|in the ratio|in a ratio of) "
                                   f"(?P<a>{NUMC}) ?: ?(?P<b>{NUMC})"), _on_divides),
 ])
