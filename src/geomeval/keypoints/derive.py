@@ -31,7 +31,7 @@ DERIVABLE = {
     (ELEMENT, "point"), (ELEMENT, "segment"), (ELEMENT, "line"), (NUMERICAL, "angle"),
     (NUMERICAL, "coordinate"), (NUMERICAL, "radius"), (NUMERICAL, "equation"),
     *((RELATION, k) for k in ("perpendicular", "median", "midpoint", "on", "altitude", "foot", "intersect", "chord",
-                              "centroid", "inscribed", "angle_bisector", "property")),
+                              "centroid", "inscribed", "angle_bisector", "property", "perpendicular_bisector")),
 }
 
 
@@ -204,6 +204,16 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
             for p in _two_point(line) or ():
                 if other in on.get(p, ()):
                     out.update({_rel("foot", p, other), _rel("intersect", x, y, p)})
+    midpoints_of: dict[str, set[str]] = defaultdict(set)
+    for r in relations["midpoint"]:
+        if len(r) >= 2:
+            midpoints_of[r[1]].add(r[0])
+    for line, seg in (tuple(r[:2]) for r in relations["perpendicular_bisector"] if len(r) >= 2):
+        out.add(_rel("perpendicular", line, seg))  # the name states the perpendicularity (guide)
+    for x, y in perpendicular_pairs:  # l ⊥ AB through the midpoint of AB: the perpendicular bisector
+        for line, seg in ((x, y), (y, x)):
+            if any(line in on.get(m, ()) or m in (_two_point(line) or ()) for m in midpoints_of.get(seg, ())):
+                out.add(_rel("perpendicular_bisector", line, seg))
     right_at = {cn.angle_vertex(kp.args[0]): kp.args[0] for kp in kps
                 if kp.dimension == NUMERICAL and kp.kind == "angle" and kp.value == 90.0 and kp.args}
     for tri in triangles:  # a triangle with a right interior angle is a right triangle
