@@ -208,12 +208,13 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
     for r in relations["midpoint"]:
         if len(r) >= 2:
             midpoints_of[r[1]].add(r[0])
-    for line, seg in (tuple(r[:2]) for r in relations["perpendicular_bisector"] if len(r) >= 2):
-        out.add(_rel("perpendicular", line, seg))  # the name states the perpendicularity (guide)
+    for r in relations["perpendicular_bisector"]:
+        if len(r) >= 2:
+            out.add(_rel("perpendicular", r[0], r[1]))  # the name states the perpendicularity (guide)
     for x, y in perpendicular_pairs:  # l ⊥ AB through the midpoint of AB: the perpendicular bisector
-        for line, seg in ((x, y), (y, x)):
-            if any(line in on.get(m, ()) or m in (_two_point(line) or ()) for m in midpoints_of.get(seg, ())):
-                out.add(_rel("perpendicular_bisector", line, seg))
+        for bisector, cut in ((x, y), (y, x)):
+            if any(bisector in on.get(m, ()) or m in (_two_point(bisector) or ()) for m in midpoints_of.get(cut, ())):
+                out.add(_rel("perpendicular_bisector", bisector, cut))
     right_at = {cn.angle_vertex(kp.args[0]): kp.args[0] for kp in kps
                 if kp.dimension == NUMERICAL and kp.kind == "angle" and kp.value == 90.0 and kp.args}
     for tri in triangles:  # a triangle with a right interior angle is a right triangle
