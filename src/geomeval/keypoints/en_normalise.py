@@ -166,6 +166,8 @@ _CONCENTRIC = (
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("extend", "produce"), rf"\b(?:(?:[Tt]he )?(?:[Ss]ide |[Ss]egment |[Ll]ine )?({SEG}) is (?:extended|produced)|(?:[Ee]xtend|[Pp]roduce) (?:the )?(?:side |segment |line )?({SEG}))"
+         rf"(?: (?:past|beyond|through) (?:point )?{PT}{RB})? to (?:a |the )?(?:point )?({PT}){RB}", r"\3 lies on the extension of \1\2"),
     _sub(("foci", "focal points"), rf"\b(ellipse|hyperbola)\b([^.;]{{0,80}}?),? (?:and )?(?:with|has|having) (?:the |its )?(?:two )?(?:foci|focal points) (?:at )?(?:points? )?({PT}){RB},? and ({PT}){RB}",
          r"\1\2, and \3 and \4 are the foci of the \1"),
     _sub(("its vertex", "its focus", "s vertex", "s focus"), rf"\b(parabola|ellipse|hyperbola)\b([^!?]{{0,160}}?)(?:\b(?:its|whose|the {PT}{RB}'s) (vertex|focus) is (?:called |named )?(?:point )?({PT}){RB}"
