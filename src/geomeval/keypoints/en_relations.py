@@ -410,6 +410,16 @@ def _on_property(m: re.Match[str], b: Builder, off: int) -> None:
         b.relation("property", ref, value=adj, text=m.group(0))
 
 
+def _on_property_of_context(m: re.Match[str], b: Builder, off: int) -> None:
+    """`the triangle is isosceles`: the one triangle (polygon) in context."""
+    shape = b.context(off + m.start(), ("polygon",))
+    sides = len(cn.point_tokens(shape))
+    if not shape or (m.group("w").lower() == "triangle") != (sides == 3):
+        return
+    for adj in _ADJ_RE.findall(m.group("adj")):
+        b.relation("property", shape, value=_PROPERTY.get(adj.lower(), adj.lower()), text=m.group(0))
+
+
 def _on_equal_words(m: re.Match[str], b: Builder, off: int) -> None:
     x, y = canon(m.group("a"), b, off), canon(m.group("b"), b, off)
     if x.startswith("∠") and y.startswith("∠"):
@@ -649,6 +659,9 @@ RELATION_RULES = RuleSet([
                     f"(?P<adj>(?:{ADJ}[ ,]{{0,2}}(?i:and )?){{0,3}})(?P<sp>{POLYWORD})?"),
          _on_property),
     Rule(("equal",), rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are) (?i:equal)"), _on_equal_words),
+    Rule(("the triangle is", "this triangle is", "the quadrilateral is", "the polygon is"),
+         rx(f"\\b(?i:the|this) (?P<w>(?i:triangle|quadrilateral|polygon)) (?i:is) (?i:a |an |also )?(?P<adj>(?:{ADJ}[ ,]{{0,2}}(?i:and )?){{1,3}})"),
+         _on_property_of_context),
     Rule(("origin",), rx(f"(?i:the origin)(?: (?i:is))? (?i:point )?(?P<p>{PNAME})|(?P<q>{PNAME}) (?i:is|is at|lies at|at) (?i:the origin)"),
          _on_origin),
     Rule(("meeting", "intersecting", "cutting", "crossing"),
