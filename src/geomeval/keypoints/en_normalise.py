@@ -166,6 +166,8 @@ _CONCENTRIC = (
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("inscribed in it", "inscribed within it"), rf"\b({SOLIDWORD})\b([^.;]{{0,40}}?) (?:has|contains) (?:a |an )({SOLIDWORD})\b([^.;]{{0,30}}?) inscribed (?:in|within) it\b",
+         r"\1\2, and a \3\4 is inscribed in the \1"),
     _sub(("extend", "produce"), rf"\b(?:(?:[Tt]he )?(?:[Ss]ide |[Ss]egment |[Ll]ine )?({SEG}) is (?:extended|produced)|(?:[Ee]xtend|[Pp]roduce) (?:the )?(?:side |segment |line )?({SEG}))"
          rf"(?: (?:past|beyond|through) (?:point )?{PT}{RB})? to (?:a |the )?(?:point )?({PT}){RB}", r"\3 lies on the extension of \1\2"),
     _sub(("foci", "focal points"), rf"\b(ellipse|hyperbola)\b([^.;]{{0,80}}?),? (?:and )?(?:with|has|having) (?:the |its )?(?:two )?(?:foci|focal points) (?:at )?(?:points? )?({PT}){RB},? and ({PT}){RB}",
