@@ -190,6 +190,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("er circle", "small circle"), rf"\b(?:the |a |an )?{_SMALL_WORDS} circle(?:'s)?\b", "⊙" + SMALL),
     _sub(("er radius", "big radius"), rf"\b(?:the )?{_BIG_WORDS} radius\b", "radius of ⊙" + BIG),
     _sub(("er radius", "small radius"), rf"\b(?:the )?{_SMALL_WORDS} radius\b", "radius of ⊙" + SMALL),
+    _sub(("radius of ⊙",), rf"\b(radius of ⊙[{BIG}{SMALL}]) ({NUMC}){RB}", r"\1 = \2"),
     _sub(("er one", "big one", "small one"), rf"\b(?:the )?(?P<w>{_BIG_WORDS}|{_SMALL_WORDS}) one\b", _sized_one),
     _sub(("transversal",), r"\b(?:a |the )?transversal(?: line)?(?= [a-zA-Z]\d{0,2}(?![a-zA-Z0-9']))", "line"),
     _sub(("(on ", "(of "), r" ?\((?:on|of) (?:line |the line )?[a-z]\d{0,2}\)", ""),
