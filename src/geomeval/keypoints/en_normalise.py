@@ -166,6 +166,13 @@ _CONCENTRIC = (
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("hrough",), rf"\b[Tt]hrough (?:point )?({PT}){RB},? (?:runs|passes|goes|is drawn) (?:a |the )?line ([a-z]\d{{0,2}})\b", r"line \2 passes through \1, and line \2 runs"),
+    _sub(("On ", "on "), rf"\b[Oo]n (?:the )?(?:line |segment |side )?({SEG}|[a-z]\d{{0,2}}\b|⊙{PT}{RB}),? (?:a |the )?point ({PT}){RB} is (?:taken|chosen|marked|placed)",
+         r"point \2 lies on \1, and \2 is taken"),
+    _sub(("units from", "unit from", "cm from"), rf"\b({PT}){RB} is (?:taken|chosen|placed|located|marked) ({NUMC}) (?:units?|cm) (?:away )?from (?:point )?({PT}){RB}",
+         r"\1\3 = \2"),
+    _sub(("midpoint",), rf"({SEG})(?: (?:is )?drawn)?,? with (?:its )?midpoint ({PT}){RB}", r"\1, and \2 is the midpoint of \1"),
+    _sub((" through ",), rf"(?:^ ?|(?<=[;.] )|(?<=, ))((?:line )?ℓ?[a-z]\d{{0,2}})( ?: ?[^;.,:]{{1,40}}?) through (?=(?:the )?(?:points? )?{PT})", r"\1\2, \1 passes through "),
     _sub(("inscribed in it", "inscribed within it"), rf"\b({SOLIDWORD})\b([^.;]{{0,40}}?) (?:has|contains) (?:a |an )({SOLIDWORD})\b([^.;]{{0,30}}?) inscribed (?:in|within) it\b",
          r"\1\2, and a \3\4 is inscribed in the \1"),
     _sub(("extend", "produce"), rf"\b(?:(?:[Tt]he )?(?:[Ss]ide |[Ss]egment |[Ll]ine )?({SEG}) is (?:extended|produced)|(?:[Ee]xtend|[Pp]roduce) (?:the )?(?:side |segment |line )?({SEG}))"

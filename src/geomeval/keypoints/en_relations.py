@@ -607,6 +607,8 @@ RELATION_RULES = RuleSet([
          rx(f"(?P<segs>{list_of(SEG, SEP, 4)}) (?i:is|are|as) (?i:a |an |the )?(?P<role>(?i:chords?|diameters?|radii|radius))"
                     f"(?: (?i:of) {obj('c')})?"),
          _on_circle_role),
+    Rule((" chord of", " diameter of"),  # terse: `BC diameter of ⊙O;`
+         rx(f"(?<![A-Za-z] )(?P<segs>{SEG}) (?P<role>(?i:chord|diameter)) (?i:of) {obj('c')}"), _on_circle_role),
     Rule(("chord", "diameter", "radius"),
          rx(f"(?P<role>(?i:chords?|diameters?|radii|radius)) (?P<segs>{list_of(SEG, SEP, 4)})(?: (?i:of) {obj('c')})?"),
          _on_circle_role),
