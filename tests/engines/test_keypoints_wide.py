@@ -205,3 +205,10 @@ def test_perpendicular_bisector_is_covered_by_its_definition() -> None:
     assert score_captions("M is the midpoint of AB, and line l passes through M with l ⊥ AB.", reference).recall["relation"] == 1.0
     assert score_captions("Line l ⊥ AB.", reference).recall["relation"] == 0.0
     assert score_captions(reference, "Line l ⊥ AB.").recall["relation"] == 1.0
+
+
+def test_a_name_written_in_a_denied_clause_still_covers_its_segment() -> None:
+    """Guide: a negated relation states nothing, but a two-letter name written in it is written."""
+    got = score_captions("AB is not parallel to CD.", "Segment AB and segment CD are drawn. AB ∥ CD.").recall
+    assert got["element"] == 1.0 and got["relation"] == 0.0
+    assert score_captions("AB与CD不平行。", "线段AB、CD。AB∥CD。").recall["element"] == 1.0

@@ -270,6 +270,19 @@ def affirmed(pieces: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     return out
 
 
+_DENIED_NAME = re.compile(SEG)
+
+
+def denied_segments(pieces: Sequence[tuple[int, str]], kept: Sequence[tuple[int, str]], builder: Builder) -> None:
+    """A two-letter name written in a denied clause is still written (guide: its objects are still
+    elements): `AB is not parallel to CD` names segments AB and CD, though it states no relation."""
+    for (_, sentence), (_, blanked) in zip(pieces, kept, strict=True):
+        if sentence != blanked:
+            for m in _DENIED_NAME.finditer(sentence):
+                if blanked[m.start() : m.end()].isspace():
+                    builder.element("segment", cn.segment(m.group(0)), text=m.group(0))
+
+
 WINDOW_BACK = 120  # a match starts at most this far before its trigger word...
 WINDOW_FORWARD = 240  # ...and ends at most this far after it
 

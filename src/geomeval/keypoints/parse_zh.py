@@ -59,6 +59,7 @@ from ._engine import (
     TermGrammar,
     affirmed,
     apply_subs,
+    denied_segments,
     equations,
     list_of,
     run_rules,
@@ -559,7 +560,9 @@ def parse_zh(text: str) -> KeypointSet:
     low = text.lower()
     run_rules(MENTION_RULES, pieces, builder, low)
     run_rules(ELEMENT_RULES, pieces, builder, low)
-    run_rules(RELATION_RULES, affirmed(pieces), builder, low)
+    kept = affirmed(pieces)
+    run_rules(RELATION_RULES, kept, builder, low)
+    denied_segments(pieces, kept, builder)
     for offset, sentence in pieces:
         if "=" in sentence:
             equations(sentence, offset, GRAMMAR, builder)
