@@ -166,6 +166,9 @@ _CONCENTRIC = (
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
+    _sub(("plane through", "plane containing", "plane passing"), rf"\b[Tt]he plane (?:through|containing|passing through) (?:the )?(?:points? )?({PT}){RB}, ({PT}){RB},? and ({PT}){RB}",
+         r"plane \1\2\3"),
+    _sub((";",), rf"(?:(?<=; )|(?<=: ))({SEG})(?= ?(?:;|\.|$))", r"segment \1"),  # terse list item: `…; AE; …` draws AE
     _sub(("hrough",), rf"\b[Tt]hrough (?:point )?({PT}){RB},? (?:runs|passes|goes|is drawn) (?:a |the )?line ([a-z]\d{{0,2}})\b", r"line \2 passes through \1, and line \2 runs"),
     _sub(("On ", "on "), rf"\b[Oo]n (?:the )?(?:line |segment |side )?({SEG}|[a-z]\d{{0,2}}\b|⊙{PT}{RB}),? (?:a |the )?point ({PT}){RB} is (?:taken|chosen|marked|placed)",
          r"point \2 lies on \1, and \2 is taken"),
