@@ -38,16 +38,23 @@ def card_faces(root: Path) -> dict[Path, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m geomeval.faces [--check] [ROOT]`: write the card faces of a checkout (ROOT,
-    default the one this module runs from), or with --check list the stale ones and exit 1."""
+    default the one this module runs from), or with --check list the stale ones and exit 1.
+    An option it does not know (`--help` included) is never taken for ROOT: a typo must not
+    write a folder named after it."""
+    import argparse
     import sys
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    check = "--check" in args
-    rest = [a for a in args if a != "--check"]
-    root = Path(rest[0]) if rest else _PACKAGE.parents[1]
+    parser = argparse.ArgumentParser(prog="python -m geomeval.faces",
+                                     description="Write each registered benchmark's cards/<name>/README.md "
+                                                 "from its declaration.")
+    parser.add_argument("root", nargs="?", type=Path, default=_PACKAGE.parents[1],
+                        help="the checkout to write into (default: the one this module runs from)")
+    parser.add_argument("--check", action="store_true", help="list the stale faces and exit 1; write nothing")
+    args = parser.parse_args(argv)
+    root: Path = args.root
     stale = [path for path, text in card_faces(root).items()
              if not path.is_file() or path.read_text(encoding="utf-8") != text]
-    if check:
+    if args.check:
         for path in stale:
             print(f"stale: {path} (write it with `python -m geomeval.faces`)", file=sys.stderr)
         return 1 if stale else 0

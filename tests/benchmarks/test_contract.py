@@ -216,3 +216,19 @@ def test_the_card_faces_are_written_from_the_declarations(tmp_path: Path) -> Non
     assert written == {name: bench.parts.card().render_card() for name, bench in REGISTRY.items()}
     (tmp_path / "cards" / "geolaux" / "README.md").write_text("stale\n", encoding="utf-8")
     assert main(["--check", str(tmp_path)]) == 1
+
+
+def test_the_face_writer_takes_no_option_for_a_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """`--help` prints the usage and a mistyped option is refused: neither becomes a folder
+    named after it in the current directory."""
+    from geomeval.faces import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as shown:
+        main(["--help"])
+    assert shown.value.code == 0 and "--check" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        main(["--chek"])
+    assert refused.value.code == 2 and "--chek" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
