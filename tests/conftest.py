@@ -97,20 +97,25 @@ def _click_command_built_once() -> None:
 _click_command_built_once()
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m and -k deselect: a file's rank counts all its tests
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, the files holding `slow` tests go out to the workers first (those
-    whose slow tests were given a longer timeout than the default before the rest), each file's
-    tests in their own order: the minutes-long ones then start at once instead of running
+    """Under pytest-xdist (whose own reordering, by test count, pyproject turns off), the files
+    holding `slow` tests go out to the workers first, those whose slow tests were given a longer
+    timeout than the default before the rest, then the other files, more tests first; each
+    file's tests keep their order. The minutes-long ones then start at once instead of running
     alone at the end while the other workers wait."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     rank: dict[Path, float] = {}
+    count: dict[Path, int] = {}
     for item in items:
+        count[item.path] = count.get(item.path, 0) + 1
         if item.get_closest_marker("slow") is not None:
             timeout = item.get_closest_marker("timeout")
             limit = float(timeout.args[0]) if timeout is not None and timeout.args else 0.0
             rank[item.path] = max(rank.get(item.path, 0.0), 1.0 + limit)
-    items.sort(key=lambda item: -rank.get(item.path, 0.0))  # stable: the order within each file stays
+    # stable: the order within each file stays
+    items.sort(key=lambda item: (-rank.get(item.path, 0.0), -count[item.path]))
 
 
 @pytest.fixture(autouse=True)
