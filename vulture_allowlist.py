@@ -25,3 +25,7 @@ _.readable, _.seekable, _.readinto, _.unfinished_tasks
 # Published numbers the keypoint tests pin in their docstrings and failure messages.
 HELDOUT_FIRST_SCORE, FRESH_FIRST_SCORE
 reordered  # test_codemetrics: a named variant, read through locals()
+# tests/conftest.py: a pytest hook (called by name), and typer.testing's module attribute it
+# replaces so that CliRunner builds the click command once.
+pytest_collection_modifyitems
+_._get_command
