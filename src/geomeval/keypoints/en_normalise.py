@@ -210,6 +210,9 @@ _EN_SUBS: list[Sub] = [
     _sub(("transversal",), r"\b(?:a |the )?transversal(?: line)?(?= [a-zA-Z]\d{0,2}(?![a-zA-Z0-9']))", "line"),
     _sub(("(on ", "(of "), r" ?\((?:on|of) (?:line |the line )?[a-z]\d{0,2}\)", ""),
     # other surface forms of the same canonical relations (see canonical.RELATIONS)
+    # `A, B, C, D ∈ ⊙O`, `A, B and C are all on circle O`: every point listed lies on it
+    _sub(("∈",), rf"((?:{PT}{RB}(?: ?\([^()]{{1,24}}\))?, ?(?:and )?)+{PT}{RB}(?: ?\([^()]{{1,24}}\))?) ?∈ ?", r"\1 lie on "),
+    _sub(("all on", "all lie on"), rf"((?:{PT}{RB}, ?(?:and )?)*{PT}{RB},? and {PT}{RB}) (?:are |being |lie |lying )?all (?:lie )?on\b", r"\1 lie on"),
     _sub(("∈",), r" ?∈ ?", " lies on "),
     _sub(("right angle",), r" ?\b(?:is |are |stands? |standing |being |lies |lying )?at right angles (?:to|with)\b"
          r"| ?\b(?:makes?|making|forms?|forming) a right angle with\b", " perpendicular to"),
