@@ -21,7 +21,8 @@ model and judge requests with their figures, with no cache, scoring or files):
 The faster of the two is the floor any Python client pays on this machine (interpreter
 start, the aiohttp and pyarrow imports, the calls), and geomeval / that floor is what
 geomeval adds. Each latency of `--latency` (default 100 ms and 1 s) is measured in turn, side
-by side in one run. Target (issue #42): geomeval's whole process ≤ 1.1× the faster bare
+by side in one run. `--compare-with SRC` runs another geomeval beside (its sources first on
+PYTHONPATH, e.g. an older commit's src/ in a clone), for a before/after on the same machine. Target (issue #42): geomeval's whole process ≤ 1.1× the faster bare
 client at every latency (the ideal alone is out of reach on a machine where the bare client
 misses it; its ratio is printed beside). Exits 1 when geomeval misses.
 """
@@ -111,7 +112,7 @@ JUDGE_ANSWER = json.dumps({"Step_by_step_evaluation": [1, 1], "Final_judgment": 
 
 
 def one_run(data: Path, args: argparse.Namespace, stamps: dict[str, list[float]], responder,
-            bare: str | None = None) -> tuple[float, float, dict]:
+            bare: str | None = None, source: Path | None = None) -> tuple[float, float, dict]:
     """(start, end, results) of one whole process, `geomeval run` or a bare client's code
     (`bare`); `stamps` gets each request's time."""
     from geomeval.testing.chat_server import ChatServer
@@ -120,6 +121,8 @@ def one_run(data: Path, args: argparse.Namespace, stamps: dict[str, list[float]]
             ChatServer(responder(stamps["model"], MODEL_ANSWER)) as model, \
             ChatServer(responder(stamps["judge"], JUDGE_ANSWER), latency_s=args.latency) as judge:
         env = process_env(Path(tmp) / "cache")
+        if source is not None:  # another geomeval's sources first on the path (--compare-with)
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(source), env.get("PYTHONPATH")]))
         env["GEOMEVAL_JUDGE_BASE_URL"] = judge.base_url  # the judge's server, however the CLI spells its option
         command = [sys.executable, "-m", "geomeval.cli", "run", "geolaux", "--data", str(data),
                    "--model", "openai:m", "--base-url", model.base_url, "--judge", "openai:j",
@@ -151,14 +154,18 @@ def phases(timed: Timed) -> tuple[float, float, float, float]:
 def measure(data: Path, args: argparse.Namespace, responder) -> tuple[dict[str, Timed], dict[str, list[float]]]:
     """The fastest of `--repeat` whole processes of each client at `args.latency`, and every
     whole process's wall time per client."""
-    clients = {"geomeval": None, "bare, per item": BARE, "bare, per endpoint": BARE_PER_ENDPOINT}
+    clients: dict[str, str | Path | None] = {"geomeval": None, "bare, per item": BARE,
+                                             "bare, per endpoint": BARE_PER_ENDPOINT}
+    if args.compare_with is not None:
+        clients = {"geomeval": None, "geomeval, compared": args.compare_with, **dict(list(clients.items())[1:])}
     best: dict[str, Timed] = {}
     walls: dict[str, list[float]] = {name: [] for name in clients}
     one_run(data, args, {"model": [], "judge": []}, responder)  # bytecode written, files cached: a warm start
     for _ in range(args.repeat):  # the fastest of a few, interleaved: the machine's other load only adds time
         for name, code in clients.items():
             stamps: dict[str, list[float]] = {"model": [], "judge": []}
-            start, end, results = one_run(data, args, stamps, responder, bare=code)
+            start, end, results = one_run(data, args, stamps, responder, bare=code if isinstance(code, str) else None,
+                                          source=code if isinstance(code, Path) else None)
             assert results["n_items"] == args.items and len(stamps["judge"]) == args.items, (name, results)
             walls[name].append(end - start)
             if name not in best or end - start < best[name][1] - best[name][0]:
@@ -178,15 +185,19 @@ def report(args: argparse.Namespace, best: dict[str, Timed], walls: dict[str, li
                                  "tail (last judge reply -> process exit)", "whole process")):
         print(f"{label + ':':49}" + "".join(f"{split[name][row]:>18.2f} s" for name in best))
     print(f"{'whole process / ideal:':49}" + "".join(f"{split[name][3] / ideal:>19.2f}x" for name in best))
-    floor = min(split[name][3] for name in best if name != "geomeval")
+    floor = min(split[name][3] for name in best if name.startswith("bare"))
     wall = split["geomeval"][3]
     verdict = wall / floor <= TARGET
     print(f"{'whole process, median of ' + str(len(walls['geomeval'])) + ':':49}"
           + "".join(f"{statistics.median(walls[name]):>18.2f} s" for name in best))
-    median_floor = min(statistics.median(walls[name]) for name in best if name != "geomeval")
+    median_floor = min(statistics.median(walls[name]) for name in best if name.startswith("bare"))
     median = statistics.median(walls["geomeval"])
     print(f"geomeval / the faster bare client: {wall / floor:.2f}x ({wall - floor:+.2f} s), target <= {TARGET}x: "
           f"{'PASS' if verdict else 'FAIL'}; medians: {median / median_floor:.2f}x ({median - median_floor:+.2f} s)")
+    if "geomeval, compared" in best:
+        other, other_median = split["geomeval, compared"][3], statistics.median(walls["geomeval, compared"])
+        print(f"geomeval, compared / the faster bare client: {other / floor:.2f}x ({other - floor:+.2f} s); "
+              f"medians: {other_median / median_floor:.2f}x ({other_median - median_floor:+.2f} s)")
     return verdict
 
 
@@ -198,6 +209,10 @@ def main() -> None:
     parser.add_argument("--latency", default="0.1,1", help="judge latencies in seconds, comma-separated")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "geomeval-bench-scale")
+    parser.add_argument("--compare-with", type=Path, default=None, metavar="SRC",
+                        help="another geomeval's source folder (holding the geomeval package, e.g. a "
+                             "`git archive` of an older commit's src/), run beside as 'geomeval, compared' "
+                             "with it first on PYTHONPATH: a before/after on the same loaded machine")
     args = parser.parse_args()
     latencies = [float(x) for x in args.latency.split(",")]
     data = built(args.items, args.cache)
