@@ -164,6 +164,26 @@ _CONCENTRIC = (
     rf"|(?:the |a )?cent(?:re|er))(?: (?:at |point |is )?{PT}{RB})?)?"
 )
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
+_TOUCH_ITEM = re.compile(rf",? (?:and )?(?:side |line |segment )?({SEG}) (?:only )?at (?:point )?({PT}){RB}")
+
+
+def _touch_list(m: re.Match[str]) -> str:
+    """`⊙I meets side BC only at D, side CA only at E, and AB only at F`: each side touches ⊙I at its point;
+    `only at` (one common point) is tangency whatever the verb."""
+    verb = "is tangent to" if m.group("only") or m.group("v") in ("touches", "is tangent to") else m.group("v")
+    items = [(m.group("s"), m.group("p")), *_TOUCH_ITEM.findall(m.group("rest"))]
+    said = f"{m.group('c')} is {m.group('app').strip(', ')}, and " if m.group("app") else ""
+    return said + ", and ".join(f"{m.group('c')} {verb} {seg} at {p}" for seg, p in items)
+
+
+def _its_incircle(m: re.Match[str]) -> str:
+    """`Triangle ABC has ... Its incircle, circle I, ...`: `its` is the polygon named last before."""
+    found = re.findall(rf"(?:triangle |△ ?|quadrilateral |square )({POLY})", m.string[: m.start()], flags=re.I)
+    if not found:
+        return m.group(0)
+    return f"{m.group(2)}, the {m.group(1)} of triangle {found[-1]},"
+
+
 _EN_SUBS: list[Sub] = [
     _sub(("▱",), r"▱ ?", "parallelogram "),
     _sub(("plane through", "plane containing", "plane passing"), rf"\b[Tt]he plane (?:through|containing|passing through) (?:the )?(?:points? )?({PT}){RB}, ({PT}){RB},? and ({PT}){RB}",
@@ -622,7 +642,14 @@ _EN_SUBS: list[Sub] = [
     # `circles A and B both have radius 6`, `⊙A, ⊙B each with radius 6`: the value is each circle's radius
     _sub(("both", "each"), rf"(⊙{PT}){RB},? (?:and )?⊙?({PT}){RB}((?:,[^.;]{{0,40}}?,)?) (?:both|each) (?:have |has |with |of )?(?:a |the )?radius(?: of)?(?: =| is)? ?({NUMC})",
          r"\1 and ⊙\2\3, radius of \1 = \4, radius of ⊙\2 = \4"),
+    _sub(("its incircle", "its circumcircle", "its inscribed circle", "its circumscribed circle"),
+         rf"\b[Ii]ts (incircle|circumcircle|inscribed circle|circumscribed circle),? (?:circle )?(⊙{PT}{RB}),", _its_incircle),
+    # `⊙I meets BC only at D, CA only at E and AB only at F`: tangency at each point; lists after `touches`
+    _sub(("only at", "touches", "tangent to"), rf"(?P<c>⊙{PT}{RB}),?(?P<app>, the [a-z ]{{1,30}} of [^,;.]{{1,30}},)? (?P<v>touches|meets|cuts|crosses|intersects|is tangent to) (?:side |line |segment )?(?P<s>{SEG})"
+         rf" (?P<only>only )?at (?:point )?(?P<p>{PT}){RB}(?P<rest>(?:,? (?:and )?(?:side |line |segment )?{SEG} (?:only )?at (?:point )?{PT}{RB})*)", _touch_list),
+    _sub(("only at",), r"\b(touches|meets|cuts|crosses|intersects) ((?:the )?(?:side |line |segment )?[^,;.]{1,20}?) only at\b", r"is tangent to \2 at"),
 ]
+
 
 
 def _last_segment(m: re.Match[str]) -> str:
