@@ -16,6 +16,7 @@ tests/faces/test_cli_plain_params.py holds the answers equal to typer's for ever
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,15 +34,16 @@ def install() -> bool:
         from typer._typing import get_args, get_origin
     except ImportError:
         return False
-    typers = getattr(core, "build_runtime_param", None)
+    found = getattr(core, "build_runtime_param", None)
     runtime = getattr(_coercion, "RuntimeParam", None)
-    if typers is None or runtime is None or getattr(typers, "plain", False):
-        return typers is not None and runtime is not None
+    if found is None or runtime is None or getattr(found, "plain", False):
+        return found is not None and runtime is not None
+    typers: Callable[[Any], Any] = found
 
     @dataclass(frozen=True)
     class PlainRuntimeParam(runtime):  # type: ignore[misc, valid-type]
         """Typer's `RuntimeParam` for a plain parameter: the value read directly, or by
-        typer's own reader (`fallback`, made when first needed)."""
+        typer's own reader (made when a value needs it: one not plainly written, or wrong)."""
 
         descriptor: Any
         kind: str
