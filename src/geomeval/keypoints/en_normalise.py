@@ -647,6 +647,9 @@ _EN_SUBS: list[Sub] = [
     # `⊙I meets BC only at D, CA only at E and AB only at F`: tangency at each point; lists after `touches`
     _sub(("only at", "touches", "tangent to"), rf"(?P<c>⊙{PT}{RB}),?(?P<app>, the [a-z ]{{1,30}} of [^,;.]{{1,30}},)? (?P<v>touches|meets|cuts|crosses|intersects|is tangent to) (?:side |line |segment )?(?P<s>{SEG})"
          rf" (?P<only>only )?at (?:point )?(?P<p>{PT}){RB}(?P<rest>(?:,? (?:and )?(?:side |line |segment )?{SEG} (?:only )?at (?:point )?{PT}{RB})*)", _touch_list),
+    # `l ∩ ⊙O = {T} only`: one common point is tangency
+    _sub(("only",), rf"((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) ∩ ((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) = (?P<p>{PT}){RB} only\b(?:,? (?P=p) ?(?P<xy>\([^()]{{1,24}}\)))?",
+         lambda m: f"{m.group(1)} touches {m.group(2)} at {m.group('p')}{m.group('xy') or ''}"),
     _sub(("only at",), r"\b(touches|meets|cuts|crosses|intersects) ((?:the )?(?:side |line |segment )?[^,;.]{1,20}?) only at\b", r"is tangent to \2 at"),
 ]
 
@@ -659,6 +662,8 @@ def _last_segment(m: re.Match[str]) -> str:
 
 
 _LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going )?through (?:the )?(?:point )?({PT}){RB}(?= (?:is|⊥|∥))")
+_LINE_EQUATION_VERB = re.compile(r"(?:\bline ℓ?|ℓ)([a-z]\d{0,2})(?:: ?|, (?:with (?:the |its )?equation|whose equation is|of equation) )([^,;.:]{1,30}?),?"
+                                 r" (meets|touches|cuts|intersects|crosses|is tangent to)\b")
 _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and (?:line )?(?P<b>ℓ[a-z]\d{0,2})(?P<eb>: ?[^,;]{1,30}?)"
                              r" (?P<v>intersect|meet|cross)")
 
@@ -667,6 +672,8 @@ def normalise(text: str) -> str:
     text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(lower_words(common(text)))))
     if "  " in text:
         text = _SPACES.sub(" ", text)
+    if ":" in text or "equation" in text:  # `line l: y = x + 1 meets ⊙C at A and B`: the equation between the line and its verb
+        text = _LINE_EQUATION_VERB.sub(r"line ℓ\1: \2, ℓ\1 \3", text)
     text = bare_line_names(text)
     names = {m.group(1) for m in re.finditer(r"ℓ([a-z]\d{0,2})", text)} if "ℓ" in text else set()
     if "a" in names:  # `a` is also the article: only where a line name must stand
