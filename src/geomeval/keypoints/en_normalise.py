@@ -222,9 +222,6 @@ _EN_SUBS: list[Sub] = [
     _sub(("er radius", "small radius"), rf"\b(?:the )?{_SMALL_WORDS} radius\b", "radius of ⊙" + SMALL),
     _sub(("radius of ⊙",), rf"\b(radius of ⊙[{BIG}{SMALL}]) ({NUMC}){RB}", r"\1 = \2"),
     _sub(("er one", "big one", "small one", "er has", "er is"), rf"\b(?:the )?(?P<w>{_BIG_WORDS}|{_SMALL_WORDS})(?: one\b|(?= (?:has|is|with)\b))", _sized_one),
-    # `M lies on BC and is equidistant from B and C`: MB = MC; `O is 3 away from both A and C`: OA = OC = 3
-    _sub(("equidistant",), rf"\b({PT}){RB}([^.;,]{{0,50}}?) (?:is |are |being |lies |lying )?equidistant from (?:the )?(?:points? )?({PT}){RB},? and (?:point )?({PT}){RB}",
-         r"\1\2, and \1\3 = \1\4"),
     _sub(("away from",), rf"\b({PT}){RB} (?:is|lies) ({NUMC}) (?:units? |cm )?(?:away )?from (?:both )?(?:points? )?({PT}){RB},? and (?:point )?({PT}){RB}",
          r"\1\3 = \1\4 = \2"),
     _sub(("transversal",), r"\b(?:a |the )?transversal(?: line)?(?= [a-zA-Z]\d{0,2}(?![a-zA-Z0-9']))", "line"),
@@ -639,6 +636,9 @@ _EN_SUBS: list[Sub] = [
          r"(?: ?\([^()]{1,24}\))?)", r"\1 ⊙ at \3, ⊙ \2"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
     _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
+    # `M lies on BC and is equidistant from B and C`: MB = MC; `O is 3 away from both A and C`: OA = OC = 3
+    _sub(("equidistant",), rf"\b({PT}){RB}([^.;,]{{0,50}}?) (?:is |are |being |lies |lying )?equidistant from (?:the )?(?:points? )?({PT}){RB},? and (?:point )?({PT}){RB}",
+         r"\1\2, and \1\3 = \1\4"),
     # `circles A and B both have radius 6`, `⊙A, ⊙B each with radius 6`: the value is each circle's radius
     _sub(("both", "each"), rf"(⊙{PT}){RB},? (?:and )?⊙?({PT}){RB}((?:,[^.;]{{0,40}}?,)?) (?:both|each) (?:have |has |with |of )?(?:a |the )?radius(?: of)?(?: =| is)? ?({NUMC})",
          r"\1 and ⊙\2\3, radius of \1 = \4, radius of ⊙\2 = \4"),
