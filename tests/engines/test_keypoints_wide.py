@@ -165,7 +165,7 @@ def test_held_out_agreement_is_at_least_what_the_card_states() -> None:
     (all held out) <= 0.055 overall, <= 0.105 on relations, the second fresh set (all held
     out) <= 0.09 overall, <= 0.16 on relations, the independent set (a development set
     since its misses were read) <= 0.025 overall, <= 0.05 on relations, and the second
-    independent set (read since: 0.110 and 0.196 before) <= 0.08 overall, <= 0.135 on relations."""
+    independent set (read since: 0.110 and 0.196 before) <= 0.07 overall, <= 0.13 on relations."""
     import keypoints_agreement as bench
 
     rows = [r for r in bench.load_pairs() if bench.is_heldout(r["id"])]
@@ -193,7 +193,7 @@ def test_held_out_agreement_is_at_least_what_the_card_states() -> None:
     assert len(indep2) == len(indep2_pairs())
     got.update({r["id"]: bench.engine_recall(r) for r in indep2})
     indep2_mae = bench.mae(indep2, got)
-    assert indep2_mae["overall"][1] <= 0.08 and indep2_mae["relation"][1] <= 0.135, indep2_mae
+    assert indep2_mae["overall"][1] <= 0.07 and indep2_mae["relation"][1] <= 0.13, indep2_mae
 
 
 @pytest.mark.parametrize(("caption", "expected"), [
@@ -242,6 +242,13 @@ def test_wordings_settled_by_the_independent_set(caption: str, expected: set[str
     ("F既在AE上又在BD上。", {"AE ∩ BD at F"}),
     ("正方体ABCD-A1B1C1D1；连PC、BD1。", {"segment CP", "segment BD1"}),
     ("直线l: y=2x-1 与x轴交于点A。", {"x-axis ∩ ℓl at A"}),
+    ("$t \\cap l = \\{P\\}$, $t \\cap m = \\{Q\\}$", {"ℓl ∩ ℓt at P", "ℓm ∩ ℓt at Q"}),
+    ("Point E bisects the vertical edge CC1.", {"E midpoint CC1"}),
+    ("We join A to E and B to D1.", {"segment AE", "segment BD1"}),
+    ("Triangle ABC has base BC of 12.", {"BC = 12"}),
+    ("Two circles, one centred at A and one centred at B, each with radius 6, are drawn.",
+     {"circle ⊙A", "circle ⊙B", "radius of ⊙A = 6", "radius of ⊙B = 6"}),
+    ("AB是⊙O的直径，长为10；C、D两点都在⊙O上。", {"AB = 10", "C on ⊙O", "D on ⊙O"}),
 ])
 def test_wordings_settled_by_the_second_independent_set(caption: str, expected: set[str]) -> None:
     """General wordings (classes, not one pair's words) the second independent set showed missing."""

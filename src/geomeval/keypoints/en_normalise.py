@@ -636,11 +636,22 @@ _EN_SUBS: list[Sub] = [
          r"(?: ?\([^()]{1,24}\))?)", r"\1 ⊙ at \3, ⊙ \2"),
     # `the circle x^2 + y^2 = 25 passes through P`: the unnamed circle is the subject
     _sub(("passes through", "passing through", "goes through"), r"⊙( ?:? ?[^,;.⊙]{3,40}?) (passes|passing|goes) through", r"⊙\1, ⊙ \2 through"),
+    # `t ∩ l = {P}`: set notation for one meeting point (`… = {T} only` is tangency, above)
+    _sub(("∩",), rf"((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) ∩ ((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) = ({PT}){RB}(?! only)",
+         lambda m: " meets ".join("ℓ" + x if x[0].islower() else x for x in m.group(1, 2)) + f" at {m.group(3)}"),
+    # `E bisects the vertical edge CC1`: the point is the midpoint; `join A to E and B to D1`: both segments
+    _sub(("bisects",), rf"(?<![A-Za-z0-9'])({PT}){RB} bisects (?:the )?(?:[a-z]{{3,12}} )?(?:edge|side|segment) ({SEG})", r"\1 is the midpoint of \2"),
+    _sub((" to ",), rf"\b([Jj]oin|[Jj]oins|[Cc]onnect|[Cc]onnects) ({PT}){RB} to ({PT}){RB} and ({PT}){RB} to ({PT}){RB}", r"\1 \2\3 and \4\5"),
+    # `base BC of 12`, `side AB of length 5`: the length of that segment
+    _sub((" of ",), rf"\b(base|side|edge|leg|hypotenuse) ({SEG}) of (?:length )?({NUMSTART}{NUMC})(?![0-9A-Za-z°(])", r"\1 \2, \2 = \3"),
+    # `two circles, one centred at A and one centred at B`: circles A and B
+    _sub(("one centred", "one centered"), rf"\b(?:two )?circles,? one cent(?:r|er)ed (?:at |on )?({PT}){RB},? and (?:one|the other|another)(?: cent(?:r|er)ed)? (?:at |on )?({PT}){RB}",
+         r"⊙\1 and ⊙\2"),
     # `M lies on BC and is equidistant from B and C`: MB = MC; `O is 3 away from both A and C`: OA = OC = 3
     _sub(("equidistant",), rf"\b({PT}){RB}([^.;,]{{0,50}}?) (?:is |are |being |lies |lying )?equidistant from (?:the )?(?:points? )?({PT}){RB},? and (?:point )?({PT}){RB}",
          r"\1\2, and \1\3 = \1\4"),
     # `circles A and B both have radius 6`, `⊙A, ⊙B each with radius 6`: the value is each circle's radius
-    _sub(("both", "each"), rf"(⊙{PT}){RB},? (?:and )?⊙?({PT}){RB}((?:,[^.;]{{0,40}}?,)?) (?:both|each) (?:have |has |with |of )?(?:a |the )?radius(?: of)?(?: =| is)? ?({NUMC})",
+    _sub(("both", "each"), rf"(⊙{PT}){RB},? (?:and )?⊙?({PT}){RB}((?:,[^.;]{{0,40}}?,)?),? (?:both|each) (?:have |has |with |of )?(?:a |the )?radius(?: of)?(?: =| is)? ?({NUMC})",
          r"\1 and ⊙\2\3, radius of \1 = \4, radius of ⊙\2 = \4"),
     _sub(("its incircle", "its circumcircle", "its inscribed circle", "its circumscribed circle"),
          rf"\b[Ii]ts (incircle|circumcircle|inscribed circle|circumscribed circle),? (?:circle )?(⊙{PT}{RB}),", _its_incircle),
