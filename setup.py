@@ -7,7 +7,7 @@ folder outside src/, so `packages()` does what it did for src/ and adds metrics/
 benchmark or metric folder is picked up with no edit here or in pyproject.toml.
 
 Builds (wheel, sdist) record the commit they were built from, in geomeval/_build_info.json.
-An installed geomeval has no git checkout beside it to ask, so `geomeval.provenance` reads the
+An installed geomeval has no git checkout beside it to ask, so `geomeval.run.provenance` reads the
 commit there (run.json's `provenance.install.built_from`). A wheel built from an sdist keeps the
 file the sdist carries. Everything else about the package is in pyproject.toml.
 """

@@ -32,8 +32,8 @@ import asyncio
 import sys
 import time
 
-from geomeval.client import ChatClient, RetryPolicy
-from geomeval.engine import for_each
+from geomeval.engines.client import ChatClient, RetryPolicy
+from geomeval.engines.engine import for_each
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 TARGET = 3.0

@@ -11,7 +11,7 @@ Against the loopback test server with a fixed latency, run in a process of its o
    ratio is at most 1.2x.
 2. The same kind of call one at a time (`--serial-calls` of them): time per call, and
    the concurrent path's speed-up per call over it.
-3. A full `geomeval.runner.run` of GeoLaux on the embedded sample with an openai
+3. A full `geomeval.run.runner.run` of GeoLaux on the embedded sample with an openai
    model and an openai judge (a scripted in-process server, counting requests): cold,
    then the same run resumed in the same folder, then a fresh folder with the warm
    cache. PASS when the last two send 0 requests.
@@ -66,8 +66,8 @@ def judge_messages(index: int) -> list[dict[str, Any]]:
 async def judge_calls(base_url: str, count: int, concurrency: int, cache_path: Path, offset: int) -> tuple[float, int, int]:
     """Wall seconds for `count` judgments at `concurrency`; requests sent; judgments that parsed."""
     from geomeval.benchmarks.geolaux.judging import parse_step_judgment
-    from geomeval.cache import ResponseCache
-    from geomeval.judges import parse_judge_spec
+    from geomeval.engines.cache import ResponseCache
+    from geomeval.engines.judges import parse_judge_spec
 
     judge = parse_judge_spec("openai:j", base_url=base_url, concurrency=concurrency, cache=ResponseCache(cache_path))
     prompts = [judge_messages(offset + i) for i in range(count)]
@@ -98,10 +98,10 @@ def scripted(request: dict[str, Any]) -> str:
 def runner_requests(latency: float, cache_path: Path, root: Path) -> list[tuple[str, int, int, int, dict[str, Any]]]:
     """(label, server requests, client requests sent, cache hits, metrics) for cold, resumed and warm-cache runs."""
     from geomeval.benchmarks import get_benchmark
-    from geomeval.cache import ResponseCache
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.cache import ResponseCache
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
     from geomeval.testing.chat_server import ChatServer
 
     cache = ResponseCache(cache_path)

@@ -24,7 +24,7 @@ def asdict_json(record) -> str:
 
 def main() -> None:
     from geomeval.benchmarks import get_benchmark
-    from geomeval.records import Score
+    from geomeval.core.records import Score
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=200)

@@ -31,9 +31,9 @@ TIMED = """
 import sys, time
 from pathlib import Path
 from geomeval.benchmarks import get_benchmark
-from geomeval.judges import parse_judge_spec
-from geomeval.models import parse_model_spec
-from geomeval import runner
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import parse_model_spec
+from geomeval.run import runner
 bench = get_benchmark("geolaux")
 bench.load_items(sys.argv[1], "geolaux", 1)  # the data's modules imported, as the run would
 start = time.process_time()

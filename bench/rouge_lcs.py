@@ -25,7 +25,7 @@ def _text(rng: random.Random, words: int) -> str:
 def main() -> None:
     from rouge_score import rouge_scorer
 
-    from geomeval.textmetrics import MAX_CHARS, rouge_l
+    from geomeval.engines.textmetrics import MAX_CHARS, rouge_l
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", type=int, nargs="*", default=[100, 1000, 3000, MAX_CHARS // 7])

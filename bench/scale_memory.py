@@ -57,7 +57,7 @@ print(next(line.split()[1] for line in open("/proc/self/status") if line.startsw
 BUILD = """
 import sys
 from geomeval.benchmarks.geolaux import data
-from geomeval.hfdata import write_dataset
+from geomeval.engines.hfdata import write_dataset
 if sys.argv[3] == "streamed":
     data.build(sys.argv[1], sys.argv[2], overwrite=True)
 else:  # the former way: every row and image held, then written
@@ -66,13 +66,13 @@ else:  # the former way: every row and image held, then written
 RUN = """
 import sys
 from pathlib import Path
-from geomeval import runner
+from geomeval.run import runner
 from geomeval.benchmarks import get_benchmark
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
 bench = get_benchmark("geolaux")
 if sys.argv[4] == "whole":  # the former way: every item made up front, every record held whole
-    from geomeval import runner
+    from geomeval.run import runner
     load = bench.load_items
     bench.load_items = lambda *args: list(load(*args))
     bench.kept = lambda record: record
@@ -94,8 +94,8 @@ assert results["n_items"] > 0
 RESCORE = """
 import sys
 from pathlib import Path
-from geomeval.judges import parse_judge_spec
-from geomeval.runner import rescore
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.run.runner import rescore
 assert rescore(Path(sys.argv[1]), parse_judge_spec("offline"))["n_items"] == int(sys.argv[2])
 """ + PEAK
 RAW_LOAD = """
@@ -112,7 +112,7 @@ assert sum(1 for row in rows if row["image"]["bytes"]) == int(sys.argv[3])
 
 PUBLISH = """
 import sys
-from geomeval.publish import stage
+from geomeval.publishing.publish import stage
 staged = stage("geolaux", sys.argv[2], data=sys.argv[1], overwrite=True)
 assert any(f"{sys.argv[3]} rows" in check for check in staged.checks), staged.checks
 """ + PEAK

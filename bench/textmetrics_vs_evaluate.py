@@ -1,4 +1,4 @@
-"""geomeval.textmetrics against Hugging Face evaluate's modules, and its speed, on ME2-like pairs.
+"""geomeval.engines.textmetrics against Hugging Face evaluate's modules, and its speed, on ME2-like pairs.
 
     python bench/textmetrics_vs_evaluate.py [--bert-model DIR --bert-layer N] [--evaluate]
 
@@ -103,11 +103,11 @@ def mean(values: list[float]) -> float:
 
 
 def ours(args: argparse.Namespace) -> dict[str, list[float]]:
-    from geomeval import textmetrics as tm
+    from geomeval.engines import textmetrics as tm
 
     candidates = [c for c, _ in PAIRS]
     references = [r for _, r in PAIRS]
-    print(f"geomeval.textmetrics on {len(PAIRS)} pairs")
+    print(f"geomeval.engines.textmetrics on {len(PAIRS)} pairs")
     result: dict[str, list[float]] = {}
     result["bleu2"] = timed("BLEU-2", lambda: [tm.bleu(c, r, 2) for c, r in PAIRS])
     result["bleu4"] = timed("BLEU-4", lambda: [tm.bleu(c, r, 4) for c, r in PAIRS])

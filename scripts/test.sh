@@ -9,7 +9,7 @@
 #   build-essential      a C/C++ compiler for llama-cpp-python (below)
 #   npm                  fetches axe-core (the Space's accessibility checks) into build/ once
 #   wordnet-base, wordnet-sense-index  WordNet 3.0 for METEOR, as the me2_explanation Space's
-#                        packages.txt installs it (geomeval.textmetrics reads it offline)
+#                        packages.txt installs it (geomeval.engines.textmetrics reads it offline)
 # Python packages (pip, into the active environment; constraints.txt keeps torch on the CPU
 # build and filelock below 4.3 for lmms-eval): the extras test (scikit-image included) and lmms.
 # lmms-eval drags in a CUDA torchvision that cannot import beside the CPU torch, so it is

@@ -6,7 +6,7 @@ evaluate's own widget cannot be on Gradio 6. Runs `compute()` on the JSON in the
 
 from pathlib import Path
 
-from geomeval.metric_space import build_app
+from geomeval.publishing.metric_space import build_app
 
 EXAMPLE = {
     "predictions": [

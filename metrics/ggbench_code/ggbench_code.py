@@ -44,7 +44,7 @@ reference script:
   object and relation by relation, up to a similarity transform; a score in [0, 1].
   Unscored (never 0) when the engine cannot run the reference script.
 - BLEU, ROUGE-L, chrF, edit_distance (normalized Levenshtein, lower is better) and RUBY:
-  the answer's code against the reference script (see geomeval.codemetrics).
+  the answer's code against the reference script (see geomeval.engines.codemetrics).
 
 Each metric is the mean over the items where it is scored, with its coverage. Given an
 LLM judge's 1-5 rubric scores, it adds GGBench's judge metrics (VLM-T, Step Accuracy,

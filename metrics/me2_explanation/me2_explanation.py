@@ -1,7 +1,7 @@
 """ME2 keypoint-based explanation scores (text metrics and judge rubric) as an `evaluate` module.
 
 A thin face: `_compute` calls `geomeval.benchmarks.me2.evaluation.evaluate_explanations`, which
-scores each explanation with the functions geomeval's runner uses (`geomeval.textmetrics`
+scores each explanation with the functions geomeval's runner uses (`geomeval.engines.textmetrics`
 offline, the LLM judge's rubric with judge=True) and summarizes with the runner's
 `face_summary` and `summarize`, so this module, `geomeval run me2` and the lmms-eval task
 report the same numbers.
@@ -43,7 +43,7 @@ referring to the visual keypoints a teacher would draw on its figure. The explan
 compared with the teacher's reference explanation:
 
 - BLEU-2, BLEU-4, ROUGE-L, METEOR and BERTScore (F1, precision, recall), offline, from
-  geomeval.textmetrics. METEOR uses WordNet synonyms only when NLTK's data is present
+  geomeval.engines.textmetrics. METEOR uses WordNet synonyms only when NLTK's data is present
   locally; BERTScore's offline default model is all-MiniLM-L6-v2, not the paper's
   roberta-large (set GEOMEVAL_BERTSCORE_MODEL to a local roberta-large folder and
   GEOMEVAL_BERTSCORE_LAYER=17 to compare with published numbers). The notes name both.

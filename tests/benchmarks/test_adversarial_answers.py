@@ -106,8 +106,8 @@ def fill(template: str, options: dict[str, str], gold: str) -> str:
 
 @pytest.mark.parametrize(("name", "task"), list(TASKS))
 def test_every_benchmark_scores_the_corpus_as_a_human_grader(name: str, task: str) -> None:
-    from geomeval.engine import score_record_sync
-    from geomeval.judges import Judge
+    from geomeval.engines.engine import score_record_sync
+    from geomeval.engines.judges import Judge
 
     bench, item, options, gold = _multiple_choice_item(name, task)
     metric = TASKS[name, task]

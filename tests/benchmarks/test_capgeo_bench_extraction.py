@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from geomeval.benchmarks.capgeo_bench.benchmark import CapGeoBench
-from geomeval.judges import Judge
-from geomeval.records import SampleRecord
+from geomeval.core.records import SampleRecord
+from geomeval.engines.judges import Judge
 
 REFERENCE = "In triangle ABC, AB = AC = 5 and BC = 6."
 CANDIDATE = "In triangle ABC, AB = AC = 5."

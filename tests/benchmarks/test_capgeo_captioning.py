@@ -16,7 +16,7 @@ from geomeval.benchmarks.capgeo import captioning
 from geomeval.benchmarks.capgeo import prompts as reasoning
 from geomeval.benchmarks.capgeo.benchmark import CapGeo
 from geomeval.benchmarks.capgeo_bench.benchmark import CapGeoBench
-from geomeval.models import Generation
+from geomeval.engines.models import Generation
 
 PROMPT_OF_SOURCE = {
     "geoqa": captioning.CAPTION_PROBLEM_WITH_QUESTION,

@@ -28,7 +28,7 @@ from test_keypoints_dev import dev_pairs
 
 from geomeval.benchmarks.capgeo.grid import pearson
 from geomeval.benchmarks.capgeo_bench import scoring as bench_scoring
-from geomeval.judges import parse_judge_spec
+from geomeval.engines.judges import parse_judge_spec
 from geomeval.keypoints import to_text
 from geomeval.keypoints.derive import closure
 from geomeval.testing.chat_server import ChatServer, prompt_text

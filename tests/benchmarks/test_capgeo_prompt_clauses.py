@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.prompts import Template
+from geomeval.engines.prompts import Template
 
 REPO = Path(__file__).resolve().parents[2]
 

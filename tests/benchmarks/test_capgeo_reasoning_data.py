@@ -20,7 +20,7 @@ from geomeval.benchmarks.capgeo.card import render_card
 from geomeval.benchmarks.capgeo.data import CaptionFileError, read_caption_file
 from geomeval.benchmarks.capgeo.features import FEATURES, QUESTION_TYPES
 from geomeval.benchmarks.capgeo.sources import SOURCES, load_source, sample_captions, sample_file
-from geomeval.hfdata import load_built
+from geomeval.engines.hfdata import load_built
 
 REPO = Path(__file__).resolve().parents[2]
 GEOQA_FILE = sample_file(SOURCES["geoqa"])

@@ -17,7 +17,7 @@ from PIL import Image
 
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.capgeo import data as reasoning_data
-from geomeval.hfdata import load_built
+from geomeval.engines.hfdata import load_built
 
 
 def figure(path: Path, fmt: str = "PNG") -> str:

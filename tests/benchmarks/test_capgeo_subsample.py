@@ -98,7 +98,7 @@ def test_resuming_with_another_seed_or_all_problems_is_refused(geoqa_file: Path,
 @pytest.mark.slow
 def test_the_build_for_lmms_eval_draws_the_same_problems(geoqa_file: Path, tmp_path: Path) -> None:
     from geomeval.benchmarks.capgeo import data as reasoning_data
-    from geomeval.hfdata import load_built
+    from geomeval.engines.hfdata import load_built
 
     summary = reasoning_data.build_source("geoqa", tmp_path / "b", data=geoqa_file, sample_seed=3)
     assert summary["items"] == 200 and summary["subsample"] == {"size": 200, "seed": 3}

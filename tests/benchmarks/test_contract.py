@@ -18,12 +18,12 @@ import pytest
 
 from geomeval.benchmarks import REGISTRY, get_benchmark
 from geomeval.benchmarks.base import Benchmark, EvaluateFace, NoEvaluateFace, NotPosable
-from geomeval.faces import metric_path
-from geomeval.fidelity import departures
-from geomeval.judges import parse_judge_spec
-from geomeval.models import parse_model_spec
-from geomeval.records import SampleRecord
-from geomeval.runner import rescore, run
+from geomeval.core.records import SampleRecord
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import parse_model_spec
+from geomeval.publishing.faces import metric_path
+from geomeval.publishing.fidelity import departures
+from geomeval.run.runner import rescore, run
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = [(name, task) for name, bench in REGISTRY.items() for task in bench.tasks]
@@ -206,9 +206,9 @@ def check_prompts(bench: Benchmark) -> None:
 
 
 def test_the_card_faces_are_written_from_the_declarations(tmp_path: Path) -> None:
-    """`python -m geomeval.faces` writes every registered benchmark's card face into a
+    """`python -m geomeval.publishing.faces` writes every registered benchmark's card face into a
     checkout, and `--check` names a stale one (exit 1) until it is written again."""
-    from geomeval.faces import main
+    from geomeval.publishing.faces import main
 
     assert main(["--check", str(REPO)]) == 0  # the committed cards are current
     assert main([str(tmp_path)]) == 0
@@ -222,7 +222,7 @@ def test_the_face_writer_takes_no_option_for_a_folder(tmp_path: Path, monkeypatc
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """`--help` prints the usage and a mistyped option is refused: neither becomes a folder
     named after it in the current directory."""
-    from geomeval.faces import main
+    from geomeval.publishing.faces import main
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as shown:

@@ -62,8 +62,8 @@ def test_the_toy_keeps_the_contract(toy: Benchmark, tmp_path: Path) -> None:
 
 def test_the_toys_card_face_is_generated(toy: Benchmark, tmp_path: Path) -> None:
     """The card face a shipped benchmark commits (`cards/<name>/README.md`) is written from
-    the declaration by `python -m geomeval.faces`, and holds what the contract asks of a card."""
-    from geomeval.faces import main
+    the declaration by `python -m geomeval.publishing.faces`, and holds what the contract asks of a card."""
+    from geomeval.publishing.faces import main
 
     assert main([str(tmp_path)]) == 0
     check_card(toy, (tmp_path / "cards" / "toymc" / "README.md").read_text(encoding="utf-8"))
@@ -73,7 +73,7 @@ def test_the_toys_scorer_reads_the_answer_letter(toy: Benchmark, tmp_path: Path)
     """The toy scores what it should: the gold letter right, another letter wrong."""
     import asyncio
 
-    from geomeval.judges import parse_judge_spec
+    from geomeval.engines.judges import parse_judge_spec
 
     item = toy.load_items(None, "toymc", None)[0]
     results: dict[str, Any] = {}

@@ -16,7 +16,7 @@ from geomeval.benchmarks.geoeval.extraction import (
     parse_extraction,
     rule_extract,
 )
-from geomeval.judges import Judge, parse_judge_spec
+from geomeval.engines.judges import Judge, parse_judge_spec
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 CHOICES = ["A.55°", "B.70°", "C.110°", "D.140°"]

@@ -21,7 +21,7 @@ from geomeval.benchmarks.geoeval.analyses import (
 )
 from geomeval.benchmarks.geoeval.benchmark import GeoEval
 from geomeval.benchmarks.geoeval.scoring import aggregate, answer_scores
-from geomeval.records import SampleRecord
+from geomeval.core.records import SampleRecord
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 RIGHT = {"103", "105", "106"}  # the items the loopback model answers correctly

@@ -31,8 +31,8 @@ from geomeval.benchmarks.geoeval.judging import (
     parse_extraction,
 )
 from geomeval.benchmarks.geoeval.prompts import GEOMEVAL_PROMPT
-from geomeval.judges import Judge
-from geomeval.prompts import default_set
+from geomeval.engines.judges import Judge
+from geomeval.engines.prompts import default_set
 
 # Output instructions the paper's templates never give (any of them in a default is an addition).
 ADDED_OUTPUT_INSTRUCTIONS = (

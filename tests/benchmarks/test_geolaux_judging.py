@@ -28,12 +28,12 @@ from geomeval.benchmarks.geolaux.process_metrics import (
     weighted_step_score,
 )
 from geomeval.benchmarks.geolaux.scoring import TEXT_ONLY, WITH_FIGURE
-from geomeval.client import RetryPolicy
-from geomeval.errors import EndpointFailure
-from geomeval.images import image_part
-from geomeval.judges import judge_images, parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import run
+from geomeval.core.errors import EndpointFailure
+from geomeval.engines.client import RetryPolicy
+from geomeval.engines.images import image_part
+from geomeval.engines.judges import judge_images, parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import run
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 # --- the metrics, by hand ---------------------------------------------------------------

@@ -17,10 +17,10 @@ from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.geolaux.judging import parse_official_error_types, parse_official_judgment
 from geomeval.benchmarks.geolaux.process_metrics import pqs
 from geomeval.benchmarks.geolaux.scoring import analysis
-from geomeval.engine import score
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import run
+from geomeval.engines.engine import score
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import run
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 BENCH = get_benchmark("geolaux")

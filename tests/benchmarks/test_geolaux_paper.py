@@ -10,8 +10,8 @@ import pytest
 
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.geolaux.scoring import PAPER_COLUMNS, aggregate
-from geomeval.records import SampleRecord, Score
-from geomeval.report import table_lines
+from geomeval.core.records import SampleRecord, Score
+from geomeval.run.report import table_lines
 
 
 def published_columns() -> list[str]:
@@ -67,9 +67,9 @@ def test_missing_buckets_and_offline_runs_leave_cells_empty_not_zero() -> None:
 
 
 def test_geomeval_run_reports_the_paper_table(tmp_path: Path) -> None:
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import parse_model_spec
+    from geomeval.run.runner import run
 
     results = run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("baseline:random"),
                   judge=parse_judge_spec("offline"), out_dir=tmp_path)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.errors import UsageError
-from geomeval.judges import judge_temperature, parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import run
+from geomeval.core.errors import UsageError
+from geomeval.engines.judges import judge_temperature, parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import run
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 

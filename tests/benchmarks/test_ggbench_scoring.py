@@ -10,10 +10,10 @@ import pytest
 
 from geomeval.benchmarks.ggbench import scoring
 from geomeval.benchmarks.ggbench.benchmark import GGBench
-from geomeval.engine import score_record_sync
+from geomeval.core.records import SampleRecord
+from geomeval.engines.engine import score_record_sync
+from geomeval.engines.judges import Judge
 from geomeval.geogebra import render_png, run_blocks
-from geomeval.judges import Judge
-from geomeval.records import SampleRecord
 
 # Reference: the perpendicular bisector of AB with compass circles, then the midpoint.
 REFERENCE_STEPS = [

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from geomeval.benchmarks.geoeval.extraction import extract, extraction_messages, parse_extraction
-from geomeval.judges import Judge, restates_template
+from geomeval.engines.judges import Judge, restates_template
 
 PROBLEM = "Find A C."
 CHOICES = ["6", "8", "10", "14"]

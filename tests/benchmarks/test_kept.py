@@ -19,10 +19,10 @@ import pytest
 
 from geomeval.benchmarks import REGISTRY, get_benchmark
 from geomeval.benchmarks.base import Benchmark
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.records import SampleRecord
-from geomeval.runner import generation_usage, read_samples, rescore, run
+from geomeval.core.records import SampleRecord
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import generation_usage, read_samples, rescore, run
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 CASES = [(name, task) for name, bench in REGISTRY.items() for task in bench.tasks]

@@ -20,7 +20,7 @@ from geomeval.benchmarks.me2.prompts import (
     GEOMEVAL_TASK_TEMPLATES,
     TEMPLATES,
 )
-from geomeval.prompts import placeholders
+from geomeval.engines.prompts import placeholders
 
 # (what the published prompt asks, a pattern the template must match for it)
 CLAUSES: dict[str, list[tuple[str, str]]] = {

@@ -158,7 +158,7 @@ def test_overall_is_the_item_weighted_mean_of_the_domains_as_published() -> None
     """Qwen2.5-VL-72B in the paper's Table 2: Geometric 0.430 (763 problems), Graph 0.300
     (237), Overall 0.399: the mean over all items, laid out as the paper's table."""
     from geomeval.benchmarks.me2.scoring import ACCURACY, aggregate
-    from geomeval.records import SampleRecord, Score
+    from geomeval.core.records import SampleRecord, Score
 
     def record(index: int, domain: str, right: bool) -> SampleRecord:
         return SampleRecord(id=f"{domain}{index}", benchmark="me2", task="me2_solve", target={},

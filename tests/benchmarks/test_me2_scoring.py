@@ -12,11 +12,11 @@ from geomeval.benchmarks.me2 import prompts
 from geomeval.benchmarks.me2.benchmark import ME2
 from geomeval.benchmarks.me2.joint import joint_table
 from geomeval.benchmarks.me2.scoring import explanation_of, read_choice
-from geomeval.client import BackgroundLoop
-from geomeval.engine import score_records_sync
-from geomeval.judges import parse_judge_spec
-from geomeval.records import SampleRecord
-from geomeval.runner import write_samples
+from geomeval.core.records import SampleRecord
+from geomeval.engines.client import BackgroundLoop
+from geomeval.engines.engine import score_records_sync
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.run.runner import write_samples
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 

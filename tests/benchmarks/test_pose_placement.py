@@ -9,10 +9,10 @@ import threading
 import time
 from typing import Any
 
-from geomeval import runner
 from geomeval.benchmarks.base import Item
-from geomeval.models import Generation
-from geomeval.records import SampleRecord
+from geomeval.core.records import SampleRecord
+from geomeval.engines.models import Generation
+from geomeval.run import runner
 
 
 class _Bench:

@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import REGISTRY, get_benchmark, with_prompt_file
-from geomeval.prompts import PromptError, Template, as_file_text, card_section, fill, placeholders
+from geomeval.engines.prompts import (
+    PromptError,
+    Template,
+    as_file_text,
+    card_section,
+    fill,
+    placeholders,
+)
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 AUTHORS_STYLE = """You are a careful geometry solver. Question: {problem}
@@ -194,9 +201,9 @@ def test_a_replaced_judge_template_is_what_the_geolaux_judge_reads(tmp_path: Pat
     """The official-format judge's rubrics from a prompt file, filled with the problem, the
     reference and the student's answer as written, are what the judge gets; JSON braces in
     them stay literal."""
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
 
     reply = '{"Step_by_step_evaluation": [1, 1], "Final_judgment": 1}'
     rubric = write(tmp_path / "rubric.yaml", (

@@ -41,9 +41,9 @@ def _rounded(value: Any) -> Any:
 def outcome(name: str, task: str, model_spec: str) -> dict[str, Any]:
     """The run's numbers and its records' scores, as plain JSON."""
     from geomeval.benchmarks import get_benchmark
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import parse_model_spec
+    from geomeval.run.runner import run
 
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "run"

@@ -13,8 +13,8 @@ def main() -> None:
     os.nice(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
     from geomeval.answers import check_answer
     from geomeval.benchmarks import get_benchmark
+    from geomeval.engines.judges import Judge
     from geomeval.geogebra import run_script
-    from geomeval.judges import Judge
 
     bench = get_benchmark("ggbench")
     record = bench.new_record(bench.load_items(None, "ggbench_code", 1)[0], "ggbench_code")

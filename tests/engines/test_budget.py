@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.budget import (
+from geomeval.engines.budget import (
     LEDGER,
     BudgetExhausted,
     RequestBudget,
     prompt_tokens_bound,
     request_cost,
 )
-from geomeval.client import ChatClient
+from geomeval.engines.client import ChatClient
 from geomeval.testing.chat_server import ChatServer, Fault
 
 PRICES = {"m": {"prompt": 2.0, "completion": 100.0}}  # dollars per million tokens

@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from geomeval.cache import ResponseCache
+from geomeval.engines.cache import ResponseCache
 
 
 def _rows(path: Path) -> dict[str, str]:
@@ -50,7 +50,7 @@ def test_writes_run_on_the_writer_thread_and_close_commits_them(tmp_path: Path) 
 
 def test_a_process_that_exits_without_closing_keeps_its_writes(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite"
-    code = (f"from geomeval.cache import ResponseCache\ncache = ResponseCache({str(path)!r})\n"
+    code = (f"from geomeval.engines.cache import ResponseCache\ncache = ResponseCache({str(path)!r})\n"
             "for n in range(500):\n    cache.put(f'k{n}', 't', 'm')\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
     assert len(_rows(path)) == 500
@@ -73,7 +73,7 @@ def test_a_forked_child_exits_without_waiting_for_its_parents_writer(tmp_path: P
     import os
     import time
 
-    from geomeval import cache as cache_module
+    from geomeval.engines import cache as cache_module
 
     committed = threading.Event()
     slow = cache_module._Writer._commit

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.codemetrics import (
+from geomeval.engines.codemetrics import (
     MAX_CHARS,
     MAX_TED_CELLS,
     MAX_TREE_NODES,

@@ -20,9 +20,9 @@ import pytest
 
 from geomeval.answers import check_answer, equivalence, symbolic
 from geomeval.answers.symbolic import SymbolicResult
+from geomeval.engines.sandbox import Sandbox, SandboxLimit, SandboxStalled
 from geomeval.geogebra import commands, run_script
 from geomeval.geogebra.executor import Limits
-from geomeval.sandbox import Sandbox, SandboxLimit, SandboxStalled
 
 
 def test_the_engines_limit_counts_cpu_not_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,7 +66,7 @@ def test_a_ggbench_answer_that_stalls_the_sandbox_is_unscored_not_failed(monkeyp
 
     from geomeval.benchmarks import get_benchmark
     from geomeval.benchmarks.ggbench import scoring
-    from geomeval.judges import Judge
+    from geomeval.engines.judges import Judge
 
     class Stalled:
         def call(self, *args: Any, **kwargs: Any) -> Any:
@@ -93,8 +93,8 @@ UNDECIDED = SymbolicResult(None, "the math-verify worker stopped (exit code -9)"
 
 def test_undecided_is_no_verdict_and_every_benchmark_leaves_it_unscored(monkeypatch: pytest.MonkeyPatch) -> None:
     from geomeval.benchmarks import get_benchmark
-    from geomeval.engine import score_record_sync
-    from geomeval.judges import Judge
+    from geomeval.engines.engine import score_record_sync
+    from geomeval.engines.judges import Judge
 
     monkeypatch.setattr(equivalence, "symbolic_check", lambda *a, **k: UNDECIDED)
     verdict = check_answer("\\sin^2 x+\\cos^2 x", "1")

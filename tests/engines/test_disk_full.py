@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.errors import DISK_FULL_EXIT, DiskFull, disk_full_error, is_disk_full
+from geomeval.core.errors import DISK_FULL_EXIT, DiskFull, disk_full_error, is_disk_full
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_a_build_on_a_full_disk_stops_with_one_line_and_leaves_nothing(small_dis
 
 def test_cache_writes_on_a_full_disk_are_said_once_naming_the_folder(
         small_disk: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from geomeval.cache import ResponseCache
+    from geomeval.engines.cache import ResponseCache
 
     _resize(small_disk, "512k")
     cache = ResponseCache(small_disk / "cache" / "responses.sqlite")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.cache import ResponseCache, cache_key
-from geomeval.client import ChatClient, RetryPolicy, parse_retry_after
-from geomeval.errors import EndpointFailure
-from geomeval.judges import Judge, parse_judge_spec
+from geomeval.core.errors import EndpointFailure
+from geomeval.engines.cache import ResponseCache, cache_key
+from geomeval.engines.client import ChatClient, RetryPolicy, parse_retry_after
+from geomeval.engines.judges import Judge, parse_judge_spec
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 FAST = RetryPolicy(base_delay_s=0.01, max_delay_s=0.05)
@@ -224,8 +224,8 @@ def test_text_only_messages_go_as_plain_strings_and_images_keep_their_parts() ->
 
 
 def test_a_request_body_is_the_json_dumps_bytes_with_long_strings_spliced_in() -> None:
-    from geomeval.client import json_body
-    from geomeval.jsontext import SPLICE_CHARS
+    from geomeval.core.jsontext import SPLICE_CHARS
+    from geomeval.engines.client import json_body
 
     figure = "data:image/png;base64," + base64.b64encode(bytes(range(256)) * 64).decode()
     long_plain = "x" * SPLICE_CHARS

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from geomeval.engine import for_each
+from geomeval.engines.engine import for_each
 
 
 def test_each_item_once_at_most_concurrency_at_a_time_first_io_served_early() -> None:

@@ -226,8 +226,8 @@ def _sample_item(name: str, task: str) -> tuple[Any, Any]:
 
 @pytest.mark.parametrize(("name", "task"), list(ANSWER_METRICS))
 def test_every_benchmark_scores_any_answer_right_wrong_or_undecided(name: str, task: str) -> None:
-    from geomeval.engine import score_record_sync
-    from geomeval.judges import Judge
+    from geomeval.engines.engine import score_record_sync
+    from geomeval.engines.judges import Judge
 
     bench, items = _sample_item(name, task)
     metric = ANSWER_METRICS[name, task]

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from geomeval.client import ChatClient, RequestBudget, RetryPolicy
-from geomeval.engine import for_each
+from geomeval.engines.client import ChatClient, RequestBudget, RetryPolicy
+from geomeval.engines.engine import for_each
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 

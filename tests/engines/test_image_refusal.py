@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from geomeval.client import ChatClient, RetryPolicy
+from geomeval.engines.client import ChatClient, RetryPolicy
 from geomeval.testing.chat_server import ChatServer, Fault
 
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="

@@ -1,4 +1,4 @@
-"""geomeval.imagemetrics on real images drawn here with PIL: PSNR, SSIM, input handling, LPIPS."""
+"""geomeval.engines.imagemetrics on real images drawn here with PIL: PSNR, SSIM, input handling, LPIPS."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from geomeval import imagemetrics as im
-from geomeval.imagemetrics import (
+from geomeval.engines import imagemetrics as im
+from geomeval.engines.imagemetrics import (
     ALEXNET_ENV,
     ALEXNET_FILENAME,
     LpipsUnavailable,

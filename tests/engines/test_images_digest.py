@@ -12,9 +12,9 @@ import json
 import pytest
 from PIL import Image
 
-from geomeval.cache import _decoded_digest, cache_key
-from geomeval.images import Digested, base64_image_part, base64_of, image_part
-from geomeval.provenance import messages_sha256
+from geomeval.engines.cache import _decoded_digest, cache_key
+from geomeval.engines.images import Digested, base64_image_part, base64_of, image_part
+from geomeval.run.provenance import messages_sha256
 
 
 def _png(colour: str, size: int = 64) -> bytes:
@@ -74,8 +74,8 @@ def test_the_prompt_hash_is_the_json_dumps_hash_with_figures_and_escapes() -> No
 
 def test_a_corrupt_saved_figure_is_named_not_sent() -> None:
     from geomeval.benchmarks.geolaux.scoring import WITH_FIGURE, judge_figure
-    from geomeval.judges import Judge
-    from geomeval.records import SampleRecord
+    from geomeval.core.records import SampleRecord
+    from geomeval.engines.judges import Judge
 
     judge = Judge("openai:j", None, images=True)
     good = SampleRecord("1", "geolaux", "geolaux", {"figure": base64.b64encode(_png("black")).decode()}, {})

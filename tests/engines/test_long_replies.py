@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from geomeval.client import MAX_ALLOWANCE_FACTOR, REPLY_MARGIN, ChatClient, RetryPolicy
-from geomeval.pacing import UNKNOWN_RATE
+from geomeval.engines.client import MAX_ALLOWANCE_FACTOR, REPLY_MARGIN, ChatClient, RetryPolicy
+from geomeval.engines.pacing import UNKNOWN_RATE
 from geomeval.testing.chat_server import ChatServer, Fault
 
 SECONDS_PER_TOKEN = 0.004  # the server generates 250 tokens (words) a second

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from geomeval.client import ChatClient, RetryPolicy, check_base_url
-from geomeval.endpoints import redact_url
-from geomeval.engine import for_each
-from geomeval.errors import UsageError
+from geomeval.core.errors import UsageError
+from geomeval.engines.client import ChatClient, RetryPolicy, check_base_url
+from geomeval.engines.endpoints import redact_url
+from geomeval.engines.engine import for_each
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 

@@ -8,9 +8,9 @@ import random
 import pytest
 from scipy import stats as sp
 
-from geomeval.aggregate import metric_summary
-from geomeval.records import SampleRecord, Score
-from geomeval.stats import (
+from geomeval.core.records import SampleRecord, Score
+from geomeval.engines.aggregate import metric_summary
+from geomeval.engines.stats import (
     bootstrap_interval,
     clustered_se,
     mcnemar,
@@ -92,7 +92,7 @@ def test_summaries_group_clusters_by_their_text_as_the_keys_do(slice_size: int, 
     intervals are those of the clusters' own keys. An item without meta["cluster"] is its own
     cluster under its id, shared with any item whose cluster is that text; a number in meta
     is not the same cluster as its text; an item named twice in one group repeats there."""
-    from geomeval import aggregate
+    from geomeval.engines import aggregate
 
     monkeypatch.setattr(aggregate, "SLICE", slice_size)
     rng = random.Random(7)
@@ -118,11 +118,11 @@ def test_summaries_group_clusters_by_their_text_as_the_keys_do(slice_size: int, 
 
 
 def test_items_each_their_own_cluster_get_the_unclustered_interval() -> None:
-    from geomeval.aggregate import summarize
+    from geomeval.engines.aggregate import summarize
 
     records = [SampleRecord(id=f"i{i}", benchmark="b", task="t", target={}, meta={"kind": "a" if i % 3 else "b"},
                             scores={"A": Score(float(i % 4 == 0))}) for i in range(50)]
-    from geomeval.aggregate import Breakdown
+    from geomeval.engines.aggregate import Breakdown
 
     summary = summarize(records, ["A"], breakdowns=[Breakdown("kind")])
     values = [float(i % 4 == 0) for i in range(50)]

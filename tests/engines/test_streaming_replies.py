@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from geomeval.client import ChatClient, Completion, RetryPolicy
+from geomeval.engines.client import ChatClient, Completion, RetryPolicy
 from geomeval.testing.chat_server import ChatServer, Fault
 
 TIMEOUT_S = 0.5

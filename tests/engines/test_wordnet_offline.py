@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from geomeval import textmetrics as tm
+from geomeval.engines import textmetrics as tm
 
 DEBIAN = Path("/usr/share/wordnet")
 HAVE_DEBIAN = all((DEBIAN / name).is_file() for name in tm.WORDNET_FILES)

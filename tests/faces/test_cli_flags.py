@@ -28,7 +28,7 @@ EXTERNAL: dict[str, set[str]] = {
     "pip": {"--no-deps", "--no-build-isolation", "--find-links"},
     "git": {"--porcelain", "--untracked-files"},
     "huggingface-cli": {"--repo-type", "--local-dir"},
-    "python -m geomeval.faces (reads sys.argv itself)": {"--check"},
+    "python -m geomeval.publishing.faces (reads sys.argv itself)": {"--check"},
 }
 ALLOWED_ANYWHERE = {"--help"}
 LONG = re.compile(r"(?<![\w-])--[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*")
@@ -69,7 +69,7 @@ def _strings() -> list[tuple[str, int, str]]:
 
 
 def _argparse_options() -> set[str]:
-    """The options geomeval's module tools declare with argparse (`python -m geomeval.fidelity`,
+    """The options geomeval's module tools declare with argparse (`python -m geomeval.publishing.fidelity`,
     the test chat server)."""
     found = set()
     for path in SRC.rglob("*.py"):

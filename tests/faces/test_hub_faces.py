@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from geomeval import __version__
-from geomeval.fonts import CJK_FONTS
-from geomeval.hfdata import BUILD_MARKER
-from geomeval.publish import (
+from geomeval.engines.fonts import CJK_FONTS
+from geomeval.engines.hfdata import BUILD_MARKER
+from geomeval.publishing.publish import (
     SHORT_DESCRIPTION_MAX,
     SPACE_REPO_ID,
     PublishError,
@@ -30,7 +30,7 @@ from geomeval.publish import (
 
 REPO = Path(__file__).resolve().parents[2]
 SPACE = REPO / "spaces" / "geomeval"
-# Debian packages (what a Space's packages.txt installs) providing geomeval.fonts.CJK_FONTS files
+# Debian packages (what a Space's packages.txt installs) providing geomeval.engines.fonts.CJK_FONTS files
 FONT_PACKAGES = {"fonts-noto-cjk": "opentype/noto/NotoSansCJK-Regular.ttc",
                  "fonts-wqy-zenhei": "truetype/wqy/wqy-zenhei.ttc",
                  "fonts-wqy-microhei": "truetype/wqy/wqy-microhei.ttc",
@@ -89,7 +89,7 @@ def test_staged_space_holds_the_wheel_its_requirements_name(staged_space) -> Non
     assert sorted(boards.run_names(folder / "runs")) == sorted(n for n, _b, _t in sample_runs.sample_run_names())
     wheel = folder / "wheels" / f"geomeval-{__version__}-py3-none-any.whl"
     names = zipfile.ZipFile(wheel).namelist()
-    assert "geomeval/demo/app.py" in names and "geomeval/publish.py" in names
+    assert "geomeval/demo/app.py" in names and "geomeval/publishing/publish.py" in names
     assert space_wheel_url(SPACE_REPO_ID, __version__) in (folder / "requirements.txt").read_text(encoding="utf-8")
 
 
@@ -169,7 +169,7 @@ def test_coverage_is_one_row_per_task_and_no_higher_is_better_score() -> None:
 
 # --------------------------------------------------------------------------- metric Spaces
 
-from geomeval.publish import build_wheel, metric_names, stage_metric  # noqa: E402
+from geomeval.publishing.publish import build_wheel, metric_names, stage_metric  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +218,7 @@ def test_metric_space_serves_its_example_on_loopback(name: str) -> None:
         gradio_client = pytest.importorskip("gradio_client")
     import evaluate
 
-    from geomeval.metric_space import jsonable, render_scripts
+    from geomeval.publishing.metric_space import jsonable, render_scripts
 
     app = _load_app(name)
     port = _free_port()
@@ -244,7 +244,7 @@ def test_the_image_metric_space_draws_scripts_as_geomeval_run_does() -> None:
     from geomeval.demo.limits import MAX_SCRIPT_CHARS
     from geomeval.geogebra import render_png, run_script
     from geomeval.geogebra.render import fit_window
-    from geomeval.metric_space import render_scripts
+    from geomeval.publishing.metric_space import render_scripts
 
     script = "A = (0, 0)\nB = (4, 0)\nC = (1, 3)\nPolygon(A, B, C)"
     drawn = render_scripts({"predictions": [script, None], "references": [script, script]})

@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from geomeval.cli import app
-from geomeval.endpoints import redact_text, redact_url
+from geomeval.engines.endpoints import redact_text, redact_url
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 MODEL_KEY, JUDGE_KEY, OPENAI_KEY = "sk-model-SECRET", "sk-judge-SECRET", "sk-openai-SECRET"
@@ -250,7 +250,7 @@ def test_an_unusable_endpoint_is_reported_without_its_secret(tmp_path: Path) -> 
 
 
 def test_the_geomeval_log_never_holds_a_url_secret(caplog: pytest.LogCaptureFixture) -> None:
-    import geomeval.endpoints  # noqa: F401 - installs the filter, as models and judges do
+    import geomeval.engines.endpoints  # noqa: F401 - installs the filter, as models and judges do
 
     with caplog.at_level(logging.WARNING, logger="geomeval"):
         logging.getLogger("geomeval").warning("%s refused %r", "http://h/v1?key=SECRET-LOGGED", "temperature")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.hfdata import is_built_dataset
+from geomeval.engines.hfdata import is_built_dataset
 from geomeval.integrations.lmms import loading
 from geomeval.integrations.lmms.datasets import tasks_dir
 from geomeval.integrations.lmms.registry import BENCHMARKS, SPECS, TASKS

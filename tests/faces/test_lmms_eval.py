@@ -467,7 +467,7 @@ def test_task_kwargs_are_checked() -> None:
         integration.TaskSettings.parse("geolaux", {"judge": {"api_key": "sk-x"}})
     # another model's section (lmms-eval keeps every section) is not a setting
     assert integration.TaskSettings.parse("geolaux", {"qwen2_vl": {"templates": {}}}) == integration.TaskSettings()
-    from geomeval.prompts import PromptError
+    from geomeval.engines.prompts import PromptError
 
     with pytest.raises(PromptError, match=r"lmms_eval_specific_kwargs.templates: geolaux.calculation.*\{question\}"):
         integration.chat_messages({"id": "x"}, "geolaux", {"templates": {"calculation": "AUTHORS {question}"}})

@@ -222,7 +222,7 @@ def test_avg_has_the_standard_error_of_the_mean_of_per_item_averages() -> None:
 def _avg_entry(item: str, offline: tuple, judge: tuple | None) -> dict:
     """An `Avg` entry as capgeo_bench_process_results writes it, from per-dimension recalls
     (None: not applicable) of the offline engine and, where a judge ran, the judge engine."""
-    from geomeval.records import Score
+    from geomeval.core.records import Score
 
     def scores(values: tuple | None, suffix: str) -> dict:
         if values is None:
@@ -247,7 +247,7 @@ def test_avg_is_table4s_mean_of_three_dimension_means_from_the_judge_engine_when
     items = [_avg_entry("a", (1.0, None, 0.5), None), _avg_entry("b", (0.0, 0.6, 0.5), None)]
     assert capgeo_bench_lmms_avg(items) == pytest.approx((0.5 + 0.6 + 0.5) / 3)
     # No judge ran: the offline engine's Avg, the same number `geomeval run` reports.
-    from geomeval.records import SampleRecord, Score
+    from geomeval.core.records import SampleRecord, Score
 
     records = [
         SampleRecord(

@@ -17,9 +17,9 @@ evaluate = pytest.importorskip("evaluate")
 from geomeval.benchmarks.capgeo import evaluation  # noqa: E402
 from geomeval.benchmarks.capgeo.benchmark import CapGeo, CapGeoOptions  # noqa: E402
 from geomeval.benchmarks.capgeo.sources import SOURCES  # noqa: E402
-from geomeval.engine import score_record_sync  # noqa: E402
-from geomeval.faces import metric_path  # noqa: E402
-from geomeval.judges import Judge  # noqa: E402
+from geomeval.engines.engine import score_record_sync  # noqa: E402
+from geomeval.engines.judges import Judge  # noqa: E402
+from geomeval.publishing.faces import metric_path  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 CHOICES = ["34°", "46°", "56°", "66°"]

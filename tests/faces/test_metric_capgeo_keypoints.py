@@ -21,8 +21,8 @@ from geomeval.benchmarks import get_benchmark  # noqa: E402
 from geomeval.benchmarks.capgeo_bench import data as bench_data  # noqa: E402
 from geomeval.benchmarks.capgeo_bench import scoring as bench_scoring  # noqa: E402
 from geomeval.benchmarks.capgeo_bench.evaluation import NO_JUDGE_CONFIGURED, evaluate_captions  # noqa: E402
-from geomeval.faces import metric_path  # noqa: E402
-from geomeval.judges import Judge  # noqa: E402
+from geomeval.engines.judges import Judge  # noqa: E402
+from geomeval.publishing.faces import metric_path  # noqa: E402
 from geomeval.testing.chat_server import ChatServer, prompt_text  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]

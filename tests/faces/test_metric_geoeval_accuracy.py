@@ -18,9 +18,9 @@ evaluate = pytest.importorskip("evaluate")
 from geomeval.benchmarks.geoeval import evaluation  # noqa: E402
 from geomeval.benchmarks.geoeval.benchmark import GeoEval  # noqa: E402
 from geomeval.benchmarks.geoeval.features import SUBSETS  # noqa: E402
-from geomeval.engine import score_record_sync  # noqa: E402
-from geomeval.faces import metric_path  # noqa: E402
-from geomeval.judges import Judge  # noqa: E402
+from geomeval.engines.engine import score_record_sync  # noqa: E402
+from geomeval.engines.judges import Judge  # noqa: E402
+from geomeval.publishing.faces import metric_path  # noqa: E402
 from geomeval.testing.chat_server import ChatServer, prompt_text  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import pytest
 
 evaluate = pytest.importorskip("evaluate")
 
-from geomeval.faces import metric_path  # noqa: E402
+from geomeval.publishing.faces import metric_path  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -14,10 +14,10 @@ from PIL import Image
 
 evaluate = pytest.importorskip("evaluate")
 
-from geomeval import imagemetrics  # noqa: E402
 from geomeval.benchmarks.ggbench import scoring  # noqa: E402
-from geomeval.faces import metric_path  # noqa: E402
+from geomeval.engines import imagemetrics  # noqa: E402
 from geomeval.geogebra import render_png, run_script  # noqa: E402
+from geomeval.publishing.faces import metric_path  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 

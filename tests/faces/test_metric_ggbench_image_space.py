@@ -17,8 +17,8 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 
-from geomeval import imagemetrics
 from geomeval.benchmarks.ggbench import evaluation
+from geomeval.engines import imagemetrics
 
 REPO = Path(__file__).resolve().parents[2]
 SPACE = REPO / "metrics" / "ggbench_image"

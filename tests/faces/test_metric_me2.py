@@ -20,12 +20,12 @@ evaluate = pytest.importorskip("evaluate")
 
 from geomeval.benchmarks.me2 import evaluation, scoring  # noqa: E402
 from geomeval.benchmarks.me2.benchmark import ME2  # noqa: E402
-from geomeval.client import RetryPolicy  # noqa: E402
-from geomeval.engine import score_record_sync  # noqa: E402
-from geomeval.faces import metric_path  # noqa: E402
-from geomeval.judges import Judge  # noqa: E402
+from geomeval.engines.client import RetryPolicy  # noqa: E402
+from geomeval.engines.engine import score_record_sync  # noqa: E402
+from geomeval.engines.judges import Judge  # noqa: E402
+from geomeval.engines.textmetrics import meteor_variant, text_metrics  # noqa: E402
+from geomeval.publishing.faces import metric_path  # noqa: E402
 from geomeval.testing.chat_server import ChatServer, Fault  # noqa: E402
-from geomeval.textmetrics import meteor_variant, text_metrics  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MC, SHORT = "multiple-choice", "short-answer"

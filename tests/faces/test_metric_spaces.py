@@ -86,7 +86,7 @@ def test_me2_explanation_computes_every_number_from_its_space_requirements(tmp_p
         "import nltk\n"
         "nltk.data.path[:] = []  # no nltk_data: WordNet only from the system (packages.txt)\n"
         "import evaluate\n"
-        "from geomeval.faces import metric_path\n"
+        "from geomeval.publishing.faces import metric_path\n"
         "m = evaluate.load(metric_path('me2_explanation'))\n"
         "r = m.compute(predictions=['Draw the altitude AH from A to BC; the total is 12.', None],\n"
         "              references=['The altitude AH halves BC, and the sum is 12.'] * 2)\n"

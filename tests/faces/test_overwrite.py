@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.hfdata import BUILD_MARKER, TEMPORARY_MARK, marker_files
+from geomeval.engines.hfdata import BUILD_MARKER, TEMPORARY_MARK, marker_files
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "geomeval" / "benchmarks" / "geolaux" / "sample"
@@ -147,7 +147,7 @@ def test_a_build_from_before_the_list_is_replaced_by_its_layout_only(first_build
 def test_a_file_added_while_the_build_runs_stops_the_swap(first_build: Path, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Checked again just before the swap: the new build is dropped, the old one and the file stay."""
-    import geomeval.hfdata as hfdata
+    import geomeval.engines.hfdata as hfdata
 
     out = copy_of(first_build, tmp_path)
     before = tree(out)
@@ -169,7 +169,7 @@ def test_a_file_added_while_the_build_runs_stops_the_swap(first_build: Path, tmp
 
 KILLED_BUILD = """
 import sys, time
-import geomeval.hfdata as hfdata
+import geomeval.engines.hfdata as hfdata
 
 def stall(*args, **kwargs):
     print("building", flush=True)
@@ -209,7 +209,7 @@ def test_the_temporaries_of_a_killed_build_go_at_the_next_build(tmp_path: Path) 
 def test_a_previous_build_left_aside_by_a_kill_loses_only_its_listed_files(first_build: Path, tmp_path: Path) -> None:
     """Killed between the two renames, the old build waits beside --out as `.<name>.geomeval-old-*`:
     the next build removes its listed files, and keeps anything else in it."""
-    from geomeval.hfdata import _temporary
+    from geomeval.engines.hfdata import _temporary
 
     out = tmp_path / "built"
     old = _temporary(out, "old")

@@ -15,9 +15,9 @@ import yaml
 from typer.testing import CliRunner
 
 from geomeval.cli import app
-from geomeval.hfdata import BUILD_MARKER
-from geomeval.hub_metadata import METADATA, SourceTerms, metadata, size_category
-from geomeval.publish import (
+from geomeval.engines.hfdata import BUILD_MARKER
+from geomeval.publishing.hub_metadata import METADATA, SourceTerms, metadata, size_category
+from geomeval.publishing.publish import (
     PublishError,
     Staged,
     push,
@@ -112,7 +112,7 @@ def test_a_card_the_hub_would_refuse_is_refused(staged: dict[str, Staged], tmp_p
 
 
 def test_changed_rows_or_undeclared_shards_fail_validation(staged: dict[str, Staged], tmp_path: Path) -> None:
-    from geomeval.publish import expected_datasets
+    from geomeval.publishing.publish import expected_datasets
 
     folder = tmp_path / "ggbench"
     shutil.copytree(staged["ggbench"].folder, folder)
@@ -192,7 +192,7 @@ def test_cli_dry_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_source_terms_render_in_the_license_section() -> None:
-    from geomeval.hfdata import card_sections
+    from geomeval.engines.hfdata import card_sections
 
     body = card_sections(metadata("capgeo"), "# CapGeo\n")
     assert body.startswith("# CapGeo\n\n## License\n")
@@ -206,7 +206,7 @@ def test_overwrite_never_empties_a_folder_publish_did_not_stage(tmp_path: Path) 
     user's project, a built dataset beside notes) is refused and left as it was, whichever
     face is staged and whether the data is a raw release or a built folder."""
     from geomeval.benchmarks.me2 import data as me2_data
-    from geomeval.publish import stage_dataset, stage_metric
+    from geomeval.publishing.publish import stage_dataset, stage_metric
 
     built = tmp_path / "built"
     me2_data.build(str(me2_data.sample_path()), str(built))

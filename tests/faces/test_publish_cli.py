@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from geomeval.cli import app
-from geomeval.publish import PublishError, stage_dataset
+from geomeval.publishing.publish import PublishError, stage_dataset
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

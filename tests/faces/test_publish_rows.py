@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from datasets import Dataset
 
-from geomeval.publish import _as_files, _same_rows, _SourceFiles
+from geomeval.publishing.publish import _as_files, _same_rows, _SourceFiles
 
 
 def dataset(tmp_path: Path, name: str, rows: list[dict], row_group_size: int) -> Dataset:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from geomeval.errors import UsageError
-from geomeval.hub_metadata import metadata
-from geomeval.publish import PublishError, push, stage
+from geomeval.core.errors import UsageError
+from geomeval.publishing.hub_metadata import metadata
+from geomeval.publishing.publish import PublishError, push, stage
 
 
 @pytest.fixture(scope="module")

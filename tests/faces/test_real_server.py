@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.client import ChatClient, Completion, RetryPolicy
-from geomeval.pacing import REPLY_MARGIN, UNKNOWN_RATE
+from geomeval.engines.client import ChatClient, Completion, RetryPolicy
+from geomeval.engines.pacing import REPLY_MARGIN, UNKNOWN_RATE
 
 ALIAS = "smol"
 # The server's start (up to 3 minutes) and a whole run at a 135M model's pace on a CPU the other

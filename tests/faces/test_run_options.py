@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from geomeval.benchmarks import REGISTRY
 from geomeval.benchmarks.options import specs
 from geomeval.cli import app
-from geomeval.errors import UsageError
+from geomeval.core.errors import UsageError
 
 
 @pytest.mark.parametrize("name", list(REGISTRY))

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from geomeval.cli import app
 from geomeval.cli.settings import budget_settings, cache_setting, judge_settings, model_settings
-from geomeval.errors import UsageError
+from geomeval.core.errors import UsageError
 
 
 def _run_command() -> object:

@@ -59,9 +59,9 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from geomeval.benchmarks import get_benchmark
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
 
     root = tmp_path_factory.mktemp("space-runs")
     bench = get_benchmark("geolaux")
@@ -789,9 +789,9 @@ def sample_space(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from geomeval.benchmarks import get_benchmark
     from geomeval.demo import sample_runs
     from geomeval.demo.app import launch
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
     from geomeval.testing.chat_server import ChatServer
 
     root = tmp_path_factory.mktemp("sample-runs")

@@ -18,9 +18,9 @@ from geomeval.demo import boards, ranking
 def _run(out: Path, benchmark: str, task: str, *, options: dict[str, Any] | None = None,
          data: str | None = None, limit: int | None = None) -> None:
     from geomeval.benchmarks import get_benchmark
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
 
     bench = get_benchmark(benchmark)
     if options:

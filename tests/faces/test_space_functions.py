@@ -27,9 +27,9 @@ from geomeval.demo.limits import (
 def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two real runs (geomeval run … --model baseline:random), one nested a level down."""
     from geomeval.benchmarks import get_benchmark
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
 
     root = tmp_path_factory.mktemp("runs")
     for name, out in (("geolaux", root / "geolaux-random"), ("ggbench", root / "group" / "ggbench-random")):
@@ -554,7 +554,7 @@ def test_published_numbers_as_copied() -> None:
 
 
 def _need_cjk_font() -> None:
-    from geomeval.fonts import has_cjk_font
+    from geomeval.engines.fonts import has_cjk_font
 
     if not has_cjk_font():
         if os.environ.get("REQUIRE_SPACE", "").strip() not in ("", "0"):

@@ -34,9 +34,9 @@ def _judge(request: dict[str, Any]) -> str:
 @pytest.fixture(scope="module")
 def runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from geomeval.benchmarks import get_benchmark
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
 
     root = tmp_path_factory.mktemp("runs")
     model = parse_model_spec("baseline:random", ModelOptions())

@@ -21,9 +21,9 @@ COMPARED = ("Pass@1", "verifier", "PSNR", "SSIM", "BLEU", "ROUGE-L", "chrF", "ed
 def _run(tmp: Path, name: str, responses: dict[str, str]) -> dict[str, dict[str, Any]]:
     """Per item, the scores `geomeval run ggbench --task ggbench_code` wrote for `responses`."""
     from geomeval.benchmarks import get_benchmark
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
 
     replay = tmp / f"{name}.jsonl"
     replay.write_text("".join(json.dumps({"id": i, "response": r}) + "\n" for i, r in responses.items()),

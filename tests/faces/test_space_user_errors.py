@@ -90,9 +90,9 @@ def test_a_deep_link_to_an_unknown_run_or_item_opens_the_first_and_warns(tmp_pat
 
     from geomeval.benchmarks import get_benchmark
     from geomeval.demo import app
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import ModelOptions, parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import ModelOptions, parse_model_spec
+    from geomeval.run.runner import run
 
     root = tmp_path / "runs"
     run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("baseline:random", ModelOptions()),

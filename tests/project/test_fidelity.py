@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import REGISTRY
-from geomeval.fidelity import COLUMNS, CardTableError, all_departures, departures, render
+from geomeval.publishing.fidelity import COLUMNS, CardTableError, all_departures, departures, render
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "fidelity.md"
@@ -18,7 +18,7 @@ TABLE_HEAD = "| " + " | ".join(COLUMNS) + " |\n|---|---|---|---|---|---|\n"
 
 
 def test_the_committed_page_is_what_the_cards_give() -> None:
-    assert PAGE.read_text(encoding="utf-8") == render(), "run: python -m geomeval.fidelity"
+    assert PAGE.read_text(encoding="utf-8") == render(), "run: python -m geomeval.publishing.fidelity"
 
 
 def test_every_benchmark_states_its_departures_row_by_row() -> None:
@@ -63,7 +63,7 @@ def test_a_card_without_a_usable_table_is_named(card: str, message: str) -> None
 def test_check_flag_fails_on_a_stale_page(tmp_path: Path) -> None:
     stale = tmp_path / "fidelity.md"
     stale.write_text("old\n", encoding="utf-8")
-    cmd = [sys.executable, "-m", "geomeval.fidelity", "--out", str(stale)]
+    cmd = [sys.executable, "-m", "geomeval.publishing.fidelity", "--out", str(stale)]
     checked = subprocess.run([*cmd, "--check"], capture_output=True, text=True, timeout=300)
     assert checked.returncode == 1 and "not current" in checked.stderr
     assert subprocess.run(cmd, capture_output=True, text=True, timeout=300).returncode == 0

@@ -93,7 +93,7 @@ def test_layers_contract_holds() -> None:
 
 def test_no_upward_import_is_ignored() -> None:
     """The layers contract holds with no exception: ME2's joint table reads run folders with
-    `geomeval.runfiles` (records layer), not the runner, and nothing else is let through."""
+    `geomeval.core.runfiles` (records layer), not the runner, and nothing else is let through."""
     config = configparser.ConfigParser()
     config.read(ROOT / ".importlinter", encoding="utf-8")
     contracts = [s for s in config.sections() if s.startswith("importlinter:contract:")]
@@ -101,7 +101,7 @@ def test_no_upward_import_is_ignored() -> None:
     assert not config.has_option("importlinter:contract:layers", "ignore_imports")
     graph = _graph()
     upward = graph.find_modules_directly_imported_by("geomeval.benchmarks.me2.joint")
-    assert "geomeval.runfiles" in upward and "geomeval.runner" not in upward
+    assert "geomeval.core.runfiles" in upward and "geomeval.run.runner" not in upward
 
 
 def test_no_import_cycle_outside_pending_ones() -> None:

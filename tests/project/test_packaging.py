@@ -98,7 +98,7 @@ def test_the_installed_wheel_passes_a_face_test_in_a_fresh_venv(dist: Path, tmp_
                                capture_output=True, text=True, timeout=300)
     assert installed.returncode == 0, installed.stderr
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
-    where = subprocess.run([str(python), "-c", "import geomeval, geomeval.faces as f; print(geomeval.__file__);"
+    where = subprocess.run([str(python), "-c", "import geomeval, geomeval.publishing.faces as f; print(geomeval.__file__);"
                             " print(f.metric_path('me2_accuracy'))"],
                            capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
     assert where.returncode == 0, where.stderr
@@ -141,7 +141,7 @@ def test_each_metric_module_names_its_license_and_code() -> None:
     pytest.importorskip("evaluate")
     import evaluate
 
-    from geomeval.faces import metric_path
+    from geomeval.publishing.faces import metric_path
 
     for name in METRICS:
         info = evaluate.load(metric_path(name)).info

@@ -12,7 +12,12 @@ from scipy import stats as sp
 from sklearn.metrics import cohen_kappa_score
 from test_run import cli
 
-from geomeval.agreement import (
+from geomeval.benchmarks import get_benchmark
+from geomeval.demo.agreement import judge_agreement
+from geomeval.demo.limits import DemoInputError
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import parse_model_spec
+from geomeval.run.agreement import (
     agreement,
     cohen_kappa,
     compare_judgments,
@@ -20,12 +25,7 @@ from geomeval.agreement import (
     pearson,
     spearman,
 )
-from geomeval.benchmarks import get_benchmark
-from geomeval.demo.agreement import judge_agreement
-from geomeval.demo.limits import DemoInputError
-from geomeval.judges import parse_judge_spec
-from geomeval.models import parse_model_spec
-from geomeval.runner import run
+from geomeval.run.runner import run
 
 N = None
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from geomeval.agreement import agreement, cohen_kappa, compare_judgments, declared_scale
-from geomeval.errors import UsageError
+from geomeval.core.errors import UsageError
+from geomeval.run.agreement import agreement, cohen_kappa, compare_judgments, declared_scale
 
 A = [1, 2, 2, 4, 5, 5, 4, 1, 2, 5]  # no 3 on either side
 B = [2, 2, 1, 4, 4, 5, 5, 1, 4, 5]
@@ -49,9 +49,9 @@ def test_agreement_uses_the_scale_it_is_given() -> None:
 
 def test_compare_judgments_reads_the_scale_of_the_runs_benchmark(tmp_path: Path) -> None:
     from geomeval.benchmarks import get_benchmark
-    from geomeval.judges import parse_judge_spec
-    from geomeval.models import parse_model_spec
-    from geomeval.runner import run
+    from geomeval.engines.judges import parse_judge_spec
+    from geomeval.engines.models import parse_model_spec
+    from geomeval.run.runner import run
 
     out = tmp_path / "run"
     run(get_benchmark("me2"), task="me2_explain", model=parse_model_spec("baseline:random"),

@@ -10,8 +10,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from geomeval.barchart import BOTTOM, LEFT, MAX_LABEL, RIGHT, TOP, Y_TOP, Bar, bar_chart
-from geomeval.report import write_report
+from geomeval.run.barchart import BOTTOM, LEFT, MAX_LABEL, RIGHT, TOP, Y_TOP, Bar, bar_chart
+from geomeval.run.report import write_report
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -11,10 +11,10 @@ from scipy import stats as sp
 from test_run import GOLD, cli, oracle
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.compare import compare_runs
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import run
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.compare import compare_runs
+from geomeval.run.runner import run
 from geomeval.testing.chat_server import ChatServer
 
 

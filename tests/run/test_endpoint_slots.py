@@ -10,9 +10,9 @@ from pathlib import Path
 
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.geolaux import data as geolaux_data
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import run
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import run
 from geomeval.testing.chat_server import ChatServer
 from geomeval.testing.replicated import replicated_release
 

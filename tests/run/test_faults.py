@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.client import ChatClient, RetryPolicy
-from geomeval.errors import EndpointFailure
-from geomeval.judges import parse_judge_spec
-from geomeval.models import OpenAIChatModel
-from geomeval.runner import run
+from geomeval.core.errors import EndpointFailure
+from geomeval.engines.client import ChatClient, RetryPolicy
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import OpenAIChatModel
+from geomeval.run.runner import run
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 # id: (a phrase only that item's problem contains, the model's steps, its short answer,

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.errors import UsageError
-from geomeval.judges import parse_judge_spec
-from geomeval.models import parse_model_spec
-from geomeval.runner import read_samples, run
-from geomeval.shards import merge
+from geomeval.core.errors import UsageError
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import parse_model_spec
+from geomeval.run.runner import read_samples, run
+from geomeval.run.shards import merge
 
 
 def _lines(folder: Path) -> list[dict]:

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from geomeval import hfdata
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.base import Item
 from geomeval.benchmarks.geolaux import data as geolaux_data
-from geomeval.judges import parse_judge_spec
-from geomeval.models import Generation, Model
-from geomeval.runner import run
+from geomeval.engines import hfdata
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import Generation, Model
+from geomeval.run.runner import run
 from geomeval.testing.replicated import replicated_release
 
 REPO = "someone/geolaux-standin"

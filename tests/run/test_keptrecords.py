@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from geomeval.aggregate import Breakdown, metric_summary, summarize
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.geolaux.scoring import analysis
-from geomeval.keptrecords import KeptRecords
-from geomeval.records import SampleRecord, Score
+from geomeval.core.records import SampleRecord, Score
+from geomeval.engines.aggregate import Breakdown, metric_summary, summarize
+from geomeval.run.keptrecords import KeptRecords
 
 
 def _record(item_id: str, value: float | None, **meta: object) -> SampleRecord:
@@ -119,7 +119,7 @@ def test_geolaux_analysis_walks_the_records_once() -> None:
 def test_records_written_in_several_batches_come_back_whole_and_in_order() -> None:
     """Lines are gathered and written a batch at a time (`FLUSH_BYTES`): reading back in the
     middle of a run, and after batches, finds every record whole."""
-    from geomeval.keptrecords import FLUSH_BYTES
+    from geomeval.run.keptrecords import FLUSH_BYTES
 
     planned = [f"i{i}" for i in range(3000)]
     with KeptRecords(planned) as kept:
@@ -135,7 +135,7 @@ def test_records_written_in_several_batches_come_back_whole_and_in_order() -> No
 def test_the_generation_counts_come_from_one_walk(tmp_path: Path) -> None:
     """finalize's answered count and token sums are one walk of the kept records (each walk
     reads them all back from disk): they are what separate counts over a list give."""
-    from geomeval.runner import finalize, generation_usage
+    from geomeval.run.runner import finalize, generation_usage
 
     bench = get_benchmark("geolaux")
     records = []

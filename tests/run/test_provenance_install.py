@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from geomeval import provenance
 from geomeval.benchmarks import get_benchmark
-from geomeval.judges import parse_judge_spec
-from geomeval.models import parse_model_spec
-from geomeval.runner import run
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import parse_model_spec
+from geomeval.run import provenance
+from geomeval.run.runner import run
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from geomeval import runner
 from geomeval.benchmarks import get_benchmark
-from geomeval.judges import parse_judge_spec
-from geomeval.models import parse_model_spec
-from geomeval.records import SampleRecord
+from geomeval.core.records import SampleRecord
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import parse_model_spec
+from geomeval.run import runner
 
 
 def go(out: Path, spec: str = "baseline:random", **kwargs) -> dict:  # type: ignore[no-untyped-def]

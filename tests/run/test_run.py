@@ -12,9 +12,9 @@ from xml.etree import ElementTree
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import RunConflict, run
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import RunConflict, run
 from geomeval.testing.chat_server import ChatServer, Fault, prompt_text
 
 GOLD = {  # embedded-sample answers, keyed by a phrase of each problem
@@ -247,7 +247,7 @@ def test_resume_survives_a_line_torn_inside_a_character(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_middle_line_stops_the_resume_and_leaves_the_folder_as_it_was(tmp_path: Path) -> None:
-    from geomeval.errors import UsageError
+    from geomeval.core.errors import UsageError
 
     bench, judge = get_benchmark("geolaux"), parse_judge_spec("offline")
     run(bench, task="geolaux", model=parse_model_spec("baseline:random"), judge=judge, out_dir=tmp_path)
@@ -300,7 +300,7 @@ def test_answers_cut_at_max_tokens_are_flagged_counted_and_kept_through_the_cach
 
 
 def test_provenance_names_code_data_prompts_and_each_sample_prompt(tmp_path: Path) -> None:
-    from geomeval.provenance import folder_sha256, messages_sha256
+    from geomeval.run.provenance import folder_sha256, messages_sha256
 
     bench = get_benchmark("geolaux")
     with ChatServer(oracle) as server:
@@ -339,7 +339,7 @@ def test_the_data_is_hashed_beside_the_run_not_before_it(tmp_path: Path, monkeyp
     data with its hash pending; when the run ends it holds the hash."""
     import threading
 
-    from geomeval import provenance
+    from geomeval.run import provenance
 
     asked = threading.Event()
     seen_while_running: list[dict] = []
@@ -369,7 +369,7 @@ def test_the_data_is_hashed_beside_the_run_not_before_it(tmp_path: Path, monkeyp
 def test_data_that_cannot_be_hashed_is_said_in_the_provenance_and_the_run_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from geomeval import provenance
+    from geomeval.run import provenance
 
     def unreadable(path: Path) -> str:
         raise PermissionError(f"[Errno 13] Permission denied: '{path}/data/.lock'")
@@ -389,7 +389,7 @@ def test_run_json_is_replaced_whole_keeping_its_mode(tmp_path: Path, monkeypatch
     import os
     import stat
 
-    from geomeval import runner
+    from geomeval.run import runner
 
     out = tmp_path / "a"
     run(get_benchmark("geolaux"), task="geolaux", model=parse_model_spec("baseline:random"),
@@ -417,7 +417,7 @@ def test_run_json_is_replaced_whole_keeping_its_mode(tmp_path: Path, monkeypatch
 
 
 def test_folder_fingerprint_changes_with_any_byte(tmp_path: Path) -> None:
-    from geomeval.provenance import folder_sha256
+    from geomeval.run.provenance import folder_sha256
 
     (tmp_path / "d" / "sub").mkdir(parents=True)
     (tmp_path / "d" / "sub" / "x.parquet").write_bytes(b"abc")

@@ -19,11 +19,11 @@ from PIL import Image
 from geomeval.benchmarks import get_benchmark
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.datasource import read_image
-from geomeval.client import ChatClient, RetryPolicy
-from geomeval.errors import EndpointFailure
-from geomeval.hfdata import BUILD_MARKER, is_built_dataset, record_written
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
+from geomeval.core.errors import EndpointFailure
+from geomeval.engines.client import ChatClient, RetryPolicy
+from geomeval.engines.hfdata import BUILD_MARKER, is_built_dataset, record_written
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
 from geomeval.testing.chat_server import ChatServer, Fault
 
 MESSAGES = [{"role": "user", "content": "q"}]
@@ -94,7 +94,7 @@ def test_a_build_from_before_the_marker_is_still_replaceable(tmp_path: Path) -> 
 
 
 def test_a_failed_replacement_keeps_the_previous_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import geomeval.hfdata as hfdata
+    import geomeval.engines.hfdata as hfdata
 
     out = tmp_path / "built"
     bench = get_benchmark("geolaux")
@@ -353,7 +353,7 @@ def test_a_silent_server_opens_the_circuit_after_a_few_requests() -> None:
 def test_the_sandbox_kills_a_call_past_its_time_limit_and_carries_on() -> None:
     import math
 
-    from geomeval.sandbox import Sandbox, SandboxLimit, SandboxStalled
+    from geomeval.engines.sandbox import Sandbox, SandboxLimit, SandboxStalled
 
     sandbox = Sandbox(workers=1, timeout_s=0.5, wall_s=300.0)
     stalls = Sandbox(workers=1, timeout_s=0.5, wall_s=1.0)
@@ -371,7 +371,7 @@ def test_the_sandbox_kills_a_call_past_its_time_limit_and_carries_on() -> None:
 
 
 def test_the_sandbox_caps_memory() -> None:
-    from geomeval.sandbox import Sandbox, SandboxLimit
+    from geomeval.engines.sandbox import Sandbox, SandboxLimit
 
     sandbox = Sandbox(workers=1, memory_bytes=1024**3)
     try:
@@ -404,7 +404,7 @@ def _ggbench_record(answer: str) -> Any:
 
 
 def _score(bench: Any, record: Any) -> dict[str, Any]:
-    from geomeval.judges import Judge
+    from geomeval.engines.judges import Judge
 
     return asyncio.run(bench.score(record, Judge("offline")))
 
@@ -422,7 +422,7 @@ def test_a_verifier_crash_costs_the_verifier_alone_at_its_floor() -> None:
 
 def test_an_answer_past_the_sandbox_limits_scores_the_floor_not_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from geomeval.benchmarks.ggbench import scoring
-    from geomeval.sandbox import Sandbox
+    from geomeval.engines.sandbox import Sandbox
 
     quick = Sandbox(workers=1, timeout_s=0.01)
     monkeypatch.setattr(scoring, "shared_sandbox", lambda: quick)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from geomeval import samplewriter
-from geomeval.records import SampleRecord
-from geomeval.runner import read_samples
+from geomeval.core.records import SampleRecord
+from geomeval.run import samplewriter
+from geomeval.run.runner import read_samples
 
 
 def record(i: int) -> SampleRecord:

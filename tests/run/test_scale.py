@@ -17,11 +17,11 @@ from geomeval.benchmarks.datasource import BuiltRows, LazyItems
 from geomeval.benchmarks.geolaux import data as geolaux_data
 from geomeval.benchmarks.ggbench import data as ggbench_data
 from geomeval.benchmarks.me2 import data as me2_data
-from geomeval.hfdata import load_built, write_dataset
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.records import SampleRecord, Score
-from geomeval.runner import read_samples, run
+from geomeval.core.records import SampleRecord, Score
+from geomeval.engines.hfdata import load_built, write_dataset
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import read_samples, run
 from geomeval.testing.chat_server import ChatServer
 from geomeval.testing.replicated import replicated_release
 
@@ -50,8 +50,8 @@ def test_sample_lines_are_those_asdict_wrote() -> None:
     assert set(record.to_dict()) == {f.name for f in dataclasses.fields(SampleRecord)}  # no field forgotten
     # A real figure's length: spliced in rather than scanned, the same line either way; long
     # text that JSON escapes (quotes, newlines, DEL, non-ASCII) is still encoded as json does.
-    from geomeval.images import base64_of
-    from geomeval.jsontext import SPLICE_CHARS
+    from geomeval.core.jsontext import SPLICE_CHARS
+    from geomeval.engines.images import base64_of
 
     record.target["figure"] = base64_of(bytes(range(256)) * 64)
     record.target["long_plain"] = "y" * SPLICE_CHARS
@@ -212,8 +212,8 @@ def test_an_interrupted_rescore_leaves_the_samples_whole_and_resumes_where_it_st
     """Rescoring writes beside samples.jsonl in its order and replaces it only when done: a
     rescore stopped by an unusable judge leaves the old file as it was, and the next one with
     the same judge scores only the records not yet written (another judge starts afresh)."""
-    from geomeval import runner
-    from geomeval.errors import EndpointFailure
+    from geomeval.core.errors import EndpointFailure
+    from geomeval.run import runner
 
     built = tmp_path / "built"
     geolaux_data.build(str(replicated_release(40, tmp_path / "raw")), str(built))
@@ -252,8 +252,8 @@ def _live_records_at_aggregation(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     aggregating than when this was called (earlier tests in the process may hold some)."""
     import gc
 
-    from geomeval import runner
-    from geomeval.records import SampleRecord
+    from geomeval.core.records import SampleRecord
+    from geomeval.run import runner
 
     def alive() -> int:
         gc.collect()
@@ -278,7 +278,7 @@ def test_a_run_and_a_rescore_aggregate_from_disk_not_from_records_held(
     """The copy of each record a summary reads waits on disk (keptrecords.py), read back one at
     a time: when 300 items are aggregated, no more records are alive than are in flight (before,
     one kept copy per item: about 1.2 KB each, the most of a 100k-item run's memory)."""
-    from geomeval.runner import rescore
+    from geomeval.run.runner import rescore
 
     built = tmp_path / "built"
     geolaux_data.build(str(replicated_release(300, tmp_path / "raw")), str(built))
@@ -297,7 +297,7 @@ def test_a_rescore_holds_a_window_of_records_not_the_file(tmp_path: Path) -> Non
     (each record is read, scored, written and kept without its figure), as for a run."""
     import gc
 
-    from geomeval.runner import rescore
+    from geomeval.run.runner import rescore
 
     built = tmp_path / "built"
     geolaux_data.build(str(replicated_release(1000, tmp_path / "raw")), str(built))
@@ -356,7 +356,8 @@ def test_the_rescore_id_check_and_the_summary_hold_a_few_bytes_per_item(
     summarised is an 8-byte digest and the tallies' 16 bytes a value: no table of every id
     (before, about 110 bytes an item in the check and 300 in the summary: 41 MB at 100k
     items). The slices repeats are looked for in are made small so that 20k items span many."""
-    from geomeval import aggregate, runner
+    from geomeval.engines import aggregate
+    from geomeval.run import runner
 
     monkeypatch.setattr(aggregate, "SLICE", 1024)
 

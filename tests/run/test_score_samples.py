@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from geomeval.errors import UsageError
-from geomeval.judges import parse_judge_spec
-from geomeval.runner import rescore
+from geomeval.core.errors import UsageError
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.run.runner import rescore
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
 
@@ -79,7 +79,7 @@ def test_ids_written_twice_are_told_apart_by_their_text_not_their_digest(
     """The rescore's check holds an 8-byte digest per id, not the ids: ids whose digests meet
     (forced here: two values for every id) are read again and told apart, so an id written
     twice is still one item, its last line, and distinct ids stay distinct."""
-    from geomeval import runner
+    from geomeval.run import runner
 
     if digest != "real":
         monkeypatch.setattr(runner, "_id_digest", lambda item_id: len(item_id) % 2)

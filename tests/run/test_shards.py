@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.errors import UsageError
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import RunConflict, run
-from geomeval.shards import merge, parse_shard
+from geomeval.core.errors import UsageError
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import RunConflict, run
+from geomeval.run.shards import merge, parse_shard
 from geomeval.testing.chat_server import ChatServer, prompt_text
 
 ANSWERS = {"∠A = 40°": "B", "distance from point C": "\\frac{12}{5}", "diameter of circle O": "7",

@@ -9,7 +9,7 @@ import pytest
 from test_run import GOLD, cli, oracle
 
 from geomeval.benchmarks import REGISTRY
-from geomeval.suites import parse_data, parse_parts
+from geomeval.run.suites import parse_data, parse_parts
 from geomeval.testing.chat_server import ChatServer
 
 
@@ -67,7 +67,7 @@ def test_a_failing_part_is_reported_and_the_rest_still_run(tmp_path: Path) -> No
 def test_a_benchmarks_run_options_reach_its_parts_and_are_checked_first(tmp_path: Path) -> None:
     """`-T geoeval.mode=text`: GeoEval's parts run in that mode (recorded in each run.json as
     `geomeval run -T mode=text` records it); a bad option stops before any part runs."""
-    from geomeval.suites import parse_options
+    from geomeval.run.suites import parse_options
 
     parts = [("geoeval", "geoeval_2000"), ("geolaux", "geolaux")]
     assert parse_options(["geoeval.mode=text"], parts) == {"geoeval": {"mode": "text"}}

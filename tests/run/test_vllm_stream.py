@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from geomeval.benchmarks import get_benchmark
-from geomeval.cache import ResponseCache
-from geomeval.judges import parse_judge_spec
-from geomeval.models import ModelOptions, parse_model_spec
-from geomeval.runner import run
+from geomeval.engines.cache import ResponseCache
+from geomeval.engines.judges import parse_judge_spec
+from geomeval.engines.models import ModelOptions, parse_model_spec
+from geomeval.run.runner import run
 
 STUBS = Path(__file__).resolve().parents[1] / "stubs"
 

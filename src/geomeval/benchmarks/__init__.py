@@ -7,8 +7,8 @@ from pathlib import Path
 from threading import RLock
 from typing import Any
 
-from ..errors import UsageError
-from ..prompts import from_config, load_for
+from ..core.errors import UsageError
+from ..engines.prompts import from_config, load_for
 from .base import Benchmark
 
 # Each benchmark's declaration, made by a function that imports it when first looked up: a

@@ -10,18 +10,18 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..aggregate import Breakdown
-from ..errors import UsageError
-from ..hub_terms import HubMetadata
-from ..prompts import PromptSet, Template, default_set
-from ..records import KeptFields, SampleRecord, Score
+from ..core.errors import UsageError
+from ..core.records import KeptFields, SampleRecord, Score
+from ..engines.aggregate import Breakdown
+from ..engines.hub_terms import HubMetadata
+from ..engines.prompts import PromptSet, Template, default_set
 from .contract import Parts
 from .lmms import LmmsBenchmark
 from .options import NoOptions
 from .options import parse as parse_options
 
 if TYPE_CHECKING:
-    from ..judges import Judge
+    from ..engines.judges import Judge
 
 
 class DataError(ValueError):

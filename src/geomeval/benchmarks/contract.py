@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from ..aggregate import Breakdown
-    from ..judges import Judge
-    from ..prompts import PromptSet
-    from ..records import KeptFields, SampleRecord, Score
+    from ..core.records import KeptFields, SampleRecord, Score
+    from ..engines.aggregate import Breakdown
+    from ..engines.judges import Judge
+    from ..engines.prompts import PromptSet
     from .base import EvaluateFace, NoEvaluateFace
     from .datasource import DataSource
 

@@ -27,8 +27,8 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any, overload
 
-from ..errors import UsageError
-from ..hfdata import (
+from ..core.errors import UsageError
+from ..engines.hfdata import (
     ShardWriter,
     hub_shards,
     is_built_dataset,
@@ -38,7 +38,7 @@ from ..hfdata import (
     write_configs,
     write_dataset,
 )
-from ..images import MAX_IMAGE_BYTES, read_bounded_image
+from ..engines.images import MAX_IMAGE_BYTES, read_bounded_image
 from .base import DataError, Item
 from .schema import features as features_of
 

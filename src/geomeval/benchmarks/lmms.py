@@ -134,7 +134,7 @@ class LmmsBenchmark:
         """An lmms-eval doc as the fields `geomeval run` gives the item (its data source's
         `named`, from the Features); images the scorer keeps (GGBench's reference figure) as
         PNG bytes, since lmms-eval decodes every image to PIL."""
-        from ..images import image_bytes
+        from ..engines.images import image_bytes
 
         row = self.data().SOURCE.named(doc)
         for column in self.scoring_columns:

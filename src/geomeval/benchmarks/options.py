@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 
 TRUE = ("true", "1", "yes", "on")
 FALSE = ("false", "0", "no", "off")

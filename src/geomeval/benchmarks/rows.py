@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..images import read_bounded_image
+from ..engines.images import read_bounded_image
 
 
 def _plain(features: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from rich.markup import escape
 
-from ..errors import DISK_FULL_EXIT, ENDPOINT_EXIT
+from ..core.errors import DISK_FULL_EXIT, ENDPOINT_EXIT
 from .capgeo import capgeo_app
 from .commands import app, console
 from .geoeval import geoeval_app
@@ -27,9 +27,9 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     """Exceptions that carry a message for the user (exit 2, no traceback). Their modules are
     imported here, when an error is being handled, so start-up stays light."""
     from ..benchmarks.base import DataError
-    from ..errors import UsageError
-    from ..prompts import PromptError
-    from ..runner import RunConflict
+    from ..core.errors import UsageError
+    from ..engines.prompts import PromptError
+    from ..run.runner import RunConflict
 
     return (UsageError, DataError, PromptError, RunConflict, FileNotFoundError, FileExistsError)
 
@@ -43,7 +43,7 @@ def _disk_full(exc: BaseException) -> str | None:
     frame on the way that was writing to a path (`_FOLDER_NAMES`); None for any other error."""
     from pathlib import Path
 
-    from ..errors import DiskFull, disk_full_message, is_disk_full
+    from ..core.errors import DiskFull, disk_full_message, is_disk_full
 
     chain: list[BaseException] = []
     seen: BaseException | None = exc
@@ -81,7 +81,7 @@ class _ConsoleHandler(logging.Handler):
     printed on the console, above the progress bar, in yellow."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        from ..endpoints import redact_text
+        from ..engines.endpoints import redact_text
 
         message = redact_text(record.getMessage())  # no URL secret on the console
         console.print(f"[yellow]warning:[/yellow] {escape(message)}", highlight=False, soft_wrap=True)
@@ -147,11 +147,11 @@ def main() -> None:
 
 
 def _main() -> None:
-    from ..errors import EndpointFailure
+    from ..core.errors import EndpointFailure
 
     _show_warnings_on_console()
     if sys.argv[1:2] == ["run"]:  # git's commit and the package metadata, read while the run's modules load
-        from ..provenance import take_code_provenance_early
+        from ..run.provenance import take_code_provenance_early
 
         take_code_provenance_early()
     try:
@@ -159,7 +159,7 @@ def _main() -> None:
     except KeyboardInterrupt:
         sys.exit(130)
     except EndpointFailure as exc:
-        from ..endpoints import redact_text
+        from ..engines.endpoints import redact_text
 
         console.print(f"[red]error:[/red] {escape(redact_text(str(exc)))}", highlight=False, soft_wrap=True)
         console.print(
@@ -174,7 +174,7 @@ def _main() -> None:
             sys.exit(DISK_FULL_EXIT)
         if not isinstance(exc, _user_errors()):
             raise
-        from ..endpoints import redact_text
+        from ..engines.endpoints import redact_text
 
         console.print(f"[red]error:[/red] {escape(redact_text(str(exc)))}", highlight=False, soft_wrap=True)
         sys.exit(2)

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 from .settings import CacheOpt, ModelOpt, cache_setting, model_settings
 
 capgeo_app = typer.Typer(
@@ -46,9 +46,9 @@ def grid(
     -M and --cache take what `geomeval run` takes; -M applies to every reasoner and captioner
     (max_tokens default 2048, temperature 0)."""
     from ..benchmarks.capgeo.grid import cell_text, run_grid
-    from ..cache import ResponseCache, default_cache_path
-    from ..judges import Judge
-    from ..models import ModelOptions, parse_model_spec
+    from ..engines.cache import ResponseCache, default_cache_path
+    from ..engines.judges import Judge
+    from ..engines.models import ModelOptions, parse_model_spec
 
     generation, engine_args = model_settings(model_option or [])
     cache_path, no_cache = cache_setting(cache)
@@ -62,7 +62,7 @@ def grid(
 
     reasoners = [build(spec, base_url) for spec in model]
     captioners = [build(spec, captioner_base_url or base_url) for spec in captioner]
-    from ..runner import run
+    from ..run.runner import run
 
     result = run_grid(
         run=run, source=source, reasoners=reasoners, captioners=captioners, judge=Judge("offline"),  # type: ignore[arg-type]

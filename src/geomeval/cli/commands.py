@@ -27,7 +27,7 @@ from rich.table import Table
 from typer.core import TyperCommand
 
 from .. import __version__
-from ..errors import MIN_COVERAGE_EXIT, UsageError
+from ..core.errors import MIN_COVERAGE_EXIT, UsageError
 from .plainparams import install as install_plain_params
 from .settings import (
     BudgetOpt,
@@ -87,7 +87,14 @@ def _progress(label: str):
 
 
 def _print_results(results: dict[str, Any], out_dir: Path) -> None:
-    from ..report import fmt_coverage, fmt_interval, fmt_judge, fmt_metric, fmt_se, precision_note
+    from ..run.report import (
+        fmt_coverage,
+        fmt_interval,
+        fmt_judge,
+        fmt_metric,
+        fmt_se,
+        precision_note,
+    )
 
     judged = any(stats.get("judge") for stats in results["metrics"].values())
     table = Table(title=f"{results['title']} · {results['task']} · {results['model']} · judge {results['judge']}")
@@ -111,7 +118,7 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
             f"[yellow]{truncated} answer(s) were cut at max_tokens[/yellow] (finish_reason 'length'); they "
             "are scored as given. A larger -M max_tokens=N may change the score.", highlight=False,
         )
-    from ..report import requests_lines
+    from ..run.report import requests_lines
 
     costs = [line for line in requests_lines(results) if "cost $" in line]
     for line in costs:
@@ -130,7 +137,7 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
             sub.add_row(str(key), fmt_metric(per_metric[headline], unit), fmt_interval(per_metric[headline], unit),
                         fmt_coverage(per_metric[headline]))
         out.print(sub)
-    from ..report import fmt_cell
+    from ..run.report import fmt_cell
 
     for extra in results.get("tables") or []:
         laid_out = Table(title=extra["title"])
@@ -163,13 +170,13 @@ def _default_out(benchmark: str, task: str, model: str) -> Path:
 
 
 def _cache(path: Path | None, no_cache: bool) -> Any:
-    from ..cache import ResponseCache, default_cache_path
+    from ..engines.cache import ResponseCache, default_cache_path
 
     return None if no_cache else ResponseCache(path or default_cache_path())
 
 
 def _check_coverage(results: dict[str, Any], min_coverage: float) -> None:
-    from ..aggregate import coverage_shortfalls
+    from ..engines.aggregate import coverage_shortfalls
 
     short = coverage_shortfalls(results, min_coverage)
     if short:
@@ -235,7 +242,7 @@ def _budget(max_requests: int | None, max_cost: float | None, prices: dict[str, 
         raise UsageError("--budget cost needs --budget prices=FILE (a price table; or GEOMEVAL_PRICES) to count dollars")
     if max_requests is None and max_cost is None:
         return None
-    from ..client import RequestBudget
+    from ..engines.client import RequestBudget
 
     return RequestBudget(max_requests, max_cost, prices)
 
@@ -244,7 +251,7 @@ def _make_judge(spec: str | None, judging: dict[str, Any], *, concurrency: int, 
                 model_base_url: str | None) -> Any:
     """The judge `--judge` names, with the `-J` settings (`judge_settings`); the judge's
     concurrency and timeout default to the command's own."""
-    from ..judges import parse_judge_spec
+    from ..engines.judges import parse_judge_spec
 
     return parse_judge_spec(
         spec, base_url=judging.get("base_url"), concurrency=judging.get("concurrency") or concurrency,
@@ -256,7 +263,7 @@ def _make_judge(spec: str | None, judging: dict[str, Any], *, concurrency: int, 
 
 def _run_guarded(label: str, func: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     """Run with a progress bar; a spent budget still returns the results written so far."""
-    from ..client import BudgetExhausted
+    from ..engines.client import BudgetExhausted
 
     with _progress(label) as update:
         try:
@@ -383,8 +390,8 @@ def run(
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
     from ..benchmarks import get_benchmark, with_prompt_file
-    from ..models import ModelOptions, parse_model_spec
-    from ..runner import run as run_benchmark
+    from ..engines.models import ModelOptions, parse_model_spec
+    from ..run.runner import run as run_benchmark
 
     bench = get_benchmark(benchmark)
     task = task or bench.default_task
@@ -394,7 +401,7 @@ def run(
     limits = budget_settings(budget or [])
     cache_path, no_cache = cache_setting(cache)
     seed = generation.get("seed", 0)
-    from ..shards import parse_shard
+    from ..run.shards import parse_shard
 
     slice_ = parse_shard(shard) if shard is not None else None  # a bad form fails before anything starts
     response_cache = _cache(cache_path, no_cache)
@@ -428,7 +435,7 @@ def run(
     bench = with_prompt_file(bench, prompts)
     target = out_dir or _default_out(bench.name, task, model)
     if dry_run:
-        from ..runner import plan
+        from ..run.runner import plan
 
         _print_plan(plan(bench, task=task, model=model_obj, judge=judge_obj, out_dir=target, data=data,
                          limit=limit, overwrite=overwrite, shard=slice_))
@@ -470,9 +477,9 @@ def suite(
     suite.md for the model and leaderboard.md with one row per model under --out. -M, -J,
     --budget and --cache take what `geomeval run` takes; -M max_tokens and temperature,
     left out, are each benchmark's own."""
-    from ..models import ModelOptions, parse_model_spec
-    from ..report import fmt_interval, fmt_metric
-    from ..suites import parse_data, parse_options, parse_parts, run_suite, slug
+    from ..engines.models import ModelOptions, parse_model_spec
+    from ..run.report import fmt_interval, fmt_metric
+    from ..run.suites import parse_data, parse_options, parse_parts, run_suite, slug
 
     parts = parse_parts(part)
     data_by_bench = parse_data(data, parts)
@@ -529,7 +536,7 @@ def prompts_command(
 ) -> None:
     """Print a benchmark's default prompt templates as a prompt file (for --prompts), or check one."""
     from ..benchmarks import get_benchmark, with_prompt_file
-    from ..prompts import as_file_text
+    from ..engines.prompts import as_file_text
 
     bench = get_benchmark(benchmark)
     if check is not None:
@@ -555,7 +562,7 @@ def score(
 ) -> None:
     """Rescore saved outputs (e.g. with another judge) without regenerating. -J and --cache
     take what `geomeval run` takes."""
-    from ..runner import recorded_model_server, rescore
+    from ..run.runner import recorded_model_server, rescore
 
     judging = judge_settings(judge_option or [])
     cache_path, no_cache = cache_setting(cache)
@@ -578,7 +585,7 @@ def merge(
     min_coverage: MinCoverageOpt = 0.95,
 ) -> None:
     """Join the shards of one run into the folder the run makes unsharded (samples, results, report)."""
-    from ..shards import merge as merge_shards
+    from ..run.shards import merge as merge_shards
 
     results = merge_shards(shards, out_dir, overwrite=overwrite)
     _print_results(results, out_dir)
@@ -594,8 +601,8 @@ def compare(
 ) -> None:
     """Per-group change B − A of each metric over the items scored in both runs, with its 95%
     interval (paired bootstrap) and a paired test (McNemar for 0/1 scores, else permutation)."""
-    from ..compare import compare_runs
-    from ..report import fmt_metric
+    from ..run.compare import compare_runs
+    from ..run.report import fmt_metric
 
     result = compare_runs(run_a, run_b, by=by)
     group = result["by"]
@@ -643,7 +650,7 @@ def agreement(
     """How far two judges (or a judge and people) agree on the same items: Cohen's kappa
     (quadratic-weighted for Likert), Spearman, Pearson and Krippendorff's alpha per metric,
     each with a seeded bootstrap 95% interval."""
-    from ..agreement import compare_judgments
+    from ..run.agreement import compare_judgments
 
     result = compare_judgments(run_a, other, metric)
     table = Table(title=f"agreement: {result['A']} vs {result['B']}")
@@ -670,7 +677,7 @@ def agreement(
 @app.command()
 def report(run_dir: Annotated[Path, typer.Argument(help="a folder holding results.json")]) -> None:
     """Rebuild report.md and its plots from results.json."""
-    from ..report import write_report
+    from ..run.report import write_report
 
     if not (run_dir / "results.json").exists():
         raise UsageError(f"{run_dir / 'results.json'} not found")
@@ -688,7 +695,7 @@ def build(
 ) -> None:
     """Build the typed parquet dataset from the official raw release."""
     from ..benchmarks import get_benchmark
-    from ..hfdata import record_written
+    from ..engines.hfdata import record_written
 
     bench = get_benchmark(benchmark)
     summary = bench.build(str(raw), str(out_dir), skip_invalid=skip_invalid, overwrite=overwrite)
@@ -722,7 +729,7 @@ def publish(
     """Write, validate (offline) and, given --repo-id, push a Hub repository (with --token,
     HF_TOKEN or the token `hf auth login` stored). The folder is staged beside --out and moved
     into place only once valid: a failure leaves --out as it was."""
-    from ..publish import hub_token, push, stage
+    from ..publishing.publish import hub_token, push, stage
 
     pushing = bool(repo_id) and not dry_run
     found = hub_token(token) if pushing else None

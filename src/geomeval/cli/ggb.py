@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 
 ggb_app = typer.Typer(
     no_args_is_help=True,

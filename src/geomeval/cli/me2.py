@@ -64,7 +64,7 @@ def make_options(
     visual_identification_answer, option_sources and option_items; every other field is kept.
     """
     from ..benchmarks.me2.options import embedder_from_spec, make_options_for_release
-    from ..errors import UsageError
+    from ..core.errors import UsageError
 
     if out_file.exists() and not overwrite:
         raise FileExistsError(f"{out_file} exists; pass --overwrite to replace it")
@@ -133,7 +133,7 @@ def anchoring(
     from rich.table import Table
 
     from ..benchmarks.me2.anchoring import anchoring_table, report_tables
-    from ..report import fmt_cell
+    from ..run.report import fmt_cell
 
     result = anchoring_table(anchored_run, unanchored_run)
     for spec in report_tables(result):

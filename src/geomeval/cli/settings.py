@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 
 
 def _number(kind: type, low: float | None = None, high: float | None = None) -> Callable[[str], Any]:

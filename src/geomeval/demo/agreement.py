@@ -24,7 +24,7 @@ def _checked(path: Path, what: str) -> Path:
 
 def judge_agreement(run_a: str | Path, other: str | Path) -> tuple[str, list[str], list[list[Any]]]:
     """(summary line, headers, one row per metric) of `geomeval agreement RUN_A OTHER`."""
-    from ..agreement import compare_judgments
+    from ..run.agreement import compare_judgments
 
     try:
         result = compare_judgments(_checked(Path(run_a), "first run"), _checked(Path(other), "second source"))

@@ -23,7 +23,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from ..benchmarks import REGISTRY
-from ..fonts import font_family
+from ..engines.fonts import font_family
 from .limits import MAX_RESULTS_BYTES, MAX_RUNS, DemoInputError
 
 LEADERBOARD_DIR = Path(__file__).resolve().parent / "leaderboards"
@@ -34,7 +34,7 @@ MAX_DEPTH = 4  # folders below the runs folder searched for results.json
 RAW_UNITS = ("dB", "raw")  # metrics reported as plain values; others are shares shown ×100
 # Text from files (run and bucket names, metrics, published titles) is drawn as written:
 # "$…$" would otherwise be parsed as mathtext (or TeX), and a bad one fails at savefig.
-# The font chain has a CJK fallback (geomeval.fonts), so a Chinese run name is not boxes.
+# The font chain has a CJK fallback (geomeval.engines.fonts), so a Chinese run name is not boxes.
 PLAIN_TEXT: dict[str, Any] = {"parse_math": False, "usetex": False, "fontfamily": list(font_family())}
 
 

@@ -198,7 +198,7 @@ def joint_rows(root: Path, runs: dict[str, dict[str, Any]]) -> list[JointRow]:
     in the runs folder (their samples.jsonl read by `me2.joint.joint_table`, as `geomeval me2
     joint` reads them); a model with several runs of a task pairs each with each."""
     from ..benchmarks.me2.joint import joint_table
-    from ..compare import ALL
+    from ..run.compare import ALL
 
     found = boards.discover_runs(root)
     solve = [(n, d) for n, d in runs.items() if d.get("task") == "me2_solve" and n in found]

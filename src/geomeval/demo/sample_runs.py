@@ -23,9 +23,9 @@ def write_sample_runs(out: Path) -> list[Path]:
     """Run the baseline on every embedded sample into `out/<benchmark>-<task>`; returns the run
     folders. A folder already holding a finished run is kept as it is."""
     from ..benchmarks import get_benchmark
-    from ..judges import parse_judge_spec
-    from ..models import ModelOptions, parse_model_spec
-    from ..runner import run
+    from ..engines.judges import parse_judge_spec
+    from ..engines.models import ModelOptions, parse_model_spec
+    from ..run.runner import run
 
     folders = []
     for name, benchmark, task in sample_run_names():

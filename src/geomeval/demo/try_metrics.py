@@ -33,14 +33,14 @@ from ..benchmarks.ggbench.scoring import (
     image_pair_scores,
     reference_construction,
 )
+from ..core.records import Score
+from ..engines.sandbox import SandboxLimit, shared_sandbox
 from ..geogebra import Construction, Limits, render_png, run_script, verify
 from ..geogebra import commands as cmds
 from ..geogebra.render import MAX_OBJECTS as MAX_DRAWN_OBJECTS
 from ..geogebra.render import MAX_POLYGON_VERTICES, _drawables, fit_window
 from ..geogebra.syntax import ParseError
 from ..keypoints import DIMENSIONS, Keypoint, match, parse_caption, to_text
-from ..records import Score
-from ..sandbox import SandboxLimit, shared_sandbox
 from .explore import display_image, load_task
 from .limits import (
     MAX_ANSWER_CHARS,
@@ -181,8 +181,8 @@ def _span(kp: Keypoint) -> str:
 def _judge_caption(caption: str, reference: str) -> CaptionResult:
     """The judge engine (an LLM extracts and matches keypoints); only counts and the missed
     reference keypoints come back from it."""
-    from ..client import BackgroundLoop
-    from ..judges import parse_judge_spec
+    from ..engines.client import BackgroundLoop
+    from ..engines.judges import parse_judge_spec
 
     judge = parse_judge_spec(None, concurrency=4, timeout_s=60.0)
 
@@ -321,8 +321,8 @@ def run_scores(script: str, reference_id: str) -> dict[str, Score]:
     import asyncio
 
     from ..benchmarks import REGISTRY, get_benchmark
-    from ..engine import score
-    from ..judges import parse_judge_spec
+    from ..engines.engine import score
+    from ..engines.judges import parse_judge_spec
 
     _script_target(reference_id)  # refuses what is not one of the Try tab's references
     bench = get_benchmark(SCRIPT_BENCHMARK)

@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 from PIL import Image
 
-from geomeval.fonts import font_family
+from geomeval.engines.fonts import font_family
 from geomeval.geogebra.commands import format_number, value_text
 from geomeval.geogebra.construction import Construction
 from geomeval.geogebra.objects import (
@@ -197,7 +197,7 @@ FOOTER_PX = 11.0
 FOOTER_MAX_LINES = 6
 
 
-FONT = list(font_family())  # DejaVu Sans, then a CJK fallback when the system has one (geomeval.fonts)
+FONT = list(font_family())  # DejaVu Sans, then a CJK fallback when the system has one (geomeval.engines.fonts)
 
 
 # Dash patterns in pixels, per GeoGebra line-style name.

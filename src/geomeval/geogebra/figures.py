@@ -34,12 +34,12 @@ def renderer_version() -> str:
     import PIL
     from matplotlib import ft2font
 
-    from geomeval.fonts import font_family
+    from geomeval.engines.fonts import font_family
 
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(Path(__file__).parents[1].joinpath("fonts.py").read_bytes())
+    digest.update(Path(__file__).parents[1].joinpath("engines", "fonts.py").read_bytes())
     versions = [matplotlib.__version__, ft2font.__freetype_version__, PIL.__version__, *font_family()]
     digest.update(json.dumps(versions).encode())
     return digest.hexdigest()
@@ -116,7 +116,7 @@ _shared_lock = threading.Lock()
 def shared_figures() -> FigureCache:
     """The process's figure cache, its files in geomeval's cache folder (GEOMEVAL_CACHE_DIR)."""
     global _shared
-    from geomeval.cache import cache_dir
+    from geomeval.engines.cache import cache_dir
 
     folder = cache_dir() / "figures"
     with _shared_lock:

@@ -27,10 +27,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ...errors import EndpointFailure, UsageError
-from ...hfdata import is_built_dataset
-from ...prompts import PromptSet, Template
-from ...records import SampleRecord, Score
+from ...core.errors import EndpointFailure, UsageError
+from ...core.records import SampleRecord, Score
+from ...engines.hfdata import is_built_dataset
+from ...engines.prompts import PromptSet, Template
 from ..base import Benchmark, Item
 from ..contract import CardPart, DataPart, EvaluationPart, Parts, ScoringPart
 from ..lmms import LmmsBenchmark
@@ -247,7 +247,7 @@ class CapGeo(Benchmark):
         """The caption pass: stored captions are reused; missing or failed ones are asked for."""
         if self.settings.mode == "direct" or self.built_source or not items:
             return
-        from ...engine import for_each
+        from ...engines.engine import for_each
 
         store = self.store()
         stored = store.read()

@@ -28,8 +28,8 @@ import string
 from collections.abc import Sequence
 from typing import Any
 
-from ...images import image_part
-from ...prompts import PromptSet, Template, default_set
+from ...engines.images import image_part
+from ...engines.prompts import PromptSet, Template, default_set
 
 FIGURE_ONLY = "figure_only"
 PROBLEM_VISION_INTENSIVE = "problem_vision_intensive"

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import UsageError
-from ...hfdata import write_dataset
+from ...core.errors import UsageError
+from ...engines.hfdata import write_dataset
 from ..base import DataError
 from ..datasource import DataSource, RawRelease
 from .card import render_card

@@ -21,11 +21,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import face_summary, summarize
-from ...engine import score_records_sync
-from ...faceinputs import answer_item, check_columns, class_name, entry, gold_text
-from ...judges import Judge
-from ...records import SampleRecord
+from ...core.records import SampleRecord
+from ...engines.aggregate import face_summary, summarize
+from ...engines.engine import score_records_sync
+from ...engines.faceinputs import answer_item, check_columns, class_name, entry, gold_text
+from ...engines.judges import Judge
 from .benchmark import CapGeo
 from .features import QUESTION_TYPES
 from .prompts import MODES

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...records import SampleRecord
+from ...core.records import SampleRecord
 from ..base import EvaluateFace, face_predictions
 from .scoring import METRICS
 

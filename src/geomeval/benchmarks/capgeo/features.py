@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...lazy import lazy_attributes
+from ...engines.lazy import lazy_attributes
 from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 QUESTION_TYPES = ("multi_choice", "free_form")

@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...judges import Judge
-from ...models import Model
-from ...stats import pearson, spearman
+from ...engines.judges import Judge
+from ...engines.models import Model
+from ...engines.stats import pearson, spearman
 from .benchmark import CapGeo
 
 GRID_FILE = "grid.json"

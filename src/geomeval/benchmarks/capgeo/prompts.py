@@ -14,8 +14,8 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from ...images import image_part
-from ...prompts import PromptSet, Template, default_set
+from ...engines.images import image_part
+from ...engines.prompts import PromptSet, Template, default_set
 from ..base import NotPosable
 from .captioning import PROBLEM_TEMPLATES, PROBLEM_TEMPLATES_GEOMEVAL
 

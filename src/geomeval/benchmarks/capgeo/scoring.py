@@ -10,14 +10,14 @@ import string
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer
-from ...records import KeptFields, SampleRecord, Score
+from ...core.records import KeptFields, SampleRecord, Score
+from ...engines.aggregate import Breakdown, summarize
 from .prompts import no_caption_reason
 
 if TYPE_CHECKING:
-    from ...judges import Judge
-    from ...prompts import PromptSet
+    from ...engines.judges import Judge
+    from ...engines.prompts import PromptSet
 
 METRICS = ("accuracy",)
 

@@ -39,7 +39,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ...errors import UsageError
+from ...core.errors import UsageError
 from ..base import DataError
 from ..datasource import iter_json_array, iter_json_object, read_image, read_json_file
 from .captioning import PROBLEM_VISION_INTENSIVE, PROBLEM_VISION_ONLY, PROBLEM_WITH_QUESTION

@@ -17,8 +17,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from ...prompts import PromptSet, Template
-from ...records import SampleRecord, Score
+from ...core.records import SampleRecord, Score
+from ...engines.prompts import PromptSet, Template
 from ..base import Benchmark, Item
 from ..capgeo.captioning import (
     FIGURE_TEMPLATES,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from ...hfdata import card_header, card_sections
-from ...prompts import card_section
+from ...engines.hfdata import card_header, card_sections
+from ...engines.prompts import card_section
 from ..capgeo.captioning import FIGURE_TEMPLATES
 from . import features
 from .hub import HUB

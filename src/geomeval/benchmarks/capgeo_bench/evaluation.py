@@ -15,11 +15,11 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import face_summary
-from ...client import BackgroundLoop
-from ...engine import score_records_sync
-from ...judges import Judge, judge_from_env
-from ...records import SampleRecord, Score
+from ...core.records import SampleRecord, Score
+from ...engines.aggregate import face_summary
+from ...engines.client import BackgroundLoop
+from ...engines.engine import score_records_sync
+from ...engines.judges import Judge, judge_from_env
 from . import scoring
 from .benchmark import CapGeoBench
 from .features import CLASSES, DIFFICULTIES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...lazy import lazy_attributes
+from ...engines.lazy import lazy_attributes
 from ..schema import ClassLabel, Image, Schema, Value, features
 
 CLASSES = ("plane", "analytic", "solid")

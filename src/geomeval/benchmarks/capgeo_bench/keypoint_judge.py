@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...judges import reply_object
-from ...prompts import PromptSet, Template, default_set
+from ...engines.judges import reply_object
+from ...engines.prompts import PromptSet, Template, default_set
 
 DIMENSIONS = ("element", "relation", "numerical")
 GROUPS = {"element": "elements", "relation": "spatial_relations", "numerical": "numerical_relations"}

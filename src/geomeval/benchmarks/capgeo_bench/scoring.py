@@ -21,11 +21,11 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import Breakdown, summarize
-from ...judges import Judge
+from ...core.records import KeptFields, SampleRecord, Score, judged
+from ...engines.aggregate import Breakdown, summarize
+from ...engines.judges import Judge
+from ...engines.prompts import PromptSet, default_set
 from ...keypoints import score_captions
-from ...prompts import PromptSet, default_set
-from ...records import KeptFields, SampleRecord, Score, judged
 from . import keypoint_judge
 from .features import CLASSES, DIFFICULTIES
 

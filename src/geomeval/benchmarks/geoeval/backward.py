@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...answers import ChoiceError, parse_choices
-from ...errors import UsageError
+from ...core.errors import UsageError
 
 UNKNOWN_NAMES = ("X", "Y", "Z", "K", "N", "T")
 # The subsets whose questions are forward ones (the backward subset's are backward already).

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...judges import Judge
-from ...records import SampleRecord, Score
+from ...core.records import SampleRecord, Score
+from ...engines.judges import Judge
 from ..base import Benchmark, Item
 from ..contract import CardPart, DataPart, EvaluationPart, Parts, ScoringPart
 from ..lmms import LmmsBenchmark

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from ...hfdata import card_sections, configs_card_header
-from ...prompts import card_section
+from ...engines.hfdata import card_sections, configs_card_header
+from ...engines.prompts import card_section
 from . import features
 from .features import SUBSETS
 from .hub import HUB

@@ -23,13 +23,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import Breakdown, face_summary, summarize
 from ...answers import ChoiceError, parse_choices
-from ...client import BackgroundLoop
-from ...engine import score_records_sync
-from ...faceinputs import answer_item, check_columns, class_name
-from ...judges import Judge, judge_from_env
-from ...records import SampleRecord
+from ...core.records import SampleRecord
+from ...engines.aggregate import Breakdown, face_summary, summarize
+from ...engines.client import BackgroundLoop
+from ...engines.engine import score_records_sync
+from ...engines.faceinputs import answer_item, check_columns, class_name
+from ...engines.judges import Judge, judge_from_env
 from .benchmark import GeoEval
 from .features import PROBLEM_TYPES, SOURCES, SUBSETS
 from .scoring import answer_scores, failed_scores

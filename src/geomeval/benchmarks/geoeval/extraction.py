@@ -47,8 +47,8 @@ from ...answers import (
     read_option_letter,
 )
 from ...answers.choices import is_bare_letter
-from ...judges import Judge, reply_object
-from ...prompts import PromptSet, Template, default_set
+from ...engines.judges import Judge, reply_object
+from ...engines.prompts import PromptSet, Template, default_set
 
 MAX_RULE_CHARS = 30_000  # rules read only the response's tail: a final answer is at the end
 WINDOW_CHARS = 800  # GeoEval's extra phrasings count only this close to the end...

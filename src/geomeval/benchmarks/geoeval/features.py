@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...lazy import lazy_attributes
+from ...engines.lazy import lazy_attributes
 from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 # One Hugging Face config per subset, in the paper's order (the first is the default).

@@ -1,9 +1,9 @@
 """geoeval's Hub dataset: its id, license terms per source, languages, tags and citations
-(`geomeval publish` writes them into the card; see `geomeval.hub_metadata`)."""
+(`geomeval publish` writes them into the card; see `geomeval.publishing.hub_metadata`)."""
 
 from __future__ import annotations
 
-from ...hub_terms import HubMetadata, SourceTerms
+from ...engines.hub_terms import HubMetadata, SourceTerms
 
 GEOEVAL_BIB = """@inproceedings{zhang2024geoeval,
   title     = {GeoEval: Benchmark for Evaluating LLMs and Multi-Modal Models on Geometry Problem-Solving},

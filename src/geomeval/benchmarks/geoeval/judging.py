@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
 from ...answers import extract_final_answer, read_option_letter
-from ...errors import UsageError
-from ...judges import Judge
-from ...prompts import PromptSet, Template, default_set
-from ...records import SampleRecord, Score, judged
+from ...core.errors import UsageError
+from ...core.records import SampleRecord, Score, judged
+from ...engines.judges import Judge
+from ...engines.prompts import PromptSet, Template, default_set
 from . import extraction
 from .extraction import (
     MAX_ANSWER_CHARS,

@@ -26,9 +26,9 @@ import string
 from typing import Any, Literal, get_args
 
 from ...answers import ChoiceError, parse_choices
-from ...errors import UsageError
-from ...images import image_part
-from ...prompts import PromptSet, Template, fill
+from ...core.errors import UsageError
+from ...engines.images import image_part
+from ...engines.prompts import PromptSet, Template, fill
 from .judging import TEMPLATES as JUDGE_TEMPLATES
 
 # What the prompt shows besides the problem text (`-T mode=...`); the first is the paper's.

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import Breakdown, summarize
-from ...judges import Judge
-from ...prompts import PromptSet
-from ...records import KeptFields, SampleRecord, Score, judged
+from ...core.records import KeptFields, SampleRecord, Score, judged
+from ...engines.aggregate import Breakdown, summarize
+from ...engines.judges import Judge
+from ...engines.prompts import PromptSet
 from ..base import model_failure
 from .analyses import CONSTANT_ORDER, DESCRIPTION_LENGTHS, SUBJECTS
 from .complexity import QUESTION_LENGTH_EDGES, question_length_bucket

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ...records import SampleRecord, Score
+from ...core.records import SampleRecord, Score
 from ..base import Benchmark, Item
 from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
 from ..lmms import LmmsBenchmark
@@ -18,7 +18,7 @@ from .hub import HUB
 from .prompts import TEMPLATES, build_messages
 
 if TYPE_CHECKING:
-    from ...judges import Judge
+    from ...engines.judges import Judge
 
 
 SHARED_SAMPLE_NAME = "geolaux_mini_sample"

@@ -29,8 +29,8 @@ import re
 from typing import Any
 
 from ...answers import parse_choices
-from ...judges import reply_object
-from ...prompts import PromptSet, Template, default_set
+from ...engines.judges import reply_object
+from ...engines.prompts import PromptSet, Template, default_set
 from .process_metrics import ERROR_TYPES
 
 Figure = dict[str, Any] | None

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...images import image_part
-from ...prompts import PromptSet, Template
+from ...engines.images import image_part
+from ...engines.prompts import PromptSet, Template
 from .judging import JUDGE_TEMPLATES
 
 # geomeval's own worked example (not a GeoLaux item), in the official example's form.

@@ -15,13 +15,13 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, extract_final_answer
-from ...errors import EndpointFailure
-from ...images import base64_image_part, base64_of, image_bytes
-from ...judges import Judge
-from ...prompts import PromptSet
-from ...records import KeptFields, SampleRecord, Score, judged
+from ...core.errors import EndpointFailure
+from ...core.records import KeptFields, SampleRecord, Score, judged
+from ...engines.aggregate import Breakdown, summarize
+from ...engines.images import base64_image_part, base64_of, image_bytes
+from ...engines.judges import Judge
+from ...engines.prompts import PromptSet
 from . import judging
 from .analysis_tables import analysis_tables
 from .features import STEP_BUCKETS
@@ -72,7 +72,7 @@ def judge_figure(record: SampleRecord, judge: Judge) -> tuple[judging.Figure, st
 
 
 def _refused(error: str) -> str:
-    from ...client import IMAGE_REFUSAL_HINT
+    from ...engines.client import IMAGE_REFUSAL_HINT
 
     return error + FIGURE_REFUSED if IMAGE_REFUSAL_HINT in error else error
 

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from ...prompts import Template
-from ...records import SampleRecord, Score
+from ...core.records import SampleRecord, Score
+from ...engines.prompts import Template
 from ..base import Benchmark, Item, model_failure
 from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
 from ..lmms import LmmsBenchmark
@@ -24,7 +24,7 @@ PIXEL_REFERENCES: tuple[str, ...] = get_args(PixelReference)
 ENGINES: tuple[str, ...] = get_args(Engine)
 
 if TYPE_CHECKING:
-    from ...judges import Judge
+    from ...engines.judges import Judge
 
 
 TRACKS = {"ggbench_code": "code", "ggbench_image": "image"}

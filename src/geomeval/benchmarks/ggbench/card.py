@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from ...hfdata import card_header, card_sections
-from ...prompts import card_section
+from ...engines.hfdata import card_header, card_sections
+from ...engines.prompts import card_section
 from . import features
 from .hub import HUB
 from .prompts import TEMPLATES

@@ -14,9 +14,9 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import face_summary
-from ...imagemetrics import decode_image, lpips_status
-from ...records import SampleRecord, Score
+from ...core.records import SampleRecord, Score
+from ...engines.aggregate import face_summary
+from ...engines.imagemetrics import decode_image, lpips_status
 from ..base import EvaluateFace, NoEvaluateFace, face_predictions
 from . import scoring
 

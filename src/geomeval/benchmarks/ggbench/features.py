@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...lazy import lazy_attributes
+from ...engines.lazy import lazy_attributes
 from ..schema import ClassLabel, Image, List, Schema, Value, features
 
 DIFFICULTIES = ("Easy", "Medium", "Hard")

@@ -39,9 +39,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...images import image_part
-from ...judges import likert, reply_object
-from ...prompts import PromptSet, Template
+from ...engines.images import image_part
+from ...engines.judges import likert, reply_object
+from ...engines.prompts import PromptSet, Template
 
 _CODE_TASK = """Carry out the geometric construction the problem below asks for, in GeoGebra.{figure_note}
 

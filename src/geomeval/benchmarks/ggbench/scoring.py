@@ -30,8 +30,13 @@ from typing import Any
 
 from PIL import Image as PILImage
 
-from ...aggregate import Breakdown, summarize
-from ...codemetrics import code_metrics
+from ...core.records import KeptFields, SampleRecord, Score
+from ...engines.aggregate import Breakdown, summarize
+from ...engines.codemetrics import code_metrics
+from ...engines.imagemetrics import image_metrics, lpips_status
+from ...engines.judges import Judge, likert
+from ...engines.prompts import PromptSet
+from ...engines.sandbox import SandboxLimit, SandboxStalled, shared_sandbox
 from ...geogebra import (
     Construction,
     compose_long_image,
@@ -44,11 +49,6 @@ from ...geogebra.executor import split_blocks
 from ...geogebra.figures import figure_key, shared_figures
 from ...geogebra.render import encode_png, fit_window, long_image_panels, render_image
 from ...geogebra.syntax import ParseError
-from ...imagemetrics import image_metrics, lpips_status
-from ...judges import Judge, likert
-from ...prompts import PromptSet
-from ...records import KeptFields, SampleRecord, Score
-from ...sandbox import SandboxLimit, SandboxStalled, shared_sandbox
 from ..datasource import read_bounded_image
 from . import prompts
 from .features import CATEGORIES, DIFFICULTIES, PROBLEM_TYPES

@@ -19,9 +19,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...aggregate import ALL
-from ...errors import UsageError
-from ...records import SampleRecord
+from ...core.errors import UsageError
+from ...core.records import SampleRecord
+from ...engines.aggregate import ALL
 from .benchmark import SUMMARY_TASK
 from .features import ANCHORED, DOMAINS, OPTION_SOURCES
 from .joint import _run

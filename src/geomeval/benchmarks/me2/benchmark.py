@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from ...errors import UsageError
-from ...prompts import PromptSet
-from ...records import SampleRecord, Score
+from ...core.errors import UsageError
+from ...core.records import SampleRecord, Score
+from ...engines.prompts import PromptSet
 from ..base import Benchmark, Item, NotPosable
 from ..contract import CardPart, DataPart, EvaluationPart, Parts, RawPart, ScoringPart
 from ..lmms import LmmsBenchmark

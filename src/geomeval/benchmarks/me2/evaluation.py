@@ -21,13 +21,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...aggregate import Breakdown, face_summary, summarize
-from ...client import BackgroundLoop
-from ...engine import score_records_sync
-from ...faceinputs import check_columns, class_name, entry, gold_text
-from ...judges import Judge, judge_from_env
-from ...records import SampleRecord
-from ...textmetrics import meteor_variant
+from ...core.records import SampleRecord
+from ...engines.aggregate import Breakdown, face_summary, summarize
+from ...engines.client import BackgroundLoop
+from ...engines.engine import score_records_sync
+from ...engines.faceinputs import check_columns, class_name, entry, gold_text
+from ...engines.judges import Judge, judge_from_env
+from ...engines.textmetrics import meteor_variant
 from . import scoring
 from .benchmark import ME2
 from .features import DOMAINS, OPTION_LETTERS, OPTION_SOURCES, QUESTION_FORMATS

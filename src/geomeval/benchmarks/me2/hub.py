@@ -1,9 +1,9 @@
 """me2's Hub dataset: its id, license terms per source, languages, tags and citations
-(`geomeval publish` writes them into the card; see `geomeval.hub_metadata`)."""
+(`geomeval publish` writes them into the card; see `geomeval.publishing.hub_metadata`)."""
 
 from __future__ import annotations
 
-from ...hub_terms import HubMetadata, SourceTerms
+from ...engines.hub_terms import HubMetadata, SourceTerms
 
 ME2_BIB = """@inproceedings{park2026me2,
   title     = {Explain with Visual Keypoints Like a Real Mentor! A Benchmark for Multimodal Solution Explanation},

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...aggregate import ALL
-from ...errors import UsageError
-from ...records import SampleRecord
-from ...runfiles import RUN_CONFIG, SAMPLES, read_samples
+from ...core.errors import UsageError
+from ...core.records import SampleRecord
+from ...core.runfiles import RUN_CONFIG, SAMPLES, read_samples
+from ...engines.aggregate import ALL
 from .features import DOMAINS
 from .scoring import ACCURACY
 

@@ -38,9 +38,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
-from ...images import image_part
-from ...judges import likert, reply_object
-from ...prompts import PromptSet, Template, default_set
+from ...engines.images import image_part
+from ...engines.judges import likert, reply_object
+from ...engines.prompts import PromptSet, Template, default_set
 from .features import OPTION_LETTERS
 
 MAX_PROMPT_TEXT = 12_000  # what a judge is shown of a long explanation (its start)

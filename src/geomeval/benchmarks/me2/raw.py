@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ...images import image_problem
+from ...engines.images import image_problem
 from ..base import DataError
 from ..datasource import (
     RawRelease,

@@ -9,7 +9,7 @@
   keypoints, or the random one), so a run shows which distractors mislead.
 - `me2_explain`: the judge's three Likert ratings (Correctness, Fidelity, Referencing; 1–5,
   kept as published and rescaled (s − 1) / 4) and reference-based text metrics (BLEU-2,
-  BLEU-4, ROUGE-L, METEOR, BERTScore), computed offline by `geomeval.textmetrics`.
+  BLEU-4, ROUGE-L, METEOR, BERTScore), computed offline by `geomeval.engines.textmetrics`.
 
 Unlike the official lmms-eval utilities, per-domain scores divide by the domain's own items
 (they gave other-domain items 0 and averaged over all), a failed judgment is unscored (they
@@ -26,11 +26,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...aggregate import Breakdown, summarize
 from ...answers import check_answer, choose_option, extract_final_answer, parse_json_object
-from ...judges import Judge
-from ...prompts import PromptSet
-from ...records import KeptFields, SampleRecord, Score, judged
+from ...core.records import KeptFields, SampleRecord, Score, judged
+from ...engines.aggregate import Breakdown, summarize
+from ...engines.judges import Judge
+from ...engines.prompts import PromptSet
 from ..base import DataError, model_failure
 from . import prompts
 from .features import (
@@ -272,7 +272,7 @@ def bert_scorer() -> Any:
     `bert_unavailable()`."""
     key = bert_choice()
     if key not in _BERT:
-        from ...textmetrics import BertScorer, BertScoreUnavailable
+        from ...engines.textmetrics import BertScorer, BertScoreUnavailable
 
         try:
             _BERT[key] = (BertScorer(), None)
@@ -300,7 +300,7 @@ def _bert_not_computed() -> dict[str, Score]:
 def text_scores(candidate: str, reference: str) -> dict[str, Score]:
     """BLEU-2/4, ROUGE-L, METEOR and (when a model is available) BERTScore P/R/F1 against the
     teacher's explanation; each explanation names the variant that ran."""
-    from ...textmetrics import meteor_variant, text_metrics
+    from ...engines.textmetrics import meteor_variant, text_metrics
 
     scorer = bert_scorer()
     values = text_metrics(candidate, reference, bert=scorer)

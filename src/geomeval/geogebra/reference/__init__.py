@@ -30,7 +30,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from geomeval.cache import cache_dir
+from geomeval.engines.cache import cache_dir
 
 __all__ = [
     "DEFAULT_JAR",

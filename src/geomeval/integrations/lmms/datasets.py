@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from ...benchmarks.lmms import LmmsBenchmark
-from ...cache import cache_dir
-from ...errors import UsageError
+from ...core.errors import UsageError
+from ...engines.cache import cache_dir
 
 TASKS_DIR = "lmms_tasks"
 
@@ -90,7 +90,7 @@ def _fingerprint(spec: LmmsBenchmark, raw: Path) -> str:
 
 def cached_build(raw: Path, spec: LmmsBenchmark) -> Path:
     """Build a raw release once into the cache; later calls reuse the folder."""
-    from ...hfdata import is_built_dataset
+    from ...engines.hfdata import is_built_dataset
 
     target = cache_dir() / "lmms_eval" / f"{spec.name}-{_fingerprint(spec, raw)}"
     if is_built_dataset(target):

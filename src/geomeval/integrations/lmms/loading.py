@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ...benchmarks.lmms import LmmsBenchmark
-from ...errors import UsageError
+from ...core.errors import UsageError
 
 DATA_KWARG = "geomeval_data"
 SOURCE = "geomeval"
@@ -53,7 +53,7 @@ def _authors_snapshot(repo_id: str) -> Path:
 
 
 def _fix(spec: LmmsBenchmark, task: str, reason: str) -> str:
-    from ...hub_metadata import metadata
+    from ...publishing.hub_metadata import metadata
 
     meta = metadata(spec.name)
     authors = (f" The authors publish it as {meta.authors_hub} ({meta.authors_hub_note}): set "
@@ -71,7 +71,7 @@ def task_dataset(task: str, dataset_path: str | None, dataset_kwargs: dict[str, 
     built folder (a raw release converted once into the cache) or a Hub id in geomeval's
     layout. SystemExit with the fix when no data is named or it cannot be read."""
     from ...benchmarks.base import DataError
-    from ...hub_metadata import metadata
+    from ...publishing.hub_metadata import metadata
     from .datasets import resolve_dataset
     from .registry import for_task
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...benchmarks.lmms import LmmsBenchmark, metric_key
-from ...errors import UsageError
+from ...core.errors import UsageError
 
 
 def _declared() -> tuple[LmmsBenchmark, ...]:

@@ -28,7 +28,7 @@ def _entries(spec: LmmsBenchmark, task: str, record: Any, scores: Mapping[str, A
     `score` and the item's `cluster` (variants of one problem share it): the task YAMLs'
     `score_key` and `cluster_key`, from which lmms-eval computes the Stderr_CLT and
     Stderr_Clustered columns over the scored items."""
-    from ...records import Score
+    from ...core.records import Score
 
     out: dict[str, Any] = {}
     states: dict[str, str] = {}
@@ -92,8 +92,8 @@ def _several_processes() -> bool:
 
 
 def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, record: Any) -> dict[str, Any]:
-    from ...client import BackgroundLoop
-    from ...engine import score_bounded
+    from ...engines.client import BackgroundLoop
+    from ...engines.engine import score_bounded
 
     number = next(_job_numbers)
     keys = list(_entries(spec, task, record, {}))  # the keys the final entries will have
@@ -112,7 +112,7 @@ def _start_scoring(bench: Any, judge: Any, spec: LmmsBenchmark, task: str, recor
         return dict(placeholders)
 
     def fill(outcome: Any) -> dict[str, Any]:
-        from ...engine import failed_scores
+        from ...engines.engine import failed_scores
 
         scores = failed_scores(bench, outcome) if isinstance(outcome, BaseException) else outcome.scores
         return _entries(spec, task, record, scores)
@@ -159,9 +159,9 @@ def _resolve_gathered(items: Sequence[Any]) -> None:
     """Fill the gathered placeholders among `items` (`_several_processes`): every item not yet
     judged here is scored now, all at once through the engine (bounded by the judge's
     concurrency), and its entries kept for the other metrics' aggregations."""
-    from ...client import BackgroundLoop
-    from ...engine import failed_scores, score_bounded
-    from ...records import SampleRecord
+    from ...core.records import SampleRecord
+    from ...engines.client import BackgroundLoop
+    from ...engines.engine import failed_scores, score_bounded
 
     waiting: dict[tuple[str, str], str] = {}
     for item in items:

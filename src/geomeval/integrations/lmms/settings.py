@@ -91,7 +91,7 @@ def _prompt_set(bench: Any, task: str, settings: TaskSettings) -> Any:
     """The benchmark rendering the prompt file (the YAML's, else GEOMEVAL_PROMPTS) with the
     YAML's templates over it."""
     from ...benchmarks import with_prompt_file
-    from ...prompts import ENV_VAR, PromptSet, validated
+    from ...engines.prompts import ENV_VAR, PromptSet, validated
 
     bench = with_prompt_file(bench, settings.prompt_file or os.environ.get(ENV_VAR) or None)
     if not settings.templates:
@@ -106,7 +106,7 @@ def _prompt_set(bench: Any, task: str, settings: TaskSettings) -> Any:
 
 def _judge(settings: TaskSettings) -> Any:
     """One judge per setting per process (process_results runs on several threads)."""
-    from ...judges import judge_from_env
+    from ...engines.judges import judge_from_env
 
     key = settings.judge
     with _state_lock:
@@ -124,7 +124,7 @@ def close_judges(timeout_s: float = 10.0) -> None:
     import asyncio
     import contextlib
 
-    from ...client import BackgroundLoop
+    from ...engines.client import BackgroundLoop
 
     with _state_lock:
         judges = list(_judges.values())

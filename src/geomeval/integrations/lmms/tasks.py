@@ -125,7 +125,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[Any], task: str) -
     the record and that process judges every item at its aggregation (`scores.resolve`).
     GEOMEVAL_LMMS_DEFER=0 scores each document before returning, as before.
     """
-    from ...engine import score_record_sync
+    from ...engines.engine import score_record_sync
 
     spec = for_task(task)
     missing = [c for c in spec.scoring_columns if c not in doc]

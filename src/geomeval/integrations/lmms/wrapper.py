@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...benchmarks.lmms import LmmsBenchmark, metric_key
-from ...errors import MIN_COVERAGE_EXIT, UsageError
+from ...core.errors import MIN_COVERAGE_EXIT, UsageError
 from .datasets import check_configs, resolve_dataset
 from .registry import _BY_NAME, BENCHMARKS, GROUPS, TASKS
 from .scores import COVERAGE
@@ -181,7 +181,7 @@ def check_prompt_file(path: str) -> str:
     """The prompt file's absolute path, once every section in it is valid for its benchmark
     (lmms-eval would otherwise fail on the first item of a task, deep in its log)."""
     from ...benchmarks import REGISTRY, with_prompt_file
-    from ...prompts import read_prompt_file
+    from ...engines.prompts import read_prompt_file
 
     for section in read_prompt_file(path):
         if section not in REGISTRY:
@@ -212,7 +212,7 @@ def run_lmms_eval(
     specs = named_benchmarks(rest) if expects else []
     if expects and data is not None and not specs:
         _say(f"geomeval: --data {data} is not used: --tasks names no geomeval task ({', '.join((*TASKS, *GROUPS))}).")
-    from ...prompts import ENV_VAR
+    from ...engines.prompts import ENV_VAR
 
     prompt_file = prompts or os.environ.get(ENV_VAR) or None
     try:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import disk_full_error, free_bytes, is_disk_full
+from ..core.errors import disk_full_error, free_bytes, is_disk_full
 
 if TYPE_CHECKING:
     from .hub_terms import HubMetadata

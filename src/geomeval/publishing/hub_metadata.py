@@ -11,14 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hub_terms import HUB_LICENSES, HUB_TASK_CATEGORIES, HubMetadata, SourceTerms, size_category
+from ..engines.hub_terms import (
+    HUB_LICENSES,
+    HUB_TASK_CATEGORIES,
+    HubMetadata,
+    SourceTerms,
+    size_category,
+)
 
 __all__ = ["HUB_LICENSES", "HUB_TASK_CATEGORIES", "HubMetadata", "SourceTerms", "metadata", "size_category"]
 
 
 def _declared() -> dict[str, HubMetadata]:
     """Every registered benchmark's dataset (`Benchmark.hub`, from its folder's hub.py)."""
-    from .benchmarks import REGISTRY
+    from ..benchmarks import REGISTRY
 
     return {name: bench.hub for name, bench in REGISTRY.items() if bench.hub is not None}
 

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .answers import parse_json_object
-from .errors import UsageError
+from ..answers import parse_json_object
+from ..core.errors import UsageError
 
 if TYPE_CHECKING:  # the HTTP client (aiohttp) is imported when a judge is built, not to read replies
     from .cache import ResponseCache

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import overload
 
-from .records import SampleRecord
+from ..core.records import SampleRecord
 
 FLUSH_BYTES = 64 * 1024
 """Lines gathered before one write: a write per record cost a run's event loop about 0.2 ms

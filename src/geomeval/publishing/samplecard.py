@@ -17,8 +17,8 @@ import re
 
 import yaml
 
-from .errors import UsageError
-from .hfdata import authors_hub_lines
+from ..core.errors import UsageError
+from ..engines.hfdata import authors_hub_lines
 from .hub_metadata import HubMetadata, metadata
 
 SAMPLE_LICENSE = "apache-2.0"

@@ -15,12 +15,12 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from ..core.errors import EndpointFailure
+from ..core.records import SampleRecord, Score
 from .client import BackgroundLoop
-from .errors import EndpointFailure
-from .records import SampleRecord, Score
 
 if TYPE_CHECKING:
-    from .benchmarks.base import Benchmark
+    from ..benchmarks.base import Benchmark
     from .judges import Judge
 
 T = TypeVar("T")

@@ -22,9 +22,9 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from .batching import next_batch
-from .errors import disk_full_error
-from .records import SampleRecord
+from ..core.errors import disk_full_error
+from ..core.records import SampleRecord
+from ..engines.batching import next_batch
 
 QUEUE_RECORDS = 32
 """Records waiting at most; beyond this `write` waits for the thread (memory stays bounded,

@@ -24,11 +24,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .benchmarks import get_benchmark, with_recorded_prompts
-from .errors import UsageError
+from ..benchmarks import get_benchmark, with_recorded_prompts
+from ..core.errors import UsageError
+from ..core.records import FIGURES_DIR, RecordError, SampleRecord
 from .keptrecords import KeptRecords
 from .provenance import now
-from .records import FIGURES_DIR, RecordError, SampleRecord
 from .runner import (
     PROMPTS,
     RESULTS,

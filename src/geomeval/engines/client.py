@@ -54,6 +54,7 @@ from typing import Any
 
 import aiohttp
 
+from ..core.errors import EndpointFailure
 from .background import BackgroundLoop
 from .baseurls import (
     DEFAULT_BASE_URL,
@@ -64,7 +65,6 @@ from .baseurls import (
 )
 from .budget import BudgetExhausted, RequestBudget, Reservation, request_cost
 from .cache import ResponseCache, cache_key
-from .errors import EndpointFailure
 from .pacing import (
     MAX_ALLOWANCE_FACTOR,
     REPLY_MARGIN,

@@ -91,9 +91,9 @@ def render_scripts(kwargs: dict[str, Any]) -> dict[str, Any]:
     drawings the metric compares, as `geomeval run` draws them: at its render size, each
     prediction in its reference's view so the pixels line up, under the Space's script
     limits (a refused script is the visitor's error, with the limit named)."""
-    from .benchmarks.ggbench.scoring import RENDER_SIZE
-    from .demo.try_metrics import _render, _run
-    from .geogebra.render import fit_window
+    from ..benchmarks.ggbench.scoring import RENDER_SIZE
+    from ..demo.try_metrics import _render, _run
+    from ..geogebra.render import fit_window
 
     predictions, references = kwargs["predictions"], kwargs["references"]
     for script in (*predictions, *references):

@@ -14,7 +14,7 @@ generous): a call that has not finished by then raises `SandboxStalled`, a `Sand
 that says the machine, not the answer, failed (the caller leaves the item unscored). Other
 exceptions come back and are re-raised as they are.
 
-Workers are plain subprocesses (`python -m geomeval.sandbox`), at most `workers` at a time;
+Workers are plain subprocesses (`python -m geomeval.engines.sandbox`), at most `workers` at a time;
 each is reused for the next call, so its imports are paid once. Arguments and results go
 through pickle, between this process and its own child only.
 """
@@ -101,13 +101,13 @@ def _serve(memory_bytes: int | None) -> None:  # pragma: no cover - runs in the 
 
 
 class _Worker:
-    """`python -m geomeval.sandbox`: a plain subprocess, so nothing depends on how the parent
+    """`python -m geomeval.engines.sandbox`: a plain subprocess, so nothing depends on how the parent
     was started (multiprocessing's spawn re-runs the parent's main script, which fails for
     `python -c`, notebooks and stdin)."""
 
     def __init__(self, memory_bytes: int | None) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "geomeval.sandbox", str(memory_bytes or 0)],
+            [sys.executable, "-m", "geomeval.engines.sandbox", str(memory_bytes or 0)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )
 

@@ -28,27 +28,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .aggregate import repeated
-from .benchmarks import get_benchmark, with_recorded_prompts
-from .benchmarks.base import Benchmark, Item
-from .benchmarks.datasource import LazyItems
-from .client import BudgetExhausted, RequestBudget
-from .engine import for_each, score
-from .errors import EndpointFailure, UsageError
-from .hfdata import current_umask
-from .judges import Judge
-from .keptrecords import KeptRecords
-from .models import Generation, Model
-from .provenance import (
-    DataFingerprint,
-    describe,
-    library_versions,
-    messages_sha256,
-    now,
-    prompt_texts,
-)
-from .records import RecordError, SampleRecord
-from .runfiles import (  # the run folder's files and their one reader (re-exported here)
+from ..benchmarks import get_benchmark, with_recorded_prompts
+from ..benchmarks.base import Benchmark, Item
+from ..benchmarks.datasource import LazyItems
+from ..core.errors import EndpointFailure, UsageError
+from ..core.records import RecordError, SampleRecord
+from ..core.runfiles import (  # the run folder's files and their one reader (re-exported here)
     PROMPTS,
     RESULTS,
     RUN_CONFIG,
@@ -57,7 +42,22 @@ from .runfiles import (  # the run folder's files and their one reader (re-expor
     iter_samples,
     read_config,
 )
-from .runfiles import read_samples as read_samples  # what callers of runner.read_samples get
+from ..core.runfiles import read_samples as read_samples  # what callers of runner.read_samples get
+from ..engines.aggregate import repeated
+from ..engines.client import BudgetExhausted, RequestBudget
+from ..engines.engine import for_each, score
+from ..engines.hfdata import current_umask
+from ..engines.judges import Judge
+from ..engines.models import Generation, Model
+from .keptrecords import KeptRecords
+from .provenance import (
+    DataFingerprint,
+    describe,
+    library_versions,
+    messages_sha256,
+    now,
+    prompt_texts,
+)
 from .samplewriter import SampleWriter
 
 # Fields that must agree for an existing output folder to be resumed rather than refused.
@@ -171,7 +171,7 @@ def _code_stamp() -> str:
     way and writes results.json again."""
     import hashlib
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
         stat = path.stat()

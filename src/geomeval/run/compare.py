@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .aggregate import ALL
-from .benchmarks import REGISTRY
-from .errors import UsageError
-from .runfiles import RUN_CONFIG, SAMPLES, read_samples
-from .stats import paired_difference
+from ..benchmarks import REGISTRY
+from ..core.errors import UsageError
+from ..core.runfiles import RUN_CONFIG, SAMPLES, read_samples
+from ..engines.aggregate import ALL
+from ..engines.stats import paired_difference
 
 
 def _load(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:

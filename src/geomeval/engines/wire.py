@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 
-from .jsontext import dumps_pieces
+from ..core.jsontext import dumps_pieces
 
 NO_TEXT = "completion content is not text"
 # Said with a server error to a request that carried an image: a text-only server (llama.cpp

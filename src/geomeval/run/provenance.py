@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .jsontext import dumps_pieces
+from .. import __version__
+from ..core.jsontext import dumps_pieces
 
 CHUNK = 1 << 20
 GIT_TIMEOUT_S = 5
@@ -33,7 +33,7 @@ def now() -> str:
 def checkout_commit() -> dict[str, Any] | None:
     """The commit of the checkout geomeval runs from, and whether tracked files differ from
     it; None for an installed wheel (no .git beside the sources) or without git."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     if not (root / ".git").exists():
         return None
     try:
@@ -138,14 +138,14 @@ def install_source(checkout: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def _redacted(url: str) -> str:
-    from .endpoints import redact_url
+    from ..engines.endpoints import redact_url
 
     return redact_url(url)
 
 
 def _build_info() -> dict[str, Any] | None:
     """The commit a wheel or sdist was built from, as its build wrote it into the package."""
-    path = Path(__file__).with_name(BUILD_INFO)
+    path = Path(__file__).parents[1].joinpath(BUILD_INFO)
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -245,7 +245,7 @@ def client_settings(client: Any) -> dict[str, Any] | None:
     (never its key)."""
     if client is None:
         return None
-    from .endpoints import redact_url
+    from ..engines.endpoints import redact_url
 
     return {"model": client.model, "base_url": redact_url(client.base_url), "params": dict(client.params),
             "timeout_s": client.timeout_s, "concurrency": client.concurrency}

@@ -15,12 +15,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .benchmarks import REGISTRY, Benchmark, get_benchmark
-from .benchmarks.options import option_pairs
-from .client import BudgetExhausted
-from .errors import UsageError
-from .judges import Judge
-from .models import Model
+from ..benchmarks import REGISTRY, Benchmark, get_benchmark
+from ..benchmarks.options import option_pairs
+from ..core.errors import UsageError
+from ..engines.client import BudgetExhausted
+from ..engines.judges import Judge
+from ..engines.models import Model
 from .provenance import now
 from .runner import Progress, run
 

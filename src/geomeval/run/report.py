@@ -46,7 +46,7 @@ def fmt_se(stats: dict[str, Any], unit: str | None = None) -> str:
 def precision_note(results: dict[str, Any]) -> str | None:
     """One plain sentence when the headline rests on too few items (or too wide an interval)
     to tell models apart; None when it does not, or when results carry no interval."""
-    from .stats import too_few
+    from ..engines.stats import too_few
 
     name = results.get("headline") or next(iter(results["metrics"]), None)
     stats = results["metrics"].get(name) if name else None

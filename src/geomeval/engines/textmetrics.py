@@ -83,7 +83,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from geomeval.codemetrics import lcs_length
+from geomeval.engines.codemetrics import lcs_length
 
 __all__ = [
     "BERTSCORE_LAYER_ENV",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 
-from .errors import UsageError
+from ..core.errors import UsageError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import EndpointFailure
+from ..core.errors import EndpointFailure
 
 LEDGER = "budget.json"
 # What the ledger sums per role over a run's invocations beside its requests: the client's counts.
@@ -223,7 +223,7 @@ class RequestBudget:
                 usage_before = {str(role): {str(k): int(v) for k, v in counts.items()}
                                 for role, counts in (saved.get("usage_by_role") or {}).items()}
             except (OSError, ValueError, TypeError, AttributeError):
-                from .errors import UsageError
+                from ..core.errors import UsageError
 
                 raise UsageError(f"{path} is unreadable: it holds what this run spent so far; restore it "
                                  "or pass --overwrite to start the run afresh") from None

@@ -23,8 +23,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import disk_full_error, disk_full_message, is_disk_full
 from .batching import next_batch
-from .errors import disk_full_error, disk_full_message, is_disk_full
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (

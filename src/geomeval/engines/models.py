@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import EndpointFailure, UsageError
 from .cache import ResponseCache, cache_key
 from .client import ChatClient, model_server
 from .endpoints import redact_text, resolve_hosts
-from .errors import EndpointFailure, UsageError
 
 if TYPE_CHECKING:
-    from .benchmarks.base import Item  # the item a model is asked about (a type only)
+    from ..benchmarks.base import Item  # the item a model is asked about (a type only)
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,9 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import UsageError
-from .faces import metric_path
-from .hfdata import (
+from ..core.errors import UsageError
+from ..engines.hfdata import (
     BUILD_MARKER,
     TEMPORARY_MARK,
     build_refusal,
@@ -57,6 +56,7 @@ from .hfdata import (
     write_marker,
     written_files,
 )
+from .faces import metric_path
 from .hub_metadata import HUB_LICENSES, HUB_TASK_CATEGORIES, METADATA, metadata, size_category
 from .samplecard import (
     SAMPLE_LICENSE,
@@ -67,14 +67,14 @@ from .samplecard import (
 )
 
 if TYPE_CHECKING:
-    from .benchmarks.contract import DataPart
+    from ..benchmarks.contract import DataPart
 
 
 def repo_root() -> Path:
     """The geomeval checkout the Space and the metric Spaces are staged from: the one this
     module sits in (an editable install), else the working directory or one above it (an
     installed geomeval run from its checkout, as CI does). Datasets need none."""
-    here = Path(__file__).resolve().parents[2]
+    here = Path(__file__).resolve().parents[3]
     for candidate in (here, Path.cwd(), *Path.cwd().parents):
         pyproject = candidate / "pyproject.toml"
         if (candidate / "spaces" / "geomeval").is_dir() and pyproject.is_file() \
@@ -121,7 +121,7 @@ class Staged:
 def _data_module(name: str) -> DataPart:
     """The dataset's `data` module: its benchmark's declared part."""
     metadata(name)  # a clear error for an unknown name
-    from .benchmarks import get_benchmark
+    from ..benchmarks import get_benchmark
 
     return get_benchmark(name).parts.data()
 
@@ -482,7 +482,7 @@ def _schema_of(name: str) -> Any:
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 
@@ -579,7 +579,7 @@ def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None 
     src = repo_root() / "spaces" / "geomeval"
 
     def fill(folder: Path) -> Staged:
-        from .demo.sample_runs import write_sample_runs
+        from ..demo.sample_runs import write_sample_runs
 
         _stage_files(src, folder, SPACE_FILES, False)
         staged = Staged("space", "geomeval", folder, repo_id, "space")
@@ -590,7 +590,7 @@ def stage_space(out: str | Path, *, overwrite: bool = False, wheel: Path | None 
         packages = [line.strip() for line in (folder / "packages.txt").read_text(encoding="utf-8").splitlines()
                     if line.strip()]
         if not any(p.startswith(("fonts-wqy", "fonts-noto-cjk")) for p in packages):
-            raise PublishError("packages.txt must install a CJK font (geomeval.fonts.CJK_FONTS)")
+            raise PublishError("packages.txt must install a CJK font (geomeval.engines.fonts.CJK_FONTS)")
         staged.checks.append(f"packages.txt: {', '.join(packages)}")
         return staged
 
@@ -623,7 +623,7 @@ def stage_metric(name: str, out: str | Path, *, overwrite: bool = False, wheel: 
 
     def fill(folder: Path) -> Staged:
         # packages.txt: the Debian packages a metric needs beside its requirements (me2_explanation:
-        # WordNet 3.0 for METEOR's synonyms, read offline by geomeval.textmetrics)
+        # WordNet 3.0 for METEOR's synonyms, read offline by geomeval.engines.textmetrics)
         _stage_files(src, folder, names, False, optional=("packages.txt",))
         staged = Staged("metric", name, folder, repo, "space")
         staged.checks = _finish_space(folder, repo, wheel, metric=True)

@@ -1,5 +1,5 @@
 """Where geomeval's public faces live on disk: the `evaluate` metric modules, and the card
-faces (`cards/<name>/README.md`), written from each declaration by `python -m geomeval.faces`.
+faces (`cards/<name>/README.md`), written from each declaration by `python -m geomeval.publishing.faces`.
 
 The modules sit once in the repository's top-level `metrics/` folder; the wheel ships
 that folder as `geomeval/metrics/`, so `evaluate.load(metric_path("geolaux_process"))`
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]
 # Installed: geomeval/metrics/ inside the package; checkout (src layout): <repo>/metrics/.
 METRIC_ROOTS = (_PACKAGE / "metrics", _PACKAGE.parents[1] / "metrics")
 
@@ -31,20 +31,20 @@ def metric_path(name: str) -> str:
 def card_faces(root: Path) -> dict[Path, str]:
     """Every registered benchmark's card face, `cards/<name>/README.md` under `root` (a
     checkout), as its declaration's card part renders it."""
-    from .benchmarks import REGISTRY
+    from ..benchmarks import REGISTRY
 
     return {root / "cards" / name / "README.md": bench.parts.card().render_card() for name, bench in REGISTRY.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m geomeval.faces [--check] [ROOT]`: write the card faces of a checkout (ROOT,
+    """`python -m geomeval.publishing.faces [--check] [ROOT]`: write the card faces of a checkout (ROOT,
     default the one this module runs from), or with --check list the stale ones and exit 1.
     An option it does not know (`--help` included) is never taken for ROOT: a typo must not
     write a folder named after it."""
     import argparse
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m geomeval.faces",
+    parser = argparse.ArgumentParser(prog="python -m geomeval.publishing.faces",
                                      description="Write each registered benchmark's cards/<name>/README.md "
                                                  "from its declaration.")
     parser.add_argument("root", nargs="?", type=Path, default=_PACKAGE.parents[1],
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
              if not path.is_file() or path.read_text(encoding="utf-8") != text]
     if args.check:
         for path in stale:
-            print(f"stale: {path} (write it with `python -m geomeval.faces`)", file=sys.stderr)
+            print(f"stale: {path} (write it with `python -m geomeval.publishing.faces`)", file=sys.stderr)
         return 1 if stale else 0
     for path, text in card_faces(root).items():
         if path in stale:

@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import UsageError
-from .stats import LEVEL, SEED, pearson, quantile, spearman
+from ..core.errors import UsageError
+from ..engines.stats import LEVEL, SEED, pearson, quantile, spearman
 
 DRAWS = 1000
 MAX_LABEL_LINES = 1_000_000
@@ -122,14 +122,14 @@ def declared_scale(benchmark: str | None, metric: str) -> tuple[float, ...] | No
     " (0-100)" forms (s - 1) / 4 (VLM-I can average two ratings, so it has no fixed scale)."""
     ratings = (1, 2, 3, 4, 5)
     if benchmark == "me2":
-        from .benchmarks.me2.scoring import LIKERT, RESCALED_SUFFIX
+        from ..benchmarks.me2.scoring import LIKERT, RESCALED_SUFFIX
 
         if metric in LIKERT:
             return tuple(float(s) for s in ratings)
         if metric in {name + RESCALED_SUFFIX for name in LIKERT}:
             return tuple((s - 1) / 4 for s in ratings)
     if benchmark == "ggbench":
-        from .benchmarks.ggbench.scoring import JUDGE_METRICS, RESCALED, RESCALED_SUFFIX
+        from ..benchmarks.ggbench.scoring import JUDGE_METRICS, RESCALED, RESCALED_SUFFIX
 
         if metric in JUDGE_METRICS and metric != "VLM-I":
             return tuple(s / 5 for s in ratings)
@@ -167,7 +167,7 @@ def agreement(pairs: Pairs, scale: Sequence[float] | None = None) -> dict[str, A
 
 
 def _run_scores(run_dir: Path) -> tuple[dict[str, dict[str, float]], str]:
-    from .runfiles import RUN_CONFIG, SAMPLES, read_config, read_samples
+    from ..core.runfiles import RUN_CONFIG, SAMPLES, read_config, read_samples
 
     if not (run_dir / RUN_CONFIG).exists():
         raise FileNotFoundError(f"{run_dir / RUN_CONFIG} not found: is {run_dir} a geomeval run folder?")
@@ -209,7 +209,7 @@ def compare_judgments(run_a: Path, other: Path, metrics: Sequence[str] | None = 
     """Agreement per metric between run A's scores and run B's (a folder) or human labels (a
     file), over the items both scored."""
     scores_a, name_a = _run_scores(run_a)
-    from .runfiles import RUN_CONFIG, read_config
+    from ..core.runfiles import RUN_CONFIG, read_config
 
     benchmark = read_config(run_a / RUN_CONFIG).get("benchmark")
     if other.is_dir():

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from typing import Any
 
-from .records import SampleRecord, Score
+from ..core.records import SampleRecord, Score
 from .stats import mean_uncertainty
 
 ALL = "all"  # the group of every item, beside per-domain or per-subset groups
