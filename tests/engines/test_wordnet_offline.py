@@ -34,7 +34,7 @@ def test_meteor_matches_synonyms_with_the_system_wordnet_alone(tmp_path: Path) -
            "GEOMEVAL_WORDNET_DIR": str(DEBIAN)}
     out = _run("import nltk; nltk.data.path[:] = [p for p in nltk.data.path if p.startswith("
                f"{str(tmp_path)!r})]\n"
-               "from geomeval import textmetrics as t\n"
+               "from geomeval.engines import textmetrics as t\n"
                "print(t.meteor_variant()); print(repr(t.meteor('the total is 180', 'the sum is 180')))", env)
     variant, score = out.splitlines()
     assert variant == tm.METEOR_WITH_WORDNET

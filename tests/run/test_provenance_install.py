@@ -71,7 +71,7 @@ def test_a_wheel_built_from_the_checkout_names_its_commit_when_installed(tmp_pat
     assert info["commit"] in head[:50]  # HEAD as the build ran (others may commit meanwhile)
     # the wheel's files on the path ahead of the checkout: what a wheel install sees (no .git beside it)
     said = subprocess.run(
-        [sys.executable, "-c", "import json; from geomeval import provenance as p; assert p.__file__.startswith("
+        [sys.executable, "-c", "import json; from geomeval.run import provenance as p; assert p.__file__.startswith("
          f"{str(tmp_path / 'site')!r}), p.__file__; print(json.dumps(p.install_source(p.checkout_commit())))"],
         capture_output=True, text=True, timeout=120, cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "site"),
                                                                        "PATH": "/usr/bin:/bin"},
