@@ -163,6 +163,7 @@ def test_a_keypoint_item_without_options_is_unscored_even_for_a_model_that_answe
     assert result.value is None and "no keypoint options" in (result.unscored or "")
 
 
+@pytest.mark.slow
 def test_without_a_bertscore_model_the_metric_is_not_computed_and_says_why(monkeypatch) -> None:
     monkeypatch.setenv("GEOMEVAL_BERTSCORE_MODEL", "/nonexistent/roberta-large")
     records = [record("e1", "me2_explain", "geometry", "Draw AH, the altitude.", question_format="short-answer",

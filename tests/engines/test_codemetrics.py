@@ -171,6 +171,7 @@ def test_identical_scripts_score_perfectly(path: Path) -> None:
     assert detail.distance == 0
 
 
+@pytest.mark.slow
 def test_scores_stay_in_range_and_symmetric_ones_are_symmetric() -> None:
     texts = [path.read_text(encoding="utf-8") for path in CORPUS_FILES]
     for a, b in zip(texts, texts[1:] + texts[:1], strict=True):

@@ -124,6 +124,7 @@ def test_a_retry_after_past_the_cap_or_the_runs_time_gives_up_without_coming_bac
     assert done.text is None and "the run's time ends" in (done.error or "")
 
 
+@pytest.mark.slow
 def test_a_hung_request_is_hedged_long_before_its_timeout_and_the_first_reply_wins() -> None:
     """A fifth of the requests hang, at a 30 s timeout. Once the client has seen how soon
     replies come (0.1 s), a request silent for much longer is sent once more while the first

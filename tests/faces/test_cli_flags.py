@@ -123,6 +123,7 @@ def invocations(text: str) -> list[tuple[tuple[str, ...], list[str], str]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_long_option_a_library_string_names_exists() -> None:
     known = EVERY_OPTION | _argparse_options() | set().union(*EXTERNAL.values())
     unknown = [f"{where}:{line}: {flag}" for where, line, text in _strings() for flag in _mentions(text)
@@ -130,6 +131,7 @@ def test_every_long_option_a_library_string_names_exists() -> None:
     assert unknown == [], "\n".join(unknown)
 
 
+@pytest.mark.slow
 def test_every_outside_option_allowed_is_named_somewhere() -> None:
     """The allow-list holds no option that nothing names any more."""
     named = {flag for _, _, text in _strings() for flag in _mentions(text)}
@@ -147,6 +149,7 @@ def _lines_in(texts: list[tuple[str, str]]) -> list[str]:
     return wrong
 
 
+@pytest.mark.slow
 def test_each_geomeval_command_line_in_the_library_uses_that_commands_options() -> None:
     wrong = _lines_in([(f"{where}:{line}", text) for where, line, text in _strings()])
     assert wrong == [], "\n".join(wrong)

@@ -63,6 +63,7 @@ def test_the_entry_agrees_with_the_benchmark() -> None:
         assert listed == [*keys, "coverage"]  # coverage once for the task
 
 
+@pytest.mark.slow
 def test_messages_are_me2s_prompt_and_scores_are_its_scorers(tasks: dict) -> None:
     bench = ME2()
     for task in SPEC.tasks:

@@ -127,6 +127,7 @@ def test_changed_rows_or_undeclared_shards_fail_validation(staged: dict[str, Sta
         validate_dataset(folder, "ggbench", expected_datasets("ggbench"), sample=True)
 
 
+@pytest.mark.slow
 def test_a_built_folder_publishes_as_built(tmp_path: Path) -> None:
     from geomeval.benchmarks.geoeval import data
 
@@ -180,6 +181,7 @@ def test_a_release_without_redistribution_terms_is_not_pushed(tmp_path: Path, mo
     assert [c[0] for c in _Recorder.calls] == ["init", "create_repo", "upload_folder"]
 
 
+@pytest.mark.slow
 def test_cli_dry_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HF_TOKEN", raising=False)
     result = CliRunner().invoke(app, ["publish", "me2", "--out", str(tmp_path / "me2")])
@@ -201,6 +203,7 @@ def test_source_terms_render_in_the_license_section() -> None:
     assert isinstance(metadata("capgeo").sources[0], SourceTerms)
 
 
+@pytest.mark.slow
 def test_overwrite_never_empties_a_folder_publish_did_not_stage(tmp_path: Path) -> None:
     """`--overwrite` replaces a folder a publish staged; a folder holding anything else (the
     user's project, a built dataset beside notes) is refused and left as it was, whichever

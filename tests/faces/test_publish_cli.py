@@ -62,6 +62,7 @@ def test_a_validation_failure_is_one_line_exit_2_and_leaves_nothing_staged(built
     assert not out.exists() and leftovers(out.parent) == []
 
 
+@pytest.mark.slow
 def test_a_failed_restage_keeps_the_previous_staging_whole(built_me2: Path, tmp_path: Path) -> None:
     out = tmp_path / "me2"
     first = stage_dataset("me2", out, data=built_me2)
@@ -107,6 +108,7 @@ class Hub:
         return "https://huggingface.co/datasets/someone/me2-sample/commit/1"
 
 
+@pytest.mark.slow
 def test_the_stored_token_is_used_and_private_is_passed_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import huggingface_hub
 
