@@ -110,14 +110,16 @@ class _Clusters:
     def of(self, record: SampleRecord) -> int:
         key = record.meta.get("cluster", record.id)
         if isinstance(key, str):
-            return _digest(b"s" + key.encode("utf-8", "surrogatepass"))
+            return digest(b"s" + key.encode("utf-8", "surrogatepass"))
         found = self._others.get(key)
         if found is None:
-            found = self._others[key] = _digest(b"o" + repr(key).encode("utf-8", "surrogatepass"))
+            found = self._others[key] = digest(b"o" + repr(key).encode("utf-8", "surrogatepass"))
         return found
 
 
-def _digest(data: bytes) -> int:
+def digest(data: bytes) -> int:
+    """8 bytes standing for `data` (blake2b), as a signed int: what a search for repeats
+    (`repeated`) or a cluster's number holds in place of a text."""
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "little", signed=True)
 
 

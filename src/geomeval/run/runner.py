@@ -16,7 +16,6 @@ requests together, so that neither endpoint waits for the other's slots.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import itertools
 import json
 import os
@@ -43,7 +42,7 @@ from ..core.runfiles import (  # the run folder's files and their one reader (re
     read_config,
 )
 from ..core.runfiles import read_samples as read_samples  # what callers of runner.read_samples get
-from ..engines.aggregate import repeated
+from ..engines.aggregate import digest, repeated
 from ..engines.client import BudgetExhausted, RequestBudget
 from ..engines.engine import for_each, score
 from ..engines.hfdata import current_umask
@@ -172,11 +171,11 @@ def _code_stamp() -> str:
     import hashlib
 
     package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
+    hasher = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
         stat = path.stat()
-        digest.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+        hasher.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return hasher.hexdigest()
 
 
 def _resume_state(out_dir: Path, config: dict[str, Any], data_stamp: Any) -> dict[str, Any]:
@@ -641,9 +640,8 @@ def rescore(
 
 
 def _id_digest(item_id: str) -> int:
-    """8 bytes standing for an id (blake2b): what `_check_whole` holds per record."""
-    digest = hashlib.blake2b(item_id.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
+    """8 bytes standing for an id (`aggregate.digest`): what `_check_whole` holds per record."""
+    return digest(item_id.encode("utf-8", "surrogatepass"))
 
 
 def _check_whole(path: Path) -> tuple[int, dict[str, int]]:
