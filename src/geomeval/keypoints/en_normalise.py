@@ -522,6 +522,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("perpendicular",), r" ?\b(?:is|are|be|being|was) perpendicular (?:to|with)\b|(?<=[A-Za-z0-9'ℓ]) perpendicular to\b", " ⊥"),
     _sub(("congruent",), r"\b(?:is|are) congruent (?:to|with)\b", "≅"),
     _sub(("similar",), r"\b(?:is|are) similar to\b", "∼"),
+    # `two circles, O1 of radius 3 and O2 of radius 2`, `circles O1 (radius 3) and O2 (radius 2)`: both are circles
+    _sub(("circles",), rf"\bcircles,? ({PT}){RB}( ?\(radius(?: =)? {NUMC}\)| of radius(?: =)? {NUMC})?,? and ({PT}){RB}", r"⊙\1\2 and ⊙\3"),
     _sub(("circles",), rf"\bcircles ({list_of(PNAME, SEP, 3)})(?= )", _circles),
     _sub(("circle",), r"\bcircles? (?:with (?:its |the )?cent(?:er|re) (?:at )?|cent(?:er|re|ere)d (?:at|on) |of cent(?:er|re) "
          rf"|with cent(?:er|re) point )(?:point )?(?={PT}{RB})", "⊙"),

@@ -494,6 +494,7 @@ def _on_divides(m: re.Match[str], b: Builder, off: int) -> None:
         b.number("ratio", *canon_ratio[0], value=canon_ratio[1], text=m.group(0))
 
 
+APPOS = "(?:,? \\([^()]{1,24}\\)|,? (?:of|with) [^,.;()]{1,24}?,?|, [^,.;]{1,30}?,)?"  # `⊙A (radius 2)`, `⊙A, of radius 2,` between a subject and its partner
 AT_PTS = f"(?: (?i:at|in)(?i: the| a)?(?i: (?:two |three )?points?,?)? (?P<pts>{list_of(PNAME + COORDS, SEP, 3)}))"
 AND_AT = f"(?:,? (?i:and) {obj('b2')} (?i:at) (?i:the )?(?i:point )?(?P<p2>{PNAME}))?"  # `... AB at G and CD at H`
 RELATION_RULES = RuleSet([
@@ -521,7 +522,7 @@ RELATION_RULES = RuleSet([
                     f"|are points|are (?:two|three|four|five|six) (?:distinct )?points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
          _on_on),
     Rule(("point",), rx(f"(?i:points?) (?P<pts>{PLIST}) (?i:on) {obj('o')}"), _on_on),
-    Rule((" on",), rx(f"(?P<pts>{list_of(PNAME, SEP, 6)}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$| (?i:and|with) ))"), _on_on),  # terse: `D on AC;`, `A, B on ⊙O;`
+    Rule((" on",), rx(f"(?P<pts>{list_of(PNAME + COORDS, SEP, 6)}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$| (?i:and|with) ))"), _on_on),  # terse: `D on AC;`, `A, B on ⊙O;`
     Rule(("-axis",), rx(f"(?:has|with|,|and) (?:(?i:vertex|point) )?(?P<pts>{PNAME}) (?i:on) (?i:the )?(?P<o>{AXIS})"),
          _on_on),
     Rule(("and on ",), rx(f"(?P<pts>{PNAME}) (?i:lies|is|lie) (?i:on) {obj('o')} (?i:and on) {obj('o2')}"), _on_on_both),
@@ -580,9 +581,10 @@ RELATION_RULES = RuleSet([
     Rule(("touch", "tangent"),
          rx(f"(?P<subj>{SEG})(?: (?i:is|as) (?i:a |an |the )?(?i:chord|diameter|secant))? (?i:of|in) {CIRC},? (?i:that |which |and )?(?i:touches|is tangent to|is also tangent to) {obj('c')}{AT_PTS}?"),
          _on_tangent_to),
-    Rule(("touch",),
-         rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:touch|touch each other|are touching)(?i: externally| internally)?"
-            f"(?: (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME}))?"),
+    Rule(("touch", "exactly one", "only one"),  # two objects with one common point touch there
+         rx(f"{lead('a')}{APPOS}(?:,? and | ?, ?){obj('b')}{APPOS},? (?i:touch|touch each other|are touching"
+            f"|(?:meet|intersect|cross) (?:at |in )?(?:exactly|only) one point|have (?:exactly |only )?one (?:common )?point(?: in common)?)"
+            f"(?i: externally| internally)?(?:(?: (?i:at))? (?i:the )?(?i:point )?(?P<p>{PNAME}))?"),
          _on_tangent_pair),
     Rule(("tangent",),
          rx(f"(?i:the |a )?(?i:tangent)(?i: line)? (?:(?i:to) {obj('c')} )?(?i:at) (?i:point )?(?P<t>{PNAME})(?: (?i:to) {obj('c2')})?"
@@ -600,8 +602,9 @@ RELATION_RULES = RuleSet([
             f"|(?P<b2>{SOLIDWORD})(?: (?P<bn2>{SOLID_NAME}))? (?i:contains|has) (?i:an |a )?(?i:inscribed) (?P<a2>{SOLIDWORD})"),
          _on_solid_inscribed),
     Rule(("tangent",),
-         rx(f"{lead('a')}(?:,? and | ?, ?){obj('b')} (?i:are|is) (?i:externally |internally |mutually )?(?i:tangent)"
-                    f"(?i: to each other)?(?: (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME}))?"),
+         rx(f"{lead('a')}{APPOS}(?:,? and | ?, ?){obj('b')}{APPOS},? (?:(?i:are|is) )?(?i:externally |internally |mutually )?(?i:tangent)"
+            f"(?! (?i:to|of) (?!each))(?i: to each other)?(?i: externally| internally| from outside| from inside)?"
+            f"(?: (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME}))?"),
          _on_tangent_pair),
     Rule(("chord", "diameter", "radi"),
          rx(f"(?P<segs>{list_of(SEG, SEP, 4)}) (?i:is|are|as) (?i:a |an |the )?(?P<role>(?i:chords?|diameters?|radii|radius))"

@@ -1,0 +1,53 @@
+"""Classes of wordings the keypoint engine reads (issue #41, round 4), each tested with
+phrasings that are in no data set: a class of surface forms, never one pair's words, and
+the negated or wrong forms of the same relation that must not be credited."""
+
+from __future__ import annotations
+
+import pytest
+
+from geomeval.keypoints import parse_caption, to_text
+
+
+def relations(caption: str) -> set[str]:
+    return {to_text(k) for k in parse_caption(caption) if k.dimension == "relation"}
+
+
+def numericals(caption: str) -> set[str]:
+    return {to_text(k) for k in parse_caption(caption) if k.dimension == "numerical"}
+
+
+@pytest.mark.parametrize("caption", [
+    "Circles K and L are tangent to each other at S.",
+    "Circle K, of radius 4, and circle L, of radius 1, are internally tangent to each other at S.",
+    "Two circles, K of radius 4 and L of radius 1, are tangent at S.",
+    "⊙K, ⊙L tangent at S.",
+    "Circles K (radius 4) and L (radius 1) touch at S.",
+    "Two circles, K and L, meet in exactly one point S.",
+    "The circles K and L have exactly one common point S.",
+    "⊙K and ⊙L, with radii 4 and 1, are tangent from outside at S.",
+])
+def test_tangency_between_two_circles(caption: str) -> None:
+    assert "⊙K tangent to ⊙L at S" in relations(caption)
+
+
+@pytest.mark.parametrize("caption", [
+    "Circles K and L are not tangent to each other; S is on circle K.",
+    "Circles K (radius 4) and L (radius 1) do not touch.",
+    "PQ, PR tangent to ⊙K at Q, R.",
+])
+def test_no_tangency_between_circles_when_denied_or_to_a_circle(caption: str) -> None:
+    assert not any("⊙K tangent to ⊙L" in r for r in relations(caption)), relations(caption)
+
+
+def test_radii_given_beside_each_circle_name() -> None:
+    got = numericals("Two circles, K of radius 4 and L of radius 1, are tangent at S.")
+    assert {"radius of ⊙K = 4", "radius of ⊙L = 1"} <= got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("K(2, 0), L(-3, 0) on the x-axis; M(0, 5) on the y-axis.", {"K on x-axis", "L on x-axis", "M on y-axis"}),
+    ("circle W, centre (0, 1); Q(0, 3) on circle W.", {"Q on ⊙W"}),
+])
+def test_terse_placements_of_points_given_with_coordinates(caption: str, expected: set[str]) -> None:
+    assert expected <= relations(caption)
