@@ -51,3 +51,35 @@ def test_radii_given_beside_each_circle_name() -> None:
 ])
 def test_terse_placements_of_points_given_with_coordinates(caption: str, expected: set[str]) -> None:
     assert expected <= relations(caption)
+
+
+@pytest.mark.parametrize(("caption", "expected", "absent"), [
+    # a list of meeting points ends where the next clause starts
+    ("直线m: y=x-2与x轴交于点K，与y轴交于点L，O为原点。", {"y-axis ∩ ℓm at L"}, {"y-axis ∩ ℓm at O"}),
+    ("⊙W与直线g交于点K、L，M为KL的中点。", {"ℓg ∩ ⊙W at K", "ℓg ∩ ⊙W at L"}, {"ℓg ∩ ⊙W at M"}),
+    # mixed captions: an English list before 交于, and 二者 after 连接
+    ("菱形KLMN中, diagonals KM, LN 交于点T.", {"KM ∩ LN at T"}, set()),
+    ("在正方形KLMN中, the diagonals KM and LN 相交于T", {"KM ∩ LN at T"}, set()),
+    ("连接KM、LN，它们交于点T。", {"KM ∩ LN at T"}, set()),
+])
+def test_meeting_points_in_chinese_and_mixed_lists(caption: str, expected: set[str], absent: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got and not absent & got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("△KLM with incircle ⊙J; ⊙J touches LM at N.", "⊙J inscribed KLM"),
+    ("triangle KLM, incircle ⊙J (r = 1).", "⊙J inscribed KLM"),
+    ("Triangle KLM has circumcircle W.", "KLM inscribed ⊙W"),
+])
+def test_a_polygon_given_with_its_incircle_or_circumcircle(caption: str, expected: str) -> None:
+    assert expected in relations(caption)
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Circle W: x^2 + y^2 = 4. Line g: y = x meets it at P and Q.", {"ℓg ∩ ⊙W at P", "ℓg ∩ ⊙W at Q"}),
+    ("circle W, radius 2; line k: y = 2x - 1 cuts it at P.", {"ℓk ∩ ⊙W at P"}),
+])
+def test_it_after_a_line_and_its_equation_is_the_object_before(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got and not any(r.startswith("ℓg ∩ ℓg") or r.startswith("ℓk ∩ ℓk") for r in got), got

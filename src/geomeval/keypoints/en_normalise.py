@@ -313,6 +313,10 @@ _EN_SUBS: list[Sub] = [
     _sub(("and its circumcircle", "and its circumscribed circle", "and its incircle", "and its inscribed circle"),
          rf"((?:triangle |△ ?|quadrilateral |square |rectangle )?{POLY}) and its (circumcircle|circumscribed circle|incircle|inscribed circle) (?:⊙ ?|circle )?({PT}){RB}",
          lambda m: f"{m.group(1)} is inscribed in ⊙{m.group(3)}" if m.group(2).startswith("circum") else f"⊙{m.group(3)} is inscribed in {m.group(1)}"),
+    # `△ABC with incircle ⊙I`, `△ABC, incircle ⊙O, r = 1`, `triangle ABC has circumcircle O`: the circle of that polygon
+    _sub(("incircle", "circumcircle", "inscribed circle", "circumscribed circle"),
+         rf"((?:triangle |△ ?|quadrilateral |square |rectangle )?{POLY}),?(?: with| has| having)?(?: its| an| the| a)? (circumcircle|circumscribed circle|incircle|inscribed circle) (?:⊙ ?|circle )?({PT}){RB}",
+         lambda m: f"{m.group(1)} is inscribed in ⊙{m.group(3)}" if m.group(2).startswith("circum") else f"⊙{m.group(3)} is inscribed in {m.group(1)}"),
     _sub(("centre of the", "center of the"), r"\bthe cent(?:re|er) of the (circumcircle|circumscribed circle|incircle|inscribed circle) of\b",
          lambda m: "the circumcentre of" if m.group(1).startswith("circum") else "the incentre of"),
     _sub(("there is a right angle", "there is the right angle"), r"\bthere is (?=(?:a |the )?right angle (?:at|in) )", ""),

@@ -211,6 +211,8 @@ def _two_before(clause: int, objects: list[tuple[int, str, str]], starts: list[i
 def _object_before(text: str, clause: int, pos: int, objects: list[tuple[int, str, str]], starts: list[int]) -> str | None:
     """The last object before the clause other than the clause's subject, else the last one in it after its subject."""
     subject = _subject(clause, pos, objects, starts)
+    if subject is None and text[max(0, clause - 2) : clause] == ": ":  # `line l: y = x + 1 meets it`: the line is the subject
+        subject = _subject(max(0, text.rfind(" ", 0, max(0, clause - 2)) - 8), clause, objects, starts)
     i = bisect_left(starts, clause)
     for j in range(i - 1, max(-1, i - 1 - LOOK_BACK), -1):
         kind, name = objects[j][1], objects[j][2]

@@ -114,6 +114,7 @@ def obj(name: str) -> str:
 
 
 PLIST = list_of(PNAME, SEP, 10)
+PTS3 = list_of(PNAME, SEP, 3) + "(?![为是在的=])"  # meeting points; `交于点B,O为原点`: O starts the next clause
 OBJ_LIST = list_of(f"{OBJW}{OBJ_CORE}", SEP, 4)
 POLYWORD = "(?:平行四边形|正方形|长方形|矩形|菱形|梯形|三角形|四边形|五边形|六边形|八边形|多边形)"
 ADJ = "(?:等腰|等边|直角|正|Rt(?=△))"
@@ -220,7 +221,7 @@ _ZH_SUBS: list[Sub] = [
     _sub(("切点",), rf"(?:是|为)({CIRC})的切线,?切点(?:为|是)(?:点)?({PT}){RB}", r"切\1于点\2"),
     _sub(("切点",), rf"相切,?切点(?:为|是)(?:点)?({PT}){RB}", r"相切于点\1"),
     _sub(("同一",), rf"((?:{PNAME}(?:、|,|和|与)){{2,}}{PNAME})(?:三点|四点)?(?:都|均)?在同一(?:条)?直线上", r"\1共线"),
-    _sub(("连接",), rf"连接({SEG})(?:、|,|和|与)({SEG}),?(?:相)?交于(?:点)?({PT}){RB}", r"连接\1、\2,\1与\2相交于点\3"),
+    _sub(("连接",), rf"连接({SEG})(?:、|,|和|与)({SEG}),?(?:二者|两者|它们|两线)?(?:相)?交于(?:点)?({PT}){RB}", r"连接\1、\2,\1与\2相交于点\3"),
     _sub(("平分线",), rf"({ANG})的(?:角)?平分线(?:交|与)({SEG})(?:相交)?于(?:点)?({PT}){RB}", _zh_bisector_meets),
     _sub(("切点",), rf"({SEG})(?:、|和|与)({SEG})(?:是|为)({CIRC})的(?:两条)?切线,?(?:切点(?:分别)?(?:为|是)(?:点)?({PT})(?:、|和|与)({PT})"
          rf"|({PT})(?:、|和|与)({PT})(?:分别)?(?:为|是)切点)",
@@ -471,13 +472,13 @@ RELATION_RULES = RuleSet([
     Rule(("上",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:是|为){obj('o')}(?:的延长线)?上(?:的)?(?:一|任意一|一个)?动?点"), _on_on),
     Rule(("过",), re.compile(f"{obj('o')}(?:经过|过)(?:点)?(?P<pts>{PLIST})"), _on_on),
     Rule(("共线",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:[三四五]点)?共线"), _on_collinear),
-    Rule(("交",), re.compile(f"{obj('a')}(?:与|和|、){obj('b')}(?:相交于|交于)(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
+    Rule(("交",), re.compile(f"{obj('a')}(?:与|和|、|,(?=(?:线段|直线)?{SEG}(?:相交于|交于))){obj('b')}(?:相交于|交于)(?:点)?(?P<pts>{PTS3})"),
          _on_intersect_unless_respectively),
-    Rule(("交",), re.compile(f"{obj('a')}交{obj('b')}于(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"), _on_intersect),
+    Rule(("交",), re.compile(f"{obj('a')}交{obj('b')}于(?:点)?(?P<pts>{PTS3})"), _on_intersect),
     Rule(("交点",), re.compile(f"(?P<pts>{PNAME})(?:是|为){obj('a')}(?:与|和){obj('b')}的交点"), _on_intersect),
     Rule(("切",), re.compile(f"{obj('a')}(?:与|和){obj('c')}相切{AT}"), _on_tangent_to),
     Rule(("切",), re.compile(f"{obj('a')}切{obj('c')}于(?:点)?(?P<p>{PNAME})"), _on_tangent_to),
-    Rule(("分别",), re.compile(f"(?P<subj>{OBJ_LIST})分别(?:与|和){obj('c')}相切于(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
+    Rule(("分别",), re.compile(f"(?P<subj>{OBJ_LIST})分别(?:与|和){obj('c')}相切于(?:点)?(?P<pts>{PTS3})"),
          _on_tangents_respectively),
     Rule(("切线",), re.compile(f"{obj('a')}(?:是|为){obj('c')}的切线{AT}"), _on_tangent_to),
     Rule(("分别",), re.compile(f"{obj('c')}(?:与|和)(?P<subj>{OBJ_LIST})分别相切于(?:点)?(?P<pts>{list_of(PNAME, SEP, 4)})"),
@@ -499,9 +500,9 @@ RELATION_RULES = RuleSet([
          _on_solid_inscribed),
     Rule(("同心",), re.compile(f"(?P<a>⊙{BIG})与(?P<b>⊙{SMALL})同心"), _on_concentric_pair),
     Rule(("分别",), re.compile(f"{obj('a')}分别(?:(?:与|和)|(?=交))(?:交)?{OBJW}(?P<subj>{list_of(OBJW + OBJ_CORE, SEP, 3)})(?:相)?交?于(?:点)?"
-                               f"(?P<pts>{list_of(PNAME, SEP, 3)})"), _on_meets_respectively),
+                               f"(?P<pts>{PTS3})"), _on_meets_respectively),
     Rule((",交",), re.compile(f"{obj('a')}交{obj('b')}于(?:点)?(?P<pts>{PNAME}),交{obj('b2')}于(?:点)?(?P<p2>{PNAME})"), _on_intersect),
-    Rule(("axis",), re.compile(f"(?:与(?P<o>[xyz]-axis)(?:相)?交于|交(?P<o2>[xyz]-axis)于)(?:点)?(?P<pts>{list_of(PNAME, SEP, 3)})"),
+    Rule(("axis",), re.compile(f"(?:与(?P<o>[xyz]-axis)(?:相)?交于|交(?P<o2>[xyz]-axis)于)(?:点)?(?P<pts>{PTS3})"),
          _on_axis_meets_zh),
     Rule(("中线", "高", "平分线", "对角线"),
          re.compile(f"(?P<segs>{list_of(SEG, SEP, 4)})(?:是|为)[^,.;=]{{0,16}}?的(?P<role>中线|高线|高|角平分线|平分线|对角线)"),
