@@ -19,6 +19,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from lmms_support import build_sample, geomeval_lmms_eval, only_results
 
 from geomeval.benchmarks.geolaux import data
 from geomeval.benchmarks.geolaux.benchmark import GeoLaux
@@ -55,37 +56,12 @@ def responder(request: dict) -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("geolaux") / "built"
-    data.build(str(data.sample_path()), str(out))
-    return out
+    return build_sample(tmp_path_factory, data, "geolaux")
 
 
 @pytest.fixture(scope="module")
 def rows(built: Path) -> list[dict]:
     return list(data.load(str(built)))
-
-
-def geomeval_lmms_eval(*args: str, cache: Path, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        **(extra_env or {}),
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-        "HF_HUB_DISABLE_TELEMETRY": "1",
-        "GEOMEVAL_CACHE_DIR": str(cache),
-        "NO_PROXY": "127.0.0.1,localhost",
-        "no_proxy": "127.0.0.1,localhost",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "geomeval.cli", "lmms-eval", *args],
-        capture_output=True, text=True, timeout=240, env=env, check=False,
-    )
-
-
-def only_results(out: Path) -> dict:
-    found = integration.find_results(out)
-    assert len(found) == 1, found
-    return json.loads(found[0].read_text(encoding="utf-8"))
 
 
 def image_count(request: dict) -> int:

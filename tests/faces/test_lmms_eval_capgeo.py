@@ -13,12 +13,11 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from lmms_support import build_sample, geomeval_lmms_eval, include_dir, lmms_docs, only_results
 
 from geomeval.benchmarks.capgeo.captioning import caption_messages
 from geomeval.benchmarks.capgeo_bench import data as bench_data
@@ -44,27 +43,17 @@ JUDGED = bench_scoring.JUDGE_METRICS
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("capgeo") / "built"
-    bench_data.build(str(bench_data.sample_path()), str(out))
-    return out
+    return build_sample(tmp_path_factory, bench_data, "capgeo")
 
 
 @pytest.fixture(scope="module")
 def include(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return integration.prepare_include_dir(
-        tmp_path_factory.mktemp("inc") / "inc", {"capgeo_bench": str(built)}
-    )
+    return include_dir(tmp_path_factory, {"capgeo_bench": str(built)})
 
 
 @pytest.fixture(scope="module")
 def docs(include: Path) -> list[dict]:
-    """Rows exactly as lmms-eval 0.7.3 hands them to process_results (its own loader)."""
-    from lmms_eval.tasks import TaskManager, get_task_dict
-
-    task = get_task_dict(
-        ["capgeo_bench"], TaskManager(include_path=str(include), include_defaults=False)
-    )
-    return [dict(doc) for doc in task["capgeo_bench"].eval_docs_no_media]
+    return lmms_docs(include, "capgeo_bench")
 
 
 def test_metric_keys_are_safe_and_match_the_scorer() -> None:
@@ -387,48 +376,27 @@ def responder(request: dict) -> str:
 def test_cli_runs_capgeo_bench_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     cache = tmp_path / "cache"
-    env = {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-        "HF_HUB_DISABLE_TELEMETRY": "1",
-        "GEOMEVAL_CACHE_DIR": str(cache),
-        "NO_PROXY": "127.0.0.1,localhost",
-        "no_proxy": "127.0.0.1,localhost",
-    }
     with ChatServer(responder) as server:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "geomeval.cli",
-                "lmms-eval",
-                "--",
-                "--model",
-                "openai",
-                "--model_args",
-                MODEL_ARGS.format(url=server.base_url),
-                "--tasks",
-                "capgeo_bench",
-                "--limit",
-                "2",
-                "--log_samples",
-                "--output_path",
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=240,
-            env=env,
-            check=False,
+        result = geomeval_lmms_eval(
+            "--",
+            "--model",
+            "openai",
+            "--model_args",
+            MODEL_ARGS.format(url=server.base_url),
+            "--tasks",
+            "capgeo_bench",
+            "--limit",
+            "2",
+            "--log_samples",
+            "--output_path",
+            str(out),
+            cache=cache
         )
         requests = list(server.requests)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert any(cache.glob("lmms_eval/capgeo_bench-*/data/test-*.parquet"))  # the sample, built once
 
-    found = integration.find_results(out)
-    assert len(found) == 1, found
-    scores = json.loads(found[0].read_text(encoding="utf-8"))["results"]["capgeo_bench"]
+    scores = only_results(out)["results"]["capgeo_bench"]
     keys = integration.metric_keys(SPEC)
     for name in OFFLINE:
         assert scores[f"{keys[name]},none"] == 1.0, name

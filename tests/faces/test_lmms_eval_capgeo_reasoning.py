@@ -10,12 +10,11 @@ import json
 import os
 import re
 import string
-import subprocess
-import sys
 from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from lmms_support import build_sample, geomeval_lmms_eval, include_dir, only_results
 
 from geomeval.benchmarks.capgeo import data as reasoning_data
 from geomeval.benchmarks.capgeo import prompts as reasoning
@@ -44,16 +43,12 @@ def gold(row: dict) -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("capgeo-reasoning") / "built"
-    reasoning_data.build(str(reasoning_data.sample_path()), str(out))
-    return out
+    return build_sample(tmp_path_factory, reasoning_data, "capgeo-reasoning")
 
 
 @pytest.fixture(scope="module")
 def include(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return integration.prepare_include_dir(
-        tmp_path_factory.mktemp("inc") / "inc", {"capgeo": str(built)}
-    )
+    return include_dir(tmp_path_factory, {"capgeo": str(built)})
 
 
 @pytest.fixture(scope="module")
@@ -266,49 +261,28 @@ def responder(request: dict) -> str:
 def test_cli_runs_without_image_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     cache = tmp_path / "cache"
-    env = {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-        "HF_HUB_DISABLE_TELEMETRY": "1",
-        "GEOMEVAL_CACHE_DIR": str(cache),
-        "NO_PROXY": "127.0.0.1,localhost",
-        "no_proxy": "127.0.0.1,localhost",
-    }
     with ChatServer(responder) as server:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "geomeval.cli",
-                "lmms-eval",
-                "--limit",
-                "2",
-                "--",
-                "--model",
-                "openai",
-                "--model_args",
-                MODEL_ARGS.format(url=server.base_url),
-                "--tasks",
-                "capgeo_reasoning_without_image",
-                "--log_samples",
-                "--output_path",
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=240,
-            env=env,
-            check=False,
+        result = geomeval_lmms_eval(
+            "--limit",
+            "2",
+            "--",
+            "--model",
+            "openai",
+            "--model_args",
+            MODEL_ARGS.format(url=server.base_url),
+            "--tasks",
+            "capgeo_reasoning_without_image",
+            "--log_samples",
+            "--output_path",
+            str(out),
+            cache=cache
         )
         requests = list(server.requests)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert any(cache.glob("lmms_eval/capgeo-*/data/test-*.parquet"))  # the sample, built once
     assert "CapGeo reasoning data" in result.stderr
 
-    found = integration.find_results(out)
-    assert len(found) == 1, found
-    scores = json.loads(found[0].read_text(encoding="utf-8"))["results"][
+    scores = only_results(out)["results"][
         "capgeo_reasoning_without_image"
     ]
     assert scores["accuracy,none"] == 1.0 and scores["coverage,none"] == 1.0

@@ -13,14 +13,13 @@ import json
 import math
 import os
 import shutil
-import subprocess
-import sys
 from collections import defaultdict
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lmms_support import build_sample, geomeval_lmms_eval, include_dir, only_results
 
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.geoeval import data, scoring
@@ -48,16 +47,12 @@ def gold(row: dict[str, Any], task: str) -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("geoeval") / "built"
-    data.build(str(data.sample_path()), str(out))
-    return out
+    return build_sample(tmp_path_factory, data, "geoeval")
 
 
 @pytest.fixture(scope="module")
 def include(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return integration.prepare_include_dir(
-        tmp_path_factory.mktemp("inc") / "inc", {"geoeval": str(built)}
-    )
+    return include_dir(tmp_path_factory, {"geoeval": str(built)})
 
 
 @pytest.fixture(scope="module")
@@ -399,41 +394,22 @@ def responder(request: dict) -> str:
 def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     cache = tmp_path / "cache"
-    env = {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-        "HF_HUB_DISABLE_TELEMETRY": "1",
-        "GEOMEVAL_CACHE_DIR": str(cache),
-        "NO_PROXY": "127.0.0.1,localhost",
-        "no_proxy": "127.0.0.1,localhost",
-    }
-    env.pop("GEOMEVAL_JUDGE_MODEL", None)  # offline: the rules extract the answer
     with ChatServer(responder) as server:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "geomeval.cli",
-                "lmms-eval",
-                "--limit",
-                "3",
-                "--",
-                "--model",
-                "openai",
-                "--model_args",
-                MODEL_ARGS.format(url=server.base_url),
-                "--tasks",
-                GROUP,
-                "--log_samples",
-                "--output_path",
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=240,
-            env=env,
-            check=False,
+        result = geomeval_lmms_eval(
+            "--limit",
+            "3",
+            "--",
+            "--model",
+            "openai",
+            "--model_args",
+            MODEL_ARGS.format(url=server.base_url),
+            "--tasks",
+            GROUP,
+            "--log_samples",
+            "--output_path",
+            str(out),
+            cache=cache,
+            drop=("GEOMEVAL_JUDGE_MODEL",),  # offline: the rules extract the answer
         )
         requests = list(server.requests)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
@@ -441,9 +417,7 @@ def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
     assert {p.name for p in (built / "data").iterdir()} == set(SUBSETS)
     assert "GeoEval data" in result.stderr
 
-    found = integration.find_results(out)
-    assert len(found) == 1, found
-    written = json.loads(found[0].read_text(encoding="utf-8"))
+    written = only_results(out)
     results = written["results"]
     # --limit 3: 2000 and backward ask 101-103 (diagrams only: T is N/A), aug 101, 103, 105
     # and hard 201-203 (one text-only item each).

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from lmms_support import build_sample, geomeval_lmms_eval, include_dir, lmms_docs, only_results
 
 from geomeval.benchmarks.base import DataError
 from geomeval.benchmarks.geolaux import data as geolaux_data
@@ -80,27 +79,17 @@ KEYS = {
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("ggbench") / "built"
-    data.build(str(data.sample_path()), str(out))
-    return out
+    return build_sample(tmp_path_factory, data, "ggbench")
 
 
 @pytest.fixture(scope="module")
 def include(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return integration.prepare_include_dir(
-        tmp_path_factory.mktemp("inc") / "inc", {"ggbench": str(built)}
-    )
+    return include_dir(tmp_path_factory, {"ggbench": str(built)})
 
 
 @pytest.fixture(scope="module")
 def docs(include: Path) -> list[dict]:
-    """Rows exactly as lmms-eval 0.7.3 hands them to process_results (its own loader)."""
-    from lmms_eval.tasks import TaskManager, get_task_dict
-
-    task = get_task_dict(
-        ["ggbench_code"], TaskManager(include_path=str(include), include_defaults=False)
-    )
-    return [dict(doc) for doc in task["ggbench_code"].eval_docs_no_media]
+    return lmms_docs(include, "ggbench_code")
 
 
 def reference_answer(doc: dict) -> str:
@@ -358,26 +347,6 @@ def responder(request: dict) -> str:
     return "I cannot tell which problem this is."
 
 
-def geomeval_lmms_eval(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-        "HF_HUB_DISABLE_TELEMETRY": "1",
-        "GEOMEVAL_CACHE_DIR": str(cache),
-        "NO_PROXY": "127.0.0.1,localhost",
-        "no_proxy": "127.0.0.1,localhost",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "geomeval.cli", "lmms-eval", *args],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        env=env,
-        check=False,
-    )
-
-
 @pytest.mark.slow
 def test_cli_runs_both_benchmarks_on_their_embedded_samples(tmp_path: Path) -> None:
     """No --data: each benchmark named runs on its own embedded sample, built once into the cache."""
@@ -404,9 +373,7 @@ def test_cli_runs_both_benchmarks_on_their_embedded_samples(tmp_path: Path) -> N
     assert any(cache.glob("lmms_eval/ggbench-*/data/test-*.parquet"))
     assert any(cache.glob("lmms_eval/geolaux-*/data/test-*.parquet"))
 
-    found = integration.find_results(out)
-    assert len(found) == 1, found
-    results = json.loads(found[0].read_text(encoding="utf-8"))["results"]
+    results = only_results(out)["results"]
     scores = results["ggbench_code"]
     for name in ("Pass@1", "verifier"):
         assert scores[f"{KEYS[name]},none"] == 1.0, name

@@ -5,15 +5,13 @@ judge that rates it)."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lmms_support import build_sample, geomeval_lmms_eval, include_dir, only_results
 
 from geomeval.benchmarks.me2 import data, scoring
 from geomeval.benchmarks.me2.benchmark import ME2, named
@@ -33,16 +31,14 @@ FAILED = "[LMMS_EVAL_REQUEST_FAILED after 2 retries] connection refused"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("me2") / "built"
-    data.build(str(data.sample_path()), str(out))
-    return out
+    return build_sample(tmp_path_factory, data, "me2")
 
 
 @pytest.fixture(scope="module")
 def tasks(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from lmms_eval.tasks import TaskManager, get_task_dict
 
-    include = integration.prepare_include_dir(tmp_path_factory.mktemp("inc") / "inc", {"me2": str(built)})
+    include = include_dir(tmp_path_factory, {"me2": str(built)})
     manager = TaskManager(include_path=str(include), include_defaults=False)
     assert set(SPEC.tasks) | {GROUP} <= set(manager.all_tasks) and GROUP in manager.all_groups
     return get_task_dict(list(SPEC.tasks), manager)
@@ -111,24 +107,15 @@ def responder(request: dict) -> str:
 def test_cli_runs_the_group_on_the_embedded_sample(tmp_path: Path) -> None:
     out = tmp_path / "out"
     with ChatServer(responder) as server:
-        env = {
-            **os.environ,
-            "GEOMEVAL_CACHE_DIR": str(tmp_path / "cache"),
-            "GEOMEVAL_JUDGE_MODEL": "judge",
-            "GEOMEVAL_JUDGE_BASE_URL": server.base_url,
-            "NO_PROXY": "127.0.0.1,localhost",
-            "no_proxy": "127.0.0.1,localhost",
-        }
-        result = subprocess.run(
-            [sys.executable, "-m", "geomeval.cli", "lmms-eval", "--limit", "4", "--",
-             "--model", "openai", "--model_args", MODEL_ARGS.format(url=server.base_url),
-             "--tasks", GROUP, "--log_samples", "--output_path", str(out)],
-            capture_output=True, text=True, timeout=300, env=env, check=False,
+        result = geomeval_lmms_eval(
+            "--limit", "4", "--",
+            "--model", "openai", "--model_args", MODEL_ARGS.format(url=server.base_url),
+            "--tasks", GROUP, "--log_samples", "--output_path", str(out),
+            cache=tmp_path / "cache", timeout=300,
+            extra_env={"GEOMEVAL_JUDGE_MODEL": "judge", "GEOMEVAL_JUDGE_BASE_URL": server.base_url},
         )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    found = integration.find_results(out)
-    assert len(found) == 1, found
-    written = json.loads(found[0].read_text(encoding="utf-8"))
+    written = only_results(out)
     results = written["results"]
     assert results["me2_solve"]["accuracy,none"] == 1.0
     assert results["me2_keypoints"]["accuracy,none"] == 1.0

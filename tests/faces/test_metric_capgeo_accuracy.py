@@ -3,14 +3,12 @@ offline, with the runner's answer reading and checking, in every mode."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from metric_card_support import assert_example_prints_what_it_says, card_body
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -149,22 +147,9 @@ def test_bad_input_in_the_library() -> None:
 
 
 def test_card_sections_and_its_example_prints_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    card = (Path(metric_path("capgeo_accuracy")) / "README.md").read_text(encoding="utf-8")
-    front, body = card.split("---\n", 2)[1:]
-    for key in ("title:", "sdk:", "tags:", "description:"):
-        assert key in front
-    for section in ("## Metric Description", "## How to Use", "### Inputs", "### Output Values", "### Examples",
-                    "## Limitations and Bias", "## Citation", "## Further References"):
-        assert section in body, section
+    body = card_body("capgeo_accuracy")
     assert "2510.09302" in body
-    how_to = body.split("## How to Use", 1)[1]
-    code = re.search(r"```python\n(.*?)```", how_to, re.S).group(1)
-    printed = re.search(r"prints\n\n```\n(.*?)```", how_to, re.S).group(1)
-    monkeypatch.chdir(REPO)  # the example loads "metrics/capgeo_accuracy", as from a checkout
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "README example", "exec"), {})
-    assert out.getvalue() == printed
+    assert_example_prints_what_it_says(body, monkeypatch)
 
 
 def test_packaging_ships_the_metric(setup_packages: Callable[[], list[str]]) -> None:

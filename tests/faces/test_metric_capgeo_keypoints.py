@@ -5,8 +5,6 @@ dimensions apart from failures and a judge engine on a loopback server."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 import json
 import os
 import re
@@ -14,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from metric_card_support import assert_example_prints_what_it_says, card_body
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -274,30 +273,9 @@ def test_the_judge_engine_scores_through_the_configured_judge(
 def test_card_sections_and_its_example_prints_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """The card's runnable example, run as written: a change in the keypoint engine that
     moves its numbers shows here, not in a reader's terminal."""
-    card = (Path(metric_path("capgeo_keypoints")) / "README.md").read_text(encoding="utf-8")
-    front, body = card.split("---\n", 2)[1:]
-    for key in ("title:", "sdk:", "tags:", "description:"):
-        assert key in front
-    for section in (
-        "## Metric Description",
-        "## How to Use",
-        "### Inputs",
-        "### Output Values",
-        "### Examples",
-        "## Limitations and Bias",
-        "## Citation",
-        "## Further References",
-    ):
-        assert section in body, section
+    body = card_body("capgeo_keypoints")
     assert "2510.09302" in body and "A Caption-Assisted Approach to Geometric Reasoning" in body
-    how_to = body.split("## How to Use", 1)[1]
-    code = re.search(r"```python\n(.*?)```", how_to, re.S).group(1)
-    printed = re.search(r"prints\n\n```\n(.*?)```", how_to, re.S).group(1)
-    monkeypatch.chdir(REPO)  # the example loads "metrics/capgeo_keypoints", as from a checkout
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "README example", "exec"), {})
-    assert out.getvalue() == printed
+    assert_example_prints_what_it_says(body, monkeypatch)
 
 
 def test_packaging_ships_the_metric_and_the_lmms_task(setup_packages: Callable[[], list[str]]) -> None:

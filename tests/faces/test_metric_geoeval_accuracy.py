@@ -4,14 +4,12 @@ scorer's bugs."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from metric_card_support import assert_example_prints_what_it_says, card_body
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -335,34 +333,13 @@ def test_bad_input_in_the_library() -> None:
 def test_card_sections_and_its_example_prints_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """The card's runnable example, run as written: a change in extraction or checking that
     moves its numbers shows here, not in a reader's terminal."""
-    card = (Path(metric_path("geoeval_accuracy")) / "README.md").read_text(encoding="utf-8")
-    front, body = card.split("---\n", 2)[1:]
-    for key in ("title:", "sdk:", "tags:", "description:"):
-        assert key in front
-    for section in (
-        "## Metric Description",
-        "## How to Use",
-        "### Inputs",
-        "### Output Values",
-        "### Examples",
-        "## Limitations and Bias",
-        "## Citation",
-        "## Further References",
-    ):
-        assert section in body, section
+    body = card_body("geoeval_accuracy")
     assert (
         "2402.10104" in body
         and "Findings of the Association for Computational Linguistics: ACL 2024" in body
     )
     assert "float(pred) - float(gold) < 1e-3" in body and "== 2000" in body
-    how_to = body.split("## How to Use", 1)[1]
-    code = re.search(r"```python\n(.*?)```", how_to, re.S).group(1)
-    printed = re.search(r"prints\n\n```\n(.*?)```", how_to, re.S).group(1)
-    monkeypatch.chdir(REPO)  # the example loads "metrics/geoeval_accuracy", as from a checkout
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "README example", "exec"), {})
-    assert out.getvalue() == printed
+    assert_example_prints_what_it_says(body, monkeypatch)
 
 
 def test_card_doctest_examples_hold(metric) -> None:

@@ -6,15 +6,14 @@ failed-judge faults."""
 from __future__ import annotations
 
 import contextlib
-import io
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from statistics import mean
 from typing import Any
 
 import pytest
+from metric_card_support import assert_example_prints_what_it_says, card_body
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -695,31 +694,10 @@ def test_card_sections_and_its_example_prints_what_it_says(
 ) -> None:
     """The card's runnable example, run as written: a change in scoring that moves its
     numbers shows here, not in a reader's terminal."""
-    card = (Path(metric_path(name)) / "README.md").read_text(encoding="utf-8")
-    front, body = card.split("---\n", 2)[1:]
-    for key in ("title:", "sdk:", "tags:", "description:"):
-        assert key in front
-    for section in (
-        "## Metric Description",
-        "## How to Use",
-        "### Inputs",
-        "### Output Values",
-        "### Examples",
-        "## Limitations and Bias",
-        "## Citation",
-        "## Further References",
-    ):
-        assert section in body, section
+    body = card_body(name)
     assert "2504.03197" in body and "AAAI" in body and "https://github.com/jungyangpark/ME2" in body
     assert "divide by the domain's own size" in body and "unscored, not 0" in body
-    how_to = body.split("## How to Use", 1)[1]
-    code = re.search(r"```python\n(.*?)```", how_to, re.S).group(1)
-    printed = re.search(r"prints\n\n```\n(.*?)```", how_to, re.S).group(1)
-    monkeypatch.chdir(REPO)  # the example loads "metrics/<name>", as from a checkout
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "README example", "exec"), {})
-    assert out.getvalue() == printed
+    assert_example_prints_what_it_says(body, monkeypatch)
 
 
 def test_card_doctest_examples_hold(accuracy, explanation) -> None:
