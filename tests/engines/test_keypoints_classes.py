@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from geomeval.keypoints import parse_caption, to_text
+from geomeval.keypoints import parse_caption, score_captions, to_text
 
 
 def relations(caption: str) -> set[str]:
@@ -83,3 +83,21 @@ def test_a_polygon_given_with_its_incircle_or_circumcircle(caption: str, expecte
 def test_it_after_a_line_and_its_equation_is_the_object_before(caption: str, expected: set[str]) -> None:
     got = relations(caption)
     assert expected <= got and not any(r.startswith("ℓg ∩ ℓg") or r.startswith("ℓk ∩ ℓk") for r in got), got
+
+
+@pytest.mark.parametrize(("candidate", "reference", "recall"), [
+    # the bisected angle, where both captions name it, must be the same angle
+    ("KM平分∠LKN。", "KM平分∠LKN。", 1.0),
+    ("KM平分∠JKN。", "KM平分∠LKN。", 0.0),
+    ("KM bisects ∠JKN.", "KM bisects ∠LKN.", 0.0),
+    ("∠JKM = ∠MKN.", "KM bisects ∠LKN.", 0.0),
+    ("∠LKM = ∠MKN.", "KM bisects ∠LKN.", 1.0),
+    # a bisector stated without its angle, or with its vertex only, still states it
+    ("In triangle KLN, the angle bisector KM is drawn.", "In triangle KLN, KM bisects ∠LKN.", 1.0),
+    ("In △KLN, KM bisects ∠K.", "In triangle KLN, KM bisects ∠LKN.", 1.0),
+    ("In triangle KLN, M on LN with KM bisecting ∠LKN.", "In triangle KLN, KM bisects ∠LKN and meets LN at M.", 1.0),
+])
+def test_a_bisector_is_credited_only_for_its_own_angle(candidate: str, reference: str, recall: float) -> None:
+    result = score_captions(candidate, reference)
+    bisectors = [k for k in result["relation"].matched if k.kind == "angle_bisector"]
+    assert len(bisectors) == recall, result.report()

@@ -151,9 +151,14 @@ class Builder:
                 continue  # `the prism` after `rectangular prism ABCD-EFGH` is that solid again
             if angle_map:
                 args = tuple(angle_map.get(a, a) for a in args)
+                if kind == "angle_bisector" and isinstance(value, str):
+                    value = angle_map.get(value, value)
             if dimension == RELATION and kind == "intersect" and len(args) == 3:
                 kind, args = _endpoint_meeting(args)
             out.append(Keypoint(dimension, kind, order_args(kind, args), value, text))
+        if any(k.kind == "angle_bisector" and k.value is not None for k in out):  # `BD bisects ∠ABC`: one bisector, its angle named
+            named = {k.args for k in out if k.kind == "angle_bisector" and k.value is not None}
+            out = [k for k in out if not (k.kind == "angle_bisector" and k.value is None and k.args in named)]
         return KeypointSet(out)
 
     def _species(self) -> dict[str, str]:

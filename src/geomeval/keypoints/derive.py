@@ -227,7 +227,10 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
         if len(t1) == 3 and len(t2) == 3 and t1[1] == t2[1]:
             shared = ({t1[0], t1[2]} & {t2[0], t2[2]}) - {t1[1]}
             if len(shared) == 1:
-                out.add(_rel("angle_bisector", cn.segment((t1[1], shared.pop()))))
+                ray = shared.pop()
+                sides = ({t1[0], t1[2]} ^ {t2[0], t2[2]}) - {ray}
+                whole = cn.angle(sides.pop() + t1[1] + sides.pop()) if len(sides) == 2 else None
+                out.add(Keypoint(RELATION, "angle_bisector", (cn.segment((t1[1], ray)),), whole))
 
     centroids = {(r[0], r[1]) for r in relations["centroid"] if len(r) >= 2}
     for triangle, lines in medians.items():

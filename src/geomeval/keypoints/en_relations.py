@@ -287,7 +287,7 @@ def _on_segment_role(m: re.Match[str], b: Builder, off: int) -> None:
 
 def _on_bisects(m: re.Match[str], b: Builder, off: int) -> None:
     line = m.group("s")
-    b.relation("angle_bisector", line if line.startswith("ℓ") else cn.segment(line), text=m.group(0))
+    b.relation("angle_bisector", line if line.startswith("ℓ") else cn.segment(line), value=cn.angle(m.group("ang")), text=m.group(0))
 
 
 def _on_bisector_meets(m: re.Match[str], b: Builder, off: int) -> None:
@@ -297,7 +297,7 @@ def _on_bisector_meets(m: re.Match[str], b: Builder, off: int) -> None:
         return
     b.point(p)
     bisector = cn.segment(vertex + p)
-    b.relation("angle_bisector", bisector, text=m.group(0))
+    b.relation("angle_bisector", bisector, value=cn.angle(m.group("ang")), text=m.group(0))
     b.relation("intersect", bisector, canon(m.group("o"), b, off + m.start()), p, text=m.group(0))
 
 
@@ -624,7 +624,7 @@ RELATION_RULES = RuleSet([
          rx(f"(?P<role>(?i:median|altitude|height|angle bisector|diagonals|diagonal|medians|altitudes)),? "
                     f"(?P<segs>{list_of(f'{SEG}(?: ?= ?{NUMC})?', SEP, 4)})"),
          _on_segment_role),
-    Rule(("bisect",), rx(f"(?P<s>{SEG}|{LINE_NAME}) (?i:bisects|is the bisector of|is the angle bisector of) {ANG}"), _on_bisects),
+    Rule(("bisect",), rx(f"(?P<s>{SEG}|{LINE_NAME}) (?i:bisects|bisecting|which bisects|that bisects|is the bisector of|is the angle bisector of) (?P<ang>{ANG})"), _on_bisects),
     Rule(("bisector",),
          rx(f"(?i:the (?:angle )?bisector of) (?P<ang>{ANG})(?: [^,.;]{{0,30}}? (?i:and))? (?i:meets|intersects|cuts|crosses) "
             f"{obj('o')} (?i:at) (?i:the )?(?i:point )?(?P<p>{PNAME})"),

@@ -194,6 +194,9 @@ def _implied(kp: Keypoint, values: dict[tuple[str, str], list[float]]) -> bool:
 
 def _same_value(a: Keypoint, b: Keypoint) -> bool:
     """Values equal by value; ratios as proportions, so a hand-written `AP:BP = 2:3` equals 1:1.5."""
+    if a.kind == "angle_bisector":  # the bisected angle, where both name it in full, must be the same angle
+        return not (isinstance(a.value, str) and isinstance(b.value, str) and len(cn.point_tokens(a.value)) == 3
+                    and len(cn.point_tokens(b.value)) == 3 and a.value != b.value)
     if a.kind == "ratio" and isinstance(a.value, tuple) and isinstance(b.value, tuple):
         return cn.values_equal(cn.proportion(a.value), cn.proportion(b.value))
     return cn.values_equal(a.value, b.value)

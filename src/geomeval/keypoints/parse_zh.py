@@ -362,7 +362,7 @@ def _on_tangent_to(m: re.Match[str], b: Builder, off: int) -> None:
 
 
 def _on_bisects(m: re.Match[str], b: Builder, off: int) -> None:
-    b.relation("angle_bisector", cn.segment(m.group("s")), text=m.group(0))
+    b.relation("angle_bisector", cn.segment(m.group("s")), value=cn.angle(m.group("ang")), text=m.group(0))
 
 
 def _on_foot_named(m: re.Match[str], b: Builder, off: int) -> None:
@@ -509,7 +509,7 @@ RELATION_RULES = RuleSet([
          _on_segment_role),
     Rule(("对角线", "中线", "高线", "平分线"),
          re.compile(f"(?P<role>对角线|中线|高线|角平分线)(?P<segs>{list_of(SEG, SEP, 4)})"), _on_segment_role),
-    Rule(("平分",), re.compile(f"(?P<s>{SEG})平分{ANG}"), _on_bisects),
+    Rule(("平分",), re.compile(f"(?P<s>{SEG})平分(?P<ang>{ANG})"), _on_bisects),
     Rule(("平分",), re.compile(f"(?P<a>{SEG})平分{ANG},?交{obj('b')}于(?:点)?(?P<pts>{PNAME})"), _on_intersect),
     Rule(("心",), re.compile(f"(?:点)?(?P<p>{PNAME})(?:是|为){obj('s')}的(?P<k>外心|内心|重心|垂心|中心|圆心)"), _on_centre),
     Rule(("内", "外"), re.compile(f"(?:点)?(?P<p>{PNAME})(?:在|是){obj('s')}(?P<w>内部|内|外部|外)"), _on_inside),
