@@ -9,16 +9,26 @@ from typing import Any
 PLOTS_DIR = "plots"
 
 
+def _in_scale(value: float, unit: str | None) -> str:
+    """A number in its metric's own scale: dB to two places, raw values to three, shares as
+    percentages to one."""
+    if unit == "dB":
+        return f"{value:.2f}"
+    if unit == "raw":
+        return f"{value:.3f}"
+    return f"{100 * value:.1f}"
+
+
+def _unit_suffix(unit: str | None) -> str:
+    return " dB" if unit == "dB" else ""
+
+
 def fmt_metric(stats: dict[str, Any], unit: str | None = None) -> str:
     """A share as a percentage; a metric with a unit ("dB", "raw") as its plain value."""
     if stats["value"] is None:
         return "not scored"
     unit = unit or stats.get("unit")
-    if unit == "dB":
-        return f"{stats['value']:.2f} dB"
-    if unit == "raw":
-        return f"{stats['value']:.3f}"
-    return f"{100 * stats['value']:.1f}"
+    return _in_scale(stats["value"], unit) + _unit_suffix(unit)
 
 
 def fmt_interval(stats: dict[str, Any], unit: str | None = None) -> str:
@@ -28,11 +38,7 @@ def fmt_interval(stats: dict[str, Any], unit: str | None = None) -> str:
     if not ci:
         return "—"
     unit = unit or stats.get("unit")
-    if unit == "dB":
-        return f"{ci[0]:.2f}–{ci[1]:.2f} dB"
-    if unit == "raw":
-        return f"{ci[0]:.3f}–{ci[1]:.3f}"
-    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}"
+    return f"{_in_scale(ci[0], unit)}–{_in_scale(ci[1], unit)}{_unit_suffix(unit)}"
 
 
 def fmt_se(stats: dict[str, Any], unit: str | None = None) -> str:
