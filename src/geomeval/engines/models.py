@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import json
 import random
 import string
 from abc import ABC, abstractmethod
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import EndpointFailure, UsageError
+from ..core.jsonlines import objects_with_id
 from .cache import ResponseCache, cache_key
 from .client import ChatClient, model_server
 from .endpoints import redact_text, resolve_hosts
@@ -97,23 +97,14 @@ class ReplayModel(Model):
         if not self.path.is_file():
             raise FileNotFoundError(f"replay file not found: {path}")
         self.responses: dict[str, tuple[str | None, str | None, dict[str, Any] | None]] = {}
-        with self.path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise UsageError(f"{path}, line {number}: not JSON ({exc.msg})") from None
-                if not isinstance(row, dict) or "id" not in row:
-                    raise UsageError(f"{path}, line {number}: field 'id' missing")
-                response = row.get("response")
-                if response is not None and not isinstance(response, str):
-                    raise UsageError(f"{path}, line {number}: field 'response' is not text")
-                images = _replay_images(row, self.path.parent, f"{path}, line {number}")
-                if response is None and images is not None and row.get("generation_error") is None:
-                    response = ""  # a drawing model may write no text at all
-                self.responses[str(row["id"])] = (response, row.get("generation_error"), images)
+        for number, row in objects_with_id(path):
+            response = row.get("response")
+            if response is not None and not isinstance(response, str):
+                raise UsageError(f"{path}, line {number}: field 'response' is not text")
+            images = _replay_images(row, self.path.parent, f"{path}, line {number}")
+            if response is None and images is not None and row.get("generation_error") is None:
+                response = ""  # a drawing model may write no text at all
+            self.responses[str(row["id"])] = (response, row.get("generation_error"), images)
 
     async def generate(self, item: Item, messages: list[dict[str, Any]] | None) -> Generation:
         if item.id not in self.responses:

@@ -16,7 +16,6 @@ scikit-learn, scipy or Krippendorff's published examples.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import UsageError
+from ..core.jsonlines import objects_with_id
 from ..engines.stats import LEVEL, SEED, pearson, quantile, spearman
 
 DRAWS = 1000
@@ -182,26 +182,15 @@ def _run_scores(run_dir: Path) -> tuple[dict[str, dict[str, float]], str]:
 def read_labels(path: Path) -> dict[str, dict[str, float]]:
     """Human labels: JSONL, {"id": ..., "<metric>": number, ...} per line."""
     labels: dict[str, dict[str, float]] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if number > MAX_LABEL_LINES:
-                raise UsageError(f"{path}: more than {MAX_LABEL_LINES} lines")
-            if not line.strip():
+    for number, row in objects_with_id(path, max_lines=MAX_LABEL_LINES):
+        values = {}
+        for key, value in row.items():
+            if key == "id" or value is None:
                 continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UsageError(f"{path}, line {number}: not JSON ({exc})") from None
-            if not isinstance(row, dict) or "id" not in row:
-                raise UsageError(f"{path}, line {number}: expected an object with an \"id\"")
-            values = {}
-            for key, value in row.items():
-                if key == "id" or value is None:
-                    continue
-                if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise UsageError(f"{path}, line {number}: {key!r} is not a number")
-                values[key] = float(value)
-            labels[str(row["id"])] = values
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise UsageError(f"{path}, line {number}: {key!r} is not a number")
+            values[key] = float(value)
+        labels[str(row["id"])] = values
     return labels
 
 
