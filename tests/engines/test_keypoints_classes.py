@@ -101,3 +101,23 @@ def test_a_bisector_is_credited_only_for_its_own_angle(candidate: str, reference
     result = score_captions(candidate, reference)
     bisectors = [k for k in result["relation"].matched if k.kind == "angle_bisector"]
     assert len(bisectors) == recall, result.report()
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # a circle named by its centre after `incircle of …`: the elided subject of `and touches` is that circle
+    ("The incircle of △KLM has centre J and touches LM, MK and KL at P, Q and R respectively.",
+     {"⊙J inscribed KLM", "LM tangent to ⊙J at P", "KM tangent to ⊙J at Q", "KL tangent to ⊙J at R"}),
+    ("△KLM, incircle ⊙J; ⊙J tangent to LM at P, to MK at Q, and to KL at R.",
+     {"⊙J inscribed KLM", "LM tangent to ⊙J at P", "KM tangent to ⊙J at Q", "KL tangent to ⊙J at R"}),
+    # a line through a segment's midpoint
+    ("Line g is drawn perpendicular to segment KL through its midpoint N.", {"KL ⊥ ℓg", "N midpoint KL", "N on ℓg"}),
+    ("The line g through the midpoint N of KL is perpendicular to KL.", {"KL ⊥ ℓg", "N midpoint KL", "N on ℓg"}),
+    ("Line g through K is perpendicular to h.", {"ℓg ⊥ ℓh", "K on ℓg"}),
+    # `g ∋ N` and a terse centre of a face
+    (r"line $g \ni N$, $g \perp KL$", {"KL ⊥ ℓg", "N on ℓg"}),
+    ("cube KLMN-K1L1M1N1; T centre of face KLMN.", {"T centre KLMN"}),
+])
+def test_references_state_what_they_say(caption: str, expected: set[str]) -> None:
+    """A reference read short credits candidates for relations they do not state: these wordings are read in full."""
+    got = relations(caption)
+    assert expected <= got, got

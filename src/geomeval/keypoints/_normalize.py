@@ -66,6 +66,8 @@ _FRAC = re.compile(r"\\frac\{([^{}]{1,24})\}\{([^{}]{1,24})\}")
 _SQRT_BRACED = re.compile(r"√\{([^{}]{1,24})\}")
 _TEXT_CMD = re.compile(r"\\(?:text|mathrm|mathit|mathbf|operatorname|overline|overrightarrow|vec|textbf|rm)\b ?")
 _IN_CMD = re.compile(r"\\in(?![A-Za-z])")
+_NI_CMD = re.compile(r"\\ni(?![A-Za-z])")
+_CONTAINS = re.compile(r"((?<![A-Za-z0-9'])[a-z]\d{0,2}|⊙ ?[A-Z]\d{0,2}|[A-Z]\d{0,2}[A-Z]\d{0,2}) *∋ *([A-Z]\d{0,2}'{0,2})(?![A-Za-z0-9])")
 _OTHER_CMD = re.compile(r"\\[A-Za-z]{1,20}")
 _SUBSCRIPT = re.compile(r"(?<=[A-Z])_\{?(\d{1,2})\}?|(?<=(?<![A-Za-z])[a-w])_\{?(\d{1,2})\}?(?![A-Za-z0-9])")  # A_1, l_{2}
 _SIMPLE_PAREN = re.compile(r"\(([-\d.√π]{1,12}|[a-z]\^\d)\)(?=/)|(?<=/)\(([\d.√π]{1,12})\)|(?<=√)\((\d{1,6}(?:\.\d{1,6})?)\)")
@@ -93,6 +95,8 @@ def _latex(text: str) -> str:
     text = _TEXT_CMD.sub("", text)
     if "\\in" in text:
         text = _IN_CMD.sub(" ∈ ", text)
+    if "\\ni" in text:
+        text = _NI_CMD.sub(" ∋ ", text)
     text = _OTHER_CMD.sub(" ", text)
     return text.replace("{", "").replace("}", "")
 
@@ -118,6 +122,8 @@ def common(text: str) -> str:
         text = _DEGREE_WORD.sub("°", text)
     if "(" in text:
         text = _SIMPLE_PAREN.sub(_simple_paren, text)
+    if "∋" in text:  # `n ∋ M`: M ∈ n
+        text = _CONTAINS.sub(lambda m: f"{m.group(2)} ∈ {m.group(1)}", text)
     if "'s" in text:
         text = _POSSESSIVE.sub("", text)
     if "  " in text:

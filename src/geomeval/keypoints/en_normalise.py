@@ -164,7 +164,7 @@ _CONCENTRIC = (
     rf"|(?:the |a )?cent(?:re|er))(?: (?:at |point |is )?{PT}{RB})?)?"
 )
 _SMALL_WORDS = r"(?:smaller|small|lesser|inner)"
-_TOUCH_ITEM = re.compile(rf",? (?:and )?(?:side |line |segment )?({SEG}) (?:only )?at (?:point )?({PT}){RB}")
+_TOUCH_ITEM = re.compile(rf",? (?:and )?(?:to )?(?:side |line |segment )?({SEG}) (?:only )?at (?:point )?({PT}){RB}")
 
 
 def _touch_list(m: re.Match[str]) -> str:
@@ -662,8 +662,8 @@ _EN_SUBS: list[Sub] = [
     _sub(("its incircle", "its circumcircle", "its inscribed circle", "its circumscribed circle"),
          rf"\b[Ii]ts (incircle|circumcircle|inscribed circle|circumscribed circle),? (?:circle )?(⊙{PT}{RB}),", _its_incircle),
     # `⊙I meets BC only at D, CA only at E and AB only at F`: tangency at each point; lists after `touches`
-    _sub(("only at", "touches", "tangent to"), rf"(?P<c>⊙{PT}{RB}),?(?P<app>, the [a-z ]{{1,30}} of [^,;.]{{1,30}},)? (?P<v>touches|meets|cuts|crosses|intersects|is tangent to) (?:side |line |segment )?(?P<s>{SEG})"
-         rf" (?P<only>only )?at (?:point )?(?P<p>{PT}){RB}(?P<rest>(?:,? (?:and )?(?:side |line |segment )?{SEG} (?:only )?at (?:point )?{PT}{RB})*)", _touch_list),
+    _sub(("only at", "touches", "tangent to"), rf"(?P<c>⊙{PT}{RB}),?(?P<app>, the [a-z ]{{1,30}} of [^,;.]{{1,30}},)? (?P<v>touches|meets|cuts|crosses|intersects|is tangent to|tangent to) (?:side |line |segment )?(?P<s>{SEG})"
+         rf" (?P<only>only )?at (?:point )?(?P<p>{PT}){RB}(?P<rest>(?:,? (?:and )?(?:to )?(?:side |line |segment )?{SEG} (?:only )?at (?:point )?{PT}{RB}){{0,6}})", _touch_list),
     # `l ∩ ⊙O = {T} only`: one common point is tangency
     _sub(("only",), rf"((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) ∩ ((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) = (?P<p>{PT}){RB} only\b(?:,? (?P=p) ?(?P<xy>\([^()]{{1,24}}\)))?",
          lambda m: f"{m.group(1)} touches {m.group(2)} at {m.group('p')}{m.group('xy') or ''}"),
@@ -678,7 +678,17 @@ def _last_segment(m: re.Match[str]) -> str:
     return found[-1] if found else m.group(0)
 
 
-_LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going )?through (?:the )?(?:point )?({PT}){RB}(?= (?:is|⊥|∥))")
+_LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going |drawn )?through (?:the |its )?(?:point |(midpoint) (?:point )?)?({PT}){RB}"
+                           rf"(?: of (?:segment |side )?({SEG}){RB})?(?= (?:is|⊥|∥))")
+_MIDPOINT_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) ([⊥∥]) ((?:segment |line |side )?)({SEG}){RB},? (?:and )?(?:passes |passing |going |goes )?(?:through|at) "
+                               rf"(?:its|the) midpoint (?:point )?({PT}){RB}")
+
+
+def _line_through(m: re.Match[str]) -> str:
+    """`line l through the midpoint M of AB is ⊥ AB`: l passes through M, M is AB's midpoint, l ⊥ AB."""
+    line, mid, p, seg = m.group(1, 2, 3, 4)
+    midpoint = f", {p} is the midpoint of {seg}" if mid and seg else ""
+    return f"{line} passes through {p}{midpoint}, {line}"
 _LINE_EQUATION_VERB = re.compile(r"(?:\bline ℓ?|ℓ)([a-z]\d{0,2})(?:: ?|, (?:with (?:the |its )?equation|whose equation is|of equation) )([^,;.:]{1,30}?),?"
                                  r" (meets|touches|cuts|intersects|crosses|is tangent to)\b")
 _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and (?:line )?(?P<b>ℓ[a-z]\d{0,2})(?P<eb>: ?[^,;]{1,30}?)"
@@ -699,7 +709,11 @@ def normalise(text: str) -> str:
     for name in sorted(names):
         text = re.sub(rf"(?<![A-Za-z0-9'_ℓ]){name}(?![A-Za-z0-9'_])", "ℓ" + name, text)
     if "ℓ" in text and "through" in text:  # `line m through A is perpendicular to l`
-        text = _LINE_THROUGH.sub(r"\1 passes through \2, \1", text)
+        through = _LINE_THROUGH.sub(_line_through, text)
+        if through != text:  # `ℓm passes through A, ℓm ⊥ l`: the lone letter is a line now
+            text = bare_line_names(through).replace("ℓℓ", "ℓ")
+    if "ℓ" in text and "midpoint" in text:  # `line n ⊥ AB through its midpoint M`
+        text = _MIDPOINT_THROUGH.sub(r"\1 \2 \3\4, \5 is the midpoint of \4, \5 lies on \1", text)
     if "ℓ" in text and ":" in text:  # `lines l1: y = x and l2: y = 4 - x intersect at P`
         text = _LINE_EQUATIONS.sub(r"\g<a>\g<ea>, \g<b>\g<eb>, \g<a> and \g<b> \g<v>", text)
     return text

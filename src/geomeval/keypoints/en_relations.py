@@ -638,6 +638,9 @@ RELATION_RULES = RuleSet([
          rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:of) {obj('s')} (?i:is) (?i:the )?(?i:point )?(?P<p>{PNAME})"), _on_centre),
     Rule(("cent", "centroid", "barycenter"),
          rx(f"(?P<k>{CENTRE_WORDS_EN}) (?i:point )?(?P<p>{PNAME}) (?i:of) {obj('s')}"), _on_centre),
+    Rule(("centre of", "center of"),  # terse: `O centre of face ABCD;`
+         rx(f"(?:^ ?|(?<=[;:,] ))(?P<p>{PNAME}) (?P<k>(?i:centre|center|incentre|incenter|circumcentre|circumcenter|centroid|orthocentre"
+            f"|orthocenter)) (?i:of) {obj('s')}"), _on_centre),
     Rule(("inside", "outside", "interior", "exterior", "within"),
          rx(f"(?<!⊙)(?P<p>{PNAME}) (?i:is|lies|is located)(?i: a point)? (?P<w>(?i:inside|outside|in the interior of"
                     f"|in the exterior of|within|interior to|exterior to)) {obj('s')}"),
