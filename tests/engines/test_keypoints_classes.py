@@ -121,3 +121,42 @@ def test_references_state_what_they_say(caption: str, expected: set[str]) -> Non
     """A reference read short credits candidates for relations they do not state: these wordings are read in full."""
     got = relations(caption)
     assert expected <= got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The legs KL and KM measure 5 and 12.", {"KL = 5", "KM = 12"}),
+    ("KL and MN are parallel, of lengths 3 and 7.", {"KL = 3", "MN = 7"}),
+    ("KL and KM are 5 and 12 units long respectively.", {"KL = 5", "KM = 12"}),
+    ("Its sides KL and KM, each 9 long, meet at K.", {"KL = 9", "KM = 9"}),
+    ("KL and KM are each 9.", {"KL = 9", "KM = 9"}),
+])
+def test_values_given_to_two_segments_together(caption: str, expected: set[str]) -> None:
+    assert expected <= numericals(caption)
+
+
+def test_values_together_are_not_swapped_or_shared_wrongly() -> None:
+    got = numericals("The legs KL and KM measure 5 and 12.")
+    assert "KL = 12" not in got and "KM = 5" not in got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("K and N are joined.", {"segment KN"}),
+    ("A segment connecting K and N is drawn.", {"segment KN"}),
+])
+def test_joins_in_the_passive_and_as_a_noun(caption: str, expected: set[str]) -> None:
+    assert expected <= {to_text(k) for k in parse_caption(caption) if k.dimension == "element"}
+
+
+@pytest.mark.parametrize(("caption", "expected", "absent"), [
+    ("K, L and M lie on circle W, with KM a diameter of it.", {"KM diameter ⊙W"}, set()),
+    ("Circle W goes through K, L and M; its diameter is the segment LM.", {"LM diameter ⊙W"}, set()),
+    ("Points S and T are chosen on the sides KL and KM of triangle KLM respectively.", {"S on KL", "T on KM"}, {"T on KL"}),
+    ("Triangles KST and KLM are therefore similar.", {"KLM ∼ KST"}, set()),
+    ("Line g runs through the midpoint N of segment KL.", {"N on ℓg", "N midpoint KL"}, set()),
+    ("A tangent from Q touches circle W at T.", {"QT tangent to ⊙W at T"}, set()),
+    ("From Q the tangent line is drawn to circle W, and touches it at T.", {"QT tangent to ⊙W at T"}, set()),
+    ("点Q(1,4)、R(2,0)在⊙W上。", {"Q on ⊙W", "R on ⊙W"}, set()),
+])
+def test_prose_placements_roles_and_tangents(caption: str, expected: set[str], absent: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got and not absent & got, got

@@ -32,6 +32,7 @@ from ._engine import (
 )
 from ._normalize import common, drop_colours_en, lower_words
 from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
+from .en_prose import PROSE_SUBS
 from .en_reference import bare_line_names, resolve_pronouns
 
 # --------------------------------------------------------------------------- normalisation
@@ -185,6 +186,7 @@ def _its_incircle(m: re.Match[str]) -> str:
 
 
 _EN_SUBS: list[Sub] = [
+    *PROSE_SUBS,
     _sub(("▱",), r"▱ ?", "parallelogram "),
     _sub(("plane through", "plane containing", "plane passing"), rf"\b[Tt]he plane (?:through|containing|passing through) (?:the )?(?:points? )?({PT}){RB}, ({PT}){RB},? and ({PT}){RB}",
          r"plane \1\2\3"),

@@ -534,7 +534,7 @@ RELATION_RULES = RuleSet([
          rx(f"⊙(?P<p>{PT}){RB} (?i:has|with) (?i:its )?(?i:centre|center) (?i:at )?(?i:point )?\\( ?(?P<x>{NUMC}) ?, ?(?P<y>{NUMC})"
             f"(?: ?, ?(?P<z>{NUMC}))? ?\\)"),
          _on_centre_coordinate),
-    Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going) (?i:through) (?i:the )?(?i:points? )?(?P<pts>{list_of(PNAME + COORDS, SEP, 10)})"), _on_on),
+    Rule(("through",), rx(f"{lead('o')} (?i:passes|passing|pass|goes|going|runs|running|run) (?i:through) (?i:the )?(?i:points? )?(?P<pts>{list_of(PNAME + COORDS, SEP, 10)})"), _on_on),
     Rule(("collinear", "line"),
          rx(f"(?P<pts>{PLIST}) (?i:are collinear|collinear|lie on (?:a|the same|one) (?:straight )?line"
                     f"|are on (?:a|the same|one) (?:straight )?line)"),

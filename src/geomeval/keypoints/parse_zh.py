@@ -67,6 +67,7 @@ from ._engine import (
 )
 from ._normalize import common, drop_colours_zh
 from .en_patterns import (
+    COORDS,
     canon,
 )
 from .en_reference import bare_line_names
@@ -468,7 +469,7 @@ RELATION_RULES = RuleSet([
     Rule(("焦点", "顶点"), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<c>椭圆|抛物线|双曲线)的(?P<k>焦点|顶点)"), _on_curve_point),
     Rule(("椭圆", "抛物线", "双曲线"), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均)?(?:在|是|为)(?P<c>椭圆|抛物线|双曲线)上"),
          _on_curve_point),
-    Rule(("在",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均|分别)?在{obj('o')}(?:的延长线)?上"), _on_on),
+    Rule(("在",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME + COORDS, SEP, 10)})(?:都|均|分别)?在{obj('o')}(?:的延长线)?上"), _on_on),
     Rule(("上",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:是|为){obj('o')}(?:的延长线)?上(?:的)?(?:一|任意一|一个)?动?点"), _on_on),
     Rule(("过",), re.compile(f"{obj('o')}(?:经过|过)(?:点)?(?P<pts>{PLIST})"), _on_on),
     Rule(("共线",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:[三四五]点)?共线"), _on_collinear),
