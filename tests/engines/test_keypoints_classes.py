@@ -160,3 +160,37 @@ def test_joins_in_the_passive_and_as_a_noun(caption: str, expected: set[str]) ->
 def test_prose_placements_roles_and_tangents(caption: str, expected: set[str], absent: set[str]) -> None:
     got = relations(caption)
     assert expected <= got and not absent & got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("KL is a chord of circle W of length 6.", {"KL = 6"}),
+    ("The edge SK is perpendicular to the plane KLM and has length 5.", {"KS = 5"}),
+    ("The lateral edge KK1, of length 7, is perpendicular to the base.", {"KK1 = 7"}),
+    ("Its diagonals, KM of length 6 and LN of length 8, cross at T.", {"KM = 6", "LN = 8"}),
+    ("Let KL be one of its diameters, of length 12.", {"KL = 12"}),
+])
+def test_a_length_stated_after_its_segment(caption: str, expected: set[str]) -> None:
+    assert expected <= numericals(caption)
+
+
+def test_a_side_length_is_not_moved_to_another_segment() -> None:
+    assert "KL = 4" not in numericals("KL is drawn in the square KLMN of side length 4.")
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Its diagonals, KM of length 6 and LN of length 8, cross at T.", {"KM ∩ LN at T"}),
+    ("The y-axis goes through K(0, 2), and the x-axis through L(3, 0).", {"K on y-axis", "L on x-axis"}),
+    ("Lines g and h stay parallel to one another.", {"ℓg ∥ ℓh"}),
+    ("The perpendicular bisector g of segment KL meets it at N.", {"ℓg perpendicular bisector KL", "KL ∩ ℓg at N"}),
+    ("The line g defined by y = 2x meets circle W at K and L.", {"ℓg ∩ ⊙W at K", "ℓg ∩ ⊙W at L"}),
+    ("Lines g and h are cut by a second line k at K and L respectively.", {"ℓg ∩ ℓk at K", "ℓh ∩ ℓk at L"}),
+    ("Q is a point of line g, and R, a point of h, has QR = 2.", {"Q on ℓg", "R on ℓh"}),
+    ("Let KM be one of the diagonals of square KLMN.", {"KM is a diagonal"}),
+])
+def test_prose_relations_stated_in_other_words(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got
+
+
+def test_the_origin_named_in_a_with_clause() -> None:
+    assert "O(0, 0)" in numericals("Line g meets the x-axis at K, with O the origin.")

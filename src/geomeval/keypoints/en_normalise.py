@@ -310,7 +310,7 @@ _EN_SUBS: list[Sub] = [
          lambda m: f"{m.group(2)} {'⊥' if m.group(1) == 'perpendicular' else '∥'} {m.group(3)}"),
     _sub(("there is a point", "there lies a point", "there is point"), rf"\b[Oo]n (?:the )?(?:segment |side |line |edge )?({SEG}|⊙{PT}|circle {PT}){RB},? there (?:is|lies) "
          rf"(?:a )?(?:point )?({PT}){RB}", r"\2 lies on \1"),
-    _sub((", a point on", ", a point of", ", the point on"), rf"(?<![A-Za-z0-9'])({PT}), (?:a|the) point (?:on|of) (?:the )?(?:segment |side |line |edge )?({SEG}|⊙{PT}|circle {PT}){RB}, ",
+    _sub((", a point on", ", a point of", ", the point on"), rf"(?<![A-Za-z0-9'])({PT}), (?:a|the) point (?:on|of) (?:the )?(?:segment |side |line |edge )?({SEG}|⊙{PT}|circle {PT}|ℓ?[b-z]\d{{0,2}}){RB}, ",
          r"\1 lies on \2, and \1 "),
     _sub(("and its circumcircle", "and its circumscribed circle", "and its incircle", "and its inscribed circle"),
          rf"((?:triangle |△ ?|quadrilateral |square |rectangle )?{POLY}) and its (circumcircle|circumscribed circle|incircle|inscribed circle) (?:⊙ ?|circle )?({PT}){RB}",

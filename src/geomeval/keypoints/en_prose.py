@@ -18,19 +18,49 @@ is bounded (short names, capped gaps), so a caption's cost stays linear.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ._engine import NUMC, NUMSTART, PT, RB, SEG, Sub
 
-_NUM = f"({NUMSTART}{NUMC})(?![0-9A-Za-z°(])"
+_NUM = f"({NUMSTART}{NUMC}(?<![.]))(?![0-9A-Za-z°(])"
 _LONG = r"(?: (?:units? |cm )?(?:long|in length))?"
 _CIRCLE = rf"(?:⊙ ?|circle ){PT}{RB}"
 
 
-def _sub(triggers: tuple[str, ...], pattern: str, repl: str) -> Sub:
+def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match[str]], str]) -> Sub:
     return Sub(triggers, re.compile(pattern), repl)
 
 
+def _length_of_last(m: re.Match[str]) -> str:
+    """`AB is a chord of ⊙O of length 8`, `PA is ⊥ plane ABCD and has length 3`: the length of the
+    last segment named before it in the clause (unchanged when none is)."""
+    clause = re.split(r"[.;]", m.string[max(0, m.start() - 60) : m.start()])[-1]
+    found = _SEG_ONLY.findall(clause)
+    if found and clause.endswith(f"{found[-1]} "):  # `AC of length 6 and BD of length 8`: AC = 6 and BD = 8
+        return f"= {m.group(1)}"
+    return f"{m.group(0)}, {found[-1]} = {m.group(1)}" if found else m.group(0)
+
+
+_SEG_ONLY = re.compile(rf"(?<![A-Za-z0-9'∠⊙△-]){SEG}(?![A-Za-z0-9'(-])")
+
 PROSE_SUBS: list[Sub] = [
+    # `the lateral edge AA1, of length 3, is ⊥ …`: AA1 = 3, and AA1 is ⊥ …
+    _sub(("of length", "with length"), rf"\b({SEG}){RB}, (?:of|with) length {_NUM}{_LONG},", r"\1 = \2, and \1"),
+    _sub(("of length", "has length", "with length", "having length", "has a length"),
+         rf"(?<!side )(?<!edge )(?<!base )\b(?:of|with|has|having|has a) length(?: of)? {_NUM}{_LONG}", _length_of_last),
+    # `the x-axis passes through A, and the y-axis through C`: the verb is shared
+    _sub((" through ",), rf"\b(passes|goes|runs) through ([^.;]{{1,40}}?),? and ((?:the )?[xyz]-axis|(?:line )?ℓ?[a-z]\d{{0,2}}|{_CIRCLE}|{SEG}) through\b",
+         r"\1 through \2, and \3 \1 through"),
+    # `lines m and n run parallel to each other`, `AB and CD lie perpendicular`: the pair is parallel
+    _sub(("parallel", "perpendicular"), r"\b(?:run|lie|stay|remain|are drawn) (parallel|perpendicular)(?: to each other| to one another)?(?=[,.;]|$| and )",
+         r"are \1"),
+    # `the perpendicular bisector l of AB crosses it at M`: l is the perpendicular bisector of AB and meets AB at M
+    _sub(("perpendicular bisector",), rf"\b[Tt]he perpendicular bisector (?:line )?([a-z]\d{{0,2}}) of (?:the )?(?:segment )?({SEG}){RB}"
+         rf"(?: (crosses|meets|cuts|intersects) (?:it|the segment|\2) at)?",
+         lambda m: f"line {m.group(1)} is the perpendicular bisector of {m.group(2)}"
+                   + (f", and line {m.group(1)} {m.group(3)} {m.group(2)} at" if m.group(3) else f", and line {m.group(1)}")),
+    # `the line l given by y = x + 1`: the line with its equation
+    _sub(("given by", "defined by", "with equation"), r"\b(line (?:ℓ)?[a-z]\d{0,2}),? (?:given by|defined by|with equation|with the equation) ", r"\1: "),
     # `AB and AC measure 6 and 8`, `AD and BC are parallel, of lengths 2 and 6`, `AB and AC are 6 and 8 long respectively`
     _sub((" and ",), rf"\b({SEG}){RB} and ({SEG}){RB}((?: [^.;=]{{1,30}}?)??),? (?:measure|measuring|are|have lengths?|of lengths?|with lengths?)"
          rf"(?: of)? {_NUM} and {_NUM}{_LONG}(?:,? respectively)?", r"\1 and \2\3, \1 = \4, \2 = \5"),
@@ -42,6 +72,8 @@ PROSE_SUBS: list[Sub] = [
     # `the segment joining A to the point D`, `a segment connecting A and D`
     _sub(("joining", "connecting"), rf"\b(?:the |a )?segment (?:joining|connecting) (?:point )?({PT}){RB} (?:to|and|with) (?:the )?(?:point )?({PT}){RB}",
          r"segment \1\2 from \1 to point \2"),
+    # `let AB be one of its diameters`, `AC is one of the diagonals`: AB is a diameter
+    _sub(("one of",), rf"\b({SEG}){RB} (is|be) one of (?:its |the )?(diameter|chord|median|altitude|diagonal)s\b", r"\1 is a \3"),
     # `with BC a diameter of it`: BC is a diameter of it
     _sub(("with ",), rf"\bwith ({SEG}){RB} (a|an|the|one) (diameter|chord|radius|tangent|median|altitude)\b", r"and \1 is \2 \3"),
     # `the diameter of ⊙O is the side BC` (also from `its diameter is ...`): BC is the diameter of ⊙O

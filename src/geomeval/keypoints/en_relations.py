@@ -445,7 +445,7 @@ def _on_curve_point(m: re.Match[str], b: Builder, off: int) -> None:
 
 
 def _on_origin(m: re.Match[str], b: Builder, off: int) -> None:
-    p = m.group("p") or m.group("q")
+    p = m.group("p") or m.group("q") or m.group("r")
     b.point(p)
     b.number("coordinate", p, value=(0.0, 0.0), text=m.group(0))
 
@@ -517,9 +517,9 @@ RELATION_RULES = RuleSet([
          _on_midpoint),
     Rule(("midpoint",), rx(f"(?i:midpoint) (?i:point )?(?P<pts>{PNAME}) (?i:of) (?P<segs>{OBJW}{OBJ_CORE})"), _on_midpoint),
     Rule(("midpoint",), rx(f"(?P<pts>{PNAME}), (?i:the |a )?(?i:midpoint) (?i:of) (?P<segs>{OBJW}{OBJ_CORE})"), _on_midpoint),
-    Rule((" on", " upon"),
+    Rule((" on", " upon", "point of", "points of"),
          rx(f"(?P<pts>{list_of(PNAME + COORDS, SEP, 10)}) (?P<v>(?i:lies|lie|lying|is a point|is a moving point|is any point|is located|is|are located"
-                    f"|are points|are (?:two|three|four|five|six) (?:distinct )?points|are|moves|all lie|both lie))(?i: on| upon)(?i: the extension of| the extended line of)? {obj('o')}"),
+                    f"|are points|are (?:two|three|four|five|six) (?:distinct )?points|are|moves|all lie|both lie))(?i: on| upon|(?<=point) of|(?<=points) of)(?i: the extension of| the extended line of)? {obj('o')}"),
          _on_on),
     Rule(("point",), rx(f"(?i:points?) (?P<pts>{PLIST}) (?i:on) {obj('o')}"), _on_on),
     Rule((" on",), rx(f"(?P<pts>{list_of(PNAME + COORDS, SEP, 6)}) (?i:on) {obj('o')}(?= ?(?:[,;:.]|$| (?i:and|with) ))"), _on_on),  # terse: `D on AC;`, `A, B on ⊙O;`
@@ -670,7 +670,8 @@ RELATION_RULES = RuleSet([
     Rule(("the triangle is", "this triangle is", "the quadrilateral is", "the polygon is"),
          rx(f"\\b(?i:the|this) (?P<w>(?i:triangle|quadrilateral|polygon)) (?i:is) (?i:a |an |also )?(?P<adj>(?:{ADJ}[ ,]{{0,2}}(?i:and )?){{1,3}})"),
          _on_property_of_context),
-    Rule(("origin",), rx(f"(?i:the origin)(?: (?i:is))? (?i:point )?(?P<p>{PNAME})|(?P<q>{PNAME}) (?i:is|is at|lies at|at) (?i:the origin)"),
+    Rule(("origin",), rx(f"(?i:the origin)(?: (?i:is))? (?i:point )?(?P<p>{PNAME})|(?P<q>{PNAME}),? (?i:is|is at|lies at|at|as|being) (?i:the origin)"
+                          f"|(?i:with|and) (?P<r>{PNAME}) (?i:the origin)"),
          _on_origin),
     Rule(("meeting", "intersecting", "cutting", "crossing"),
          rx(f"{lead('a')}[^,.;]{{0,40}}?, (?i:meeting|intersecting|cutting|crossing) {obj('b')}{AT_PTS}"), _on_intersect),
