@@ -6,21 +6,42 @@ from __future__ import annotations
 import atexit
 import logging
 import sys
-from typing import NoReturn
-
-from rich.markup import escape
+import threading
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..core.errors import DISK_FULL_EXIT, ENDPOINT_EXIT
-from .capgeo import capgeo_app
-from .commands import app, console
-from .geoeval import geoeval_app
-from .ggb import ggb_app
-from .me2 import me2_app
+from . import commands
+from .commands import console
+from .lazyrich import escape
 
-app.add_typer(ggb_app, name="ggb")
-app.add_typer(capgeo_app, name="capgeo")
-app.add_typer(geoeval_app, name="geoeval")
-app.add_typer(me2_app, name="me2")
+if TYPE_CHECKING:
+    import typer
+
+_GROUPS_LOCK = threading.Lock()
+
+
+def full_app() -> typer.Typer:
+    """The whole `geomeval` app, with its benchmark groups (`ggb`, `capgeo`, `geoeval`, `me2`),
+    which are imported and added on the first call: `geomeval run` dispatches through
+    `commands.run_only_app` and never needs them. `geomeval.cli.app` is this app."""
+    with _GROUPS_LOCK:
+        if not commands.app.registered_groups:
+            from .capgeo import capgeo_app
+            from .geoeval import geoeval_app
+            from .ggb import ggb_app
+            from .me2 import me2_app
+
+            commands.app.add_typer(ggb_app, name="ggb")
+            commands.app.add_typer(capgeo_app, name="capgeo")
+            commands.app.add_typer(geoeval_app, name="geoeval")
+            commands.app.add_typer(me2_app, name="me2")
+    return commands.app
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        return full_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:
@@ -154,8 +175,11 @@ def _main() -> None:
         from ..run.provenance import take_code_provenance_early
 
         take_code_provenance_early()
+    # `geomeval run ...` through an app of its command alone (the same objects: usage, errors
+    # and help are the whole app's), every other command line through the whole app
+    chosen = commands.run_only_app() if sys.argv[1:2] == ["run"] else full_app()
     try:
-        app(standalone_mode=True, prog_name="geomeval")
+        chosen(standalone_mode=True, prog_name="geomeval")
     except KeyboardInterrupt:
         sys.exit(130)
     except EndpointFailure as exc:
@@ -180,4 +204,4 @@ def _main() -> None:
         sys.exit(2)
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "full_app", "main"]

@@ -13,21 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 from typer.core import TyperCommand
 
 from .. import __version__
 from ..core.errors import MIN_COVERAGE_EXIT, UsageError
+from .lazyrich import BackgroundBar, LazyConsole, escape
 from .plainparams import install as install_plain_params
 from .settings import (
     BudgetOpt,
@@ -44,9 +34,11 @@ if TYPE_CHECKING:
     from typer import _click  # the click typer bundles (typer has no click dependency)
 
 install_plain_params()  # options read without importing pydantic, with typer's answers (plainparams.py)
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on geometric reasoning benchmarks.")
-console = Console(stderr=True)
-out = Console()
+_APP_SETTINGS: dict[str, Any] = {"add_completion": False, "no_args_is_help": True,
+                                 "help": "Evaluate models on geometric reasoning benchmarks."}
+app = typer.Typer(**_APP_SETTINGS)
+console = LazyConsole(stderr=True)  # rich imported when something is drawn (lazyrich.py)
+out = LazyConsole()
 
 
 
@@ -74,19 +66,18 @@ def _root(
 
 @contextmanager
 def _progress(label: str):
-    with Progress(
-        TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False,
-    ) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
+    # started on a thread (rich's import with it) while the run loads its data and sends its
+    # first requests; stopped, drawn whole, on leaving
+    bar = BackgroundBar(label, console)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
 
 
 def _print_results(results: dict[str, Any], out_dir: Path) -> None:
+    from rich.table import Table
+
     from ..run.report import (
         fmt_coverage,
         fmt_interval,
@@ -152,6 +143,8 @@ def _print_results(results: dict[str, Any], out_dir: Path) -> None:
 @app.command("list")
 def list_benchmarks() -> None:
     """Benchmarks, their tasks, splits and options (-T), and which data is available."""
+    from rich.table import Table
+
     from ..benchmarks import REGISTRY
     from ..benchmarks.options import specs
 
@@ -452,6 +445,17 @@ def run(
     _check_coverage(results, min_coverage)
 
 
+def run_only_app() -> typer.Typer:
+    """The app with its root options and the `run` command alone: what `geomeval run ...`
+    dispatches through (`main`), so a run does not build every other command's parameters
+    (about 20 ms) nor import the benchmark groups' modules. Its usage lines, errors and help
+    are the full app's: the same group, callback and command objects."""
+    only = typer.Typer(**_APP_SETTINGS)
+    only.registered_callback = app.registered_callback
+    only.registered_commands = [info for info in app.registered_commands if info.callback is run]
+    return only
+
+
 @app.command()
 def suite(
     model: Annotated[str, typer.Option(help="openai:<model>, vllm:<model-or-path>, baseline:random, baseline:empty")],
@@ -510,6 +514,8 @@ def suite(
             progress=lambda _label: update, run_kwargs={"budget": request_budget, "prices": price_table},
             options=options_by_bench,
         )
+    from rich.table import Table
+
     table = Table(title=f"suite · {model}")
     for column in ("benchmark", "task", "headline", "score", "95% interval", "scored"):
         table.add_column(column, justify="right" if column in ("score", "95% interval", "scored") else "left")
@@ -607,6 +613,8 @@ def compare(
     result = compare_runs(run_a, run_b, by=by)
     group = result["by"]
     title = f"{result['A']['task']} ({run_a}) → {result['B']['task']} ({run_b})"
+    from rich.table import Table
+
     table = Table(title=title)
     columns = (group or "group", "metric", "paired items", "A", "B", "Δ (B − A)", "95% interval", "test", "p")
     for column in columns:
@@ -627,6 +635,8 @@ def compare(
                 cell.get("test", "—").split()[0], f"{cell['p_value']:.3f}" if "p_value" in cell else "—",
             )
     # Nine columns do not fit 80: piped output (not a terminal) gets the width it needs.
+    from rich.console import Console
+
     (out if out.is_terminal else Console(width=160)).print(table)
     out.print(
         f"{result['common_items']} item(s) in both runs; each row pairs the items both runs scored. "
@@ -653,6 +663,8 @@ def agreement(
     from ..run.agreement import compare_judgments
 
     result = compare_judgments(run_a, other, metric)
+    from rich.table import Table
+
     table = Table(title=f"agreement: {result['A']} vs {result['B']}")
     for column in ("metric", "items", "kappa", "spearman", "pearson", "alpha"):
         table.add_column(column, justify="left" if column == "metric" else "right")

@@ -1,0 +1,62 @@
+"""`geomeval run ...` goes through an app of the run command alone (cli.commands.run_only_app),
+so a run neither builds every other command's parameters nor imports the benchmark groups'
+modules, and rich loads only when something is drawn: what a user sees must be the whole app's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from geomeval.cli import full_app
+from geomeval.cli.commands import run_only_app
+
+GROUP_MODULES = ("geomeval.cli.capgeo", "geomeval.cli.ggb", "geomeval.cli.geoeval", "geomeval.cli.me2")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "--help"],
+        ["run"],
+        ["run", "geolaux"],
+        ["run", "geolaux", "--model", "baseline:random", "--judgee", "x"],
+        ["run", "geolaux", "--model", "baseline:random", "--concurrency", "0"],
+        ["run", "geolaux", "--model", "baseline:random", "--limit", "zero"],
+    ],
+)
+def test_the_run_only_app_answers_as_the_whole_app(args: list[str]) -> None:
+    runner = CliRunner()
+    whole = runner.invoke(full_app(), args, prog_name="geomeval", terminal_width=100)
+    alone = runner.invoke(run_only_app(), args, prog_name="geomeval", terminal_width=100)
+    assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
+    assert "Usage: geomeval run" in whole.output
+
+
+def test_a_run_imports_no_benchmark_group_and_draws_as_before(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    probe = (
+        "import sys\n"
+        f"sys.argv = ['geomeval', 'run', 'geolaux', '--model', 'baseline:random', '--limit', '3', '--out', {str(out)!r}]\n"
+        "import geomeval.cli\n"
+        "import geomeval.run.runner as runner\n"
+        "started = []\n"
+        "real = runner.run\n"
+        "def watched(*a, **k):\n"
+        "    started.append('rich.console' in sys.modules)\n"
+        "    return real(*a, **k)\n"
+        "runner.run = watched\n"
+        "try:\n    geomeval.cli.main()\nexcept SystemExit:\n    pass\n"
+        f"print('loaded', sorted(m for m in {GROUP_MODULES!r} if m in sys.modules), started, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # no group imported; rich not yet loaded when the run began
+    assert done.stderr.strip().splitlines()[-1] == "loaded [] [False]", done.stderr[-2000:]
+    # the bar drawn whole at the end (piped output), then the results table
+    assert "geolaux/geolaux" in done.stderr and "3/3" in done.stderr, done.stderr[-2000:]
+    shown = "".join(done.stdout.split())  # long paths wrap at the console's width
+    assert "GeoLaux·geolaux·baseline:random" in shown and f"results:{out / 'results.json'}" in shown
