@@ -166,3 +166,41 @@ def test_the_generation_counts_come_from_one_walk(tmp_path: Path) -> None:
     assert walks == aggregate_walks + 1
     assert results["generation"]["succeeded"] == 6 and results["generation"]["failed"] == 3
     assert results["generation"]["truncated_ids"] == ["g4"] and "succeeded" not in results
+
+
+def test_a_small_runs_records_are_decoded_by_the_first_walk_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A summary walks the kept records several times: below `MEMO_BYTES` of lines the first
+    whole walk's records serve the next walks (and indexing); a record added after it is in
+    the next walk; above the bound every walk decodes again (memory flat in the items)."""
+    from geomeval.run import keptrecords
+
+    decoded = 0
+    real = SampleRecord.from_dict
+
+    def counted(data: dict[str, object]) -> SampleRecord:
+        nonlocal decoded
+        decoded += 1
+        return real(data)
+
+    monkeypatch.setattr(SampleRecord, "from_dict", staticmethod(counted))
+    planned = [f"i{i}" for i in range(50)]
+    with KeptRecords(planned) as kept:
+        for item_id in planned[:40]:
+            kept.add(_record(item_id, 1.0))
+        walk = iter(kept)
+        next(walk)
+        walk.close()  # a walk left part way holds nothing
+        assert decoded == 1
+        first = [r.id for r in kept]
+        assert decoded == 41
+        assert [r.id for r in kept] == first and [r.id for r in kept[2:4]] == ["i2", "i3"] and kept[-1].id == "i39"
+        assert decoded == 41
+        kept.add(_record("i45", 0.0))
+        assert [r.id for r in kept][-1] == "i45" and kept[-1].scores["acc"].value == 0.0
+        assert decoded == 41 + 41  # the walk after the add decoded all 41 again; the index read what it held
+    decoded = 0
+    monkeypatch.setattr(keptrecords, "MEMO_BYTES", 100)
+    with KeptRecords(planned) as kept:
+        for item_id in planned:
+            kept.add(_record(item_id, 1.0))
+        assert len(list(kept)) == len(list(kept)) == 50 and decoded == 100
