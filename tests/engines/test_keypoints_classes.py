@@ -194,3 +194,32 @@ def test_prose_relations_stated_in_other_words(caption: str, expected: set[str])
 
 def test_the_origin_named_in_a_with_clause() -> None:
     assert "O(0, 0)" in numericals("Line g meets the x-axis at K, with O the origin.")
+
+
+@pytest.mark.parametrize(("caption", "expected", "absent"), [
+    ("KL is a diameter of the given circle W, and N is a point on it.", {"N on ⊙W"}, {"N on KL"}),
+    ("The line through Q and T touches circle W only at T.", {"QT tangent to ⊙W at T"}, set()),
+    ("Line g has a point N on it.", {"N on ℓg"}, set()),
+    ("Points K and L lie on the same line g.", {"K on ℓg", "L on ℓg"}, set()),
+    ("The segment KL has both its ends on circle W.", {"KL chord ⊙W"}, set()),
+    ("The two circles have one centre; the larger has radius 4 and the smaller radius 1.", {"concentric(⊙⁺, ⊙⁻)"}, set()),
+    ("Lines g and h are drawn. The perpendicular from Q to h meets h at T.", {"QT ⊥ ℓh", "T foot ℓh"}, set()),
+    ("KL is a diameter of ⊙W，M、N两点 lie on the circle.", {"M on ⊙W", "N on ⊙W"}, {"W on ⊙W"}),
+])
+def test_objects_named_in_other_words(caption: str, expected: set[str], absent: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got and not absent & got, got
+
+
+def test_an_angle_with_an_appositive_keeps_its_value() -> None:
+    assert "∠2 = 35°" in numericals("Angle 2, at K, is 35°.")
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("⊙W的半径为2，点Q在圆外。", {"Q outside ⊙W"}),
+    ("点Q位于⊙W的内部。", {"Q inside ⊙W"}),
+    ("直线g经过y轴上的点K(0,2)和x轴上的点L(4,0)。", {"K on y-axis", "L on x-axis"}),
+])
+def test_chinese_placements(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got

@@ -160,7 +160,7 @@ _BIG_WORDS = r"(?:larger|bigger|big|greater|outer)"
 # `two circles centred at O`, `two concentric circles have centre O`, `concentric circles with a common centre O`
 _CONCENTRIC = (
     r"\b(?:(?:the )?(?:two|2|both) )?(?:concentric circles|circles(?= (?:[a-z]{1,10} ){0,2}?(?:concentric|cent(?:re|er)e?d"
-    r" (?:at|on)|(?:a |the )?(?:common|same|shared) cent|(?:the |a )?cent(?:re|er) )))"
+    r" (?:at|on)|(?:a |the )?(?:common|same|shared) cent|(?:the |a |one )?cent(?:re|er)\b)))"
     r"(?: (?:[a-z]{1,10} ){0,2}?(?:concentric|cent(?:re|er)e?d (?:at|on)|(?:a |the )?(?:common|same|shared) cent(?:re|er)"
     rf"|(?:the |a )?cent(?:re|er))(?: (?:at |point |is )?{PT}{RB})?)?"
 )
@@ -393,7 +393,7 @@ _EN_SUBS: list[Sub] = [
          rf"(?:is |at |being )?)(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
     _sub(("perpendicular from", "perpendicular is", "perpendicular was"),
          rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: is| was)?(?: drawn| dropped)? from (?:point )?({PT}){RB} (?:to|onto) "
-         rf"(?:the )?line (?:ℓ)?([a-z]\d{{0,2}}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |line \2 |\2 )?at |meeting (?:it |line \2 |\2 )?at "
+         rf"(?:the )?(?:line )?(?:ℓ)?([a-z]\d{{0,2}})(?![A-Za-z0-9']),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |line \2 |ℓ?\2 )?at |meeting (?:it |line \2 |ℓ?\2 )?at "
          rf"|with (?:the |its )?foot (?:at )?|whose foot is |at )(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ line \2 at \3"),
     _sub(("altitude from", "height from", "median from"),
          rf"\b(?:the )?(median|altitude|height)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB} (?:lands|falls|drops|comes down) "

@@ -24,7 +24,7 @@ OBJW = (
     "(?:(?i:the |a |an |line |lines |straight line |segment |segments |line segment |side |sides |edge |chord "
     "|diagonal |diagonals |diameter |radius |ray |median |altitude |base |leg |hypotenuse |triangle |quadrilateral |square "
     "|rectangle |parallelogram |rhombus |trapezoid |polygon |pentagon |hexagon |extension of |extended line of "
-    "|tangent line |arc |equilateral |isosceles |right |regular |circumference of |boundary of |face |bottom face |top face |second |third |fourth |another |other )){0,3}"
+    "|tangent line |arc |equilateral |isosceles |right |regular |circumference of |boundary of |face |bottom face |top face |second |third |fourth |another |other |same )){0,3}"
 )
 
 

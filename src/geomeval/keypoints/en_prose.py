@@ -44,6 +44,16 @@ def _length_of_last(m: re.Match[str]) -> str:
 _SEG_ONLY = re.compile(rf"(?<![A-Za-z0-9'∠⊙△-]){SEG}(?![A-Za-z0-9'(-])")
 
 PROSE_SUBS: list[Sub] = [
+    # `the line through P and A`, `the line joining K and L`: line PA
+    _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
+         r"line \1\2"),
+    # `line l has a point Q on it`: Q lies on l
+    _sub(("point",), rf"\b((?:line )?ℓ?[a-z]\d{{0,2}}|{SEG}|{_CIRCLE}) has (?:a |the )?point ({PT}){RB} on (?:it|\1)\b", r"\2 lies on \1"),
+    # `AB has both its ends on the outer circle`: AB is a chord of it
+    _sub(("ends on", "endpoints on", "end points on"), rf"\b({SEG}){RB} has (?:both )?its (?:two )?(?:ends|endpoints|end points) on ",
+         r"\1 is a chord of "),
+    # `angle 1, at P, is 65°`: the angle's value
+    _sub((", is ", ", measures ", ", equals "), r"((?:∠ ?|\bangle )[0-9A-Zα-ω]{1,3}'?), [^,.;]{1,24}, (?:is|measures|equals) ", r"\1 = "),
     # `the lateral edge AA1, of length 3, is ⊥ …`: AA1 = 3, and AA1 is ⊥ …
     _sub(("of length", "with length"), rf"\b({SEG}){RB}, (?:of|with) length {_NUM}{_LONG},", r"\1 = \2, and \1"),
     _sub(("of length", "has length", "with length", "having length", "has a length"),

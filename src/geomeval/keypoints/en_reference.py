@@ -30,6 +30,7 @@ _OBJECT = re.compile(
     r"(?P<icircle>\b(?:the |its )?(?:incircle|circumcircle|inscribed circle|circumscribed circle)(?: of (?:the )?(?:triangle |△ ?)?"
     r"[A-Z][A-Z0-9']{2,16})? (?:has|with) (?:its )?(?:centre|center) (?:at )?(?:point )?(?P<ic>[A-Z][0-9']{0,2})(?![A-Za-z0-9']))"
     r"|(?P<circle>(?:\bcircle |⊙ ?)(?P<cn>[A-Z][0-9']{0,2})(?![A-Za-z0-9']))"
+    r"|(?P<ucircle>\bthe (?:base |given |same |first |second )?circle\b(?! ?[A-Z⊙]))"
     r"|(?P<line>\blines? (?P<ln>[a-w][0-9]{0,2})(?![A-Za-z0-9'_]))"
     r"|(?P<axis>\b(?:the )?(?P<ax>[xy])-axis\b)"
     r"|(?P<curve>\b(?:the )?(?P<cv>parabola|hyperbola|ellipse|curve|graph)\b)"
@@ -74,6 +75,8 @@ def _surface(m: re.Match[str]) -> tuple[str, str]:
         return "circle", "⊙" + m.group("cn")
     if m.group("icircle"):  # `the incircle of triangle ABC has centre I`: circle I
         return "circle", "⊙" + m.group("ic")
+    if m.group("ucircle"):  # `a diameter of the base circle, and C is a point on it`: the circle in context
+        return "circle", "the circle"
     if m.group("line"):
         return "line", "line " + m.group("ln")
     if m.group("axis"):

@@ -111,7 +111,10 @@ def _on_midpoint(m: re.Match[str], b: Builder, off: int) -> None:
 
 def _on_on(m: re.Match[str], b: Builder, off: int) -> None:
     target = canon(m.group("o"), b, off + m.start())
-    for p in subjects(_PNAME_RE.findall(m.group("pts")), m):
+    pts = _PNAME_RE.findall(m.group("pts"))
+    if m.start("pts") > 0 and m.string[m.start("pts") - 1] in "⊙∠△":  # `⊙O,C, D lie on`: O names the circle, not a point
+        pts = pts[1:]
+    for p in subjects(pts, m):
         if p != target:
             b.point(p)
             b.relation("on", p, target, text=m.group(0))

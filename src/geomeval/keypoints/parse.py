@@ -37,11 +37,12 @@ def parse_caption(text: str, language: str = "auto") -> KeypointSet:
         return KeypointSet()
     if language == "auto":
         if _is_mixed(text):  # each parser reads its own language's clauses; the union is the caption's
-            return KeypointSet([*parse_zh(text), *parse_en(_ZH_TYPE_WORDS.sub(_en_word, text))])
+            return KeypointSet([*parse_zh(text), *parse_en(_ZH_TYPE_WORDS.sub(_en_word, _ZH_LIST.sub(lambda m: ", " if m.group(0) == "、" else "", text)))])
         language = detect_language(text)
     return parse_zh(text) if language == "zh" else parse_en(text)
 
 
+_ZH_LIST = re.compile(r"(?<=[A-Z0-9'])、|(?<=[A-Z0-9'])(?:两|三|四)(?:个)?点(?= )")  # `C、D两点 lie on …`: C, D lie on …
 _EN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z][a-z]+")
 _EN_FUNCTION_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:is|are|the|of|and|at|on|with|lies|meets?|drawn|in|to|has|have|an?|from|by|its"
                                 r"|where|which|that|through|bisects|touches|intersects?|perpendicular|parallel|midpoint|tangent)(?![A-Za-z])")

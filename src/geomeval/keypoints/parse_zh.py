@@ -159,6 +159,10 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
 
 
 _ZH_SUBS: list[Sub] = [
+    _sub(("圆外", "圆内"), r"(?<=在|于)圆(?=外|内)", "⊙"),  # `点P在圆外`: outside the circle in context
+    # `经过x轴上的点A(−1,0)、B(3,0)`: points on an object, named after it
+    _sub(("上的点", "上的一点"), rf"(?:经过|过|有)?((?:直线|线段)?(?:[xyz]-axis|[xyz]轴|ℓ?[a-z]\d{{0,2}}|{SEG}|⊙{PT}))上的(?:一)?点((?:{PT}{RB}(?:\([^()]{{1,20}}\))?(?:、|,|和)?){{1,4}})",
+         lambda m: f"点{m.group(2).rstrip('、,和')}在{m.group(1)}上,"),
     _sub(("▱",), r"▱", "平行四边形"),
     _sub(("为圆心", "为公共圆心"), rf"以(?:点)?{PT}{RB}为(?:公共)?圆心(?:画|作)?(?:了)?(?:大、小|大小|一大一小)?(?:两个|两|2个)圆", "⊙" + BIG + "与⊙" + SMALL + "同心,"),
     _sub(("side", "segment", "edge"), rf"(?<![a-z])(?:side|segment|edge) ?(?={PT})", ""),
@@ -513,7 +517,7 @@ RELATION_RULES = RuleSet([
     Rule(("平分",), re.compile(f"(?P<s>{SEG})平分(?P<ang>{ANG})"), _on_bisects),
     Rule(("平分",), re.compile(f"(?P<a>{SEG})平分{ANG},?交{obj('b')}于(?:点)?(?P<pts>{PNAME})"), _on_intersect),
     Rule(("心",), re.compile(f"(?:点)?(?P<p>{PNAME})(?:是|为){obj('s')}的(?P<k>外心|内心|重心|垂心|中心|圆心)"), _on_centre),
-    Rule(("内", "外"), re.compile(f"(?:点)?(?P<p>{PNAME})(?:在|是){obj('s')}(?P<w>内部|内|外部|外)"), _on_inside),
+    Rule(("内", "外"), re.compile(f"(?:点)?(?P<p>{PNAME})(?:在|是|位于){obj('s')}的?(?P<w>内部|内|外部|外)"), _on_inside),
     Rule(("内接",), re.compile(f"{obj('a')}内接于{obj('b')}"), partial(_on_inscribed, False)),
     Rule(("外切于",), re.compile(f"{obj('a')}外切于{obj('b')}"), partial(_on_inscribed, True)),
     Rule(("外接圆", "内切圆"), re.compile(f"{obj('a')}(?:是|为){obj('b')}的(?P<w>外接圆|内切圆)"),
