@@ -223,3 +223,8 @@ def test_an_angle_with_an_appositive_keeps_its_value() -> None:
 def test_chinese_placements(caption: str, expected: set[str]) -> None:
     got = relations(caption)
     assert expected <= got, got
+
+
+def test_a_circumcircle_is_no_outside_point() -> None:
+    got = relations("⊙W是△KLM的外接圆。")
+    assert "KLM inscribed ⊙W" in got and not any("outside" in r for r in got), got

@@ -517,7 +517,7 @@ RELATION_RULES = RuleSet([
     Rule(("平分",), re.compile(f"(?P<s>{SEG})平分(?P<ang>{ANG})"), _on_bisects),
     Rule(("平分",), re.compile(f"(?P<a>{SEG})平分{ANG},?交{obj('b')}于(?:点)?(?P<pts>{PNAME})"), _on_intersect),
     Rule(("心",), re.compile(f"(?:点)?(?P<p>{PNAME})(?:是|为){obj('s')}的(?P<k>外心|内心|重心|垂心|中心|圆心)"), _on_centre),
-    Rule(("内", "外"), re.compile(f"(?:点)?(?P<p>{PNAME})(?:在|是|位于){obj('s')}的?(?P<w>内部|内|外部|外)"), _on_inside),
+    Rule(("内", "外"), re.compile(f"(?:点)?(?P<p>{PNAME})(?:在|是|位于){obj('s')}的?(?P<w>内部|内|外部|外)(?![接切心角])"), _on_inside),
     Rule(("内接",), re.compile(f"{obj('a')}内接于{obj('b')}"), partial(_on_inscribed, False)),
     Rule(("外切于",), re.compile(f"{obj('a')}外切于{obj('b')}"), partial(_on_inscribed, True)),
     Rule(("外接圆", "内切圆"), re.compile(f"{obj('a')}(?:是|为){obj('b')}的(?P<w>外接圆|内切圆)"),
