@@ -228,3 +228,25 @@ def test_chinese_placements(caption: str, expected: set[str]) -> None:
 def test_a_circumcircle_is_no_outside_point() -> None:
     got = relations("⊙W是△KLM的外接圆。")
     assert "KLM inscribed ⊙W" in got and not any("outside" in r for r in got), got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The points S and T divide KL and KM into two equal parts respectively.", {"S midpoint KL", "T midpoint KM"}),
+    ("Point S cuts the segment KL in half.", {"S midpoint KL"}),
+    ("Two medians drawn, KS and LT, meet at G.", {"KS is a median", "LT is a median"}),
+    ("In circle W the chords, KL and MN, meet at T.", {"KL chord ⊙W", "MN chord ⊙W"}),
+    ("Line g is drawn through K and forms a right angle with line h.", {"ℓg ⊥ ℓh"}),
+    ("Line g also passes through K.", {"K on ℓg"}),
+    ("⊙W的弦KL与弦MN交于点T。", {"KL chord ⊙W", "MN chord ⊙W"}),
+    ("从顶点K向底边LM作垂线，垂足为N。", {"KN ⊥ LM", "N foot LM"}),
+    ("KLMN是一个直角梯形，上底KN与下底LM平行。", {"KN ∥ LM"}),
+    ("棱长为2的正方体中有一个内切球。", {"sphere inscribed cube"}),
+])
+def test_constructions_and_roles_in_other_words(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got
+
+
+def test_lengths_in_prose_clauses() -> None:
+    assert {"ST = 4", "KS = 9"} <= numericals("The segment ST joining them is 4 long, and KS (which is 9 long) is drawn.")
+    assert "side length of sphere = 2" not in numericals("棱长为2的正方体中有一个内切球。")

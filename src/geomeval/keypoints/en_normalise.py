@@ -692,7 +692,7 @@ def _line_through(m: re.Match[str]) -> str:
     midpoint = f", {p} is the midpoint of {seg}" if mid and seg else ""
     return f"{line} passes through {p}{midpoint}, {line}"
 _LINE_EQUATION_VERB = re.compile(r"(?:\bline ℓ?|ℓ)([a-z]\d{0,2})(?:: ?|, (?:with (?:the |its )?equation|whose equation is|of equation) )([^,;.:]{1,30}?),?"
-                                 r" (meets|touches|cuts|intersects|crosses|is tangent to)\b")
+                                 r" (meets|touches|cuts|intersects|crosses|is tangent to|passes through|goes through)\b")
 _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and (?:line )?(?P<b>ℓ[a-z]\d{0,2})(?P<eb>: ?[^,;]{1,30}?)"
                              r" (?P<v>intersect|meet|cross)")
 

@@ -44,6 +44,21 @@ def _length_of_last(m: re.Match[str]) -> str:
 _SEG_ONLY = re.compile(rf"(?<![A-Za-z0-9'∠⊙△-]){SEG}(?![A-Za-z0-9'(-])")
 
 PROSE_SUBS: list[Sub] = [
+    # `M and N cut the sides AB and AC in half respectively`, `D divides BC into two equal parts`: midpoints
+    _sub(("in half", "equal parts"), rf"\b({PT}){RB} and ({PT}){RB} (?:cut|divide|split) (?:the )?(?:sides |segments |edges )?({SEG}){RB} and ({SEG}){RB}"
+         r" (?:in half|into two equal parts)(?:,? respectively)?", r"\1 and \2 are the midpoints of \3 and \4 respectively"),
+    _sub(("in half",), rf"\b({PT}){RB} (?:cuts|divides|splits) (?:the )?(?:side |segment |edge )?({SEG}){RB} in half", r"\1 is the midpoint of \2"),
+    # `the segment MN joining them is 4 long`, `AD (which is 9 long)`: the segment's length
+    _sub((" long",), rf"\b({SEG}){RB}(?: [a-z]{{1,12}}){{0,3}},? (?:\((?:which |that )?)?is {_NUM} (?:units? |cm )?long\)?", r"\1 = \2"),
+    # `two of its medians drawn, AD and BE`, `two chords, AB and CD, cross`: the role of each listed segment
+    _sub(("medians", "altitudes", "diagonals", "chords"), rf"\b(?:two |three )?(?:of )?(?:its |the )?(medians|altitudes|diagonals|chords)(?: drawn| are drawn)?,"
+         rf" ({SEG}){RB}((?: = {NUMC})?) and ({SEG}){RB},?", r"\1 \2\3 and \4"),
+    # `m goes through A and makes a right angle with l`: m ⊥ l
+    _sub(("right angle with", "right angles with"), rf"\b((?:line ℓ?|ℓ)[a-z]\d{{0,2}}|{SEG}){RB}([^.;]{{0,60}}?),? and (?:makes|forms) (?:a )?right angles? with\b",
+         r"\1\2, and \1 is perpendicular to"),
+    _sub(("right angle with", "right angles with"), r"\b(?:makes|forms|making|forming) (?:a )?right angles? with\b", "is perpendicular to"),
+    # `line m also goes through A`: the adverb between a subject and its verb
+    _sub(("also ", "then ", "again "), r"\b(?:also|then|again) (passes|goes|runs|lies|meets|crosses|cuts|intersects|touches)\b", r"\1"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
