@@ -60,3 +60,26 @@ def test_a_run_imports_no_benchmark_group_and_draws_as_before(tmp_path: Path) ->
     assert "geolaux/geolaux" in done.stderr and "3/3" in done.stderr, done.stderr[-2000:]
     shown = "".join(done.stdout.split())  # long paths wrap at the console's width
     assert "GeoLaux·geolaux·baseline:random" in shown and f"results:{out / 'results.json'}" in shown
+
+
+def test_only_the_geomeval_process_freezes_its_start_up_for_the_collector(tmp_path: Path) -> None:
+    """The `geomeval` command, alone in its process, moves its start-up state out of the
+    collector's sight when the run starts (commands.FREEZE_AT_START); code that calls `main`
+    and goes on keeps a collector that sees everything."""
+    script = tmp_path / "geomeval"  # what the installed entry point is named: the process is the command's
+    script.write_text(
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0, file=sys.stderr))\n"
+        "from geomeval.cli import main\n"
+        "main()\n",
+        encoding="utf-8",
+    )
+    args = ["run", "geolaux", "--model", "baseline:random", "--limit", "2"]
+    owned = subprocess.run([sys.executable, str(script), *args, "--out", str(tmp_path / "a")],
+                           capture_output=True, text=True, timeout=300)
+    assert owned.returncode == 0 and owned.stderr.strip().splitlines()[-1] == "frozen True", owned.stderr[-2000:]
+    probe = (f"import gc, sys\nsys.argv = ['geomeval', *{args!r}, '--out', {str(tmp_path / 'b')!r}]\n"
+             "import geomeval.cli\ntry:\n    geomeval.cli.main()\nexcept SystemExit:\n    pass\n"
+             "print('frozen', gc.get_freeze_count() > 0, file=sys.stderr)\n")
+    called = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert called.returncode == 0 and called.stderr.strip().splitlines()[-1] == "frozen False", called.stderr[-2000:]

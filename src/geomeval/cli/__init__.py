@@ -131,7 +131,8 @@ def _exit_now(code: object) -> NoReturn:
     """End the process as the interpreter would, less the teardown of every module and object
     (about 0.1 s after a run, everything written: most of the tail a bare client does not
     have): threads that are not daemons joined and executors shut down (threading's own exit
-    step), garbage collected (what a cycle held is closed), atexit functions run (logging
+    step), garbage collected (what a cycle held is closed; a run's start-up state is frozen,
+    commands.FREEZE_AT_START), atexit functions run (logging
     flushed, temporary folders removed), the streams flushed, then `os._exit`."""
     import gc
     import os
@@ -157,6 +158,7 @@ def main() -> None:
     2, whatever click it bundles); errors the user can fix print one line and exit 2; any other
     exception is a bug and shows its traceback. A process that is the command alone ends
     without the interpreter's teardown (`_exit_now`)."""
+    commands.FREEZE_AT_START = _owns_process()
     try:
         _main()
     except SystemExit as exc:
