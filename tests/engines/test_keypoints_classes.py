@@ -250,3 +250,27 @@ def test_constructions_and_roles_in_other_words(caption: str, expected: set[str]
 def test_lengths_in_prose_clauses() -> None:
     assert {"ST = 4", "KS = 9"} <= numericals("The segment ST joining them is 4 long, and KS (which is 9 long) is drawn.")
     assert "side length of sphere = 2" not in numericals("棱长为2的正方体中有一个内切球。")
+
+
+@pytest.mark.parametrize(("caption", "expected", "absent"), [
+    # `it` after a clause whose subject was `it`: the topic, not the object named in that clause
+    ("The ellipse has foci F1 and F2; it does not cross the y-axis. K and L are two points on it.",
+     {"K on ellipse", "L on ellipse"}, {"K on y-axis", "L on y-axis"}),
+    ("Line g is tangent to circle W at T; it meets the x-axis at K, and Q is a point on it.", {"Q on ℓg"}, {"Q on x-axis"}),
+])
+def test_it_continues_the_topic(caption: str, expected: set[str], absent: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got and not absent & got, got
+
+
+@pytest.mark.parametrize(("candidate", "reference"), [
+    ("The parabola y = x^2 - 1 has vertex V; it does not meet the x-axis. K and L are two points on it.",
+     "The parabola y = x^2 - 1 meets the x-axis at K and L."),
+    ("Circles K and L are not tangent to each other; S is on circle K.", "Circles K and L are tangent at S."),
+    ("KL is not a chord of circle W.", "KL is a chord of circle W."),
+    ("Line g does not make a right angle with line h.", "Line g is perpendicular to line h."),
+    ("⊙K与⊙L不相切。", "⊙K与⊙L相切。"),
+])
+def test_a_denied_relation_is_not_credited(candidate: str, reference: str) -> None:
+    result = score_captions(candidate, reference)
+    assert result["relation"].tp == 0, result.report()

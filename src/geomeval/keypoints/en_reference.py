@@ -46,7 +46,7 @@ _PRONOUN = re.compile(r"(?<![A-Za-z'])(?:(?P<p>[Ii]t)|(?P<they>[Tt]hey)|(?P<its>
                       r"|(?<=[A-Za-z0-9°'] and )(?P<verb>)(?=(?:touches|meets|crosses|cuts|intersects|is tangent to|passes through|bisects"
                       r"|is parallel to|is perpendicular to|runs parallel to|lies on) )"
                       r"|(?<=[A-Za-z0-9°'] and )(?P<pverb>)(?=(?:cross|meet|intersect) (?:each other )?at )")
-_SUBJECT_VERB = re.compile(r" (?:also |then |again )?(?:is|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects"
+_SUBJECT_VERB = re.compile(r" (?:also |then |again )?(?:is|does|never|cannot|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects"
                            r"|has|meets|reaches|hits)\b")
 _VERB = re.compile(r"\b(?:is|are|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects|has|reaches|hits)\b")
 _ROLE = re.compile(r" (perpendicular bisector|angle bisector|diameter|chord|median|altitude|tangent|radius|diagonals|diagonal)\b")
@@ -151,6 +151,9 @@ def resolve_pronouns(text: str) -> str:
             name = _subject_before(text, clause, objects, starts, bounds, resolved)
         elif _OBJECT_BEFORE.search(text[max(0, pos - 16) : pos]):
             name = _object_before(text, clause, pos, objects, starts)
+            named_in = bounds[bisect_left(bounds, _position(name, clause, objects, starts) + 1) - 1] if name else -1
+            if named_in in resolved and resolved[named_in] != name:  # `it does not meet the x-axis. A is on it`: the topic
+                name = resolved[named_in]
         if name is None:
             continue
         if subject_here:
@@ -162,6 +165,14 @@ def resolve_pronouns(text: str) -> str:
         return text
     out.append(text[last:])
     return "".join(out)
+
+
+def _position(name: str, before: int, objects: list[tuple[int, str, str]], starts: list[int]) -> int:
+    """Where `name` was last named before `before` (-1 when it was not)."""
+    for j in range(bisect_left(starts, before) - 1, -1, -1):
+        if objects[j][2] == name:
+            return objects[j][0]
+    return -1
 
 
 def _subject(clause: int, end: int, objects: list[tuple[int, str, str]], starts: list[int]) -> tuple[int, str, str] | None:

@@ -698,7 +698,7 @@ RELATION_RULES = RuleSet([
          rx(f"(?P<pts>{list_of(PNAME, SEP, 2)}) (?P<v>(?i:is|are)) (?i:the )?(?:(?i:left|right|upper|lower|two) )?(?P<k>(?i:foci|focus|vertex|vertices))"
             f" (?i:of) (?i:the )?(?P<c>(?i:ellipse|parabola|hyperbola))\\b"), _on_curve_point),
     Rule(("ellipse", "parabola", "hyperbola"),
-         rx(f"(?P<pts>{list_of(PNAME, SEP, 3)}) (?P<v>(?i:lies|lie|is|are|is a point|is a moving point|is any point)) (?i:on) (?i:the )?"
+         rx(f"(?P<pts>{list_of(PNAME, SEP, 3)}) (?P<v>(?i:lies|lie|is|are|is a point|is a moving point|is any point|are (?:two |three )?points)) (?i:on|of) (?i:the )?"
             f"(?P<c>(?i:ellipse|parabola|hyperbola))\\b"), _on_curve_point),
     Rule(("divides",), rx(f"(?P<p>{PNAME}) (?i:divides) (?P<s>{SEG}) (?i:in the ratio of|in the ratio|in a ratio of) "
                                   f"(?P<a>{NUMC}) ?: ?(?P<b>{NUMC})"), _on_divides),
