@@ -274,3 +274,21 @@ def test_it_continues_the_topic(caption: str, expected: set[str], absent: set[st
 def test_a_denied_relation_is_not_credited(candidate: str, reference: str) -> None:
     result = score_captions(candidate, reference)
     assert result["relation"].tp == 0, result.report()
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # the card's known misses, each as a class
+    ("The altitude from K, namely KH, is drawn to LM.", {"HK is an altitude"}),
+    ("The median through vertex K, that is KS, has length 5.", {"KS is a median"}),
+    ("QR is a common tangent of circles W and V.", {"QR tangent to ⊙W", "QR tangent to ⊙V"}),
+    ("⊙J在△KLM内部, 与LM相切于P, 与KM相切于Q.", {"LM tangent to ⊙J at P", "KM tangent to ⊙J at Q"}),
+    ("chord KL of the larger circle 与小圆相切于点T.", {"KL tangent to ⊙⁻ at T"}),
+    ("Line QK touches circle W at K, 并且QL与⊙W相切于L.", {"KQ tangent to ⊙W at K", "LQ tangent to ⊙W at L"}),
+])
+def test_known_misses_read_as_classes(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got
+
+
+def test_a_median_named_after_namely_keeps_its_length() -> None:
+    assert "KS = 5" in numericals("The median through vertex K, that is KS, has length 5.")

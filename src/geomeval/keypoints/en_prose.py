@@ -59,6 +59,13 @@ PROSE_SUBS: list[Sub] = [
     _sub(("right angle with", "right angles with"), r"\b(?:makes|forms|making|forming) (?:a )?right angles? with\b", "is perpendicular to"),
     # `line m also goes through A`: the adverb between a subject and its verb
     _sub(("also ", "then ", "again "), r"\b(?:also|then|again) (passes|goes|runs|lies|meets|crosses|cuts|intersects|touches)\b", r"\1"),
+    # `the median from A, namely AD, has length 9`: AD is a median
+    _sub(("namely", "that is", "i.e."), rf"\b[Tt]he (median|altitude|height|angle bisector|bisector) (?:from|through|at) (?:the )?(?:vertex |point )?({PT}){RB},?"
+         rf" (?:namely|that is|i\.e\.,?|which is) (?:segment )?({SEG}){RB}", r"\3 is the \1, and \3"),
+    # `KL is a common tangent of circles W and V`: tangent to each
+    _sub(("common tangent",), rf"\b({SEG}|(?:line )?ℓ?[a-z]\d{{0,2}}){RB} is (?:a|the) common tangent(?: line)? (?:of|to) (?:the )?(?:two )?(?:circles )?"
+         rf"({_CIRCLE}|{PT}{RB}) and ({_CIRCLE}|{PT}{RB})",
+         lambda m: " and ".join(f"{m.group(1)} is tangent to {c if c[0] in '⊙c' else 'circle ' + c}" for c in (m.group(2), m.group(3)))),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),

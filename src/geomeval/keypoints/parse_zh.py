@@ -273,6 +273,12 @@ _MIXED_WORDS = [(re.compile(p), r) for p, r in (
     (r"(?i)(?<![A-Za-z])(?:and|with|while|where)(?![A-Za-z]) ?", ","),
 )]
 _HAS_WORD = re.compile(r"[a-z]{3,}")
+# `chord AB of the big circle 与小圆相切`: an English phrase between a name and its Chinese verb
+_EN_APPOSITIVE = re.compile(r"(?<=[A-Z0-9'])(?: (?:of|in|on|inside) (?:the |a |an )?(?:[a-z]{1,12} ){0,2}"
+                            r"(?:circle|triangle|square|rectangle|line|segment|figure)s?) ?(?=与|和|交|切|垂直|平行|⊥|∥)")
+_EN_GLUE = re.compile(r"(?<![A-Za-z])([a-z]{2,}) (?=[A-Z])")  # `chord AB与…`: the English word would join the name once spaces go
+# `⊙I在三角形内部,与BC相切于D,与CA相切于E`: a clause starting with 与 has the circle or line before it as its subject
+_ELIDED_WITH = re.compile(rf"(?P<s>⊙{PT}{RB}|ℓ[a-z]\d{{0,2}}|直线{SEG})(?P<rest>[^;。.]{{0,80}})")
 
 
 _BARE_MEETS_BEFORE = re.compile(r"(?<![A-Za-z0-9'_ℓ])([a-w]\d{0,2})(?=(?:与|和)(?:直线)?ℓ[a-w]\d{0,2}(?![A-Za-z0-9'_])(?:相)?交)")
@@ -284,7 +290,10 @@ def normalise(text: str) -> str:
     if _HAS_WORD.search(text):
         for pattern, repl in _MIXED_WORDS:
             text = pattern.sub(repl, text)
+        text = _EN_GLUE.sub(r"\1,", _EN_APPOSITIVE.sub("", text))
     text = apply_subs(_ZH_SUBS, text.replace(" ", ""))
+    if ",与" in text:
+        text = _ELIDED_WITH.sub(lambda m: m.group("s") + m.group("rest").replace(",与", f",{m.group('s')}与"), text)
     if "⊥" in text or "∥" in text:
         text = bare_line_names(text, space="")
     text = _line_names(text)
