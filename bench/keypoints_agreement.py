@@ -8,14 +8,16 @@ the first set lacks), each annotated by docs/keypoint_annotation_guide.md with t
 dimension the candidate caption deserves.
 
 The split is fixed and recorded (tests/data/keypoints_split.json): a pair is held out when
-sha1(id) mod 3 == 0, about a third of each set. Rules are changed looking at the tuning part
-only; the held-out part is scored, never inspected item by item, while rules change.
+sha1(id) mod 3 == 0, about a third of each set. Rules were changed looking at the tuning part
+only, the held-out part scored but not inspected item by item, for three rounds; in the fourth
+(issue #41, round 4) every set here was read, so none of them is unseen any more: the figure for
+captions nobody tuned on comes from sets written after that round and kept apart from the rules.
 
 Printed per dimension (elements, relations, numericals) and overall (the mean of the three
 dimensions' MAE): the mean absolute error |engine recall - annotated recall| over the items
 whose reference states something in that dimension (an engine N/A counts as 0), on
 
-- the held-out part (the figure to quote for captions the rules were not written on);
+- the held-out part (the figure to quote for unseen captions until round 4 read it);
 - k-fold cross-validation over all pairs (folds by sha1(id) mod k): the engine has no fitted
   parameter, so each fold's MAE is the MAE of the fixed rules on that fold; the mean over
   folds is the CV MAE and the spread between folds (min-max) says how stable it is. It is
@@ -144,7 +146,7 @@ def main() -> int:
     print(f"pairs: {len(rows)} ({sum(r['set'] == 'dev' for r in rows)} original dev, "
           f"{sum(r['set'] == 'wide' for r in rows)} wider); tuning {len(tune)}, held out {len(held)}")
     print("MAE |engine - annotation| per dimension; overall = mean of the three")
-    print(f"held-out      : {fmt(mae(held, got))}")
+    print(f"held-out      : {fmt(mae(held, got))}   (not inspected for three rounds; read in round 4)")
     folds = [mae([r for r in rows if bucket(r["id"], args.folds) == f], got) for f in range(args.folds)]
     line = []
     for dim in (*DIMS, "overall"):
@@ -154,13 +156,13 @@ def main() -> int:
     fresh = load_fresh()
     if fresh:
         got.update({r["id"]: engine_recall(r, engine) for r in fresh})
-        print(f"fresh set     : {fmt(mae(fresh, got))}   (all held out: never tuned on)")
+        print(f"fresh set     : {fmt(mae(fresh, got))}   (held out for three rounds; read in round 4)")
         both = held + fresh
         print(f"all held out  : {fmt(mae(both, got))}   (held-out part + fresh set, {len(both)} pairs)")
     fresh2 = load_fresh(FRESH2, "fresh2")
     if fresh2:
         got.update({r["id"]: engine_recall(r, engine) for r in fresh2})
-        print(f"fresh set 2   : {fmt(mae(fresh2, got))}   (all held out: written after the gaps were listed)")
+        print(f"fresh set 2   : {fmt(mae(fresh2, got))}   (written after the gaps were listed; read in round 4)")
     indep = load_fresh(INDEP, "indep")
     if indep:
         got.update({r["id"]: engine_recall(r, engine) for r in indep})
