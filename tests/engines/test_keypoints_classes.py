@@ -292,3 +292,16 @@ def test_known_misses_read_as_classes(caption: str, expected: set[str]) -> None:
 
 def test_a_median_named_after_namely_keeps_its_length() -> None:
     assert "KS = 5" in numericals("The median through vertex K, that is KS, has length 5.")
+
+
+@pytest.mark.parametrize(("caption", "expected", "absent"), [
+    # an object after `to`/`of` is no subject of the verb that follows it
+    ("The tangent at T to circle W meets line g at Q.", {"QT tangent to ⊙W at T", "Q on ℓg"}, {"ℓg ∩ ⊙W at Q"}),
+    ("Chord KL of circle W crosses line g at Q.", {"KL ∩ ℓg at Q"}, {"ℓg ∩ ⊙W at Q"}),
+    ("KH is perpendicular on LM.", {"HK ⊥ LM"}, set()),
+    ("S lies halfway along KL.", {"S midpoint KL"}, set()),
+    ("T is where KM and LN meet.", {"KM ∩ LN at T"}, set()),
+])
+def test_subjects_behind_prepositions_and_short_wordings(caption: str, expected: set[str], absent: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got and not absent & got, got

@@ -66,6 +66,10 @@ PROSE_SUBS: list[Sub] = [
     _sub(("common tangent",), rf"\b({SEG}|(?:line )?ℓ?[a-z]\d{{0,2}}){RB} is (?:a|the) common tangent(?: line)? (?:of|to) (?:the )?(?:two )?(?:circles )?"
          rf"({_CIRCLE}|{PT}{RB}) and ({_CIRCLE}|{PT}{RB})",
          lambda m: " and ".join(f"{m.group(1)} is tangent to {c if c[0] in '⊙c' else 'circle ' + c}" for c in (m.group(2), m.group(3)))),
+    # `KH is perpendicular on LM`, `S lies halfway along KL`, `T is where KM and LN meet`
+    _sub(("perpendicular on",), r"\bperpendicular (?:on|onto)\b", "perpendicular to"),
+    _sub(("halfway along",), rf"\b({PT}){RB} (?:lies|is) halfway along (?:the )?(?:segment |side )?({SEG}){RB}", r"\1 is the midpoint of \2"),
+    _sub(("is where",), rf"\b({PT}){RB} is where ", r"\1 is the point where "),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),

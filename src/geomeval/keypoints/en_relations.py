@@ -126,10 +126,19 @@ def _on_collinear(m: re.Match[str], b: Builder, off: int) -> None:
         b.relation("collinear", *pts, text=m.group(0))
 
 
+_OWNER_BEFORE = re.compile(f"(?P<o>{SEG}|ℓ[a-z]\\d{{0,2}}) (?:[a-z]{{1,12}} ){{0,2}}?of (?:the |a |an |line |circle |segment |side )*$")
+_PREPOSITION_BEFORE = re.compile(r"\b(?:to|of|from|through|onto|at) (?:the |a |an |line |circle |segment |side )*$")
+
+
 def _on_intersect(m: re.Match[str], b: Builder, off: int) -> None:
     x, y = canon(m.group("a"), b, off + m.start()), canon(m.group("b"), b, off + m.start())
     if x.startswith("∠") or y.startswith("∠") or x == y:
         return  # `the bisector of ∠ABC meets AC at D` is handled by its own rule
+    if m.start("a") == m.start() and _PREPOSITION_BEFORE.search(m.string, max(0, m.start() - 24), m.start()):
+        owner = _OWNER_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+        if owner is None:
+            return  # `the tangent at T to ⊙W meets g at Q`: ⊙W is no subject, the tangent meets g
+        x = canon(owner.group("o"), b, off + m.start())  # `chord PQ of the big circle cuts …`: PQ does
     for p in trim_list(_PNAME_RE.findall(m.group("pts")), m, "pts"):
         b.point(p)
         b.relation("intersect", x, y, p, text=m.group(0))
