@@ -305,3 +305,14 @@ def test_a_median_named_after_namely_keeps_its_length() -> None:
 def test_subjects_behind_prepositions_and_short_wordings(caption: str, expected: set[str], absent: set[str]) -> None:
     got = relations(caption)
     assert expected <= got and not absent & got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("⊙W的切线QT，切点为T。", {"QT tangent to ⊙W at T"}),
+    ("QT, a tangent to circle W, touches it at T.", {"QT tangent to ⊙W at T"}),
+    ("KL, a chord of circle W, meets line g at Q.", {"KL chord ⊙W", "KL ∩ ℓg at Q"}),
+])
+def test_tangents_and_chords_named_in_apposition(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert got == expected or expected <= got, got
+    assert len([r for r in got if "tangent" in r]) <= 1, got  # one tangency, not one with and one without its point

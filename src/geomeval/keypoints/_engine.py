@@ -159,6 +159,9 @@ class Builder:
         if any(k.kind == "angle_bisector" and k.value is not None for k in out):  # `BD bisects ∠ABC`: one bisector, its angle named
             named = {k.args for k in out if k.kind == "angle_bisector" and k.value is not None}
             out = [k for k in out if not (k.kind == "angle_bisector" and k.value is None and k.args in named)]
+        if any(k.kind == "tangent" and len(k.args) == 3 and not k.args[2] for k in out):  # `QT, a tangent to ⊙W, touches it at T`: one tangency
+            placed = {k.args[:2] for k in out if k.kind == "tangent" and len(k.args) == 3 and k.args[2]}
+            out = [k for k in out if not (k.kind == "tangent" and len(k.args) == 3 and not k.args[2] and k.args[:2] in placed)]
         return KeypointSet(out)
 
     def _species(self) -> dict[str, str]:

@@ -70,6 +70,9 @@ PROSE_SUBS: list[Sub] = [
     _sub(("perpendicular on",), r"\bperpendicular (?:on|onto)\b", "perpendicular to"),
     _sub(("halfway along",), rf"\b({PT}){RB} (?:lies|is) halfway along (?:the )?(?:segment |side )?({SEG}){RB}", r"\1 is the midpoint of \2"),
     _sub(("is where",), rf"\b({PT}){RB} is where ", r"\1 is the point where "),
+    # `QT, a tangent to circle W, touches it at T`: the appositive is a statement, the verb is QT's
+    _sub((", a ", ", an ", ", the "), rf"(?<![A-Za-z0-9'])({SEG}|ℓ[a-z]\d{{0,2}}){RB}, ((?:a|an|the) [a-z][^,;.]{{1,36}}), (touches|meets|cuts|crosses|intersects"
+         r"|passes through|bisects|is tangent to|is perpendicular to|is parallel to)\b", r"\1 is \2, and \1 \3"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),

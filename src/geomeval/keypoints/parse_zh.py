@@ -159,6 +159,7 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
 
 
 _ZH_SUBS: list[Sub] = [
+    _sub(("的切线",), rf"(⊙{PT}{RB})的切线((?:{SEG}|ℓ?[a-z]\d{{0,2}})(?![A-Za-z0-9']))(?!是|为)", r"\2是\1的切线"),  # `⊙O的切线PA，切点为A`
     _sub(("是一个", "是一条", "为一个"), r"(?<=[A-Z0-9'])(是|为)一(?:个|条)", r"\1"),  # `ABCD是一个直角梯形`
     _sub(("弦",), rf"弦({SEG})(与|和|、)弦({SEG})", r"弦\1\2\3"),  # `⊙O的弦AB与弦CD`: both chords
     _sub(("内切球",), rf"({SOLIDWORD})(?:{SOLID_NAME})?(?:内|中)有(?:一个)?内切球", r"\1,球内切于\1"),  # `正方体内有一个内切球`
