@@ -316,3 +316,13 @@ def test_tangents_and_chords_named_in_apposition(caption: str, expected: set[str
     got = relations(caption)
     assert got == expected or expected <= got, got
     assert len([r for r in got if "tangent" in r]) <= 1, got  # one tangency, not one with and one without its point
+
+
+@pytest.mark.parametrize(("caption", "expected", "absent"), [
+    ("KL is 2 root 3.", {"KL = 2√3"}, {"KL = 2"}),
+    ("KL is the square root of 3.", {"KL = √3"}, set()),
+    ("A circle of radius 3 centred at W.", {"radius of ⊙W = 3"}, {"radius = 3"}),
+])
+def test_values_in_words(caption: str, expected: set[str], absent: set[str]) -> None:
+    got = numericals(caption)
+    assert expected <= got and not absent & got, got

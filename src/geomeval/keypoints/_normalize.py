@@ -74,7 +74,8 @@ _SIMPLE_PAREN = re.compile(r"\(([-\d.√π]{1,12}|[a-z]\^\d)\)(?=/)|(?<=/)\(([\d
 _SPACES = re.compile(r" {2,}")
 _NEEDS_SYMBOL_SPACE = re.compile(r"[∠△⊙⌒(] | [,.;:)]")
 _SYMBOL_SPACE = re.compile(r"(?<=[∠△⊙⌒]) +| +(?=[,.;:)](?!\d))|(?<=\() +")
-_SQRT_WORD = re.compile(r"(?i)\bsqrt ?")
+_SQRT_WORD = re.compile(r"(?i)\bsqrt ?|\b(?:the )?square root of ?(?=\d)|(?<=\d )root ?(?=\d)|\broot ?(?=\d)")
+_DIGIT_ROOT = re.compile(r"(?<=\d) √")  # `2 root 3`: 2√3
 _PI_WORD = re.compile(r"(?<=[\d/( ])pi\b|\bpi(?=/)")
 _DEGREE_WORD = re.compile(r"(?<=\d) ?(?:degrees?|deg)\b", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?<=[A-Z0-9])'s\b")
@@ -114,8 +115,10 @@ def common(text: str) -> str:
         text = _latex(text)
     if "_" in text:
         text = _SUBSCRIPT.sub(_subscript, text)
-    if "sqrt" in text or "SQRT" in text:
+    if "sqrt" in text or "SQRT" in text or "root" in text:
         text = _SQRT_WORD.sub("√", text)
+        if "√" in text:
+            text = _DIGIT_ROOT.sub("√", text)
     if "pi" in text:
         text = _PI_WORD.sub("π", text)
     if "deg" in text or "DEG" in text or "Deg" in text:

@@ -73,6 +73,9 @@ PROSE_SUBS: list[Sub] = [
     # `QT, a tangent to circle W, touches it at T`: the appositive is a statement, the verb is QT's
     _sub((", a ", ", an ", ", the "), rf"(?<![A-Za-z0-9'])({SEG}|ℓ[a-z]\d{{0,2}}){RB}, ((?:a|an|the) [a-z][^,;.]{{1,36}}), (touches|meets|cuts|crosses|intersects"
          r"|passes through|bisects|is tangent to|is perpendicular to|is parallel to)\b", r"\1 is \2, and \1 \3"),
+    # `a circle of radius 3 centred at W`: circle W of radius 3
+    _sub(("centred", "centered", "center", "centre"), rf"\b(?:a |the )?circle (?:of|with) radius {_NUM},? (?:centred|centered|with centre|with center|whose centre is|whose center is) (?:at )?(?:point )?({PT}){RB}",
+         r"circle \2 of radius \1"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
