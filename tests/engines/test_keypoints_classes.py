@@ -326,3 +326,14 @@ def test_tangents_and_chords_named_in_apposition(caption: str, expected: set[str
 def test_values_in_words(caption: str, expected: set[str], absent: set[str]) -> None:
     got = numericals(caption)
     assert expected <= got and not absent & got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The lines g1 and g2 are perpendicular and meet at Q.", {"ℓg1 ⊥ ℓg2", "ℓg1 ∩ ℓg2 at Q"}),
+    ("g1 ⊥ g2 and they meet at Q.", {"ℓg1 ⊥ ℓg2", "ℓg1 ∩ ℓg2 at Q"}),
+    ("KL and MN are perpendicular and cross at T.", {"KL ⊥ MN", "KL ∩ MN at T"}),
+    ("The line y = x + 2 cuts the ellipse x^2/4 + y^2 = 1 at K and L.", {"K on ellipse", "L on ellipse"}),
+])
+def test_a_pair_stated_and_then_meeting(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got

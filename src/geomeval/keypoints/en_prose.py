@@ -76,6 +76,14 @@ PROSE_SUBS: list[Sub] = [
     # `a circle of radius 3 centred at W`: circle W of radius 3
     _sub(("centred", "centered", "center", "centre"), rf"\b(?:a |the )?circle (?:of|with) radius {_NUM},? (?:centred|centered|with centre|with center|whose centre is|whose center is) (?:at )?(?:point )?({PT}){RB}",
          r"circle \2 of radius \1"),
+    # `lines g1 and g2 are perpendicular and meet at Q`, `g1 ⊥ g2 and they meet at Q`: the same pair meets there
+    _sub((" and meet at", " and intersect at", " and cross at", " and they meet", " and they intersect", " and they cross"),
+         rf"\b((?:lines? )?ℓ?[a-z]\d{{0,2}}|{SEG}){RB}( and | ?[⊥∥] ?)((?:line )?ℓ?[a-z]\d{{0,2}}|{SEG}){RB}((?: are (?:mutually )?(?:perpendicular|parallel)"
+         r"(?: to each other)?)?),? and (?:they )?(meet|intersect|cross) at\b",
+         lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}{m.group(4)}, and {m.group(1).removeprefix('lines ')} and {m.group(3)} {m.group(5)} at"),
+    # `the line y = 2x + 1 intersects the parabola y = x^2 at K and L`: the points lie on the curve
+    _sub(("parabola", "ellipse", "hyperbola"), rf"\b(meets|intersects|cuts|crosses) the (parabola|ellipse|hyperbola)((?: [^,.;]{{1,30}}?)?) at (?:the )?(?:points? )?"
+         rf"({PT}{RB}(?:(?:,? and |, ){PT}{RB}){{0,3}})", r"\1 the \2\3 at \4, and \4 lie on the \2"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
