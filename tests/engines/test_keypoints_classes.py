@@ -337,3 +337,35 @@ def test_values_in_words(caption: str, expected: set[str], absent: set[str]) -> 
 def test_a_pair_stated_and_then_meeting(caption: str, expected: set[str]) -> None:
     got = relations(caption)
     assert expected <= got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Line h passes through K(1, 1) and is perpendicular to g, meeting it at T.", {"K on ℓh", "ℓg ⊥ ℓh", "ℓg ∩ ℓh at T"}),
+    ("The hyperbola has foci F1(-3, 0) and F2(3, 0).", {"F1 focus hyperbola", "F2 focus hyperbola"}),
+    ("The ellipse has foci F1 and F2 on the y-axis.", {"F1 on y-axis", "F2 on y-axis"}),
+    ("Line h through K(0, 0) has slope 2.", {"K on ℓh"}),
+    ("The angle KLM at the base is a right angle.", set()),
+])
+def test_analytic_wordings(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("A cube KLMN-K1L1M1N1 whose edges are all 3 long.", {"side length of cube KLMN-K1L1M1N1 = 3"}),
+    ("The cone is 7 tall.", {"height of cone = 7"}),
+    ("The angle KLM at the base is a right angle.", {"∠KLM = 90°"}),
+    ("Line g has a point Q on it, and QS is perpendicular to it and 4 units long.", {"QS = 4"}),
+    ("正方形KLMN的边长为5. Extend LM past M to T.", {"side length of KLMN = 5"}),
+    ("square KLMN 边长5; MT = 2.", {"side length of KLMN = 5"}),
+])
+def test_values_in_prose_and_mixed_captions(caption: str, expected: set[str]) -> None:
+    assert expected <= numericals(caption)
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("在△KLM中，ST是中位线。", {"segment ST"}),
+    ("The point S halfway between K and L is joined to M.", {"segment MS"}),
+])
+def test_segments_drawn_in_other_words(caption: str, expected: set[str]) -> None:
+    assert expected <= {to_text(k) for k in parse_caption(caption) if k.dimension == "element"}

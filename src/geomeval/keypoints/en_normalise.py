@@ -202,8 +202,11 @@ _EN_SUBS: list[Sub] = [
          r"\1\2, and a \3\4 is inscribed in the \1"),
     _sub(("extend", "produce"), rf"\b(?:(?:[Tt]he )?(?:[Ss]ide |[Ss]egment |[Ll]ine )?({SEG}) is (?:extended|produced)|(?:[Ee]xtend|[Pp]roduce) (?:the )?(?:side |segment |line )?({SEG}))"
          rf"(?: (?:past|beyond|through) (?:point )?{PT}{RB})? to (?:a |the )?(?:point )?({PT}){RB}", r"\3 lies on the extension of \1\2"),
-    _sub(("foci", "focal points"), rf"\b(ellipse|hyperbola)\b([^.;]{{0,80}}?),? (?:and )?(?:with|has|having) (?:the |its )?(?:two )?(?:foci|focal points) (?:at )?(?:points? )?({PT}){RB},? and ({PT}){RB}",
-         r"\1\2, and \3 and \4 are the foci of the \1"),
+    _sub(("foci", "focal points"), rf"\b(ellipse|hyperbola)\b([^.;]{{0,80}}?),? (?:and )?(?:with|has|having) (?:the |its )?(?:two )?(?:foci|focal points) (?:at )?(?:points? )?"
+         rf"({PT}){RB}((?: ?\([^()]{{1,20}}\))?),? and ({PT}){RB}((?: ?\([^()]{{1,20}}\))?)((?:,? (?:both )?(?:on|lying on) the [xy]-axis)?)",
+         lambda m: f"{m.group(1)}{m.group(2)}, and {m.group(3)} and {m.group(5)} are the foci of the {m.group(1)}"
+                   + (f", {m.group(3)}{m.group(4)}, {m.group(5)}{m.group(6)}" if m.group(4) or m.group(6) else "")
+                   + (f"; {m.group(3)} and {m.group(5)} lie on the {m.group(7).split('the ')[-1]}" if m.group(7) else "")),
     _sub(("its vertex", "its focus", "s vertex", "s focus"), rf"\b(parabola|ellipse|hyperbola)\b([^!?]{{0,160}}?)(?:\b(?:its|whose|the {PT}{RB}'s) (vertex|focus) is (?:called |named )?(?:point )?({PT}){RB}"
          rf"|\b({PT}){RB} is its (vertex|focus)\b)", lambda m: f"{m.group(1)}{m.group(2)}{m.group(4) or m.group(5)} is the {m.group(3) or m.group(6)} of the {m.group(1)}"),
     _sub(("vertex", "focus"), rf"\b(parabola|ellipse|hyperbola)\b([^.]{{0,100}}?)(,|;|,? and|,? with|,? which has|,? has|,? having) (?:its |a |the )?(vertex|focus)"
@@ -680,8 +683,8 @@ def _last_segment(m: re.Match[str]) -> str:
     return found[-1] if found else m.group(0)
 
 
-_LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going |drawn )?through (?:the |its )?(?:point |(midpoint) (?:point )?)?({PT}){RB}"
-                           rf"(?: of (?:segment |side )?({SEG}){RB})?(?= (?:is|⊥|∥))")
+_LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going |drawn )?through (?:the |its )?(?:point |(midpoint) (?:point )?)?({PT}{RB}(?: ?\([^()]{{1,20}}\))?)"
+                           rf"(?: of (?:segment |side )?({SEG}){RB})?(?= (?:is|⊥|∥|has|meets|crosses|cuts|intersects|touches))")
 _MIDPOINT_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) ([⊥∥]) ((?:segment |line |side )?)({SEG}){RB},? (?:and )?(?:passes |passing |going |goes )?(?:through|at) "
                                rf"(?:its|the) midpoint (?:point )?({PT}){RB}")
 
@@ -689,7 +692,7 @@ _MIDPOINT_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) ([⊥∥]) ((?:segment |li
 def _line_through(m: re.Match[str]) -> str:
     """`line l through the midpoint M of AB is ⊥ AB`: l passes through M, M is AB's midpoint, l ⊥ AB."""
     line, mid, p, seg = m.group(1, 2, 3, 4)
-    midpoint = f", {p} is the midpoint of {seg}" if mid and seg else ""
+    midpoint = f", {p.split('(')[0].strip()} is the midpoint of {seg}" if mid and seg else ""
     return f"{line} passes through {p}{midpoint}, {line}"
 _LINE_EQUATION_VERB = re.compile(r"(?:\bline ℓ?|ℓ)([a-z]\d{0,2})(?:: ?|, (?:with (?:the |its )?equation|whose equation is|of equation) )([^,;.:]{1,30}?),?"
                                  r" (meets|touches|cuts|intersects|crosses|is tangent to|passes through|goes through)\b")

@@ -41,6 +41,15 @@ def _length_of_last(m: re.Match[str]) -> str:
     return f"{m.group(0)}, {found[-1]} = {m.group(1)}" if found else m.group(0)
 
 
+def _length_of_subject(m: re.Match[str]) -> str:
+    """`PQ is perpendicular to it and 6 units long`: the first segment of the clause is 6 long."""
+    clause = re.split(r"[.;,]", m.string[max(0, m.start() - 80) : m.start()])[-1]
+    if re.search(r"\d ?$", clause):  # `KL and KM are 5 and 12 units long`: values together, read by their own rule
+        return m.group(0)
+    found = _SEG_ONLY.findall(clause)
+    return f"and {found[0]} = {m.group(1)}" if found else m.group(0)
+
+
 _SEG_ONLY = re.compile(rf"(?<![A-Za-z0-9'∠⊙△-]){SEG}(?![A-Za-z0-9'(-])")
 
 PROSE_SUBS: list[Sub] = [
@@ -84,6 +93,15 @@ PROSE_SUBS: list[Sub] = [
     # `the line y = 2x + 1 intersects the parabola y = x^2 at K and L`: the points lie on the curve
     _sub(("parabola", "ellipse", "hyperbola"), rf"\b(meets|intersects|cuts|crosses) the (parabola|ellipse|hyperbola)((?: [^,.;]{{1,30}}?)?) at (?:the )?(?:points? )?"
          rf"({PT}{RB}(?:(?:,? and |, ){PT}{RB}){{0,3}})", r"\1 the \2\3 at \4, and \4 lie on the \2"),
+    # `a cube whose edges are all 2 long`: its edge length; `the cone is 4 tall`: its height
+    _sub(("whose edges", "whose sides"), rf"\bwhose (edge|side)s (?:are |all )?(?:all |each )?(?:of length )?{_NUM}{_LONG}", r"with \1 length \2"),
+    _sub((" tall",), rf"\b(?:the |this )(cone|cylinder|pyramid|prism|frustum|solid) is {_NUM} (?:units? |cm )?tall", r"the height of the \1 is \2"),
+    # `the angle ABC at the base is a right angle`: ∠ABC = 90°
+    _sub(("right angle",), r"((?:∠ ?|\bangle )[A-Z]\d?[A-Z]\d?[A-Z]\d?)(?: (?:at|in|of) (?:the )?[a-z]{1,10})? is a right angle", r"\1 = 90°"),
+    # `PQ is perpendicular to it and 6 units long`: the length of the clause's subject
+    _sub((" long",), rf"\band {_NUM} (?:units? |cm )?long\b", _length_of_subject),
+    # `the point D halfway between B and C is joined to A`: D is joined to A
+    _sub(("joined to", "connected to"), rf"\b(?:the )?point ({PT}){RB}( [^,.;]{{1,40}}?) is (joined|connected) to", r"point \1\2, and \1 is \3 to"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),

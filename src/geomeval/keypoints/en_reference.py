@@ -43,9 +43,11 @@ _OBJECT = re.compile(
 _CLAUSE_END = re.compile(r"[.;:](?: |$)|, (?:and |but |while |so )?|(?<=[a-z0-9°]) (?:and|but) (?=[A-Za-z⊙△])")
 _PRONOUN = re.compile(r"(?<![A-Za-z'])(?:(?P<p>[Ii]t)|(?P<they>[Tt]hey)|(?P<its>its)(?= (?:perpendicular bisector|diameter|chord|median|altitude"
                       r"|tangent|radius|angle bisector|diagonals|diagonal)\b))(?![A-Za-z'])"
-                      r"|(?<=[A-Za-z0-9°'] and )(?P<verb>)(?=(?:touches|meets|crosses|cuts|intersects|is tangent to|passes through|bisects"
+                      r"|(?<=[A-Za-z0-9°')] and )(?P<verb>)(?=(?:touches|meets|crosses|cuts|intersects|is tangent to|passes through|bisects"
                       r"|is parallel to|is perpendicular to|runs parallel to|lies on) )"
                       r"|(?<=[A-Za-z0-9°'] and )(?P<pverb>)(?=(?:cross|meet|intersect) (?:each other )?at )")
+_LINE_RELATION_BEFORE = re.compile(r"(?:(?:perpendicular|parallel) to|[⊥∥]) $")
+_BARE_LINE = re.compile(r"(?<![A-Za-z0-9'_\\-])([a-w]\d{0,2})(?![A-Za-z0-9'_(])")
 _SUBJECT_VERB = re.compile(r" (?:also |then |again )?(?:is|does|never|cannot|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects"
                            r"|has|meets|reaches|hits)\b")
 _VERB = re.compile(r"\b(?:is|are|lies|meets|crosses|cuts|intersects|touches|passes|goes|runs|bisects|has|reaches|hits)\b")
@@ -97,6 +99,13 @@ def resolve_pronouns(text: str) -> str:
     if _ANY_PRONOUN.search(text) is None and not any(v in text for v in (*_ELIDED_TRIGGERS, *_PLURAL_TRIGGERS)):
         return text
     objects = [(m.start(), *_surface(m)) for m in _OBJECT.finditer(text)]
+    lines = {o[2][5:] for o in objects if o[1] == "line"}
+    if lines:  # `line m …; perpendicular to l`: a named line's bare letter, or one in a line relation, names a line too
+        bare = [(m.start(), "line", "line " + m.group(1)) for m in _BARE_LINE.finditer(text)
+                if not text.endswith("line ", 0, m.start())
+                and (m.group(1) in lines or _LINE_RELATION_BEFORE.search(text, max(0, m.start() - 18), m.start()))]
+        if bare:
+            objects = sorted(objects + bare)
     if not objects:
         return text
     starts = [o[0] for o in objects]

@@ -160,6 +160,7 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
 
 _ZH_SUBS: list[Sub] = [
     _sub(("的切线",), rf"(⊙{PT}{RB})的切线((?:{SEG}|ℓ?[a-z]\d{{0,2}})(?![A-Za-z0-9']))(?!是|为)", r"\2是\1的切线"),  # `⊙O的切线PA，切点为A`
+    _sub(("中位线",), rf"({SEG}){RB}(?:是|为)(?:△{POLY}的)?中位线", r"连接\1"),  # `DE是中位线`: the segment is drawn
     _sub(("是一个", "是一条", "为一个"), r"(?<=[A-Z0-9'])(是|为)一(?:个|条)", r"\1"),  # `ABCD是一个直角梯形`
     _sub(("弦",), rf"弦({SEG})(与|和|、)弦({SEG})", r"弦\1\2\3"),  # `⊙O的弦AB与弦CD`: both chords
     _sub(("内切球",), rf"({SOLIDWORD})(?:{SOLID_NAME})?(?:内|中)有(?:一个)?内切球", r"\1,球内切于\1"),  # `正方体内有一个内切球`
@@ -271,9 +272,13 @@ _MIXED_WORDS = [(re.compile(p), r) for p, r in (
     (r"(?i)(?<![A-Za-z])diagonals?(?![A-Za-z]) ?", "对角线"), (r"(?i)(?<![A-Za-z])(?:the )?triangle(?![A-Za-z]) ?(?=[A-Z])", "△"),
     (r"(?i)(?<![A-Za-z])(?:the )?circle(?![A-Za-z]) ?(?=[A-Z])", "⊙"), (r"(?i)(?<![A-Za-z])(?:line )?segments?(?![A-Za-z]) ?(?=[A-Z])", "线段"),
     (r"(?i)(?<![A-Za-z])(?:the )?(?:straight )?lines?(?![A-Za-z]) ?(?=[A-Za-z])", "直线"), (r"(?i)(?<![A-Za-z])points?(?![A-Za-z]) ?(?=[A-Z])", "点"),
+    (r"(?i)(?<![A-Za-z])(?:the )?square(?![A-Za-z]) ?(?=[A-Z])", "正方形"), (r"(?i)(?<![A-Za-z])(?:the )?rectangle(?![A-Za-z]) ?(?=[A-Z])", "矩形"),
+    (r"(?i)(?<![A-Za-z])(?:the )?parallelogram(?![A-Za-z]) ?(?=[A-Z])", "平行四边形"), (r"(?i)(?<![A-Za-z])(?:the )?rhombus(?![A-Za-z]) ?(?=[A-Z])", "菱形"),
+    (r"(?i)(?<![A-Za-z])(?:the )?trapezoid(?![A-Za-z]) ?(?=[A-Z])", "梯形"),
     (r"(?i)(?<![A-Za-z])(?:and|with|while|where)(?![A-Za-z]) ?", ","),
 )]
 _HAS_WORD = re.compile(r"[a-z]{3,}")
+_EN_STOP = re.compile(r"\. +(?=\D)")
 # `chord AB of the big circle 与小圆相切`: an English phrase between a name and its Chinese verb
 _EN_APPOSITIVE = re.compile(r"(?<=[A-Z0-9'])(?: (?:of|in|on|inside) (?:the |a |an )?(?:[a-z]{1,12} ){0,2}"
                             r"(?:circle|triangle|square|rectangle|line|segment|figure)s?) ?(?=与|和|交|切|垂直|平行|⊥|∥)")
@@ -292,6 +297,8 @@ def normalise(text: str) -> str:
         for pattern, repl in _MIXED_WORDS:
             text = pattern.sub(repl, text)
         text = _EN_GLUE.sub(r"\1,", _EN_APPOSITIVE.sub("", text))
+    if ". " in text:  # an English sentence end keeps ending a sentence once spaces go (`边长为4. Extend …`)
+        text = _EN_STOP.sub("。", text)
     text = apply_subs(_ZH_SUBS, text.replace(" ", ""))
     if ",与" in text:
         text = _ELIDED_WITH.sub(lambda m: m.group("s") + m.group("rest").replace(",与", f",{m.group('s')}与"), text)
