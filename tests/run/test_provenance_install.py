@@ -127,3 +127,36 @@ def test_the_code_s_provenance_taken_as_the_command_starts_is_used_once(
     assert commit_of("early") == ("a" * 40, {"commit": "a" * 40, "modified": False})
     assert not provenance._early
     assert commit_of("later") == ("b" * 40, {"commit": "b" * 40, "modified": True})
+
+
+def test_the_install_stamp_answers_until_a_folder_on_the_path_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`geomeval run` reads the install's metadata (install kind, library versions) from a
+    stamp beside its bytecode while no folder on the path has changed: a package installed,
+    removed or upgraded there is seen at the next run."""
+    stamp = tmp_path / "pycache" / "stamp.json"
+    monkeypatch.setattr(provenance, "_stamp_path", lambda: stamp)
+    monkeypatch.setattr(provenance, "_known_versions", [])
+    taken = 0
+    real = provenance._installed
+
+    def counted() -> dict:
+        nonlocal taken
+        taken += 1
+        return real()
+
+    monkeypatch.setattr(provenance, "_installed", counted)
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    first = provenance._stamped()
+    assert taken == 1 and stamp.exists() and first == real()
+    assert provenance._stamped() == first and taken == 1  # from the stamp
+    assert provenance.library_versions() == provenance._library_versions()
+    (site / "newlib-1.0.dist-info").mkdir()  # an install on the path
+    assert provenance._stamped() == first and taken == 2
+    assert provenance._stamped() == first and taken == 2
+    stamp.write_text("{not json", encoding="utf-8")  # a damaged stamp is taken again
+    assert provenance._stamped() == first and taken == 3
+    with_checkout = provenance._with_checkout(first, {"commit": "c" * 40, "modified": False})
+    assert with_checkout == provenance.install_source({"commit": "c" * 40, "modified": False})

@@ -190,6 +190,38 @@ def _cache(path: Path | None, no_cache: bool) -> Any:
     return None if no_cache else ResponseCache(path or default_cache_path())
 
 
+def _cache_opened_beside(path: Path | None, no_cache: bool) -> Callable[[], Any]:
+    """`_cache`, opened on a thread while the caller goes on (loading a run's modules): making
+    a new SQLite file in WAL mode waits on the disk for a few to 20 ms. The function returned
+    waits for it and gives the cache, or raises what opening it raised."""
+    if no_cache:
+        return lambda: None
+    import threading
+
+    from ..engines.cache import ResponseCache, default_cache_path
+
+    target = path or default_cache_path()
+    opened: list[Any] = []
+    failed: list[BaseException] = []
+
+    def open_cache() -> None:
+        try:
+            opened.append(ResponseCache(target))
+        except BaseException as exc:  # raised where the cache is waited for
+            failed.append(exc)
+
+    thread = threading.Thread(target=open_cache, name="geomeval-cache-open", daemon=True)
+    thread.start()
+
+    def wait() -> Any:
+        thread.join()
+        if failed:
+            raise failed[0]
+        return opened[0]
+
+    return wait
+
+
 def _check_coverage(results: dict[str, Any], min_coverage: float) -> None:
     from ..engines.aggregate import coverage_shortfalls
 
@@ -405,8 +437,6 @@ def run(
 ) -> None:
     """Generate answers, score them, and write samples.jsonl, results.json and report.md."""
     from ..benchmarks import get_benchmark, with_prompt_file
-    from ..engines.models import ModelOptions, parse_model_spec
-    from ..run.runner import run as run_benchmark
 
     bench = get_benchmark(benchmark)
     task = task or bench.default_task
@@ -416,10 +446,16 @@ def run(
     limits = budget_settings(budget or [])
     cache_path, no_cache = cache_setting(cache)
     seed = generation.get("seed", 0)
-    from ..run.shards import parse_shard
+    slice_ = None
+    if shard is not None:  # a bad form fails before anything starts
+        from ..run.shards import parse_shard
 
-    slice_ = parse_shard(shard) if shard is not None else None  # a bad form fails before anything starts
-    response_cache = _cache(cache_path, no_cache)
+        slice_ = parse_shard(shard)
+    cache_opened = _cache_opened_beside(cache_path, no_cache)  # while the client's modules load
+    from ..engines.models import ModelOptions, parse_model_spec
+    from ..run.runner import run as run_benchmark
+
+    response_cache = cache_opened()
     judge_obj = _make_judge(judge, judging, concurrency=concurrency, timeout=timeout, cache=response_cache,
                             model_base_url=base_url)
     max_tokens, temperature = generation_settings(bench, generation.get("max_tokens"), generation.get("temperature"))

@@ -66,8 +66,12 @@ ALWAYS_LISTED = ("datasets", "math-verify", "sympy", "aiohttp")
 def library_versions() -> dict[str, str]:
     """geomeval's and Python's versions, and those of every installed library that computes a
     number (`COMPUTING_LIBRARIES`), from package metadata: nothing is imported to ask (read once
-    per process: 0.15 s of metadata lookups, and a run asks as it starts and as it ends)."""
-    return dict(_library_versions())
+    per process: 0.15 s of metadata lookups, and a run asks as it starts and as it ends; a
+    `geomeval run` reads them from the install's stamp while it is valid, `_stamped`)."""
+    return dict(_known_versions[0] if _known_versions else _library_versions())
+
+
+_known_versions: list[dict[str, str]] = []  # what a valid install stamp said (`_stamped`)
 
 
 @functools.cache
@@ -91,6 +95,12 @@ def install_source(checkout: dict[str, Any] | None = None) -> dict[str, Any]:
     pip recorded), a wheel or sdist (its file and hash, and the commit it was built from when
     built from a checkout), a directory install (its path and the build's commit), an index
     install (name and version). Read from `importlib.metadata` and PEP 610's direct_url.json."""
+    return _with_checkout(_installed(), checkout)
+
+
+def _installed() -> dict[str, Any]:
+    """`install_source` less the checkout and the build's commit (read live): what the
+    install's metadata says."""
     from importlib import metadata
 
     found: dict[str, Any] = {"distribution": DISTRIBUTION, "version": __version__}
@@ -129,12 +139,74 @@ def install_source(checkout: dict[str, Any] | None = None) -> dict[str, Any]:
         found["kind"] = "index"
     if url is not None:
         found["url"] = _redacted(url)
+    return found
+
+
+def _with_checkout(installed: dict[str, Any], checkout: dict[str, Any] | None) -> dict[str, Any]:
+    found = dict(installed)
     if checkout is not None:
         found["checkout"] = checkout
     built = _build_info()
     if built is not None:
         found["built_from"] = built
     return found
+
+
+INSTALL_STAMP = "install-stamp"
+"""What the install's metadata says (`_installed`, `library_versions`), kept in the package's
+__pycache__ beside its bytecode, one file per interpreter, with the key it is valid for
+(`_install_key`): reading it back replaces importing importlib.metadata and parsing two dozen
+packages' METADATA (about 50 ms of Python work at each run's start, beside the imports it
+slowed). Any package installed, removed or upgraded on the path changes a folder's time on
+the path, so the stamp is taken again; a read-only install just takes it each time."""
+
+
+def _stamp_path() -> Path:
+    import sys
+
+    interpreter = hashlib.sha256(f"{sys.prefix}\0{sys.executable}".encode()).hexdigest()[:12]
+    tag = sys.implementation.cache_tag or "python"
+    return Path(__file__).resolve().parents[1] / "__pycache__" / f"{INSTALL_STAMP}.{tag}.{interpreter}.json"
+
+
+def _install_key() -> dict[str, Any]:
+    """What the install's metadata depends on: the interpreter, geomeval's version and each
+    folder on the path with its modification time (a package's dist-info added or removed)."""
+    import os
+    import sys
+
+    folders = []
+    for entry in sys.path:
+        folder = entry or os.getcwd()
+        try:
+            folders.append([folder, os.stat(folder).st_mtime_ns])
+        except OSError:
+            folders.append([folder, None])
+    return {"geomeval": __version__, "python": sys.version, "prefix": sys.prefix, "path": folders}
+
+
+def _stamped() -> dict[str, Any]:
+    """`_installed()`, from the install stamp when it is valid, else taken and stamped; the
+    library versions the stamp holds become `library_versions`' for this process."""
+    import os
+
+    path, key = _stamp_path(), _install_key()
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+        if stamp["key"] == key and isinstance(stamp["install"], dict) and isinstance(stamp["versions"], dict):
+            _known_versions[:] = [stamp["versions"]]
+            return stamp["install"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    installed, versions = _installed(), _library_versions()
+    try:
+        path.parent.mkdir(exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"key": key, "install": installed, "versions": versions}), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:  # a read-only install: taken again next time
+        pass
+    return installed
 
 
 def _redacted(url: str) -> str:
@@ -300,8 +372,7 @@ class _CodeProvenance:
     def _take(self) -> None:
         try:
             checkout = checkout_commit()
-            self._found = checkout, install_source(checkout)
-            library_versions()  # cached for the process
+            self._found = checkout, _with_checkout(_stamped(), checkout)  # library_versions' too
         except Exception:  # taken again, where it fails, by describe itself
             self._found = None
 
