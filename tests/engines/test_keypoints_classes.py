@@ -369,3 +369,17 @@ def test_values_in_prose_and_mixed_captions(caption: str, expected: set[str]) ->
 ])
 def test_segments_drawn_in_other_words(caption: str, expected: set[str]) -> None:
     assert expected <= {to_text(k) for k in parse_caption(caption) if k.dimension == "element"}
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("⊙W中，弦KL⊥直径MN于点T。", {"KL ⊥ MN", "KL chord ⊙W", "MN diameter ⊙W"}),
+    ("KL是⊙W的切线，K为切点。", {"KL tangent to ⊙W at K"}),
+    ("过点Q作⊙W的两条切线QA、QB，切点分别为A、B。", {"AQ tangent to ⊙W at A", "BQ tangent to ⊙W at B"}),
+    ("△KLM的三条中线交于点G。", {"G centroid KLM"}),
+    ("直线g与x轴、y轴分别交于点K、L。", {"x-axis ∩ ℓg at K", "y-axis ∩ ℓg at L"}),
+    ("点Q在抛物线y=x²+1上。", {"Q on parabola"}),
+    ("KL的延长线交MN于点T。", {"KL ∩ MN at T"}),
+])
+def test_chinese_construction_wordings(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got

@@ -160,6 +160,16 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
 
 _ZH_SUBS: list[Sub] = [
     _sub(("的切线",), rf"(⊙{PT}{RB})的切线((?:{SEG}|ℓ?[a-z]\d{{0,2}})(?![A-Za-z0-9']))(?!是|为)", r"\2是\1的切线"),  # `⊙O的切线PA，切点为A`
+    # `弦KL⊥直径MN于点T`: each role word stays with its name, the relation between the names
+    _sub(("⊥", "∥"), rf"(弦|直径)({SEG})([⊥∥])(弦|直径)?({SEG})", r"\1\2,\4\5,\2\3\5"),
+    _sub(("切点",), rf"[,，](?:点)?({PT}){RB}(?:为|是)切点", r",切点为\1"),  # `KL是⊙W的切线，K为切点`
+    # `过点Q作⊙W的两条切线QA、QB，切点分别为A、B`: each tangent touches at its point
+    _sub(("切点分别",), rf"作(⊙{PT}{RB})的(?:两条)?切线({SEG})(?:、|和|与|,)({SEG}),?切点分别(?:为|是)(?:点)?({PT})(?:、|和|与|,)(?:点)?({PT}){RB}",
+         r",\2、\3分别切\1于点\4、\5"),
+    _sub(("中线",), rf"(△?{POLY})的(?:三条)?中线(?:相)?交于(?:点)?({PT}){RB}", r"\2是\1的重心"),  # `△ABC的三条中线交于点G`: the centroid
+    # `直线g与x轴、y轴分别交于点K、L`: `respectively` after the list
+    _sub(("分别交", "分别相交"), rf"((?:直线|线段)?(?:ℓ?[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}))(?:与|和)([^,;。分与和]{{1,24}}?)分别(?:相)?交于", r"\1分别与\2相交于"),
+    _sub(("延长线",), rf"({SEG}){RB}的延长线(?=交|与|和)", r"\1"),  # `KL的延长线交MN于点T`: the line KL meets MN there
     _sub(("中位线",), rf"({SEG}){RB}(?:是|为)(?:△{POLY}的)?中位线", r"连接\1"),  # `DE是中位线`: the segment is drawn
     _sub(("是一个", "是一条", "为一个"), r"(?<=[A-Z0-9'])(是|为)一(?:个|条)", r"\1"),  # `ABCD是一个直角梯形`
     _sub(("弦",), rf"弦({SEG})(与|和|、)弦({SEG})", r"弦\1\2\3"),  # `⊙O的弦AB与弦CD`: both chords
@@ -492,7 +502,7 @@ RELATION_RULES = RuleSet([
     Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME, SEP, 6)})分别(?:是|为)(?P<segs>{OBJ_LIST})的中点"), _on_midpoint),
     Rule(("中点",), re.compile(f"(?P<segs>{OBJW}{OBJ_CORE})的?中点(?:是|为)?(?:点)?(?P<pts>{PNAME})"), _on_midpoint),
     Rule(("焦点", "顶点"), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<c>椭圆|抛物线|双曲线)的(?P<k>焦点|顶点)"), _on_curve_point),
-    Rule(("椭圆", "抛物线", "双曲线"), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均)?(?:在|是|为)(?P<c>椭圆|抛物线|双曲线)上"),
+    Rule(("椭圆", "抛物线", "双曲线"), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均)?(?:在|是|为)(?P<c>椭圆|抛物线|双曲线)(?:[^,;。上]{{1,30}})?上"),
          _on_curve_point),
     Rule(("在",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME + COORDS, SEP, 10)})(?:都|均|分别)?在{obj('o')}(?:的延长线)?上"), _on_on),
     Rule(("上",), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:是|为){obj('o')}(?:的延长线)?上(?:的)?(?:一|任意一|一个)?动?点"), _on_on),
