@@ -383,3 +383,17 @@ def test_segments_drawn_in_other_words(caption: str, expected: set[str]) -> None
 def test_chinese_construction_wordings(caption: str, expected: set[str]) -> None:
     got = relations(caption)
     assert expected <= got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The segment that joins K and M is perpendicular to LN.", {"KM ⊥ LN"}),
+    ("KL is touched by circle W at T.", {"KL tangent to ⊙W at T"}),
+    ("Circle W is cut by line g at K and L.", {"ℓg ∩ ⊙W at K", "ℓg ∩ ⊙W at L"}),
+    ("A line perpendicular to KL is drawn through M, meeting KL at H.", {"HM ⊥ KL", "H foot KL"}),
+    ("KLMN is a rhombus whose diagonals cross at T.", {"KM ∩ LN at T"}),
+    ("KLMN is a kite whose two diagonals, KM and LN, meet at T.", {"KM ∩ LN at T"}),
+    ("Let W be the circumcircle of triangle KLM.", {"KLM inscribed ⊙W"}),
+])
+def test_passives_relative_clauses_and_let(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got

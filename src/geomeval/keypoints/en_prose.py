@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ._engine import NUMC, NUMSTART, PT, RB, SEG, Sub
+from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, Sub
 
 _NUM = f"({NUMSTART}{NUMC}(?<![.]))(?![0-9A-Za-z°(])"
 _LONG = r"(?: (?:units? |cm )?(?:long|in length))?"
@@ -102,6 +102,18 @@ PROSE_SUBS: list[Sub] = [
     _sub((" long",), rf"\band {_NUM} (?:units? |cm )?long\b", _length_of_subject),
     # `the point D halfway between B and C is joined to A`: D is joined to A
     _sub(("joined to", "connected to"), rf"\b(?:the )?point ({PT}){RB}( [^,.;]{{1,40}}?) is (joined|connected) to", r"point \1\2, and \1 is \3 to"),
+    # `KL is touched by circle W at T`: the passive of `touches`
+    _sub(("touched by",), rf"\b({SEG}|(?:line )?ℓ?[a-z]\d{{0,2}}|{_CIRCLE}) is touched by ({_CIRCLE}|{SEG}|(?:line )?ℓ?[a-z]\d{{0,2}}) at\b", r"\2 touches \1 at"),
+    # `a line perpendicular to KL is drawn through M, meeting KL at H`: MH ⊥ KL at H
+    _sub(("drawn through",), rf"\b(?:[Aa]|[Tt]he) line (perpendicular|parallel) to ({SEG}){RB} is drawn through (?:point )?({PT}){RB},? (?:meeting|and meets|which meets|cutting|intersecting)"
+         rf" (?:it |\2 |(?:segment |side |line )?({SEG}) )?at (?:point )?({PT}){RB}",
+         lambda m: (f"{m.group(3)}{m.group(5)} ⊥ {m.group(2)} at {m.group(5)}" if m.group(1) == "perpendicular" and not m.group(4)
+                    else f"{m.group(3)}{m.group(5)} {'⊥' if m.group(1) == 'perpendicular' else '∥'} {m.group(2)}, and {m.group(5)} lies on {m.group(4) or m.group(2)}")),
+    # `KLMN is a rhombus whose diagonals cross at T`: the diagonals of KLMN
+    _sub(("whose diagonals",), rf"\b({POLY}) is an? ([a-z]{{3,14}}) whose diagonals(?= (?:meet|cross|intersect|are|bisect))", r"\1 is a \2; the diagonals of \1"),
+    # `let W be the circumcircle of triangle KLM`: W names a circle
+    _sub(("circumcircle of", "incircle of", "circumscribed circle of", "inscribed circle of"),
+         rf"(?<![A-Za-z0-9'⊙])(?:[Ll]et )?({PT}){RB} (?:is|be) (?:the )?(circumcircle|incircle|circumscribed circle|inscribed circle) of", r"⊙\1 is the \2 of"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
@@ -137,8 +149,10 @@ PROSE_SUBS: list[Sub] = [
          r"\1 and \2\3, \1 = \4, \2 = \4"),
     # `B and M are joined`, `A and D are connected by a segment`
     _sub(("joined", "connected"), rf"\b({PT}){RB} and ({PT}){RB} are (?:joined|connected)(?: by a (?:line )?segment)?", r"segment \1\2 is drawn"),
-    # `the segment joining A to the point D`, `a segment connecting A and D`
-    _sub(("joining", "connecting"), rf"\b(?:the |a )?segment (?:joining|connecting) (?:point )?({PT}){RB} (?:to|and|with) (?:the )?(?:point )?({PT}){RB}",
+    _sub(("joining", "connecting", "joins", "connects"), rf"\b(?:the |a )?segment (?:joining|connecting|that joins|which joins|that connects|which connects) (?:point )?"
+         rf"({PT}){RB} (?:to|and|with) (?:the )?(?:point )?({PT}){RB}(?= (?:is|meets|crosses|cuts|bisects|has|⊥|∥))", r"segment \1\2"),
+    # `the segment joining A to the point D`, `a segment connecting A and D`, `the segment that joins K and M`
+    _sub(("joining", "connecting", "joins", "connects"), rf"\b(?:the |a )?segment (?:joining|connecting|that joins|which joins|that connects|which connects) (?:point )?({PT}){RB} (?:to|and|with) (?:the )?(?:point )?({PT}){RB}",
          r"segment \1\2 from \1 to point \2"),
     # `let AB be one of its diameters`, `AC is one of the diagonals`: AB is a diameter
     _sub(("one of",), rf"\b({SEG}){RB} (is|be) one of (?:its |the )?(diameter|chord|median|altitude|diagonal)s\b", r"\1 is a \3"),

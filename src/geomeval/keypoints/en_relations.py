@@ -155,6 +155,8 @@ def _on_cut_by(m: re.Match[str], b: Builder, off: int) -> None:
     subjects = [canon(r, b, off + m.start()) for r in _names(m.group("subj"))]
     cutter = canon(m.group("b"), b, off + m.start())
     pts = _PNAME_RE.findall(m.group("pts"))
+    if len(subjects) == 1 and len(pts) > 1:  # `⊙W is cut by line g at K and L`: one object, two meeting points
+        subjects = subjects * len(pts)
     if len(subjects) != len(pts) and len(pts) != 1:
         return
     for i, x in enumerate(subjects):
