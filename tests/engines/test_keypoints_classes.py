@@ -397,3 +397,12 @@ def test_chinese_construction_wordings(caption: str, expected: set[str]) -> None
 def test_passives_relative_clauses_and_let(caption: str, expected: set[str]) -> None:
     got = relations(caption)
     assert expected <= got, got
+
+
+@pytest.mark.parametrize("caption", [
+    "KL and KM do not measure 5 and 12.",
+    "KL and KM are not each 9.",
+    "ST is not a chord of circle W of length 8.",
+])
+def test_denied_values_in_prose_are_not_stated(caption: str) -> None:
+    assert not {"KL = 5", "KM = 12", "KL = 9", "KM = 9", "ST = 8"} & numericals(caption)

@@ -31,10 +31,15 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match
     return Sub(triggers, re.compile(pattern), repl)
 
 
+_DENIED = re.compile(r"\b(?:not|never|no)\b|n't")
+
+
 def _length_of_last(m: re.Match[str]) -> str:
     """`AB is a chord of ⊙O of length 8`, `PA is ⊥ plane ABCD and has length 3`: the length of the
-    last segment named before it in the clause (unchanged when none is)."""
+    last segment named before it in the clause (unchanged when none is, or when the clause denies)."""
     clause = re.split(r"[.;]", m.string[max(0, m.start() - 60) : m.start()])[-1]
+    if _DENIED.search(clause):
+        return m.group(0)
     found = _SEG_ONLY.findall(clause)
     if found and clause.endswith(f"{found[-1]} "):  # `AC of length 6 and BD of length 8`: AC = 6 and BD = 8
         return f"= {m.group(1)}"
@@ -44,7 +49,7 @@ def _length_of_last(m: re.Match[str]) -> str:
 def _length_of_subject(m: re.Match[str]) -> str:
     """`PQ is perpendicular to it and 6 units long`: the first segment of the clause is 6 long."""
     clause = re.split(r"[.;,]", m.string[max(0, m.start() - 80) : m.start()])[-1]
-    if re.search(r"\d ?$", clause):  # `KL and KM are 5 and 12 units long`: values together, read by their own rule
+    if re.search(r"\d ?$", clause) or _DENIED.search(clause):  # `KL and KM are 5 and 12 units long`: values together
         return m.group(0)
     found = _SEG_ONLY.findall(clause)
     return f"and {found[0]} = {m.group(1)}" if found else m.group(0)
@@ -142,10 +147,10 @@ PROSE_SUBS: list[Sub] = [
     # `the line l given by y = x + 1`: the line with its equation
     _sub(("given by", "defined by", "with equation"), r"\b(line (?:ℓ)?[a-z]\d{0,2}),? (?:given by|defined by|with equation|with the equation) ", r"\1: "),
     # `AB and AC measure 6 and 8`, `AD and BC are parallel, of lengths 2 and 6`, `AB and AC are 6 and 8 long respectively`
-    _sub((" and ",), rf"\b({SEG}){RB} and ({SEG}){RB}((?: [^.;=]{{1,30}}?)??),? (?:measure|measuring|are|have lengths?|of lengths?|with lengths?)"
+    _sub((" and ",), rf"\b({SEG}){RB} and ({SEG}){RB}((?: (?:(?!not\b|never\b|no\b)[^.;=]){{1,30}}?)??),? (?:measure|measuring|are|have lengths?|of lengths?|with lengths?)"
          rf"(?: of)? {_NUM} and {_NUM}{_LONG}(?:,? respectively)?", r"\1 and \2\3, \1 = \4, \2 = \5"),
     # `AB and AC each being 6 long`, `AB and AC, each 6 units long`, `AB and AC are each 6`
-    _sub(("each",), rf"\b({SEG}){RB} and ({SEG}){RB}((?: [^.;=]{{1,30}}?)??),? (?:are |both )?each (?:being |of length |measuring |with length )?{_NUM}{_LONG}",
+    _sub(("each",), rf"\b({SEG}){RB} and ({SEG}){RB}((?: (?:(?!not\b|never\b|no\b)[^.;=]){{1,30}}?)??),? (?:are |both )?each (?:being |of length |measuring |with length )?{_NUM}{_LONG}",
          r"\1 and \2\3, \1 = \4, \2 = \4"),
     # `B and M are joined`, `A and D are connected by a segment`
     _sub(("joined", "connected"), rf"\b({PT}){RB} and ({PT}){RB} are (?:joined|connected)(?: by a (?:line )?segment)?", r"segment \1\2 is drawn"),
