@@ -406,3 +406,11 @@ def test_passives_relative_clauses_and_let(caption: str, expected: set[str]) -> 
 ])
 def test_denied_values_in_prose_are_not_stated(caption: str) -> None:
     assert not {"KL = 5", "KM = 12", "KL = 9", "KM = 9", "ST = 8"} & numericals(caption)
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The sphere W passes through all eight vertices of the cube.", {"cube inscribed sphere"}),
+    ("A sphere goes through the vertices of the rectangular box.", {"cuboid inscribed sphere"}),
+])
+def test_a_solid_in_a_sphere_through_its_vertices(caption: str, expected: set[str]) -> None:
+    assert expected <= relations(caption)

@@ -119,6 +119,10 @@ PROSE_SUBS: list[Sub] = [
     # `let W be the circumcircle of triangle KLM`: W names a circle
     _sub(("circumcircle of", "incircle of", "circumscribed circle of", "inscribed circle of"),
          rf"(?<![A-Za-z0-9'⊙])(?:[Ll]et )?({PT}){RB} (?:is|be) (?:the )?(circumcircle|incircle|circumscribed circle|inscribed circle) of", r"⊙\1 is the \2 of"),
+    # `the sphere passes through all eight vertices of the cube`: the cube is inscribed in the sphere
+    _sub(("vertices of the",), r"\b(?:the |a )?sphere(?: [A-Z]\d{0,2})? (?:passes through|goes through|contains) (?:all )?(?:the )?(?:eight |8 |four |4 |six |6 )?vertices of the"
+         r" (cube|cuboid|box|rectangular box|prism|tetrahedron|pyramid)\b",
+         lambda m: f"the {'cuboid' if 'box' in m.group(1) else m.group(1)} is inscribed in the sphere"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
