@@ -83,3 +83,79 @@ def test_only_the_geomeval_process_freezes_its_start_up_for_the_collector(tmp_pa
              "print('frozen', gc.get_freeze_count() > 0, file=sys.stderr)\n")
     called = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
     assert called.returncode == 0 and called.stderr.strip().splitlines()[-1] == "frozen False", called.stderr[-2000:]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def _drawn(updates: list[tuple[float, int, int]], end: float, clock: _Clock, *, ours: bool) -> str:
+    """The progress line of `updates` ((time, done, total)) stopped at `end`: through
+    BackgroundBar (made late, its counts replayed), or a rich Progress made at the start."""
+    import io
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from geomeval.cli.lazyrich import BackgroundBar, LazyConsole
+
+    stream = io.StringIO()
+    if ours:
+        bar = BackgroundBar("geolaux/geolaux", LazyConsole(file=stream, width=100), last_round=2)
+        for at, done, total in updates:
+            clock.now = at
+            bar.update(done, total)
+        clock.now = end
+        bar.close()
+        return stream.getvalue()
+    label = "geolaux/geolaux"
+    with Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=Console(file=stream, width=100),
+                  transient=False, get_time=clock.monotonic) as progress:
+        task = progress.add_task(label, total=None)
+        for at, done, total in updates:
+            clock.now = at
+            progress.update(task, completed=done, total=total)
+        clock.now = end
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("finished", [True, False])
+def test_a_bar_made_late_draws_what_one_made_at_the_start_draws(
+        monkeypatch: pytest.MonkeyPatch, finished: bool) -> None:
+    """Piped output gets the bar once, when it stops; made when the run is nearly done (rich
+    loaded then), with its counts replayed at their times, it shows the elapsed time, count
+    and time left of a bar made as the run began (a stopped run's estimate included)."""
+    from geomeval.cli import lazyrich
+
+    clock = _Clock()
+    monkeypatch.setattr(lazyrich, "time", clock)
+    steps = [(1000.0 + 7 * i, 3 * i, 30) for i in range(11 if finished else 6)]
+    ours = _drawn(steps, 1100.0, clock, ours=True)
+    clock.now = 1000.0
+    theirs = _drawn(steps, 1100.0, clock, ours=False)
+    assert ours == theirs and "geolaux/geolaux" in ours
+    assert ("30/30 0:01:10 ETA 0:00:00" if finished else "15/30 0:01:40 ETA 0:00:35") in ours, ours
+
+
+def test_only_a_stream_rich_would_not_draw_live_waits_for_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from geomeval.cli.lazyrich import drawn_only_when_stopped
+
+    for name in ("TTY_COMPATIBLE", "FORCE_COLOR", "TTY_INTERACTIVE", "JUPYTER_COLUMNS", "JUPYTER_LINES"):
+        monkeypatch.delenv(name, raising=False)
+    assert drawn_only_when_stopped(io.StringIO())
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert not drawn_only_when_stopped(io.StringIO())

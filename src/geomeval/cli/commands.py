@@ -82,10 +82,10 @@ def _freeze_start_up() -> None:
 
 
 @contextmanager
-def _progress(label: str):
-    # started on a thread (rich's import with it) while the run loads its data and sends its
-    # first requests; stopped, drawn whole, on leaving
-    bar = BackgroundBar(label, console)
+def _progress(label: str, last_round: int = 0):
+    # made on a thread (rich's import with it) once the run is under way, or, where it is drawn
+    # only when it stops (not a terminal), when at most `last_round` items are left: lazyrich.py
+    bar = BackgroundBar(label, console, last_round)
 
     def update(done: int, total: int) -> None:
         _freeze_start_up()  # the first count comes as the run starts (FREEZE_AT_START)
@@ -308,11 +308,12 @@ def _make_judge(spec: str | None, judging: dict[str, Any], *, concurrency: int, 
     )
 
 
-def _run_guarded(label: str, func: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
-    """Run with a progress bar; a spent budget still returns the results written so far."""
+def _run_guarded(label: str, func: Any, *args: Any, last_round: int = 0, **kwargs: Any) -> dict[str, Any]:
+    """Run with a progress bar; a spent budget still returns the results written so far.
+    `last_round`: the items in flight at once (`_progress`)."""
     from ..engines.client import BudgetExhausted
 
-    with _progress(label) as update:
+    with _progress(label, last_round) as update:
         try:
             return func(*args, progress=update, **kwargs)
         except BudgetExhausted as exc:
@@ -496,6 +497,7 @@ def run(
         f"{bench.name}/{task}", run_benchmark, bench, task=task, model=model_obj, judge=judge_obj, out_dir=target,
         data=data, limit=limit, concurrency=concurrency, seed=seed, overwrite=overwrite,
         budget=_budget(limits.get("requests"), limits.get("cost"), price_table), prices=price_table, shard=slice_,
+        last_round=concurrency,
     )
     _print_results(results, target)
     _print_requests(model=getattr(model_obj, "client", model_obj), judge=judge_obj.client)
