@@ -414,3 +414,12 @@ def test_denied_values_in_prose_are_not_stated(caption: str) -> None:
 ])
 def test_a_solid_in_a_sphere_through_its_vertices(caption: str, expected: set[str]) -> None:
     assert expected <= relations(caption)
+
+
+def test_a_shape_named_after_named_or_called() -> None:
+    assert {"rhombus KLMN", "circle ⊙W"} <= {to_text(k) for k in parse_caption("A rhombus named KLMN and a circle called W.")}
+
+
+def test_a_terse_line_through_a_point_and_a_latex_fraction_of_x() -> None:
+    assert "T on ℓg" in relations("segment KL = 4; line g through T.")
+    assert "y=-x/3" in numericals(r"The line $y = -\frac{x}{3}$ is drawn.")

@@ -70,7 +70,7 @@ _NI_CMD = re.compile(r"\\ni(?![A-Za-z])")
 _CONTAINS = re.compile(r"((?<![A-Za-z0-9'])[a-z]\d{0,2}|⊙ ?[A-Z]\d{0,2}|[A-Z]\d{0,2}[A-Z]\d{0,2}) *∋ *([A-Z]\d{0,2}'{0,2})(?![A-Za-z0-9])")
 _OTHER_CMD = re.compile(r"\\[A-Za-z]{1,20}")
 _SUBSCRIPT = re.compile(r"(?<=[A-Z])_\{?(\d{1,2})\}?|(?<=(?<![A-Za-z])[a-w])_\{?(\d{1,2})\}?(?![A-Za-z0-9])")  # A_1, l_{2}
-_SIMPLE_PAREN = re.compile(r"\(([-\d.√π]{1,12}|[a-z]\^\d)\)(?=/)|(?<=/)\(([\d.√π]{1,12})\)|(?<=√)\((\d{1,6}(?:\.\d{1,6})?)\)")
+_SIMPLE_PAREN = re.compile(r"\(([-\d.√π]{1,12}|[a-z](?:\^\d)?)\)(?=/)|(?<=/)\(([\d.√π]{1,12})\)|(?<=√)\((\d{1,6}(?:\.\d{1,6})?)\)")
 _SPACES = re.compile(r" {2,}")
 _NEEDS_SYMBOL_SPACE = re.compile(r"[∠△⊙⌒(] | [,.;:)]")
 _SYMBOL_SPACE = re.compile(r"(?<=[∠△⊙⌒]) +| +(?=[,.;:)](?!\d))|(?<=\() +")

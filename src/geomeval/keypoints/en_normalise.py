@@ -684,7 +684,7 @@ def _last_segment(m: re.Match[str]) -> str:
 
 
 _LINE_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passing |going |drawn )?through (?:the |its )?(?:point |(midpoint) (?:point )?)?({PT}{RB}(?: ?\([^()]{{1,20}}\))?)"
-                           rf"(?: of (?:segment |side )?({SEG}){RB})?(?= (?:is|⊥|∥|has|meets|crosses|cuts|intersects|touches))")
+                           rf"(?: of (?:segment |side )?({SEG}){RB})?(?= (?:is|⊥|∥|has|meets|crosses|cuts|intersects|touches)| ?[;.]| ?$)")
 _MIDPOINT_THROUGH = re.compile(rf"(ℓ[a-z]\d{{0,2}}) ([⊥∥]) ((?:segment |line |side )?)({SEG}){RB},? (?:and )?(?:passes |passing |going |goes )?(?:through|at) "
                                rf"(?:its|the) midpoint (?:point )?({PT}){RB}")
 

@@ -123,6 +123,8 @@ PROSE_SUBS: list[Sub] = [
     _sub(("vertices of the",), r"\b(?:the |a )?sphere(?: [A-Z]\d{0,2})? (?:passes through|goes through|contains) (?:all )?(?:the )?(?:eight |8 |four |4 |six |6 )?vertices of the"
          r" (cube|cuboid|box|rectangular box|prism|tetrahedron|pyramid)\b",
          lambda m: f"the {'cuboid' if 'box' in m.group(1) else m.group(1)} is inscribed in the sphere"),
+    # `a rhombus named ABCD`, `a circle called O`: the name follows its type word
+    _sub(("named ", "called ", "labelled ", "labeled ", "denoted "), r"\b(?:named|called|labell?ed|denoted(?: by)?) (?=[A-Z⊙△])", ""),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
