@@ -423,3 +423,25 @@ def test_a_shape_named_after_named_or_called() -> None:
 def test_a_terse_line_through_a_point_and_a_latex_fraction_of_x() -> None:
     assert "T on ℓg" in relations("segment KL = 4; line g through T.")
     assert "y=-x/3" in numericals(r"The line $y = -\frac{x}{3}$ is drawn.")
+
+
+@pytest.mark.parametrize(("candidate", "reference"), [
+    ("S lies on KL.", "S is the midpoint of KL."),
+    ("KH is a median of triangle KLM.", "KH is an altitude of triangle KLM."),
+    ("Circle W is inscribed in triangle KLM.", "Triangle KLM is inscribed in circle W."),
+    ("Line g is tangent to circle W at K.", "Line g is tangent to circle W at L."),
+    ("KL is a chord of circle W.", "KL is a diameter of circle W."),
+    ("T is the centroid of triangle KLM.", "T is the incentre of triangle KLM."),
+    ("KM and LN meet at T.", "KM and LN meet at S."),
+    ("Q is inside circle W.", "Q is outside circle W."),
+    ("Line g meets circle W at K and L.", "Line g is tangent to circle W at K."),
+    ("The circles W and V meet at K and L.", "The circles W and V are tangent at K."),
+    ("S is the midpoint of KL.", "S is the midpoint of KM."),
+    ("Line g passes through the midpoint N of KL.", "Line g is the perpendicular bisector of KL."),
+    ("The tangent at T to circle W meets line g at Q.", "Line g meets circle W at Q."),
+])
+def test_a_wrong_relation_is_never_credited(candidate: str, reference: str) -> None:
+    """Over-matching audit: a candidate stating a different relation (another kind, another
+    point, another angle or segment) gets no relation recall for it."""
+    result = score_captions(candidate, reference)
+    assert result["relation"].tp == 0, result.report()
