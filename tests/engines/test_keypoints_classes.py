@@ -445,3 +445,16 @@ def test_a_wrong_relation_is_never_credited(candidate: str, reference: str) -> N
     point, another angle or segment) gets no relation recall for it."""
     result = score_captions(candidate, reference)
     assert result["relation"].tp == 0, result.report()
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("KL, drawn from K to the side MN, is perpendicular to MN.", {"KL ⊥ MN"}),
+    ("The line g, drawn through K parallel to LM, meets KN at T.", {"LM ∥ ℓg", "K on ℓg", "KN ∩ ℓg at T"}),
+    ("Circle W, with radius 2, is tangent to both KL and KM.", {"KL tangent to ⊙W", "KM tangent to ⊙W"}),
+    ("Line g that goes through K and L also meets circle W at M.", {"K on ℓg", "L on ℓg", "ℓg ∩ ⊙W at M"}),
+    ("Lines g, h and k are parallel.", {"ℓg ∥ ℓh", "ℓh ∥ ℓk"}),
+    ("KL, MN, and ST are all parallel to each other.", {"KL ∥ MN", "MN ∥ ST"}),
+])
+def test_subjects_behind_clauses_and_lists(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got

@@ -125,6 +125,23 @@ PROSE_SUBS: list[Sub] = [
          lambda m: f"the {'cuboid' if 'box' in m.group(1) else m.group(1)} is inscribed in the sphere"),
     # `a rhombus named ABCD`, `a circle called O`: the name follows its type word
     _sub(("named ", "called ", "labelled ", "labeled ", "denoted "), r"\b(?:named|called|labell?ed|denoted(?: by)?) (?=[A-Z⊙△])", ""),
+    # `the line g, drawn through K parallel to LM, meets KN at T`: g passes through K, g ∥ LM, and g meets KN
+    _sub(("drawn through",), rf"\b((?:line )?ℓ?[a-z]\d{{0,2}}), drawn through (?:point )?({PT}){RB},? (parallel|perpendicular) to ((?:segment |side |line )?{SEG}){RB},",
+         r"\1 passes through \2, \1 is \3 to \4, and \1"),
+    # `line g that goes through K and L also meets …`: the relative clause states, the verb is g's
+    _sub((" that ", " which "), rf"\b(line ℓ?[a-z]\d{{0,2}}|ℓ[a-z]\d{{0,2}}|{SEG}) (?:that|which) (passes|goes|runs) through ([^,;.]{{1,30}}?) (?:also )?"
+         r"(meets|crosses|cuts|intersects|touches|is)\b", r"\1 \2 through \3, and \1 \4"),
+    # `KL, drawn from K to the side MN, is perpendicular to MN`: a subject behind a participle or relative clause
+    _sub((", ",), rf"(?<![A-Za-z0-9',] )(?<![A-Za-z0-9'])({SEG}|(?:line |circle )?ℓ?[a-z]\d{{0,2}}(?= )|⊙{PT}{RB}|circle {PT}{RB})"
+         r"(, (?:drawn|which|that|whose|where|with|lying|being|having|of)\b[^,;.]{1,40},) (is|are|meets|crosses|cuts|intersects|touches|passes|bisects|has)\b",
+         r"\1\2 and \1 \3"),
+    # `⊙W is tangent to both KL and KM`: to each
+    _sub(("tangent to both",), rf"\b({SEG}|(?:line )?ℓ?[a-z]\d{{0,2}}|{_CIRCLE}) is tangent to both ((?:line |segment |side )?(?:{SEG}|ℓ?[a-z]\d{{0,2}}|{_CIRCLE})) and ",
+         r"\1 is tangent to \2, and \1 is tangent to "),
+    # `lines g, h and k are parallel`, `KL, MN and ST are all parallel`: a chain, each pair parallel
+    _sub(("parallel",), rf"\b(?:(lines) )?((?:ℓ?[a-z]\d{{0,2}}|{SEG}){RB}(?:, (?:ℓ?[a-z]\d{{0,2}}|{SEG}){RB}){{1,3}}),? and ((?:ℓ?[a-z]\d{{0,2}}|{SEG}){RB})"
+         r" are (?:all |mutually )?parallel(?: to (?:each other|one another))?",
+         lambda m: " ∥ ".join(("line " + x if m.group(1) or x[0].islower() else x) for x in [*m.group(2).split(", "), m.group(3)])),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
