@@ -458,3 +458,14 @@ def test_a_wrong_relation_is_never_credited(candidate: str, reference: str) -> N
 def test_subjects_behind_clauses_and_lists(caption: str, expected: set[str]) -> None:
     got = relations(caption)
     assert expected <= got, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The angle between KL and KM is 60°.", {"∠LKM = 60°"}),
+    ("∠KLM is a 40° angle.", {"∠KLM = 40°"}),
+    ("KL is twice as long as LM.", {"KL:LM = 2:1"}),
+    ("KL is half as long as LM.", {"KL:LM = 1:2"}),
+    ("在△KLM中，KL长5，LM长度为6。", {"KL = 5", "LM = 6"}),
+])
+def test_angles_and_lengths_in_other_words(caption: str, expected: set[str]) -> None:
+    assert expected <= numericals(caption)

@@ -55,6 +55,16 @@ def _length_of_subject(m: re.Match[str]) -> str:
     return f"and {found[0]} = {m.group(1)}" if found else m.group(0)
 
 
+def _angle_between(m: re.Match[str]) -> str:
+    """`the angle between KL and KM`: ∠LKM, at the point the two segments share (unchanged when none)."""
+    a, b = re.findall(rf"{PT}", m.group(1)), re.findall(rf"{PT}", m.group(2))
+    shared = [p for p in a if p in b]
+    if len(shared) != 1:
+        return m.group(0)
+    v = shared[0]
+    return f"∠{next(p for p in a if p != v)}{v}{next(p for p in b if p != v)}"
+
+
 _SEG_ONLY = re.compile(rf"(?<![A-Za-z0-9'∠⊙△-]){SEG}(?![A-Za-z0-9'(-])")
 
 PROSE_SUBS: list[Sub] = [
@@ -142,6 +152,14 @@ PROSE_SUBS: list[Sub] = [
     _sub(("parallel",), rf"\b(?:(lines) )?((?:ℓ?[a-z]\d{{0,2}}|{SEG}){RB}(?:, (?:ℓ?[a-z]\d{{0,2}}|{SEG}){RB}){{1,3}}),? and ((?:ℓ?[a-z]\d{{0,2}}|{SEG}){RB})"
          r" are (?:all |mutually )?parallel(?: to (?:each other|one another))?",
          lambda m: " ∥ ".join(("line " + x if m.group(1) or x[0].islower() else x) for x in [*m.group(2).split(", "), m.group(3)])),
+    # `the angle between KL and KM is 60°`: the angle at their common point; `∠KLM is a 40° angle`
+    _sub(("angle between", "angle formed by"), rf"\b[Tt]he angle (?:between|formed by) (?:segments |lines |sides )?({SEG}){RB} and ({SEG}){RB}(?= (?:is|measures|equals|=) )",
+         _angle_between),
+    _sub((" angle",), r"(∠ ?[A-Z]\d?(?:[A-Z]\d?[A-Z]\d?)?) is an? (\d{1,3}(?:\.\d+)?) ?(?:°|degrees?) angle\b", r"\1 = \2°"),
+    # `KL is twice as long as LM`: KL = 2LM
+    _sub(("as long as",), rf"\b({SEG}){RB} is (twice|three times|four times|half) as long as ({SEG}){RB}",
+         lambda m: f"{m.group(3)} = 2{m.group(1)}" if m.group(2) == "half"
+         else f"{m.group(1)} = {({'twice': '2', 'three times': '3', 'four times': '4'})[m.group(2)]}{m.group(3)}"),
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),
