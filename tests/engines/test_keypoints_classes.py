@@ -469,3 +469,14 @@ def test_subjects_behind_clauses_and_lists(caption: str, expected: set[str]) -> 
 ])
 def test_angles_and_lengths_in_other_words(caption: str, expected: set[str]) -> None:
     assert expected <= numericals(caption)
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("S、T分别是KL、KM的midpoints。", {"S midpoint KL", "T midpoint KM"}),
+    ("KL是⊙W的diameter, M在⊙W上。", {"KL diameter ⊙W", "M on ⊙W"}),
+    ("过K作KH ⊥ LM, foot H。", {"HK ⊥ LM", "H foot LM"}),
+    ("QT是⊙W的tangent，切点为T。", {"QT tangent to ⊙W at T"}),
+])
+def test_english_role_words_in_chinese_clauses(caption: str, expected: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got, got
