@@ -480,3 +480,20 @@ def test_angles_and_lengths_in_other_words(caption: str, expected: set[str]) -> 
 def test_english_role_words_in_chinese_clauses(caption: str, expected: set[str]) -> None:
     got = relations(caption)
     assert expected <= got, got
+
+
+@pytest.mark.parametrize(("equation", "circle"), [
+    ("x^2+y^2-2x+4y-4=0", (1.0, -2.0, 3.0)),
+    ("x^2+y^2-6x=0", (3.0, 0.0, 3.0)),
+    ("x^2+y^2+4y=5", (0.0, -2.0, 3.0)),
+    ("x^2+y^2-2x+4y+10=0", None),  # no real circle
+])
+def test_an_expanded_circle_equation_states_its_centre_and_radius(equation: str, circle: tuple[float, float, float] | None) -> None:
+    from geomeval.keypoints.canonical import circle_equation
+
+    assert circle_equation(equation) == circle
+
+
+def test_an_expanded_circle_equation_matches_its_centre_and_radius() -> None:
+    result = score_captions("Circle W: x^2 + y^2 - 2x + 4y - 4 = 0.", "Circle W has centre (1, -2) and radius 3.")
+    assert result.recall["numerical"] == 1.0, result.report()

@@ -478,11 +478,33 @@ _CIRCLE_EQ = re.compile(
 )
 
 
+_EXPANDED = re.compile(r"x\^2\+y\^2(?P<dx>[+-](?:\d{1,6}(?:\.\d{1,6})?)?x)?(?P<dy>[+-](?:\d{1,6}(?:\.\d{1,6})?)?y)?"
+                       r"(?P<f>[+-]\d{1,6}(?:\.\d{1,6})?)?=(?P<rhs>-?\d{1,6}(?:\.\d{1,6})?)")
+
+
+def _coefficient(term: str | None) -> float:
+    if not term:
+        return 0.0
+    digits = term[1:-1]
+    return (-1.0 if term[0] == "-" else 1.0) * (float(digits) if digits else 1.0)
+
+
+def _expanded_circle(text: str) -> tuple[float, float, float] | None:
+    """`x^2+y^2-2x+4y-4=0`: completing the squares gives centre (1, -2) and radius 3."""
+    m = _EXPANDED.fullmatch(text)
+    if m is None or not (m.group("dx") or m.group("dy")):
+        return None
+    a, b = -_coefficient(m.group("dx")) / 2, -_coefficient(m.group("dy")) / 2
+    r2 = a * a + b * b - float(m.group("f") or 0) + float(m.group("rhs"))
+    return (a + 0.0, b + 0.0, math.sqrt(r2)) if r2 > 0 else None
+
+
 def circle_equation(text: str) -> tuple[float, float, float] | None:
-    """(a, b, r) of a circle equation written `(x − a)^2 + (y − b)^2 = r^2` (normalised: no spaces), else None."""
+    """(a, b, r) of a circle equation written `(x − a)^2 + (y − b)^2 = r^2` or expanded
+    (`x^2 + y^2 + Dx + Ey + F = 0`; normalised: no spaces), else None."""
     m = _CIRCLE_EQ.fullmatch(text)
     if m is None:
-        return None
+        return _expanded_circle(text)
     shift_x, shift_y = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
     r = float(m.group("r")) if m.group("sq") else math.sqrt(float(m.group("r")))
     if r <= 0:
