@@ -497,3 +497,15 @@ def test_an_expanded_circle_equation_states_its_centre_and_radius(equation: str,
 def test_an_expanded_circle_equation_matches_its_centre_and_radius() -> None:
     result = score_captions("Circle W: x^2 + y^2 - 2x + 4y - 4 = 0.", "Circle W has centre (1, -2) and radius 3.")
     assert result.recall["numerical"] == 1.0, result.report()
+
+
+@pytest.mark.parametrize(("caption", "expected", "absent"), [
+    ("g ∩ ⊙W = {K, L}.", {"ℓg ∩ ⊙W at K", "ℓg ∩ ⊙W at L"}, set()),
+    ("T := KM ∩ LN.", {"KM ∩ LN at T"}, set()),
+    ("KS: median; KH: altitude.", {"KS is a median", "HK is an altitude"}, set()),
+    ("g: tangent to ⊙W at T.", {"ℓg tangent to ⊙W at T"}, set()),
+    ("∠KLM ≅ ∠STU.", set(), {"KLM ≅ STU"}),  # two equal angles, not two congruent triangles
+])
+def test_terse_symbol_notations(caption: str, expected: set[str], absent: set[str]) -> None:
+    got = relations(caption)
+    assert expected <= got and not absent & got, got

@@ -429,8 +429,9 @@ _EN_SUBS: list[Sub] = [
     _sub(("on both",), r"\b(lies|lie|is) on both ([^,.;]{1,30}?) and ", r"\1 on \2 and on "),
     _sub(("∩",), rf"(?<![A-Za-z0-9'])({PT}) ?= ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9'])) ?∩ ?({OBJ_CORE}|[a-z]\d{{0,2}}(?![A-Za-z0-9']))",
          r"\2 and \3 meet at \1"),
-    _sub(("∩",), rf"({OBJ_CORE}) ?∩ ?({OBJ_CORE}) ?[=:] ?\{{? ?({PT}){RB}(?: ?, ?({PT}){RB})? ?\}}?",
-         lambda m: f"{m.group(1)} and {m.group(2)} meet at {m.group(3)}" + (f" and {m.group(4)}" if m.group(4) else "")),
+    _sub(("∩",), rf"({OBJ_CORE}|(?<![A-Za-z0-9'])[a-z]\d{{0,2}}(?![A-Za-z0-9'])) ?∩ ?({OBJ_CORE}|(?<![A-Za-z0-9'])[a-z]\d{{0,2}}(?![A-Za-z0-9'])) ?[=:] ?\{{? ?({PT}){RB}(?: ?, ?({PT}){RB})? ?\}}?(?! ?\}}? ?only)",
+         lambda m: " and ".join("ℓ" + x if x[0].islower() else x for x in m.group(1, 2)) + f" meet at {m.group(3)}"
+                   + (f" and {m.group(4)}" if m.group(4) else "")),
     _sub(("right angle",), rf"({SEG}) (meets|intersects|crosses|cuts) (?:the )?(?:line |segment |side )?({SEG}) at (?:a )?right angles?\b",
          r"\1 ⊥ \3, and \1 \2 \3"),
     _sub(("from",), rf"\b(?:the )?(median|altitude|height|angle bisector)(?: drawn| dropped)? from (?:vertex |point )?({PT}){RB}"

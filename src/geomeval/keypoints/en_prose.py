@@ -160,6 +160,10 @@ PROSE_SUBS: list[Sub] = [
     _sub(("as long as",), rf"\b({SEG}){RB} is (twice|three times|four times|half) as long as ({SEG}){RB}",
          lambda m: f"{m.group(3)} = 2{m.group(1)}" if m.group(2) == "half"
          else f"{m.group(1)} = {({'twice': '2', 'three times': '3', 'four times': '4'})[m.group(2)]}{m.group(3)}"),
+    # terse roles after a colon: `KS: median; KH: altitude`, `g: tangent to ⊙W at T`
+    _sub((": ",), rf"(?<![A-Za-z0-9'])({SEG}|[a-z]\d{{0,2}}){RB}: (?=(?:an? |the )?(?:median|altitude|height|diameter|chord|radius|angle bisector|diagonal"
+         r"|tangent|perpendicular|parallel)\b)", r"\1 is "),
+    _sub((":=",), r" ?:= ?", " = "),  # `T := KM ∩ LN`
     # `the line through P and A`, `the line joining K and L`: line PA
     _sub(("line through", "line joining", "line connecting"), rf"\b(?:the |a )?line (?:through|joining|connecting) (?:the )?(?:points? )?({PT}){RB} and ({PT}){RB}",
          r"line \1\2"),

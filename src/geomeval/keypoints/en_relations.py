@@ -407,6 +407,8 @@ def _raw_poly(raw: str) -> str:
 def _on_congruent(m: re.Match[str], b: Builder, off: int) -> None:
     word = m.group("r")
     kind = "congruent" if word in ("≅", "全等") or word.lower().startswith("cong") else "similar"
+    if m.group("a").startswith("∠") or m.group("b").startswith("∠"):
+        return  # `∠KLM ≅ ∠STU` is two equal angles, not two congruent triangles
     x, y = _raw_poly(m.group("a")), _raw_poly(m.group("b"))
     if len(cn.point_tokens(x)) >= 3 and len(cn.point_tokens(y)) >= 3:
         b.relation(kind, x, y, text=m.group(0))
