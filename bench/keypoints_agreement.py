@@ -35,6 +35,9 @@ whose reference states something in that dimension (an engine N/A counts as 0), 
 - the second independent set (tests/data/keypoints_indep2/*.jsonl, 80 pairs written the same way
   by someone who never saw the engine): scored alone. It was unseen when first measured (overall
   0.110, relations 0.196); its misses have since been read, so it too is a development set now;
+- the third and fourth independent sets (tests/data/keypoints_h3/, 76 pairs, and
+  tests/data/keypoints_h4/, 76 pairs, written blind by writers who never saw the engine):
+  scored alone. Unseen when first measured (round 5 of #41), read in that round: development sets;
 - the tuning part, the original set and the wider set apart (for comparison only).
 
 `--against REVISION` scores the engine as committed at that revision on the same pairs (the
@@ -55,6 +58,8 @@ FRESH = REPO / "tests/data/keypoints_fresh"
 FRESH2 = REPO / "tests/data/keypoints_fresh2"
 INDEP = REPO / "tests/data/keypoints_indep"
 INDEP2 = REPO / "tests/data/keypoints_indep2"
+H3 = REPO / "tests/data/keypoints_h3"
+H4 = REPO / "tests/data/keypoints_h4"
 SPLIT_FILE = REPO / "tests/data/keypoints_split.json"
 DIMS = ("element", "relation", "numerical")
 
@@ -171,6 +176,11 @@ def main() -> int:
     if indep2:
         got.update({r["id"]: engine_recall(r, engine) for r in indep2})
         print(f"independent 2 : {fmt(mae(indep2, got))}   (second independent set; read since: a development set, not unseen)")
+    for folder, name, label in ((H3, "h3", "third independent  "), (H4, "h4", "fourth independent ")):
+        later = load_fresh(folder, name)
+        if later:
+            got.update({r["id"]: engine_recall(r, engine) for r in later})
+            print(f"{label}: {fmt(mae(later, got))}   (written blind for round 5; read in round 5: a development set)")
     print(f"tuning part   : {fmt(mae(tune, got))}")
     for name in SETS:
         part = [r for r in rows if r["set"] == name]
