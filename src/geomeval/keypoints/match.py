@@ -16,6 +16,11 @@ Rules (the CapGeo keypoint-recall protocol, made exact and deterministic):
   figure's vertices and sides, a median from a midpoint, the centroid from two medians, a
   point on two lines as their intersection...; docs/keypoint_annotation_guide.md) counts
   as stated there, for recall and for precision alike;
+- a relation left unmatched is then matched, one-to-one, with a relation of the same kind
+  whose arguments differ only where one side leaves an object unnamed: a circle written
+  "the circle" (`⊙`) against the one named there (`⊙O`), or a tangency whose point of
+  contact one side does not give (`_loosely_same`). Writers name the one circle once and
+  then say "the circle"; the fact stated is the same;
 - recall = matched / reference keypoints; None when the reference has none in that
   dimension (nothing to recall: neither success nor failure, left out of averages);
   precision = (candidate - extra) / candidate, None for an empty candidate; F1 is their
@@ -31,9 +36,10 @@ from dataclasses import dataclass, replace
 from . import canonical as cn
 from ._engine import order_args
 from .derive import closure, derivable
-from .model import DIMENSIONS, NUMERICAL, Keypoint, KeypointSet, to_text
+from .model import DIMENSIONS, NUMERICAL, RELATION, Keypoint, KeypointSet, to_text
 
 EQUALITIES = {"equal_length": "length", "equal_angle": "angle"}
+UNNAMED_CIRCLE = "⊙"  # a circle the caption does not name (model.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +227,22 @@ class _Follows:
         return any(_same_value(d, kp) for d in self._derived.get(kp.key, ()))
 
 
+def _loosely_same(r: Keypoint, c: Keypoint) -> bool:
+    """Whether two relations of one kind state the same fact but for an object one side leaves
+    unnamed: an unnamed circle against a named one, or a tangency without its point of contact."""
+    if r.kind != c.kind or len(r.args) != len(c.args) or r.args == c.args or not _same_value(c, r):
+        return False
+    for position, (a, b) in enumerate(zip(r.args, c.args, strict=True)):
+        if a == b:
+            continue
+        if UNNAMED_CIRCLE in (a, b) and a.startswith(UNNAMED_CIRCLE) and b.startswith(UNNAMED_CIRCLE):
+            continue
+        if r.kind == "tangent" and position == 2 and "" in (a, b):
+            continue
+        return False
+    return True
+
+
 def _match_dimension(dimension: str, cand: list[Keypoint], ref: list[Keypoint], cand_values, ref_values,
                      cand_follows: _Follows, ref_follows: _Follows) -> DimensionScore:
     pool: dict[tuple, list[Keypoint]] = defaultdict(list)
@@ -238,6 +260,15 @@ def _match_dimension(dimension: str, cand: list[Keypoint], ref: list[Keypoint], 
             matched.append(r)
         else:
             missed.append(r)
+    if dimension == RELATION and missed:
+        left = [c for bucket in pool.values() for c in bucket]
+        for r in list(missed):
+            c = next((c for c in left if _loosely_same(r, c)), None)
+            if c is not None:
+                left.remove(c)
+                pool[c.key].remove(c)
+                missed.remove(r)
+                matched.append(r)
     extra = [c for bucket in pool.values() for c in bucket if not (_implied(c, ref_values) or ref_follows(c))]
     order = {id(c): i for i, c in enumerate(cand)}
     extra.sort(key=lambda c: order[id(c)])
