@@ -32,6 +32,7 @@ from ._engine import (
 )
 from ._normalize import common, drop_colours_en, lower_words
 from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
+from .en_labels import equation_labels
 from .en_prose import PROSE_SUBS
 from .en_reference import bare_line_names, resolve_pronouns
 
@@ -702,7 +703,7 @@ _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and
 
 
 def normalise(text: str) -> str:
-    text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(lower_words(common(text)))))
+    text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(equation_labels(lower_words(common(text))))))
     if "  " in text:
         text = _SPACES.sub(" ", text)
     if ":" in text or "equation" in text:  # `line l: y = x + 1 meets ⊙C at A and B`: the equation between the line and its verb

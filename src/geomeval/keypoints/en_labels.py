@@ -1,0 +1,56 @@
+"""Objects labelled by an equation in the middle of a clause (issue #41, round 5).
+
+`circle O: x^2 + y^2 = 25`, `line l1 (y = 2x − 1)`, `l1: y = 2x - 1 and l2: y = 4 - x are perpendicular`:
+the equation sits between an object's name and the rest of its clause, so the rules saw an
+unnamed circle or no subject at all. The label keeps its name in the clause and the equation
+moves to a sentence of its own right after (`… meet at P. line l1: y = 2x - 1.`), where the
+equation rules read it as before. An equation already closing its clause is left where it is.
+
+Runs on the text `lower_words` has produced, before the substitutions; every pattern is bounded.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NAME = r"(?:(?P<word>[Cc]ircle|[Ll]ines?|[Tt]he circle|[Tt]he line) (?:⊙ ?)?(?P<n1>[A-Za-z]\d{0,2})|⊙ ?(?P<n2>[A-Z]\d{0,2})|(?P<n3>[a-z]\d{0,2}))"
+_SIDE = r"[-−–+*/^()\d.xyz²³√π ]{0,30}"
+# an equation is two sides of maths; it ends where a word, a name or a clause boundary begins
+_EQ = rf"(?P<eq>{_SIDE}[xy]{_SIDE}={_SIDE}(?<![.\s]))"
+_END = r"(?=\s*(?:(?!through\b)[a-z]{2,}\b|⊙|ℓ|[A-Z]\b))"
+_EQ2 = _EQ.replace("?P<eq>", "?P<eq2>")
+_LABEL = re.compile(rf"(?<![A-Za-z0-9'])(?:{_NAME}(?:: ?{_EQ}{_END}|,? \({_EQ2}\)))")
+_STOP = re.compile(r"\.(?=\s|$)|;|。|；")
+
+
+def _label(m: re.Match[str]) -> tuple[str, str]:
+    word = (m.group("word") or "").lower()
+    name = m.group("n1") or m.group("n2") or m.group("n3")
+    eq = (m.group("eq") or m.group("eq2") or "").strip()
+    if "circle" in word or m.group("n2") or (name[:1].isupper() and "line" not in word):
+        return f"circle {name}", eq
+    return f"line {name}", eq
+
+
+def equation_labels(text: str) -> str:
+    """Move each mid-clause equation label after its sentence, the object keeping its name there."""
+    if "=" not in text or (":" not in text and "(" not in text):
+        return text
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in order
+    for m in _LABEL.finditer(text):
+        word, bare = m.group("word"), m.group("n3")
+        if not word and bare and bare[0] in "xyz":
+            continue  # `x: …` is no object
+        label, eq = _label(m)
+        keep = label if (bare and not word) else m.group(0)[: (m.start("eq") if m.group("eq") else m.start("eq2")) - m.start()].rstrip(" :(,")
+        edits.append((m.start(), m.end(), keep))
+        stop = _STOP.search(text, m.end())
+        at = stop.end() if stop else len(text)
+        edits.append((at, at, f" {label}: {eq}." if stop else f". {label}: {eq}."))
+    if not edits:
+        return text
+    out, pos = [], 0
+    for start, end, repl in sorted(edits, key=lambda e: (e[0], e[1])):
+        out.append(text[pos:start] + repl)
+        pos = end
+    return "".join(out) + text[pos:]
