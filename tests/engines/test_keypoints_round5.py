@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from geomeval.keypoints import parse_caption, to_text
+from geomeval.keypoints import parse_caption, score_captions, to_text
 
 
 def texts(caption: str, dimension: str) -> set[str]:
@@ -30,3 +30,30 @@ def test_the_label_moves_whole_and_the_equation_stays_a_value() -> None:
     assert {"x^2+y^2=4", "x-y+4=0"} <= numbers, numbers  # no word glued to the equation (`=0do`)
     assert not texts("Circle W: x^2 + y^2 = 4 and the line g: x − y + 4 = 0 do not meet.", "relation")
     assert "ℓg1 ⊥ ℓg2" not in texts("g1: y = 3x + 1 and g2: y = 3x − 2 are not perpendicular.", "relation")
+
+
+# --------------------------------------------------------------------------- inscription in other words
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Square KLMN is drawn; circle W passes through each of its vertices.", "KLMN inscribed ⊙W"),
+    ("Circle W, of radius 2, goes through all four vertices of the rectangle KLMN.", "KLMN inscribed ⊙W"),
+    ("Triangle KLM has all of its vertices on circle W.", "KLM inscribed ⊙W"),
+    ("In triangle KLM, K, L and M lie on circle W.", "KLM inscribed ⊙W"),  # the reference's one keypoint, not three
+    ("A box KLMN-K1L1M1N1 is inscribed in the sphere W.", "KLMN-K1L1M1N1 inscribed sphere W"),
+    ("四棱柱KLMN-K1L1M1N1的所有顶点均在球W的表面上。", "KLMN-K1L1M1N1 inscribed sphere W"),
+    ("正方体KLMN-K1L1M1N1内接于球W。", "KLMN-K1L1M1N1 inscribed sphere W"),
+])
+def test_every_vertex_on_a_circle_or_sphere_is_one_inscription(caption: str, expected: str) -> None:
+    found = texts(caption, "relation")
+    assert expected in found and not any(r.endswith("on ⊙W") for r in found), found
+
+
+def test_no_inscription_when_denied_or_a_vertex_is_missing() -> None:
+    assert not texts("Triangle KLM is drawn. Circle W does not pass through all three vertices.", "relation")
+    assert texts("Triangle KLM is drawn; K and L lie on circle W.", "relation") == {"K on ⊙W", "L on ⊙W"}
+
+
+def test_a_solid_of_the_wrong_species_still_states_the_inscription() -> None:
+    """The species is counted once, in elements (guide): a cube for a cuboid keeps the relation."""
+    result = score_captions("The cube KLMN-K1L1M1N1 is inscribed in sphere W.", "The cuboid KLMN-K1L1M1N1 is inscribed in sphere W.")
+    assert result.recall["relation"] == 1.0 and result.recall["element"] < 1.0

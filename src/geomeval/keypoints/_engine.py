@@ -153,12 +153,16 @@ class Builder:
                 args = tuple(angle_map.get(a, a) for a in args)
                 if kind == "angle_bisector" and isinstance(value, str):
                     value = angle_map.get(value, value)
+            if dimension == RELATION and kind == "inscribed":  # `the cube … in sphere O` for a cuboid: the species is the element's
+                args = tuple(_SPECIES.sub("", a) for a in args)
             if dimension == RELATION and kind == "intersect" and len(args) == 3:
                 kind, args = _endpoint_meeting(args)
             out.append(Keypoint(dimension, kind, order_args(kind, args), value, text))
         if any(k.kind == "angle_bisector" and k.value is not None for k in out):  # `BD bisects ∠ABC`: one bisector, its angle named
             named = {k.args for k in out if k.kind == "angle_bisector" and k.value is not None}
             out = [k for k in out if not (k.kind == "angle_bisector" and k.value is None and k.args in named)]
+        if sum(k.kind == "on" for k in out) > 2:
+            out = _inscribed(out)
         if any(k.kind == "tangent" and len(k.args) == 3 and not k.args[2] for k in out):  # `QT, a tangent to ⊙W, touches it at T`: one tangency
             placed = {k.args[:2] for k in out if k.kind == "tangent" and len(k.args) == 3 and k.args[2]}
             out = [k for k in out if not (k.kind == "tangent" and len(k.args) == 3 and not k.args[2] and k.args[:2] in placed)]
@@ -200,6 +204,24 @@ SOLID_FAMILY = {
 
 SYMMETRIC = {"parallel", "perpendicular", "equal_length", "equal_angle", "concentric", "collinear"}
 PAIRED = {"congruent", "similar"}
+
+
+_SPECIES = re.compile(r"^(?:cube|cuboid|prism|pyramid|tetrahedron) (?=\S*-)")
+
+
+def _inscribed(out: list[Keypoint]) -> list[Keypoint]:
+    """`circle O passes through A, B and C` with triangle ABC: the guide's one keypoint, *ABC
+    inscribed in ⊙O*, in place of a point on the circle per vertex (each follows from it)."""
+    on = {(k.args[0], k.args[1]) for k in out if k.dimension == RELATION and k.kind == "on" and len(k.args) == 2 and k.args[1].startswith("⊙")}
+    drop: set[tuple[str, str]] = set()
+    for k in [k for k in out if k.dimension == ELEMENT and k.kind in POLYGON_RANK and k.args]:
+        tokens = cn.point_tokens(k.args[0])
+        for circle in {c for _, c in on}:
+            if len(tokens) >= 3 and all((t, circle) in on for t in tokens):
+                drop |= {(t, circle) for t in tokens}
+                if not any(x.kind == "inscribed" and x.args[:1] == k.args[:1] and circle in x.args for x in out):
+                    out.append(Keypoint(RELATION, "inscribed", order_args("inscribed", (k.args[0], circle)), None, "inscribed"))
+    return [k for k in out if not (k.kind == "on" and len(k.args) == 2 and (k.args[0], k.args[1]) in drop)] if drop else out
 
 
 def _endpoint_meeting(args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:

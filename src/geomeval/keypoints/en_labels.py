@@ -1,4 +1,5 @@
-"""Objects labelled by an equation in the middle of a clause (issue #41, round 5).
+"""Wordings read since round 5 of issue #41: equation labels mid-clause, and polygons whose
+every vertex lies on a circle said in other words.
 
 `circle O: x^2 + y^2 = 25`, `line l1 (y = 2x − 1)`, `l1: y = 2x - 1 and l2: y = 4 - x are perpendicular`:
 the equation sits between an object's name and the rest of its clause, so the rules saw an
@@ -12,6 +13,9 @@ Runs on the text `lower_words` has produced, before the substitutions; every pat
 from __future__ import annotations
 
 import re
+
+from ._engine import POLY, PT, RB, Sub
+from .en_patterns import POLYWORD
 
 _NAME = r"(?:(?P<word>[Cc]ircle|[Ll]ines?|[Tt]he circle|[Tt]he line) (?:⊙ ?)?(?P<n1>[A-Za-z]\d{0,2})|⊙ ?(?P<n2>[A-Z]\d{0,2})|(?P<n3>[a-z]\d{0,2}))"
 _SIDE = r"[-−–+*/^()\d.xyz²³√π ]{0,30}"
@@ -54,3 +58,26 @@ def equation_labels(text: str) -> str:
         out.append(text[pos:start] + repl)
         pos = end
     return "".join(out) + text[pos:]
+
+
+_LAST_POLY = re.compile(rf"(?:\b{POLYWORD} |△ ?)({POLY})")
+
+
+def _through_vertices(m: re.Match[str]) -> str:
+    """`circle O, of radius 5, goes through all three vertices`: the polygon named there, or the
+    last one named before it, is inscribed in the circle (unchanged when there is none)."""
+    polys = [m.group("poly")] if m.group("poly") else _LAST_POLY.findall(m.string, max(0, m.start() - 200), m.start())
+    if not polys:
+        return m.group(0)
+    return f"{m.group('c')}{m.group('app') or ''}, and {polys[-1]} is inscribed in {m.group('c')}"
+
+
+_VERTICES = r"(?:all |each of )?(?:the |its |of its )?(?:three |four |five |six |eight )?(?:of its )?vertices"
+ROUND5_SUBS: list[Sub] = [
+    # `triangle ABC has all three of its vertices on circle O`
+    Sub(("vertices",), re.compile(rf"(?P<p>(?:\b{POLYWORD} |△ ?){POLY}),? (?:has|with|having) {_VERTICES} (?:all )?(?:lying |that lie )?on (?:the )?(?P<c>⊙{PT}{RB})"),
+        r"\g<p> is inscribed in \g<c>"),
+    # `circle O goes through all three vertices (of triangle ABC)`
+    Sub(("vertices",), re.compile(rf"(?P<c>⊙{PT}{RB})(?P<app>,[^.;,]{{1,30}},)? (?:passes|goes|passing|going|runs|running) through {_VERTICES}"
+                                  rf"(?: of (?:the )?(?:{POLYWORD} |△ ?)?(?P<poly>{POLY}))?"), _through_vertices),
+]

@@ -31,8 +31,8 @@ from ._engine import (
     list_of,
 )
 from ._normalize import common, drop_colours_en, lower_words
+from .en_labels import ROUND5_SUBS, equation_labels
 from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
-from .en_labels import equation_labels
 from .en_prose import PROSE_SUBS
 from .en_reference import bare_line_names, resolve_pronouns
 
@@ -675,6 +675,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("only",), rf"((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) ∩ ((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) = (?P<p>{PT}){RB} only\b(?:,? (?P=p) ?(?P<xy>\([^()]{{1,24}}\)))?",
          lambda m: f"{m.group(1)} touches {m.group(2)} at {m.group('p')}{m.group('xy') or ''}"),
     _sub(("only at",), r"\b(touches|meets|cuts|crosses|intersects) ((?:the )?(?:side |line |segment )?[^,;.]{1,20}?) only at\b", r"is tangent to \2 at"),
+    *ROUND5_SUBS,
 ]
 
 

@@ -213,7 +213,7 @@ def _on_concentric_pair(m: re.Match[str], b: Builder, off: int) -> None:
 
 
 def _solid_ref(word: str | None, name: str | None) -> str | None:
-    kind = solid_kind(word or "")
+    kind = solid_kind(word or "", "rectangular")  # a box inscribed in a sphere is a rectangular one
     if kind is None:
         return None
     return f"{kind} {cn.solid_name(kind, name or '')}".strip()

@@ -174,6 +174,7 @@ _ZH_SUBS: list[Sub] = [
     _sub(("中位线",), rf"({SEG}){RB}(?:是|为)(?:△{POLY}的)?中位线", r"连接\1"),  # `DE是中位线`: the segment is drawn
     _sub(("是一个", "是一条", "为一个"), r"(?<=[A-Z0-9'])(是|为)一(?:个|条)", r"\1"),  # `ABCD是一个直角梯形`
     _sub(("弦",), rf"弦({SEG})(与|和|、)弦({SEG})", r"弦\1\2\3"),  # `⊙O的弦AB与弦CD`: both chords
+    _sub(("顶点",), rf"({SOLIDWORD})({SOLID_NAME})?的(?:八个|四个|六个|所有|各个?|全部)?顶点(?:都|均|全)?在(球)([A-Z]?)的?(?:球面|表面)?上", r"\1\2内接于球\4"),
     _sub(("内切球",), rf"({SOLIDWORD})(?:{SOLID_NAME})?(?:内|中)有(?:一个)?内切球", r"\1,球内切于\1"),  # `正方体内有一个内切球`
     _sub(("上底", "下底", "腰", "底"), rf"(?:上底|下底|腰|底)(?={SEG}{RB})", ""),  # `上底AD与下底BC平行`: the names carry the relation
     _sub(("圆外", "圆内"), r"(?<=在|于)圆(?=外|内)", "⊙"),  # `点P在圆外`: outside the circle in context
@@ -534,8 +535,8 @@ RELATION_RULES = RuleSet([
     Rule(("弦", "直径", "半径"), re.compile(f"{obj('c')}的(?P<role>弦|直径|半径)(?:为|是)?(?P<segs>{list_of(SEG, SEP, 4)})"),
          _on_circle_role),
     Rule(("弦",), re.compile(f"(?P<c>⊙[{BIG}{SMALL}])(?P<role>弦)(?P<segs>{SEG})"), _on_circle_role),
-    Rule(("内切", "外接"),
-         re.compile(f"(?P<a>{SOLIDWORD})(?P<an>{SOLID_NAME})?内切于(?P<b>{SOLIDWORD})(?P<bn>{SOLID_NAME})?"
+    Rule(("内切", "外接", "内接"),
+         re.compile(f"(?P<a>{SOLIDWORD})(?P<an>{SOLID_NAME})?(?:内切|内接)于(?P<b>{SOLIDWORD})(?P<bn>{SOLID_NAME})?"
                     f"|(?P<b2>{SOLIDWORD})(?P<bn2>{SOLID_NAME})?的内切(?P<a2>球)|(?P<a3>{SOLIDWORD})(?P<an3>{SOLID_NAME})?的外接(?P<b3>球)"),
          _on_solid_inscribed),
     Rule(("同心",), re.compile(f"(?P<a>⊙{BIG})与(?P<b>⊙{SMALL})同心"), _on_concentric_pair),
