@@ -57,3 +57,24 @@ def test_a_solid_of_the_wrong_species_still_states_the_inscription() -> None:
     """The species is counted once, in elements (guide): a cube for a cuboid keeps the relation."""
     result = score_captions("The cube KLMN-K1L1M1N1 is inscribed in sphere W.", "The cuboid KLMN-K1L1M1N1 is inscribed in sphere W.")
     assert result.recall["relation"] == 1.0 and result.recall["element"] < 1.0
+
+
+# --------------------------------------------------------------------------- lists of midpoints and placements
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("K, L and M are the midpoints of ST, TU and UV.", {"K midpoint ST", "L midpoint TU", "M midpoint UV"}),
+    ("K and L are the midpoints of the sides ST and TU respectively.", {"K midpoint ST", "L midpoint TU"}),
+    ("依次取五边形STUVW各边ST、TU、UV的中点K、L、M。", {"K midpoint ST", "L midpoint TU", "M midpoint UV"}),
+    ("K、L分别为三角形STU的边ST、TU的中点。", {"K midpoint ST", "L midpoint TU"}),
+    ("K, L and M lie on ST, TU and UV, respectively.", {"K on ST", "L on TU", "M on UV"}),
+    ("A prism is drawn with K, L and M on the edges ST, TU and UV.", {"K on ST", "L on TU", "M on UV"}),
+])
+def test_the_ith_point_goes_with_the_ith_segment(caption: str, expected: set[str]) -> None:
+    found = texts(caption, "relation")
+    assert expected <= found, found
+    assert not {"K midpoint TU", "L midpoint ST", "L on ST", "M on ST"} & found, found
+
+
+def test_a_role_word_before_a_list_still_lists_its_segments() -> None:
+    assert {"segment ST", "segment TU"} <= texts("K、L分别是棱ST、TU的中点。", "element")
+    assert {"KM is a diagonal", "LN is a diagonal"} <= texts("四边形KLMN的对角线KM=LN=6。", "relation")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ._engine import POLY, PT, RB, Sub
+from ._engine import POLY, PT, RB, SEG, Sub
 from .en_patterns import POLYWORD
 
 _NAME = r"(?:(?P<word>[Cc]ircle|[Ll]ines?|[Tt]he circle|[Tt]he line) (?:⊙ ?)?(?P<n1>[A-Za-z]\d{0,2})|⊙ ?(?P<n2>[A-Z]\d{0,2})|(?P<n3>[a-z]\d{0,2}))"
@@ -72,8 +72,22 @@ def _through_vertices(m: re.Match[str]) -> str:
     return f"{m.group('c')}{m.group('app') or ''}, and {polys[-1]} is inscribed in {m.group('c')}"
 
 
+def _pairwise_on(m: re.Match[str]) -> str:
+    """`P, Q and R lie on AB, BC and BB1 respectively`, `with P, Q and R on the edges AB, BC and BB1`:
+    the i-th point on the i-th segment (unchanged when the lists differ in length)."""
+    pts, segs = re.findall(rf"{PT}{RB}", m.group("pts")), re.findall(SEG, m.group("segs"))
+    if len(pts) != len(segs) or not (m.group("resp") or m.group("plural")):
+        return m.group(0)
+    return ", ".join(f"{p} lies on {s}" for p, s in zip(pts, segs, strict=True))
+
+
+def _list(x: str) -> str:
+    return rf"(?:{x}(?:, |,? and )){{1,5}}{x}"
+
 _VERTICES = r"(?:all |each of )?(?:the |its |of its )?(?:three |four |five |six |eight )?(?:of its )?vertices"
 ROUND5_SUBS: list[Sub] = [
+    Sub((" on ",), re.compile(rf"(?<![A-Z0-9'] )(?<!, )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "
+                              rf"(?:the )?(?P<plural>(?:edges|sides|segments|lines) )?(?P<segs>{_list(SEG)})(?P<resp>,? respectively)?"), _pairwise_on),
     # `triangle ABC has all three of its vertices on circle O`
     Sub(("vertices",), re.compile(rf"(?P<p>(?:\b{POLYWORD} |△ ?){POLY}),? (?:has|with|having) {_VERTICES} (?:all )?(?:lying |that lie )?on (?:the )?(?P<c>⊙{PT}{RB})"),
         r"\g<p> is inscribed in \g<c>"),

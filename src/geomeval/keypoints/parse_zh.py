@@ -158,7 +158,13 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
     return Sub(triggers, re.compile(pattern), repl)
 
 
+_SEGS = rf"(?:{SEG}、){{1,7}}{SEG}"
 _ZH_SUBS: list[Sub] = [
+    _sub(("对角线",), rf"对角线({SEG})=({SEG})", r"对角线\1、\2,\1=\2"),  # `对角线AC=BD=6`: both are diagonals
+    # `四边形ABCD各边AB、BC、CD、DA的中点E、F、G、H`: the i-th point is the midpoint of the i-th side
+    _sub(("中点",), rf"(分别(?:是|为))({POLYWORD}?{POLY})的?(?:各|的)((?:边|棱){_SEGS})的中点", r"\1\3的中点,\2"),
+    _sub(("中点",), rf"(?:(?P<poly>{POLYWORD}?{POLY})(?:的|各))?(?<![是为])(?P<segs>(?:边|棱)?{_SEGS})的中点(?:分别为|分别是)?(?:点)?(?P<pts>(?:{PT}、){{1,7}}{PT}){RB}",
+         lambda m: f"{m.group('poly') + ',' if m.group('poly') else ''}{m.group('pts')},{m.group('pts')}分别是{m.group('segs')}的中点"),
     _sub(("的切线",), rf"(⊙{PT}{RB})的切线((?:{SEG}|ℓ?[a-z]\d{{0,2}})(?![A-Za-z0-9']))(?!是|为)", r"\2是\1的切线"),  # `⊙O的切线PA，切点为A`
     # `弦KL⊥直径MN于点T`: each role word stays with its name, the relation between the names
     _sub(("⊥", "∥"), rf"(弦|直径)({SEG})([⊥∥])(弦|直径)?({SEG})", r"\1\2,\4\5,\2\3\5"),
