@@ -78,3 +78,36 @@ def test_the_ith_point_goes_with_the_ith_segment(caption: str, expected: set[str
 def test_a_role_word_before_a_list_still_lists_its_segments() -> None:
     assert {"segment ST", "segment TU"} <= texts("K、L分别是棱ST、TU的中点。", "element")
     assert {"KM is a diagonal", "LN is a diagonal"} <= texts("四边形KLMN的对角线KM=LN=6。", "relation")
+
+
+# --------------------------------------------------------------------------- conic roles, solids, right angles
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The ellipse x^2/9 + y^2/4 = 1 has left focus K(−√5, 0) and upper vertex L(0, 2).", {"K focus ellipse", "L vertex ellipse"}),
+    ("For the parabola y^2 = 4x, K(1, 0) is the focus, and S is a point on the curve.", {"K focus parabola", "S on parabola"}),
+    ("On the hyperbola x^2 − y^2 = 1, K is the left-hand vertex.", {"K vertex hyperbola"}),
+])
+def test_a_role_of_the_one_conic_said_without_naming_it(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_role_is_not_given_to_a_conic_when_two_are_named() -> None:
+    found = texts("The ellipse E and the parabola P are drawn; K(1, 0) is the focus.", "relation")
+    assert not any("focus" in r for r in found), found
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("A cone of height 3 is drawn, and a sphere is inscribed in it.", "sphere inscribed cone"),
+    ("Cylinder with radius 1; a ball is inscribed in it.", "sphere inscribed cylinder"),
+    ("Segment KL stands at a right angle to line g.", "KL ⊥ ℓg"),
+])
+def test_solids_and_right_angles_in_other_words(caption: str, expected: str) -> None:
+    assert expected in texts(caption, "relation"), texts(caption, "relation")
+
+
+@pytest.mark.parametrize("caption", [
+    "A cone of height 3 is drawn, and a sphere is not inscribed in it.",
+    "Segment KL does not stand at a right angle to line g.",
+])
+def test_denied_solids_and_right_angles_are_not_credited(caption: str) -> None:
+    assert not texts(caption, "relation"), texts(caption, "relation")

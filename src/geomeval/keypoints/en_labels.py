@@ -86,6 +86,7 @@ def _list(x: str) -> str:
 
 _VERTICES = r"(?:all |each of )?(?:the |its |of its )?(?:three |four |five |six |eight )?(?:of its )?vertices"
 ROUND5_SUBS: list[Sub] = [
+    Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
     Sub((" on ",), re.compile(rf"(?<![A-Z0-9'] )(?<!, )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "
                               rf"(?:the )?(?P<plural>(?:edges|sides|segments|lines) )?(?P<segs>{_list(SEG)})(?P<resp>,? respectively)?"), _pairwise_on),
     # `triangle ABC has all three of its vertices on circle O`
@@ -95,3 +96,28 @@ ROUND5_SUBS: list[Sub] = [
     Sub(("vertices",), re.compile(rf"(?P<c>⊙{PT}{RB})(?P<app>,[^.;,]{{1,30}},)? (?:passes|goes|passing|going|runs|running) through {_VERTICES}"
                                   rf"(?: of (?:the )?(?:{POLYWORD} |△ ?)?(?P<poly>{POLY}))?"), _through_vertices),
 ]
+
+
+_CONIC = re.compile(r"\b(parabola|ellipse|hyperbola)\b")
+_COORD = r"(?: ?\([^()]{1,24}\))?"
+_QUALIFIED_ROLE = re.compile(r"\b(?:right|left|upper|lower)(?:-hand)? (focus|vertex|foci|vertices)\b")
+_TWO_ROLES = re.compile(rf"\b(parabola|ellipse|hyperbola)\b([^.;]{{0,100}}?) (has|with|having) (focus|vertex) ({PT}{RB}{_COORD}),? and (?:its |a |the )?(focus|vertex) ({PT}{RB}{_COORD})")
+_BARE_ROLE = re.compile(rf"(?<![A-Za-z0-9'])({PT}{RB})({_COORD}) is (?:the |its |a )(focus|vertex)\b(?! of)")
+_THE_CURVE = re.compile(r"\bthe curve\b")
+_SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)[;,] (?:and )?(?:a |an )(sphere|ball) is inscribed (?:in|within) it\b")
+
+
+def conic_roles(text: str) -> str:
+    """Roles of a caption's one conic said without naming it: `right-hand focus` is a focus (the
+    side is no part of the keypoint), `has focus F and vertex A` gives both, `A(2, 0) is the vertex`
+    and `the curve` are the one conic's; and `…; a sphere is inscribed in it` after a solid."""
+    if "inscribed in it" in text or "inscribed within it" in text:
+        text = _SOLID_IT.sub(r"\1\2; a \3 is inscribed in the \1", text)
+    kinds = set(_CONIC.findall(text))
+    if len(kinds) != 1:
+        return text
+    conic = kinds.pop()
+    text = _QUALIFIED_ROLE.sub(r"\1", text)
+    text = _TWO_ROLES.sub(r"\1\2 \3 \4 \5, and the \1 \3 \6 \7", text)
+    text = _BARE_ROLE.sub(rf"\1\2, and \1 is the \3 of the {conic}", text)
+    return _THE_CURVE.sub(f"the {conic}", text)
