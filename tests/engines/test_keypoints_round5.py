@@ -111,3 +111,29 @@ def test_solids_and_right_angles_in_other_words(caption: str, expected: str) -> 
 ])
 def test_denied_solids_and_right_angles_are_not_credited(caption: str) -> None:
     assert not texts(caption, "relation"), texts(caption, "relation")
+
+
+# --------------------------------------------------------------------------- meetings, tangency and perpendiculars in other words
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The line KS, through K, crosses circle W at L and at M.", {"KS ∩ ⊙W at L", "KS ∩ ⊙W at M"}),
+    ("Circles W and V stay outside each other and have just one point, T, in common.", {"⊙V tangent to ⊙W at T"}),
+    ("Circle W (radius 4) and circle V (radius 1) share exactly one common point T.", {"⊙V tangent to ⊙W at T"}),
+    ("SK and SL are tangent to ⊙W at K and L respectively.", {"KS tangent to ⊙W at K", "LS tangent to ⊙W at L"}),
+    ("Line g runs through K at right angles to LM.", {"K on ℓg", "LM ⊥ ℓg"}),
+    ("The chords KM and LN intersect at T at right angles.", {"KM ⊥ LN", "KM ∩ LN at T"}),
+    ("The perpendicular KH from K hits the side LM at H.", {"HK ⊥ LM", "H foot LM"}),
+    ("Segment KL is 8 long, and its midpoint is S.", {"S midpoint KL"}),
+])
+def test_meetings_tangency_and_perpendiculars_in_other_words(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+@pytest.mark.parametrize("caption", [
+    "Circles W and V do not have exactly one point T in common.",
+    "SK and SL are not tangent to ⊙W at K and L respectively.",
+    "The chords KM and LN intersect at T, but not at right angles.",
+])
+def test_denied_meetings_and_tangency_are_not_credited(caption: str) -> None:
+    found = texts(caption, "relation")
+    assert not any("tangent" in r or "⊥" in r for r in found), found

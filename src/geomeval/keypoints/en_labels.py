@@ -85,7 +85,30 @@ def _list(x: str) -> str:
     return rf"(?:{x}(?:, |,? and )){{1,5}}{x}"
 
 _VERTICES = r"(?:all |each of )?(?:the |its |of its )?(?:three |four |five |six |eight )?(?:of its )?vertices"
+def _through_apposition(m: re.Match[str]) -> str:
+    """`the line PC, through P, cuts …`: an end of a two-point name says nothing new; a named line
+    passes through the point."""
+    line, p = m.group(1), m.group(2)
+    if re.fullmatch(SEG, line.split()[-1]) and p in line:
+        return line
+    return f"{line} passes through {p}, and {line}"
+
+
+_LINE = rf"(?:line )?(?:ℓ[a-z]\d{{0,2}}|{SEG})"
 ROUND5_SUBS: list[Sub] = [
+    # meetings and tangency said in other words
+    Sub((" and at ",), re.compile(rf" at (?:point )?({PT}){RB} and at (?:point )?({PT}){RB}"), r" at \1 and \2"),
+    Sub(("through",), re.compile(rf"({_LINE}), (?:passing |going |drawn )?through (?:point )?({PT}){RB},"), _through_apposition),
+    Sub(("one point", "one common point"), re.compile(rf"(?:,? (?:lie|lying|are|being|stay|staying) outside each other,? and)? (?:share|have|having|sharing) (?:exactly |only |just )?one (?:common )?"
+                                                       rf"point,? ({PT}){RB}(?:,? in common)?"), r" are tangent to each other at \1"),
+    Sub(("respectively",), re.compile(rf"({SEG}) and ({SEG}) (?:touch|are tangent to) (⊙{PT}{RB}) at (?:points )?({PT}){RB} and ({PT}){RB},? respectively"),
+        r"\1 is tangent to \3 at \4, and \2 is tangent to \3 at \5"),
+    Sub(("through",), re.compile(rf"(ℓ[a-z]\d{{0,2}}) (?:passes|goes|runs) through ({PT}){RB} ⊥"), r"\1 passes through \2, and \1 ⊥"),
+    Sub(("right angles",), re.compile(rf"({SEG}) and ({SEG}) (cross|meet|intersect) at ({PT}){RB},? at right angles"),
+        r"\1 and \2 are perpendicular, and \1 and \2 \3 at \4"),
+    Sub(("perpendicular",), re.compile(rf"\b[Tt]he perpendicular ({SEG}) (?:from (?:point )?{PT}{RB} )?(?:meets|hits|reaches|cuts) (?:the )?(?:side |line |segment )?({SEG}) at ({PT}){RB}"),
+        r"\1 ⊥ \2 at \3"),
+    Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
     Sub((" on ",), re.compile(rf"(?<![A-Z0-9'] )(?<!, )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "
                               rf"(?:the )?(?P<plural>(?:edges|sides|segments|lines) )?(?P<segs>{_list(SEG)})(?P<resp>,? respectively)?"), _pairwise_on),
