@@ -137,3 +137,27 @@ def test_meetings_tangency_and_perpendiculars_in_other_words(caption: str, expec
 def test_denied_meetings_and_tangency_are_not_credited(caption: str) -> None:
     found = texts(caption, "relation")
     assert not any("tangent" in r or "⊥" in r for r in found), found
+
+
+# --------------------------------------------------------------------------- Chinese: labels, coordinates, terse roles
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("直线g: y = −x + 6交x轴于K(6, 0)，交y轴于L(0, 6)。", {"x-axis ∩ ℓg at K", "y-axis ∩ ℓg at L"}),
+    ("直线g的方程为y = 3x − 3，它与x轴相交于点K。", {"x-axis ∩ ℓg at K"}),
+    ("双曲线x²/9 − y²/16 = 1，焦点K、L，点S在双曲线上。", {"K focus hyperbola", "L focus hyperbola", "S on hyperbola"}),
+    ("抛物线y = x² − 4x；其顶点为K(2, −4)。", {"K vertex parabola"}),
+    ("从⊙W外一点S引⊙W的两条切线SK、SL，切点分别为K、L。", {"KS tangent to ⊙W at K", "LS tangent to ⊙W at L"}),
+    ("连接KL，与WS相交于点T。", {"KL ∩ SW at T"}),
+    ("△KLM与△KMN都是等腰三角形。", {"KLM is isosceles", "KMN is isosceles"}),
+    ("Triangles KLM and KMN are both isosceles.", {"KLM is isosceles", "KMN is isosceles"}),
+    ("K, L and M lie on a single straight line.", {"collinear(K, L, M)"}),
+])
+def test_chinese_and_list_wordings_of_round_5(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_coordinates_after_meeting_points_are_values_not_more_points() -> None:
+    caption = "直线g: y = −x + 6交x轴于K(6, 0)，交y轴于L(0, 6)。"
+    assert not any(r.endswith(" at K") and "y-axis" in r for r in texts(caption, "relation"))
+    assert {"K(6, 0)", "L(0, 6)"} <= texts(caption, "numerical")
+    assert not texts("△KLM与△KMN都不是等腰三角形。", "relation")

@@ -108,6 +108,11 @@ ROUND5_SUBS: list[Sub] = [
         r"\1 and \2 are perpendicular, and \1 and \2 \3 at \4"),
     Sub(("perpendicular",), re.compile(rf"\b[Tt]he perpendicular ({SEG}) (?:from (?:point )?{PT}{RB} )?(?:meets|hits|reaches|cuts) (?:the )?(?:side |line |segment )?({SEG}) at ({PT}){RB}"),
         r"\1 ⊥ \2 at \3"),
+    # `triangles ABC and CDE are both equilateral`: each is; `B, C and D lie on one straight line`: collinear
+    Sub(("triangles",), re.compile(rf"\b[Tt]riangles ({POLY}) and ({POLY}),? are (?:both )?(equilateral|isosceles|right-angled|right)\b"),
+        r"triangle \1 is \3 and triangle \2 is \3"),
+    Sub(("line",), re.compile(rf"(?<![A-Z0-9'] )(?<!, )((?:{PT}{RB}, )+{PT}{RB},? and {PT}{RB}) (?:all )?(?:lie|lying|are|being) on (?:one|a single|the same|a) (?:straight )?line\b"),
+        r"\1 are collinear"),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
     Sub((" on ",), re.compile(rf"(?<![A-Z0-9'] )(?<!, )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "

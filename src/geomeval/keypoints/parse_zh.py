@@ -159,7 +159,28 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
 
 
 _SEGS = rf"(?:{SEG}、){{1,7}}{SEG}"
+_XY = r"\([^()]{1,24}\)"
+_ZH_EQ = r"[-−+*/^()\d.xy²√]{1,30}=[-−+*/^()\d.xy²√]{1,30}?"
+
+
+def _points_then_coordinates(m: re.Match[str]) -> str:
+    """`交x轴于A(−2,0)，交y轴于B(0,4)`: the meeting points stay where the rules read them, their
+    coordinates move to the end of the clause group."""
+    coords = re.findall(rf"({PT}){RB}({_XY})", m.group(0))
+    return re.sub(rf"(?<=[于、])(?:点)?({PT}){RB}{_XY}", r"点\1", m.group(0)) + "".join(f";{p}{xy}" for p, xy in coords)
+
+
 _ZH_SUBS: list[Sub] = [
+    # round 5: an equation between a named object and its verb (`直线l: y=2x+4交x轴于A`, `…，它与x轴交于`)
+    _sub(("=",), rf"((?:直线|圆|抛物线|椭圆|双曲线)(?:[a-z]\d{{0,2}}|[A-Z]\d{{0,2}})?)((?:的解析式为|的方程为|:|：)?{_ZH_EQ})(?:,它|，它)?(?=与|交|和)", r"\1\2,\1"),
+    # `交x轴于A(−1,0)、B(3,0)`: the meeting points, then their coordinates
+    _sub(("于",), rf"于(?:点)?({PT}){RB}{_XY}(?:、(?:点)?{PT}{RB}{_XY})?[^;；。]*", _points_then_coordinates),
+    # `椭圆…，焦点F1、F2`, `抛物线…，顶点为D`: a terse role of the conic named before
+    _sub(("焦点", "顶点"), r"(椭圆|抛物线|双曲线)([^。]{0,60}?)[,，;；]其?(焦点|顶点)(?:为|是)?(?:点)?(?=[A-Z])", r"\1\2,\1的\3为"),
+    _sub(("一条直线上",), r"在一条直线上", "在同一直线上"),
+    _sub(("引",), rf"从(⊙{PT}{RB})外一点({PT}){RB}引", r"点\2在\1外,过点\2作"),  # `从⊙O外一点P引⊙O的两条切线`
+    _sub(("连接",), rf"连接({SEG})[,，]与", r"连接\1,\1与"),  # `连接AB，与OP相交于点C`: AB meets OP
+    _sub(("都是",), rf"△({POLY})(?:和|与|、)△({POLY})都是(等边|等腰|直角)三角形", r"△\1是\3三角形,△\2是\3三角形"),
     _sub(("对角线",), rf"对角线({SEG})=({SEG})", r"对角线\1、\2,\1=\2"),  # `对角线AC=BD=6`: both are diagonals
     # `四边形ABCD各边AB、BC、CD、DA的中点E、F、G、H`: the i-th point is the midpoint of the i-th side
     _sub(("中点",), rf"(分别(?:是|为))({POLYWORD}?{POLY})的?(?:各|的)((?:边|棱){_SEGS})的中点", r"\1\3的中点,\2"),
