@@ -161,3 +161,20 @@ def test_coordinates_after_meeting_points_are_values_not_more_points() -> None:
     assert not any(r.endswith(" at K") and "y-axis" in r for r in texts(caption, "relation"))
     assert {"K(6, 0)", "L(0, 6)"} <= texts(caption, "numerical")
     assert not texts("△KLM与△KMN都不是等腰三角形。", "relation")
+
+
+# --------------------------------------------------------------------------- radii beside two circles' names
+
+@pytest.mark.parametrize(("caption", "relation"), [
+    ("Two circles, W with radius 6 and V with radius 2, are tangent at T.", "⊙V tangent to ⊙W at T"),
+    ("Circles W (radius 6) and V (radius 2) cross at K and L.", "⊙V ∩ ⊙W at K"),
+    ("Circles W and V, with radii 6 and 2 respectively, intersect at K.", "⊙V ∩ ⊙W at K"),
+])
+def test_radii_beside_two_circles_names_keep_both_and_the_relation(caption: str, relation: str) -> None:
+    assert relation in texts(caption, "relation"), texts(caption, "relation")
+    assert {"radius of ⊙W = 6", "radius of ⊙V = 2"} <= texts(caption, "numerical"), texts(caption, "numerical")
+
+
+def test_a_list_after_a_solid_name_is_not_a_list_tail() -> None:
+    found = texts("In the cube KLMN-K1L1M1N1, S and T are the midpoints of the edges KL and LM respectively.", "relation")
+    assert {"S midpoint KL", "T midpoint LM"} <= found, found

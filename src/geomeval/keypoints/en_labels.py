@@ -36,28 +36,51 @@ def _label(m: re.Match[str]) -> tuple[str, str]:
     return f"line {name}", eq
 
 
-def equation_labels(text: str) -> str:
-    """Move each mid-clause equation label after its sentence, the object keeping its name there."""
-    if "=" not in text or (":" not in text and "(" not in text):
-        return text
-    edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in order
-    for m in _LABEL.finditer(text):
-        word, bare = m.group("word"), m.group("n3")
-        if not word and bare and bare[0] in "xyz":
-            continue  # `x: …` is no object
-        label, eq = _label(m)
-        keep = label if (bare and not word) else m.group(0)[: (m.start("eq") if m.group("eq") else m.start("eq2")) - m.start()].rstrip(" :(,")
+def _moves(text: str, found: list[tuple[re.Match[str], str, str]]) -> str:
+    """Apply (match, kept text, sentence to add after the match's sentence) edits in order."""
+    edits: list[tuple[int, int, str]] = []
+    for m, keep, moved in found:
         edits.append((m.start(), m.end(), keep))
         stop = _STOP.search(text, m.end())
         at = stop.end() if stop else len(text)
-        edits.append((at, at, f" {label}: {eq}." if stop else f". {label}: {eq}."))
-    if not edits:
-        return text
+        edits.append((at, at, f" {moved}." if stop else f". {moved}."))
     out, pos = [], 0
     for start, end, repl in sorted(edits, key=lambda e: (e[0], e[1])):
         out.append(text[pos:start] + repl)
         pos = end
     return "".join(out) + text[pos:]
+
+
+_RADIUS = r"(?P<r{i}>\d+(?:\.\d+)?|√\d+)"
+_CIRCLE_PAIR = re.compile(rf"\b(?:[Tt]wo )?[Cc]ircles,? (?P<a>[A-Z]\d{{0,2}}) (?:with|of|having) (?:a )?radius {_RADIUS.format(i=1)},? and "
+                          rf"(?P<b>[A-Z]\d{{0,2}}) (?:with|of|having) (?:a )?radius {_RADIUS.format(i=2)},?(?= [a-z])")
+_CIRCLE_RADII = re.compile(rf"\b(?:[Tt]wo )?[Cc]ircles,? (?P<a>[A-Z]\d{{0,2}}) and (?P<b>[A-Z]\d{{0,2}}),? (?:with|of|having) radii {_RADIUS.format(i=1)} and "
+                           rf"{_RADIUS.format(i=2)}(?:,? respectively)?,?(?= [a-z])")
+_CIRCLE_NOTE = re.compile(rf"(?P<c>\b[Cc]ircles? |⊙ ?|(?<=and )(?:circle )?)(?P<a>[A-Z]\d{{0,2}}) \((?:radius|r) ?=? ?{_RADIUS.format(i=1)}\)(?= and| [a-z])")
+
+
+def equation_labels(text: str) -> str:
+    """Move each mid-clause equation label after its sentence, the object keeping its name there;
+    radii in the same places (`circles O1 (radius 5) and O2 (radius 3) meet at A and B`, `two
+    circles, O1 with radius 5 and O2 with radius 3, touch at T`) likewise."""
+    found: list[tuple[re.Match[str], str, str]] = []
+    if ("radius" in text or "radii" in text) and ("(" in text or "circles" in text.lower()):
+        for m in [*_CIRCLE_PAIR.finditer(text), *_CIRCLE_RADII.finditer(text)]:
+            found.append((m, f"circles {m.group('a')} and {m.group('b')}", f"circle {m.group('a')} has radius {m.group('r1')}. "
+                                                                            f"circle {m.group('b')} has radius {m.group('r2')}"))
+        for m in _CIRCLE_NOTE.finditer(text):
+            found.append((m, f"{m.group('c')}{m.group('a')}", f"circle {m.group('a')} has radius {m.group('r1')}"))
+    if "=" in text and (":" in text or "(" in text):
+        for m in _LABEL.finditer(text):
+            word, bare = m.group("word"), m.group("n3")
+            if not word and bare and bare[0] in "xyz":
+                continue  # `x: …` is no object
+            label, eq = _label(m)
+            keep = label if (bare and not word) else m.group(0)[: (m.start("eq") if m.group("eq") else m.start("eq2")) - m.start()].rstrip(" :(,")
+            found.append((m, keep, f"{label}: {eq}"))
+    found.sort(key=lambda f: f[0].start())
+    kept = [f for i, f in enumerate(found) if i == 0 or f[0].start() >= found[i - 1][0].end()]
+    return _moves(text, kept) if kept else text
 
 
 _LAST_POLY = re.compile(rf"(?:\b{POLYWORD} |△ ?)({POLY})")
@@ -115,7 +138,7 @@ ROUND5_SUBS: list[Sub] = [
         r"\1 are collinear"),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
-    Sub((" on ",), re.compile(rf"(?<![A-Z0-9'] )(?<!, )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "
+    Sub((" on ",), re.compile(rf"(?<![\s(,][A-Z], )(?<![\s(,][A-Z]\d, )(?<![A-Z0-9'] )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "
                               rf"(?:the )?(?P<plural>(?:edges|sides|segments|lines) )?(?P<segs>{_list(SEG)})(?P<resp>,? respectively)?"), _pairwise_on),
     # `triangle ABC has all three of its vertices on circle O`
     Sub(("vertices",), re.compile(rf"(?P<p>(?:\b{POLYWORD} |△ ?){POLY}),? (?:has|with|having) {_VERTICES} (?:all )?(?:lying |that lie )?on (?:the )?(?P<c>⊙{PT}{RB})"),

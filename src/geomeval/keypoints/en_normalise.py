@@ -480,7 +480,7 @@ _EN_SUBS: list[Sub] = [
          lambda m: f"meets the {m.group(1)}-axis at {m.group(2)}" + (f" and {m.group(3)}" if m.group(3) else "")),
     _sub(("rectangular base", "square base", "triangular base"), rf"\b(rectangular|square|triangular) base ({POLY})",
          lambda m: f"{ {'rectangular': 'rectangle', 'triangular': 'triangle'}.get(m.group(1), m.group(1))} {m.group(2)}"),
-    _sub(("midpoints of",), rf"(?<![A-Z0-9'], )\b({PT}){RB}(?:,| and) ({PT}){RB} (?:are )?(?:the )?midpoints of (?:the )?(?:edges |sides |segments )?({SEG})(?:,| and) ({SEG})"
+    _sub(("midpoints of",), rf"(?<![\s(,][A-Z], )(?<![\s(,][A-Z]\d, )(?<!^[A-Z], )\b({PT}){RB}(?:,| and) ({PT}){RB} (?:are )?(?:the )?midpoints of (?:the )?(?:edges |sides |segments )?({SEG})(?:,| and) ({SEG})"
          rf"(?!,? and {SEG}|, {SEG})(?:,? respectively)?",
          r"\1 is the midpoint of \3 and \2 is the midpoint of \4"),
     _sub(("one of the", "one of its"), r"\bis one of (?:the|its) (chord|diameter|median|altitude|diagonal|tangent)s\b", r"is a \1"),
