@@ -178,3 +178,35 @@ def test_radii_beside_two_circles_names_keep_both_and_the_relation(caption: str,
 def test_a_list_after_a_solid_name_is_not_a_list_tail() -> None:
     found = texts("In the cube KLMN-K1L1M1N1, S and T are the midpoints of the edges KL and LM respectively.", "relation")
     assert {"S midpoint KL", "T midpoint LM"} <= found, found
+
+
+# --------------------------------------------------------------------------- values in other words
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The diagonals KM and LN of KLMN are both 10.", {"KM = 10", "LN = 10", "KM = LN"}),
+    ("SK、KL、LM的长度都是3。", {"KS = 3", "KL = 3", "LM = 3"}),
+    ("SK与KL都等于3。", {"KS = 3", "KL = 3", "KL = KS"}),
+    ("KL是长为10的弦。", {"KL = 10"}),
+    ("The prism stands 7 tall.", {"height of prism = 7"}),
+    ("Triangle KLM has all three sides equal to 5.", {"side length of KLM = 5"}),
+    ("Two triangles, KLM and STU, are drawn; the side KL equals the side ST.", {"KL = ST"}),
+])
+def test_values_said_in_other_words(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "numerical"), texts(caption, "numerical")
+
+
+@pytest.mark.parametrize(("candidate", "recall"), [
+    ("In square KLMN with KL = 4, S is the midpoint of MN.", 1.0),
+    ("Square KLMN with LM = 4.", 1.0),
+    ("Square KLMN with KM = 4.", 0.0),  # a diagonal is no side
+    ("Rectangle KLMN with KL = 4.", 0.0),  # sides need not be equal
+    ("Square KLMN with KL = 5.", 0.0),
+])
+def test_a_side_of_a_square_gives_its_side_length(candidate: str, recall: float) -> None:
+    """Guide: any side's length gives the side length of a figure whose sides are all equal."""
+    assert score_captions(candidate, "Square KLMN has side 4.").recall["numerical"] == recall
+
+
+def test_an_edge_of_a_cube_gives_its_edge_length_but_not_a_cuboids() -> None:
+    assert score_captions("Cube KLMN-K1L1M1N1 with KK1 = 2.", "Cube KLMN-K1L1M1N1 with edge length 2.").recall["numerical"] == 1.0
+    assert score_captions("Cuboid KLMN-K1L1M1N1 with KL = 2.", "Cube KLMN-K1L1M1N1 with edge length 2.").recall["numerical"] == 0.0

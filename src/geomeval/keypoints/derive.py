@@ -29,7 +29,7 @@ PRISM_LIKE = {"cube", "cuboid", "prism", "frustum"}
 # What `closure` can produce: any other keypoint follows from nothing (checked before deriving).
 DERIVABLE = {
     (ELEMENT, "point"), (ELEMENT, "segment"), (ELEMENT, "line"), (NUMERICAL, "angle"),
-    (NUMERICAL, "coordinate"), (NUMERICAL, "radius"), (NUMERICAL, "equation"),
+    (NUMERICAL, "coordinate"), (NUMERICAL, "radius"), (NUMERICAL, "equation"), (NUMERICAL, "side_length"),
     *((RELATION, k) for k in ("perpendicular", "median", "midpoint", "on", "altitude", "foot", "intersect", "chord",
                               "centroid", "inscribed", "angle_bisector", "property", "perpendicular_bisector")),
 }
@@ -247,7 +247,42 @@ def closure(keypoints: Iterable[Keypoint]) -> set[Keypoint]:
                     out.add(_rel("intersect", m1, m2, g))
                     out.update({_rel("on", g, m1), _rel("on", g, m2)})
     out.update(_circle_equations(kps))
+    out.update(_equal_sided(kps))
     return out
+
+
+_EQUAL_SIDED = ("square", "rhombus")
+
+
+def _equal_sided(kps: Sequence[Keypoint]) -> set[Keypoint]:
+    """`square ABCD` (rhombus, equilateral or regular polygon, cube) with `AB = 4`: its side is 4
+    (guide: any side's length gives the side length of a figure whose sides are all equal)."""
+    shapes: dict[str, str] = {}  # vertex ring or solid name -> the name the side length is keyed by
+    for kp in kps:
+        if kp.dimension == ELEMENT and kp.args and (kp.kind in _EQUAL_SIDED or kp.kind == "cube"):
+            shapes[kp.args[0]] = f"cube {kp.args[0]}" if kp.kind == "cube" else kp.args[0]
+        elif kp.dimension == RELATION and kp.kind == "property" and kp.value in ("equilateral", "regular") and kp.args:
+            shapes[kp.args[0]] = kp.args[0]
+    if not shapes:
+        return set()
+    out: set[Keypoint] = set()
+    for kp in kps:
+        if kp.dimension != NUMERICAL or kp.kind != "length" or not kp.args or not isinstance(kp.value, float):
+            continue
+        ends = set(cn.point_tokens(kp.args[0]))
+        for name, key in shapes.items():
+            if kp.kind == "length" and len(ends) == 2 and _is_side(name, ends):
+                out.add(Keypoint(NUMERICAL, "side_length", (key,), kp.value))
+    return out
+
+
+def _is_side(name: str, ends: set[str]) -> bool:
+    if "-" in name:  # a cube: an edge of the base, of the top, or a lateral one
+        base, top = (cn.point_tokens(part) for part in name.split("-", 1))
+        rings = [_ring(base), _ring(top)] if len(base) == len(top) else []
+        lateral = [cn.segment((a, b)) for a, b in zip(base, top, strict=False)]
+        return any(cn.segment(tuple(ends)) in ring for ring in rings) or cn.segment(tuple(ends)) in lateral
+    return cn.segment(tuple(ends)) in _ring(cn.point_tokens(name))
 
 
 def _circle_equations(kps: Sequence[Keypoint]) -> set[Keypoint]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ._engine import POLY, PT, RB, SEG, Sub
+from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, Sub
 from .en_patterns import POLYWORD
 
 _NAME = r"(?:(?P<word>[Cc]ircle|[Ll]ines?|[Tt]he circle|[Tt]he line) (?:⊙ ?)?(?P<n1>[A-Za-z]\d{0,2})|⊙ ?(?P<n2>[A-Z]\d{0,2})|(?P<n3>[a-z]\d{0,2}))"
@@ -136,6 +136,15 @@ ROUND5_SUBS: list[Sub] = [
         r"triangle \1 is \3 and triangle \2 is \3"),
     Sub(("line",), re.compile(rf"(?<![A-Z0-9'] )(?<!, )((?:{PT}{RB}, )+{PT}{RB},? and {PT}{RB}) (?:all )?(?:lie|lying|are|being) on (?:one|a single|the same|a) (?:straight )?line\b"),
         r"\1 are collinear"),
+    # values said of two segments together or in other words
+    Sub(("both", "each"), re.compile(rf"\b({SEG}) and ({SEG})(?: of (?:the )?(?:[a-z]+ )?{POLY}{RB})? are (?:both|each) ({NUMSTART}{NUMC})(?![0-9A-Za-z°(])(?: (?:units? |cm )?long)?"),
+        r"\1 = \2 = \3"),
+    Sub(("the side", "the segment"), re.compile(rf"\b[Tt]he (?:side|segment|edge) ({SEG}) = (?:the (?:side|segment|edge) )?({SEG})"), r"\1 = \2"),
+    Sub(("tall", "high"), re.compile(rf"\bthe (cylinder|cone|prism|pyramid|cuboid|box|frustum) (?:stands|is) ({NUMSTART}{NUMC}) (?:units? )?(?:tall|high)\b"),
+        r"the height of the \1 = \2"),
+    Sub(("sides equal to", "sides ="), re.compile(rf"\b((?:triangle |square |△ ?)?{POLY}) has all (?:three |four |its )?sides (?:equal to|=) ({NUMSTART}{NUMC})"),
+        r"the side length of \1 = \2"),
+    Sub(("triangles",), re.compile(rf"\b(?:two )?triangles,? ({POLY}) and ({POLY})(?=,| are| is)"), r"triangle \1 and triangle \2"),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
     Sub((" on ",), re.compile(rf"(?<![\s(,][A-Z], )(?<![\s(,][A-Z]\d, )(?<![A-Z0-9'] )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "

@@ -180,6 +180,10 @@ _ZH_SUBS: list[Sub] = [
     _sub(("一条直线上",), r"在一条直线上", "在同一直线上"),
     _sub(("引",), rf"从(⊙{PT}{RB})外一点({PT}){RB}引", r"点\2在\1外,过点\2作"),  # `从⊙O外一点P引⊙O的两条切线`
     _sub(("连接",), rf"连接({SEG})[,，]与", r"连接\1,\1与"),  # `连接AB，与OP相交于点C`: AB meets OP
+    # `PA、AB、BC的长度都是2`, `PD与AD都等于2`: each of them; `AB是长为8的弦`: the chord and its length
+    _sub(("都",), rf"((?:{SEG}(?:、|,|与|和)){{1,4}}{SEG})的?(?:长度|长)?都(?:是|为|等于)({NUMSTART}{NUMC})",
+         lambda m: "=".join(re.findall(SEG, m.group(1))) + "=" + m.group(2)),
+    _sub(("长为", "长是"), rf"({SEG})是长(?:为|是)({NUMSTART}{NUMC})的(弦|线段|直径)", r"\1是\3,\1=\2"),
     _sub(("都是",), rf"△({POLY})(?:和|与|、)△({POLY})都是(等边|等腰|直角)三角形", r"△\1是\3三角形,△\2是\3三角形"),
     _sub(("对角线",), rf"对角线({SEG})=({SEG})", r"对角线\1、\2,\1=\2"),  # `对角线AC=BD=6`: both are diagonals
     # `四边形ABCD各边AB、BC、CD、DA的中点E、F、G、H`: the i-th point is the midpoint of the i-th side
