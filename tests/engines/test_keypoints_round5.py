@@ -210,3 +210,19 @@ def test_a_side_of_a_square_gives_its_side_length(candidate: str, recall: float)
 def test_an_edge_of_a_cube_gives_its_edge_length_but_not_a_cuboids() -> None:
     assert score_captions("Cube KLMN-K1L1M1N1 with KK1 = 2.", "Cube KLMN-K1L1M1N1 with edge length 2.").recall["numerical"] == 1.0
     assert score_captions("Cuboid KLMN-K1L1M1N1 with KL = 2.", "Cube KLMN-K1L1M1N1 with edge length 2.").recall["numerical"] == 0.0
+
+
+# --------------------------------------------------------------------------- solids and angles named in other words
+
+@pytest.mark.parametrize(("caption", "dimension", "expected"), [
+    ("In the triangular pyramid S-KLM, SK ⊥ plane KLM.", "element", "tetrahedron S-KLM"),
+    ("三棱锥S-KLM的体积为2。", "numerical", "volume of tetrahedron S-KLM = 2"),
+    ("A cone is drawn with a sphere fitted tightly into it.", "relation", "sphere inscribed cone"),
+    ("The angle KLM of triangle KLM is a right angle.", "numerical", "∠KLM = 90°"),
+])
+def test_solids_and_angles_named_in_other_words(caption: str, dimension: str, expected: str) -> None:
+    assert expected in texts(caption, dimension), texts(caption, dimension)
+
+
+def test_a_four_sided_pyramid_stays_a_pyramid() -> None:
+    assert "pyramid S-KLMN" in texts("The pyramid S-KLMN has a square base.", "element")

@@ -153,6 +153,10 @@ class Builder:
                 args = tuple(angle_map.get(a, a) for a in args)
                 if kind == "angle_bisector" and isinstance(value, str):
                     value = angle_map.get(value, value)
+            if dimension == ELEMENT and kind == "pyramid" and args and _triangular(args[0]):
+                kind = "tetrahedron"  # a triangular pyramid is a tetrahedron (guide)
+            if any(a.startswith("pyramid ") and _triangular(a[8:]) for a in args):
+                args = tuple("tetrahedron " + a[8:] if a.startswith("pyramid ") and _triangular(a[8:]) else a for a in args)
             if dimension == RELATION and kind == "inscribed":  # `the cube … in sphere O` for a cuboid: the species is the element's
                 args = tuple(_SPECIES.sub("", a) for a in args)
             if dimension == RELATION and kind == "intersect" and len(args) == 3:
@@ -204,6 +208,11 @@ SOLID_FAMILY = {
 
 SYMMETRIC = {"parallel", "perpendicular", "equal_length", "equal_angle", "concentric", "collinear"}
 PAIRED = {"congruent", "similar"}
+
+
+def _triangular(name: str) -> bool:
+    """`P-ABC`: a solid name whose base has three vertices."""
+    return "-" in name and len(cn.point_tokens(name.split("-", 1)[1])) == 3 and len(cn.point_tokens(name.split("-", 1)[0])) == 1
 
 
 _SPECIES = re.compile(r"^(?:cube|cuboid|prism|pyramid|tetrahedron) (?=\S*-)")

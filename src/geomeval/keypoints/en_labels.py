@@ -145,6 +145,7 @@ ROUND5_SUBS: list[Sub] = [
     Sub(("sides equal to", "sides ="), re.compile(rf"\b((?:triangle |square |△ ?)?{POLY}) has all (?:three |four |its )?sides (?:equal to|=) ({NUMSTART}{NUMC})"),
         r"the side length of \1 = \2"),
     Sub(("triangles",), re.compile(rf"\b(?:two )?triangles,? ({POLY}) and ({POLY})(?=,| are| is)"), r"triangle \1 and triangle \2"),
+    Sub((" of ",), re.compile(rf"(?:\b(?:[Tt]he )?[Aa]ngle |∠ ?)({PT}{PT}{PT}){RB} of ((?:the )?(?:triangle |△ ?){POLY}) (?:is a right angle|= ?90°)"), r"in \2, ∠\1 = 90°"),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
     Sub((" on ",), re.compile(rf"(?<![\s(,][A-Z], )(?<![\s(,][A-Z]\d, )(?<![A-Z0-9'] )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "
@@ -164,15 +165,16 @@ _QUALIFIED_ROLE = re.compile(r"\b(?:right|left|upper|lower)(?:-hand)? (focus|ver
 _TWO_ROLES = re.compile(rf"\b(parabola|ellipse|hyperbola)\b([^.;]{{0,100}}?) (has|with|having) (focus|vertex) ({PT}{RB}{_COORD}),? and (?:its |a |the )?(focus|vertex) ({PT}{RB}{_COORD})")
 _BARE_ROLE = re.compile(rf"(?<![A-Za-z0-9'])({PT}{RB})({_COORD}) is (?:the |its |a )(focus|vertex)\b(?! of)")
 _THE_CURVE = re.compile(r"\bthe curve\b")
-_SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)[;,] (?:and )?(?:a |an )(sphere|ball) is inscribed (?:in|within) it\b")
+_SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)(?:[;,] (?:and )?(?:a |an )(sphere|ball) is inscribed (?:in|within) it\b"
+                       r"| with (?:a |an )(sphere|ball) fitted (?:snugly |tightly |exactly )?(?:inside|in|into) it\b)")
 
 
 def conic_roles(text: str) -> str:
     """Roles of a caption's one conic said without naming it: `right-hand focus` is a focus (the
     side is no part of the keypoint), `has focus F and vertex A` gives both, `A(2, 0) is the vertex`
     and `the curve` are the one conic's; and `…; a sphere is inscribed in it` after a solid."""
-    if "inscribed in it" in text or "inscribed within it" in text:
-        text = _SOLID_IT.sub(r"\1\2; a \3 is inscribed in the \1", text)
+    if " it" in text and ("inscribed" in text or "fitted" in text):  # `a cylinder with a ball fitted snugly inside it`
+        text = _SOLID_IT.sub(lambda m: f"{m.group(1)}{m.group(2)}; a {m.group(3) or m.group(4)} is inscribed in the {m.group(1)}", text)
     kinds = set(_CONIC.findall(text))
     if len(kinds) != 1:
         return text
