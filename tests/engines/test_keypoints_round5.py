@@ -226,3 +226,10 @@ def test_solids_and_angles_named_in_other_words(caption: str, dimension: str, ex
 
 def test_a_four_sided_pyramid_stays_a_pyramid() -> None:
     assert "pyramid S-KLMN" in texts("The pyramid S-KLMN has a square base.", "element")
+
+
+def test_a_circles_centre_given_by_coordinates_is_no_point_element() -> None:
+    """Guide rule 4: `its centre is W(1, 2)` for circle W gives the coordinate, not also point W."""
+    elements = texts("Circle W goes through K(0, 0) and L(2, 0). Its centre is W(1, 2).", "element")
+    assert "circle ⊙W" in elements and "point W" not in elements, elements
+    assert "point W" in texts("Circle W is drawn, and W lies on KL.", "element")

@@ -227,8 +227,9 @@ def test_wordings_settled_by_the_independent_set(caption: str, expected: set[str
     ("Circles A and B, centred at A and B, both have radius 6.", {"radius of ⊙A = 6", "radius of ⊙B = 6"}),
     ("M lies on BC and is equidistant from B and C.", {"M on BC", "BM = CM"}),
     ("O is 3 away from both A and C.", {"AO = 3", "CO = 3", "AO = CO"}),
-    ("Quadrilateral ABCD, $A, B, C, D \\in \\odot O$.", {"A on ⊙O", "B on ⊙O", "C on ⊙O", "D on ⊙O"}),
-    ("Triangle ABC has its vertices A, B and C all on circle O.", {"A on ⊙O", "B on ⊙O", "C on ⊙O"}),
+    # every vertex on the circle: the one keypoint *inscribed* (settled after h3/h4), each vertex following from it
+    ("Quadrilateral ABCD, $A, B, C, D \\in \\odot O$.", {"ABCD inscribed ⊙O"}),
+    ("Triangle ABC has its vertices A, B and C all on circle O.", {"ABC inscribed ⊙O"}),
     ("Triangle ABC is given. Its incircle, circle I, meets side BC only at D, side CA only at E, and side AB only at F.",
      {"BC tangent to ⊙I at D", "AC tangent to ⊙I at E", "AB tangent to ⊙I at F", "⊙I inscribed ABC"}),
     ("Line l: 3x + 4y = 25 touches circle O at T(3, 4).", {"ℓl tangent to ⊙O at T"}),

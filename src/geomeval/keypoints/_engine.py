@@ -165,6 +165,9 @@ class Builder:
         if any(k.kind == "angle_bisector" and k.value is not None for k in out):  # `BD bisects ∠ABC`: one bisector, its angle named
             named = {k.args for k in out if k.kind == "angle_bisector" and k.value is not None}
             out = [k for k in out if not (k.kind == "angle_bisector" and k.value is None and k.args in named)]
+        centres = {k.args[0][1:] for k in out if k.dimension == ELEMENT and k.kind == "circle" and k.args and len(k.args[0]) > 1}
+        if centres & {k.args[0] for k in out if k.dimension == ELEMENT and k.kind == "point" and k.args}:
+            out = _centre_points(out, centres)
         if sum(k.kind == "on" for k in out) > 2:
             out = _inscribed(out)
         if any(k.kind == "tangent" and len(k.args) == 3 and not k.args[2] for k in out):  # `QT, a tangent to ⊙W, touches it at T`: one tangency
@@ -216,6 +219,13 @@ def _triangular(name: str) -> bool:
 
 
 _SPECIES = re.compile(r"^(?:cube|cuboid|prism|pyramid|tetrahedron) (?=\S*-)")
+
+
+def _centre_points(out: list[Keypoint], centres: set[str]) -> list[Keypoint]:
+    """Guide rule 4: circle M's centre letter is part of its name; `its centre is M(3, 4)` gives the
+    coordinate, not also point M, unless a relation places M (`M lies on AB`)."""
+    placed = {a for k in out if k.dimension == RELATION for a in k.args}
+    return [k for k in out if not (k.dimension == ELEMENT and k.kind == "point" and k.args and k.args[0] in centres - placed)]
 
 
 def _inscribed(out: list[Keypoint]) -> list[Keypoint]:

@@ -163,7 +163,7 @@ _CONIC = re.compile(r"\b(parabola|ellipse|hyperbola)\b")
 _COORD = r"(?: ?\([^()]{1,24}\))?"
 _QUALIFIED_ROLE = re.compile(r"\b(?:right|left|upper|lower)(?:-hand)? (focus|vertex|foci|vertices)\b")
 _TWO_ROLES = re.compile(rf"\b(parabola|ellipse|hyperbola)\b([^.;]{{0,100}}?) (has|with|having) (focus|vertex) ({PT}{RB}{_COORD}),? and (?:its |a |the )?(focus|vertex) ({PT}{RB}{_COORD})")
-_BARE_ROLE = re.compile(rf"(?<![A-Za-z0-9'])({PT}{RB})({_COORD}) is (?:the |its |a )(focus|vertex)\b(?! of)")
+_BARE_ROLE = re.compile(rf"(?<![A-Za-z0-9'])({PT}{RB})({_COORD}) is (?:the |a )(focus|vertex)\b(?! of)")
 _THE_CURVE = re.compile(r"\bthe curve\b")
 _SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)(?:[;,] (?:and )?(?:a |an )(sphere|ball) is inscribed (?:in|within) it\b"
                        r"| with (?:a |an )(sphere|ball) fitted (?:snugly |tightly |exactly )?(?:inside|in|into) it\b)")
@@ -181,5 +181,5 @@ def conic_roles(text: str) -> str:
     conic = kinds.pop()
     text = _QUALIFIED_ROLE.sub(r"\1", text)
     text = _TWO_ROLES.sub(r"\1\2 \3 \4 \5, and the \1 \3 \6 \7", text)
-    text = _BARE_ROLE.sub(rf"\1\2, and \1 is the \3 of the {conic}", text)
+    text = _BARE_ROLE.sub(lambda m: f"{m.group(1)} is the {m.group(3)} of the {conic}" + (f", {m.group(1)}{m.group(2)}" if m.group(2) else ""), text)
     return _THE_CURVE.sub(f"the {conic}", text)
