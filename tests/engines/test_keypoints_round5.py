@@ -233,3 +233,24 @@ def test_a_circles_centre_given_by_coordinates_is_no_point_element() -> None:
     elements = texts("Circle W goes through K(0, 0) and L(2, 0). Its centre is W(1, 2).", "element")
     assert "circle ⊙W" in elements and "point W" not in elements, elements
     assert "point W" in texts("Circle W is drawn, and W lies on KL.", "element")
+
+
+# --------------------------------------------------------------------------- chords of conics, appositions, constructions
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The chord KL of the parabola passes through the focus S.", {"S on KL"}),
+    ("The line W1W2, connecting the centres, crosses KL at T.", {"KL ∩ W1W2 at T"}),
+    ("In the cube, the diagonals KM and LN of the top face cross at T.", {"KM ∩ LN at T"}),
+    ("From K an arc is drawn which cuts KL at S and KM at T.", {"S on KL", "T on KM"}),
+    ("以点K为圆心画弧，分别交KL、KM于点S、T。", {"S on KL", "T on KM"}),
+    ("Points S on KL and T on KM are chosen.", {"S on KL", "T on KM"}),
+    ("Triangles KLM and STU have KL = ST, LM = TU and ∠L = ∠T, which makes the two triangles congruent.", {"KLM ≅ STU"}),
+    ("Pentagon KLMNS 的五个顶点都在⊙W上。", {"KLMNS inscribed ⊙W"}),
+    ("T 平分弧KL。", {"T midpoint ⌒KL"}),
+])
+def test_chords_appositions_and_constructions(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_congruence_needs_two_triangles_named_before() -> None:
+    assert not any("≅" in r for r in texts("KL = ST, which makes the two triangles congruent.", "relation"))

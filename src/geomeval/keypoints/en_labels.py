@@ -95,6 +95,16 @@ def _through_vertices(m: re.Match[str]) -> str:
     return f"{m.group('c')}{m.group('app') or ''}, and {polys[-1]} is inscribed in {m.group('c')}"
 
 
+_TRIANGLE = re.compile(rf"(?:\btriangle |△ ?)({POLY})")
+
+
+def _two_triangles_congruent(m: re.Match[str]) -> str:
+    """`…, which makes the two triangles congruent`: the last two triangles named are (unchanged
+    when fewer than two are named before)."""
+    names = list(dict.fromkeys(_TRIANGLE.findall(m.string, max(0, m.start() - 300), m.start())))
+    return f", so △{names[-2]} ≅ △{names[-1]}" if len(names) >= 2 else m.group(0)
+
+
 def _pairwise_on(m: re.Match[str]) -> str:
     """`P, Q and R lie on AB, BC and BB1 respectively`, `with P, Q and R on the edges AB, BC and BB1`:
     the i-th point on the i-th segment (unchanged when the lists differ in length)."""
@@ -144,8 +154,21 @@ ROUND5_SUBS: list[Sub] = [
         r"the height of the \1 = \2"),
     Sub(("sides equal to", "sides ="), re.compile(rf"\b((?:triangle |square |△ ?)?{POLY}) has all (?:three |four |its )?sides (?:equal to|=) ({NUMSTART}{NUMC})"),
         r"the side length of \1 = \2"),
-    Sub(("triangles",), re.compile(rf"\b(?:two )?triangles,? ({POLY}) and ({POLY})(?=,| are| is)"), r"triangle \1 and triangle \2"),
+    Sub(("triangles",), re.compile(rf"\b(?:two )?triangles,? ({POLY}) and ({POLY})(?=,| are| is| have)"), r"triangle \1 and triangle \2"),
     Sub((" of ",), re.compile(rf"(?:\b(?:[Tt]he )?[Aa]ngle |∠ ?)({PT}{PT}{PT}){RB} of ((?:the )?(?:triangle |△ ?){POLY}) (?:is a right angle|= ?90°)"), r"in \2, ∠\1 = 90°"),
+    # `the chord AB of the ellipse passes through F1`, `chord AB of the ellipse through F1`
+    Sub(("chord",), re.compile(rf"\b(?:[Tt]he )?chord ({SEG}) of (?:the )?(ellipse|parabola|hyperbola|⊙{PT}{RB}|⊙) (?:passes |passing |goes |going )?through (?:the )?(?:point |focus )?({PT}){RB}"),
+        r"\1 is a chord of the \2, and \1 passes through \3"),
+    # `the line O1O2, joining their centres, cuts AB at M`: the participle between commas says nothing more
+    Sub(("joining", "connecting"), re.compile(rf"({_LINE}), (?:joining|connecting) (?:their|the two|the) cent(?:re|er)s,"), r"\1"),
+    # `the diagonals AC and BD of the base meet at O`
+    Sub(("diagonals",), re.compile(rf"\b(diagonals {SEG} and {SEG}) of (?:the )?(?:(?:top |bottom |base |lateral )?(?:face|base)|top|square|rectangle|rhombus|parallelogram|quadrilateral)(?: {POLY})? (meet|cross|intersect)"),
+        r"\1 \2"),
+    # construction arcs: `an arc is drawn meeting AB at D and AC at E`
+    Sub(("arc",), re.compile(rf"\b(?:an |the )?arcs? (?:is |are )?(?:then )?(?:drawn,? )?(?:that |which )?(?:meeting|cutting|crossing|intersecting|meets?|cuts?|crosses|intersects?) (?:side |ray |line )?({SEG}) at ({PT}){RB},? and (?:side |ray |line )?({SEG}) at ({PT}){RB}"),
+        r"\2 lies on \1 and \4 lies on \3"),
+    Sub(("points ", "Points "), re.compile(rf"\b[Pp]oints ({PT}){RB} on ({SEG}) and ({PT}){RB} on ({SEG})"), r"points \1 and \3, \1 lies on \2 and \3 lies on \4;"),
+    Sub(("congruent",), re.compile(r",? (?:which makes|making|so|hence|thus|and so) the two triangles(?: are)? congruent"), _two_triangles_congruent),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
     Sub((" on ",), re.compile(rf"(?<![\s(,][A-Z], )(?<![\s(,][A-Z]\d, )(?<![A-Z0-9'] )(?P<pts>{_list(PT + RB)}) (?:(?:all |both )?(?:lie|lying|are|are taken|are chosen|are points) )?on "

@@ -184,6 +184,10 @@ _ZH_SUBS: list[Sub] = [
     _sub(("都",), rf"((?:{SEG}(?:、|,|与|和)){{1,4}}{SEG})的?(?:长度|长)?都(?:是|为|等于)({NUMSTART}{NUMC})",
          lambda m: "=".join(re.findall(SEG, m.group(1))) + "=" + m.group(2)),
     _sub(("长为", "长是"), rf"({SEG})是长(?:为|是)({NUMSTART}{NUMC})的(弦|线段|直径)", r"\1是\3,\1=\2"),
+    _sub(("顶点",), rf"(?<![A-Z])([A-Z]{{3,6}})的(?:三|四|五|六|所有|各)个?顶点(?:都|均)在(⊙{PT}{RB}|⊙)上",
+         lambda m: ("," if m.start() and m.string[m.start() - 1].isascii() and m.string[m.start() - 1].isalpha() else "") + f"{m.group(1)}内接于{m.group(2)}"),
+    _sub(("平分弧", "平分⌒"), rf"({PT}){RB}平分(?:弧|⌒)({SEG})", r"\1是弧\2的中点"),
+    _sub(("画弧",), rf"画弧[,，]?分别交({SEG})、({SEG})于(?:点)?({PT}){RB}、({PT}){RB}", r"画弧,点\3、\4分别在\1、\2上"),
     _sub(("都是",), rf"△({POLY})(?:和|与|、)△({POLY})都是(等边|等腰|直角)三角形", r"△\1是\3三角形,△\2是\3三角形"),
     _sub(("对角线",), rf"对角线({SEG})=({SEG})", r"对角线\1、\2,\1=\2"),  # `对角线AC=BD=6`: both are diagonals
     # `四边形ABCD各边AB、BC、CD、DA的中点E、F、G、H`: the i-th point is the midpoint of the i-th side
