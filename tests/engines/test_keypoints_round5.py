@@ -254,3 +254,21 @@ def test_chords_appositions_and_constructions(caption: str, expected: set[str]) 
 
 def test_congruence_needs_two_triangles_named_before() -> None:
     assert not any("≅" in r for r in texts("KL = ST, which makes the two triangles congruent.", "relation"))
+
+
+# --------------------------------------------------------------------------- pronouns and terse lines
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Line g is the perpendicular bisector of KL and crosses it at S.", {"KL ∩ ℓg at S", "ℓg perpendicular bisector KL"}),
+    ("Triangle KLM is right-angled at M. A circle W is drawn with LM as diameter, and it meets KL at S.", {"KL ∩ ⊙W at S"}),
+    ("The line g ⊥ KL through S meets the y-axis at T.", {"S on ℓg", "KL ⊥ ℓg", "y-axis ∩ ℓg at T"}),
+    ("⊙W; line KS through L; K, S on ⊙W.", {"L on KS"}),
+    ("The point S sits halfway between K and L.", {"S midpoint KL"}),
+])
+def test_pronouns_and_terse_lines(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_it_after_a_circle_that_is_no_subject_stays_with_the_clause_subject() -> None:
+    found = texts("KL is a chord of circle W, and it meets MN at S.", "relation")
+    assert "KL ∩ MN at S" in found and not any("⊙W at S" in r for r in found), found

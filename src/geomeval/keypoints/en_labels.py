@@ -168,6 +168,13 @@ ROUND5_SUBS: list[Sub] = [
     Sub(("arc",), re.compile(rf"\b(?:an |the )?arcs? (?:is |are )?(?:then )?(?:drawn,? )?(?:that |which )?(?:meeting|cutting|crossing|intersecting|meets?|cuts?|crosses|intersects?) (?:side |ray |line )?({SEG}) at ({PT}){RB},? and (?:side |ray |line )?({SEG}) at ({PT}){RB}"),
         r"\2 lies on \1 and \4 lies on \3"),
     Sub(("points ", "Points "), re.compile(rf"\b[Pp]oints ({PT}){RB} on ({SEG}) and ({PT}){RB} on ({SEG})"), r"points \1 and \3, \1 lies on \2 and \3 lies on \4;"),
+    # `the line m ⊥ AB through M meets …`, terse `line PB through A;`: the line passes through the point
+    Sub(("through",), re.compile(rf"((?:line )?ℓ[a-z]\d{{0,2}}) ([⊥∥] (?:line |segment )?(?:{SEG}|ℓ[a-z]\d{{0,2}})) through (?:point )?({PT}){RB}(?= (?:meets|cuts|crosses|intersects))"),
+        r"\1 \2, \1 passes through \3, and \1"),
+    Sub(("through",), re.compile(rf"\bline ({SEG}) through (?:point )?({PT}){RB}(?= ?[;,.]| ?$)"), r"line \1 passes through \2"),
+    # `M sits halfway between B1 and C1 on the edge B1C1`
+    Sub(("halfway",), re.compile(rf"\b({PT}){RB} (?:sits|lies|is located|is placed|is|stands) (?:exactly )?halfway between ({PT}){RB} and ({PT}){RB}(?: on (?:the )?(?:edge|side|segment) {SEG})?"),
+        r"\1 is the midpoint of \2\3"),
     Sub(("congruent",), re.compile(r",? (?:which makes|making|so|hence|thus|and so) the two triangles(?: are)? congruent"), _two_triangles_congruent),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
@@ -182,6 +189,7 @@ ROUND5_SUBS: list[Sub] = [
 ]
 
 
+_LINE_EARLY = rf"(?:[Tt]he )?(?:line )?(?:[a-z]\d{{0,2}}|{SEG})"
 _CONIC = re.compile(r"\b(parabola|ellipse|hyperbola)\b")
 _COORD = r"(?: ?\([^()]{1,24}\))?"
 _QUALIFIED_ROLE = re.compile(r"\b(?:right|left|upper|lower)(?:-hand)? (focus|vertex|foci|vertices)\b")
@@ -192,10 +200,22 @@ _SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)(
                        r"| with (?:a |an )(sphere|ball) fitted (?:snugly |tightly |exactly )?(?:inside|in|into) it\b)")
 
 
+_EARLY = [
+    # `the line O1O2 is the perpendicular bisector of AB and meets it at M`: `it` is the bisected segment
+    (re.compile(rf"({_LINE_EARLY}) is the perpendicular bisector of (?:segment )?({SEG}),? and (meets|cuts|crosses|intersects) it at"), r"\1 is the perpendicular bisector of \2 and \1 \3 \2 at"),
+    # `a circle O is drawn on BC as diameter, and it crosses AB at D`: `it` is the circle the clause is about
+    (re.compile(r"((?:^|[.;] )(?:[Aa] |[Tt]he )?)([Cc]ircle ([A-Z]\d{0,2}))([^.;]{0,50}?), and it (crosses|meets|cuts|intersects|touches|passes)\b"),
+     r"\1\2\4, and circle \3 \5"),
+]
+
+
 def conic_roles(text: str) -> str:
     """Roles of a caption's one conic said without naming it: `right-hand focus` is a focus (the
     side is no part of the keypoint), `has focus F and vertex A` gives both, `A(2, 0) is the vertex`
     and `the curve` are the one conic's; and `…; a sphere is inscribed in it` after a solid."""
+    if " it " in text:
+        for pattern, repl in _EARLY:
+            text = pattern.sub(repl, text)
     if " it" in text and ("inscribed" in text or "fitted" in text):  # `a cylinder with a ball fitted snugly inside it`
         text = _SOLID_IT.sub(lambda m: f"{m.group(1)}{m.group(2)}; a {m.group(3) or m.group(4)} is inscribed in the {m.group(1)}", text)
     kinds = set(_CONIC.findall(text))
