@@ -272,3 +272,22 @@ def test_pronouns_and_terse_lines(caption: str, expected: set[str]) -> None:
 def test_it_after_a_circle_that_is_no_subject_stays_with_the_clause_subject() -> None:
     found = texts("KL is a chord of circle W, and it meets MN at S.", "relation")
     assert "KL ∩ MN at S" in found and not any("⊙W at S" in r for r in found), found
+
+
+# --------------------------------------------------------------------------- the directrix, a new canonical relation
+
+@pytest.mark.parametrize("caption", [
+    "The parabola x^2 = 4y has focus S(0, 1) and directrix g.",
+    "K lies on the parabola x^2 = 4y, whose directrix is the line g.",
+    "抛物线x²=4y，焦点S，准线g，点K在抛物线上。",
+    "Line g is the directrix of the parabola.",
+])
+def test_a_directrix_is_a_relation_of_the_conic(caption: str) -> None:
+    assert "ℓg directrix parabola" in texts(caption, "relation"), texts(caption, "relation")
+    assert "line ℓg" in texts(caption, "element")
+
+
+def test_roles_in_terse_lists_and_whose_clauses() -> None:
+    assert {"S focus parabola", "K on parabola"} <= texts("parabola x^2 = 4y; focus S(0, 1); K on the parabola; KS drawn.", "relation")
+    assert "S focus parabola" in texts("K lies on the parabola x^2 = 4y, whose focus is S(0, 1).", "relation")
+    assert not texts("Line g is not the directrix of the parabola.", "relation")

@@ -175,6 +175,7 @@ ROUND5_SUBS: list[Sub] = [
     # `M sits halfway between B1 and C1 on the edge B1C1`
     Sub(("halfway",), re.compile(rf"\b({PT}){RB} (?:sits|lies|is located|is placed|is|stands) (?:exactly )?halfway between ({PT}){RB} and ({PT}){RB}(?: on (?:the )?(?:edge|side|segment) {SEG})?"),
         r"\1 is the midpoint of \2\3"),
+    Sub((" on the ",), re.compile(rf"(?:^|(?<=[;:] ))((?:{PT}{RB}, )*{PT}{RB}) on the (ellipse|parabola|hyperbola)\b"), r"\1 lies on the \2"),  # terse `P on the parabola;`
     Sub(("congruent",), re.compile(r",? (?:which makes|making|so|hence|thus|and so) the two triangles(?: are)? congruent"), _two_triangles_congruent),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
@@ -196,6 +197,8 @@ _QUALIFIED_ROLE = re.compile(r"\b(?:right|left|upper|lower)(?:-hand)? (focus|ver
 _TWO_ROLES = re.compile(rf"\b(parabola|ellipse|hyperbola)\b([^.;]{{0,100}}?) (has|with|having) (focus|vertex) ({PT}{RB}{_COORD}),? and (?:its |a |the )?(focus|vertex) ({PT}{RB}{_COORD})")
 _BARE_ROLE = re.compile(rf"(?<![A-Za-z0-9'])({PT}{RB})({_COORD}) is (?:the |a )(focus|vertex)\b(?! of)")
 _THE_CURVE = re.compile(r"\bthe curve\b")
+_DIRECTRIX = re.compile(r"(?:,? and|,? with|,? has|,? having|,)? (?:whose |its |the |a )?directrix (?:is )?(?:the )?(?:line )?([a-z]\d{0,2})(?![A-Za-z0-9'])")
+_WHOSE_ROLE = re.compile(rf"\bwhose (focus|vertex) is (?:the )?(?:point )?({PT}{RB})({_COORD})")
 _SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)(?:[;,] (?:and )?(?:a |an )(sphere|ball) is inscribed (?:in|within) it\b"
                        r"| with (?:a |an )(sphere|ball) fitted (?:snugly |tightly |exactly )?(?:inside|in|into) it\b)")
 
@@ -225,4 +228,8 @@ def conic_roles(text: str) -> str:
     text = _QUALIFIED_ROLE.sub(r"\1", text)
     text = _TWO_ROLES.sub(r"\1\2 \3 \4 \5, and the \1 \3 \6 \7", text)
     text = _BARE_ROLE.sub(lambda m: f"{m.group(1)} is the {m.group(3)} of the {conic}" + (f", {m.group(1)}{m.group(2)}" if m.group(2) else ""), text)
+    if "whose " in text:  # `the parabola y^2 = 8x, whose focus is F(4, 0)`
+        text = _WHOSE_ROLE.sub(lambda m: f"whose {m.group(1)} is {m.group(2)}, {m.group(2)} is the {m.group(1)} of the {conic}" + (f", {m.group(2)}{m.group(3)}" if m.group(3) else ""), text)
+    if "directrix" in text:  # `has focus F and directrix l`: the line is the conic's directrix
+        text = _DIRECTRIX.sub(rf", and line \1 is the directrix of the {conic}", text)
     return _THE_CURVE.sub(f"the {conic}", text)

@@ -178,6 +178,7 @@ _ZH_SUBS: list[Sub] = [
     # `椭圆…，焦点F1、F2`, `抛物线…，顶点为D`: a terse role of the conic named before
     _sub(("焦点", "顶点"), r"(椭圆|抛物线|双曲线)([^。]{0,60}?)[,，;；]其?(焦点|顶点)(?:为|是)?(?:点)?(?=[A-Z])", r"\1\2,\1的\3为"),
     _sub(("一条直线上",), r"在一条直线上", "在同一直线上"),
+    _sub(("准线",), r"(椭圆|抛物线|双曲线)([^。]{0,60}?)(?:[,，;；]其?|的)准线(?:为|是)?(?:直线)?([a-z]\d{0,2})(?![A-Za-z0-9'])", r"\1\2,直线\3是\1的准线"),
     _sub(("引",), rf"从(⊙{PT}{RB})外一点({PT}){RB}引", r"点\2在\1外,过点\2作"),  # `从⊙O外一点P引⊙O的两条切线`
     _sub(("连接",), rf"连接({SEG})[,，]与", r"连接\1,\1与"),  # `连接AB，与OP相交于点C`: AB meets OP
     # `PA、AB、BC的长度都是2`, `PD与AD都等于2`: each of them; `AB是长为8的弦`: the chord and its length
@@ -467,6 +468,13 @@ def _on_intersect_unless_respectively(m: re.Match[str], b: Builder, off: int) ->
 _NAMED_BEFORE = re.compile(f"{OBJ_CORE}$")
 
 
+def _on_directrix_zh(m: re.Match[str], b: Builder, off: int) -> None:
+    """`直线l是抛物线的准线`: the directrix of the one conic of its kind."""
+    line = m.group("l") if m.group("l").startswith("ℓ") else "ℓ" + m.group("l")
+    b.element("line", line, text=m.group(0))
+    b.relation("directrix", line, {"椭圆": "ellipse", "抛物线": "parabola", "双曲线": "hyperbola"}[m.group("c")], text=m.group(0))
+
+
 def _on_axis_meets_zh(m: re.Match[str], b: Builder, off: int) -> None:
     """`抛物线…与x轴交于A、B两点，与y轴交于点C`: the points lie on the axis (a named object meeting
     the axis is the intersect rule's)."""
@@ -542,6 +550,7 @@ RELATION_RULES = RuleSet([
     Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME, SEP, 6)})分别(?:是|为)(?P<segs>{OBJ_LIST})的中点"), _on_midpoint),
     Rule(("中点",), re.compile(f"(?P<segs>{OBJW}{OBJ_CORE})的?中点(?:是|为)?(?:点)?(?P<pts>{PNAME})"), _on_midpoint),
     Rule(("焦点", "顶点"), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<c>椭圆|抛物线|双曲线)的(?P<k>焦点|顶点)"), _on_curve_point),
+    Rule(("准线",), re.compile("直线(?P<l>ℓ?[a-z]\\d{0,2})是(?P<c>椭圆|抛物线|双曲线)的准线"), _on_directrix_zh),
     Rule(("椭圆", "抛物线", "双曲线"), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均)?(?:在|是|为)(?P<c>椭圆|抛物线|双曲线)(?:[^,;。上]{{1,30}})?上"),
          _on_curve_point),
     Rule(("在",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME + COORDS, SEP, 10)})(?:都|均|分别)?在{obj('o')}(?:的延长线)?上"), _on_on),
