@@ -140,6 +140,32 @@ def test_second_independent_set_is_well_formed_and_new() -> None:
             assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
 
 
+def blind_pairs(name: str) -> list[dict]:
+    return [json.loads(line) for path in sorted((DATA / f"keypoints_{name}").glob("*.jsonl"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(("name", "count"), [("h3", 76), ("h4", 76)])
+def test_third_and_fourth_independent_sets_are_well_formed_and_new(name: str, count: int) -> None:
+    """The sets written blind for round 5 of #41 share no id with the other sets, cover every style,
+    class and both languages, and their recalls follow from their misses."""
+    rows = blind_pairs(name)
+    assert len(rows) == count
+    ids = {r["id"] for r in rows}
+    others = dev_pairs() + wide_pairs() + fresh_pairs() + fresh2_pairs() + indep_pairs() + indep2_pairs()
+    others += blind_pairs("h4" if name == "h3" else "h3")
+    assert len(ids) == len(rows) and not ids & {r["id"] for r in others}
+    assert {"prose", "terse", "latex", "mixed", "indirect", "negation"} <= {r["style"] for r in rows}
+    assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
+    for row in rows:
+        for dim in DIMENSIONS:
+            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
+            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
+            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
+            assert (expected is None) == (row["recall"][dim] is None), row["id"]
+            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+
+
 def test_split_is_the_recorded_one_and_holds_out_a_third_of_the_wider_set() -> None:
     recorded = json.loads((DATA / "keypoints_split.json").read_text(encoding="utf-8"))
     ids = [r["id"] for r in dev_pairs() + wide_pairs()]
@@ -163,7 +189,9 @@ def test_held_out_agreement_is_at_least_what_the_card_states() -> None:
     round 4 of #41 (development figures now, no longer unseen): the held-out part of both sets
     <= 0.01 overall and on relations, the wider set's held-out third <= 0.015 overall, <= 0.01
     on relations, the fresh set <= 0.01 and <= 0.012, the second fresh set <= 0.012 and <= 0.02,
-    the independent set <= 0.01 and <= 0.012, and the second independent set <= 0.012 and <= 0.025."""
+    the independent set <= 0.01 and <= 0.012, the second independent set <= 0.012 and <= 0.025,
+    and the sets written blind for round 5 (read in it): h3 <= 0.025 and <= 0.045, h4 <= 0.045 and
+    <= 0.095."""
     import keypoints_agreement as bench
 
     rows = [r for r in bench.load_pairs() if bench.is_heldout(r["id"])]
@@ -192,6 +220,13 @@ def test_held_out_agreement_is_at_least_what_the_card_states() -> None:
     got.update({r["id"]: bench.engine_recall(r) for r in indep2})
     indep2_mae = bench.mae(indep2, got)
     assert indep2_mae["overall"][1] <= 0.012 and indep2_mae["relation"][1] <= 0.025, indep2_mae
+    # the sets written blind for round 5 (read in that round): h3 0.018 / 0.034, h4 0.036 / 0.083
+    for folder, name, overall, relation in ((bench.H3, "h3", 0.025, 0.045), (bench.H4, "h4", 0.045, 0.095)):
+        blind = bench.load_fresh(folder, name)
+        assert len(blind) == 76
+        got.update({r["id"]: bench.engine_recall(r) for r in blind})
+        blind_mae = bench.mae(blind, got)
+        assert blind_mae["overall"][1] <= overall and blind_mae["relation"][1] <= relation, (name, blind_mae)
 
 
 @pytest.mark.parametrize(("caption", "expected"), [
