@@ -291,3 +291,27 @@ def test_roles_in_terse_lists_and_whose_clauses() -> None:
     assert {"S focus parabola", "K on parabola"} <= texts("parabola x^2 = 4y; focus S(0, 1); K on the parabola; KS drawn.", "relation")
     assert "S focus parabola" in texts("K lies on the parabola x^2 = 4y, whose focus is S(0, 1).", "relation")
     assert not texts("Line g is not the directrix of the parabola.", "relation")
+
+
+# --------------------------------------------------------------------------- incircles, bisectors, 'again', radii of concentric circles
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Triangle KLM is drawn. The circle W inscribed in it touches KL at S.", {"⊙W inscribed KLM", "KL tangent to ⊙W at S"}),
+    ("△KLM, KL = 5; incircle ⊙W, tangent to LM at S.", {"⊙W inscribed KLM", "LM tangent to ⊙W at S"}),
+    ("In triangle KLM the circle W is inscribed, so W is the incentre.", {"⊙W inscribed KLM"}),
+    ("∠KLM的平分线LS交KM于点S。", {"LS is an angle bisector", "S on KM"}),
+    ("Line KS meets circle W again at T.", {"KS ∩ ⊙W at T"}),
+    ("The diagonal KM has midpoint S.", {"S midpoint KM", "KM is a diagonal"}),
+    ("Square KLMN: a segment KS is drawn from K to side LM.", {"S on LM"}),
+])
+def test_incircles_bisectors_and_midpoints_in_other_words(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_bisector_named_before_a_diameter_list_is_no_diameter() -> None:
+    found = texts("⊙W的直径为KL，∠KMS的平分线MT与⊙W相交于点T。", "relation")
+    assert "KL diameter ⊙W" in found and "MT diameter ⊙W" not in found, found
+
+
+def test_the_smaller_radius_of_two_concentric_circles() -> None:
+    assert {"radius of ⊙⁺ = 7", "radius of ⊙⁻ = 2"} <= texts("Two concentric circles have centre W. The larger radius is 7 and the smaller is 2.", "numerical")

@@ -176,6 +176,12 @@ ROUND5_SUBS: list[Sub] = [
     Sub(("halfway",), re.compile(rf"\b({PT}){RB} (?:sits|lies|is located|is placed|is|stands) (?:exactly )?halfway between ({PT}){RB} and ({PT}){RB}(?: on (?:the )?(?:edge|side|segment) {SEG})?"),
         r"\1 is the midpoint of \2\3"),
     Sub((" on the ",), re.compile(rf"(?:^|(?<=[;:] ))((?:{PT}{RB}, )*{PT}{RB}) on the (ellipse|parabola|hyperbola)\b"), r"\1 lies on the \2"),  # terse `P on the parabola;`
+    Sub((" again",), re.compile(r" (meets?|cuts?|crosses|intersects?) ((?:the )?(?:⊙|circle |line |segment )?\S{1,6}) again at\b"), r" \1 \2 at"),
+    Sub(("has midpoint", "has its midpoint"), re.compile(rf"\b({SEG}) has (?:its )?midpoint (?:point )?({PT}){RB}"), r"\1, \2 is the midpoint of \1, \2"),
+    Sub(("drawn from",), re.compile(rf"\b({SEG}) is drawn from ({PT}){RB} to (?:the )?(?:side |segment |line |edge )?({SEG})"),
+        lambda m: m.group(0) + (f", and {m.group(1).replace(m.group(2), '', 1)} lies on {m.group(3)}" if m.group(1).startswith(m.group(2)) and len(m.group(1)) - len(m.group(2)) <= 3 else "")),
+    Sub(("radius of ⊙",),
+        re.compile(rf"\b(radius of ⊙[⁺⁻] = {NUMSTART}{NUMC}) and (⊙[⁺⁻]) = "), r"\1 and radius of \2 = "),
     Sub(("congruent",), re.compile(r",? (?:which makes|making|so|hence|thus|and so) the two triangles(?: are)? congruent"), _two_triangles_congruent),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
@@ -212,10 +218,40 @@ _EARLY = [
 ]
 
 
+_INCIRCLE_IT = re.compile(r"\b((?:[Tt]he |[Aa] )?circle ([A-Z]\d{0,2}),? (?:is )?inscribed)(?: in it\b|(?= ?[,;.]| (?:so|and|touches|touching|is)\b))")
+_INCIRCLE_TERSE = re.compile(r"(?:(?<=[;,] )|^)(?:the |its )?incircle (?:⊙ ?|circle )?([A-Z]\d{0,2})(?![A-Za-z0-9'])")
+
+
+def _incircle(text: str) -> str:
+    """`the circle I inscribed in it`, `the circle I is inscribed, so …`, terse `incircle ⊙I`: the
+    circle is inscribed in the last triangle (or polygon) named before it."""
+    def last_polygon(m: re.Match[str]) -> str | None:
+        found = _LAST_POLY.findall(m.string, max(0, m.start() - 200), m.start())
+        return found[-1] if found else None
+
+    def inscribed_it(m: re.Match[str]) -> str:
+        poly = last_polygon(m)
+        if not poly:
+            return m.group(0)
+        if re.match(r" (?:touches|touching|is tangent|meets)\b", m.string[m.end() :]):  # the circle stays the verb's subject
+            return f"circle {m.group(2)} is inscribed in {poly}, and circle {m.group(2)}"
+        return f"{m.group(1)} in {poly}"
+
+    def terse(m: re.Match[str]) -> str:
+        poly = last_polygon(m)
+        return f"circle {m.group(1)} is inscribed in {poly}, circle {m.group(1)}" if poly else m.group(0)
+
+    if "inscribed" in text:
+        text = _INCIRCLE_IT.sub(inscribed_it, text)
+    return _INCIRCLE_TERSE.sub(terse, text) if "incircle" in text else text
+
+
 def conic_roles(text: str) -> str:
     """Roles of a caption's one conic said without naming it: `right-hand focus` is a focus (the
     side is no part of the keypoint), `has focus F and vertex A` gives both, `A(2, 0) is the vertex`
     and `the curve` are the one conic's; and `…; a sphere is inscribed in it` after a solid."""
+    if "inscribed" in text or "incircle" in text:
+        text = _incircle(text)
     if " it " in text:
         for pattern, repl in _EARLY:
             text = pattern.sub(repl, text)
