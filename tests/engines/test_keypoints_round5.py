@@ -315,3 +315,17 @@ def test_a_bisector_named_before_a_diameter_list_is_no_diameter() -> None:
 
 def test_the_smaller_radius_of_two_concentric_circles() -> None:
     assert {"radius of ⊙⁺ = 7", "radius of ⊙⁻ = 2"} <= texts("Two concentric circles have centre W. The larger radius is 7 and the smaller is 2.", "numerical")
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Circle W and a point S lying outside it are drawn.", {"S outside ⊙W"}),
+    ("The point S(5, 0) lies on the x-axis, outside circle W.", {"S on x-axis", "S outside ⊙W"}),
+    ("⊙W; S(5, 0) on the x-axis, outside ⊙W.", {"S on x-axis", "S outside ⊙W"}),
+    ("From S a line is drawn that touches circle W at K; call it SK.", {"KS tangent to ⊙W at K"}),
+])
+def test_places_outside_a_circle_and_a_line_named_after_it_is_drawn(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_point_not_outside_is_not_placed_outside() -> None:
+    assert "S outside ⊙W" not in texts("The point S(5, 0) lies on the x-axis, not outside circle W.", "relation")

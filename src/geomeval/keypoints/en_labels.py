@@ -182,6 +182,15 @@ ROUND5_SUBS: list[Sub] = [
         lambda m: m.group(0) + (f", and {m.group(1).replace(m.group(2), '', 1)} lies on {m.group(3)}" if m.group(1).startswith(m.group(2)) and len(m.group(1)) - len(m.group(2)) <= 3 else "")),
     Sub(("radius of ⊙",),
         re.compile(rf"\b(radius of ⊙[⁺⁻] = {NUMSTART}{NUMC}) and (⊙[⁺⁻]) = "), r"\1 and radius of \2 = "),
+    # `a point P lying outside it`, `P(4, 0) lies on the x-axis, outside the circle`
+    Sub(("outside", "inside"), re.compile(rf"\bpoint ({PT}){RB}((?: ?\([^()]{{1,24}}\))?) (?:lying|located|situated|that lies|which lies) (outside|inside) (⊙{PT}{RB}|⊙)"),
+        r"point \1\2, and \1 lies \3 \4,"),
+    Sub(("outside", "inside"), re.compile(rf"\b({PT}){RB}((?: ?\([^()]{{1,24}}\))?) (?:lies )?on (the [xy]-axis|{SEG}|ℓ[a-z]\d{{0,2}}), (outside|inside) (?:of )?(⊙{PT}{RB}|⊙)"),
+        r"\1\2 lies on \3, and \1 lies \4 \5"),
+    Sub(("lying outside it", "lying inside it"), re.compile(rf"(⊙{PT}{RB}) and a point ({PT}){RB} lying (outside|inside) it\b"), r"\1 and a point \2, \2 lies \3 \1,"),
+    # `from P a line is drawn that touches the circle at A; call it PA`: the line named after it
+    Sub(("call it", "called", "named"), re.compile(rf"\b[Ff]rom ({PT}){RB},? an? (?:line|tangent(?: line)?|segment) is drawn (?:that|which) (touches|is tangent to|meets|cuts|crosses) "
+                                                  rf"([^;.]{{1,30}}?) at ({PT}){RB}[;,] (?:call it|called|named) ({SEG})"), r"line \5 \2 \3 at \4"),
     Sub(("congruent",), re.compile(r",? (?:which makes|making|so|hence|thus|and so) the two triangles(?: are)? congruent"), _two_triangles_congruent),
     Sub(("its midpoint",), re.compile(rf"({SEG})([^.;]{{0,40}}?),? and its midpoint is (?:point )?({PT}){RB}"), r"\1\2, and \3 is the midpoint of \1"),
     Sub(("right angle to",), re.compile(r" ?\b(?:stands?|standing|is|lies|lying|runs?|running)? ?at a right angle to\b"), " ⊥"),
