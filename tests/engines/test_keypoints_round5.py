@@ -329,3 +329,22 @@ def test_places_outside_a_circle_and_a_line_named_after_it_is_drawn(caption: str
 
 def test_a_point_not_outside_is_not_placed_outside() -> None:
     assert "S outside ⊙W" not in texts("The point S(5, 0) lies on the x-axis, not outside circle W.", "relation")
+
+
+# --------------------------------------------------------------------------- a cone's apex, a new canonical relation
+
+@pytest.mark.parametrize("caption", [
+    "A cone has apex S, and its base is circle W.",
+    "A cone with vertex S stands on a base circle W.",
+    "The figure is a cone on circle W, with S at its tip.",
+    "S is the apex of a cone whose base is circle W.",
+    "cone, apex S; base circle W.",
+    "圆锥的顶点为S，底面圆心为W。",
+])
+def test_the_apex_of_a_cone_is_a_relation(caption: str) -> None:
+    assert "S apex cone" in texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_no_apex_for_a_parabola_vertex_or_two_cones() -> None:
+    assert not any("apex" in r for r in texts("The parabola has vertex S.", "relation"))
+    assert not any("apex" in r for r in texts("Two cones are drawn; one cone has apex S.", "relation"))

@@ -461,6 +461,7 @@ _REL_LIST = (
                  "F is the focus of the parabola."), zh=("椭圆的左、右焦点分别为F1、F2。", "点F是抛物线的焦点。")),
     RelationType("vertex", "point, conic", en=("D is the vertex of the parabola.", "The parabola y = x^2 - 2x meets the x-axis at O; its vertex is D."),
                  zh=("抛物线y=x^2-2x的顶点为D。",)),
+    RelationType("apex", "point, cone", en=("A cone has apex P.", "P is the apex of the cone."), zh=("圆锥的顶点为P。",)),
     RelationType("directrix", "line, conic", en=("The parabola y^2 = 4x has focus F(1, 0) and directrix l.", "Line l is the directrix of the parabola."),
                  zh=("抛物线y^2=4x的准线为直线l。",)),
     RelationType("property", "figure (isosceles, right, equilateral, regular)",

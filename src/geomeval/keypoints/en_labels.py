@@ -255,12 +255,27 @@ def _incircle(text: str) -> str:
     return _INCIRCLE_TERSE.sub(terse, text) if "incircle" in text else text
 
 
+_CONE_APEX = re.compile(rf"\b(cone)\b([^.;]{{0,40}}?) (?:has|with|having) (?:its |an |the )?(?:apex|vertex|tip) (?:at )?(?:point )?({PT}){RB}"
+                        rf"|,? with ({PT}){RB} (?:at|as) its (?:apex|vertex|tip)\b|\bcone[,;:] (?:apex|vertex|tip) ({PT}){RB}")
+
+
+def _cone_apex(text: str) -> str:
+    """`a cone has apex P`, `a cone with vertex P`, `…, with P at its tip` (one cone): P is its apex."""
+    if re.search(r"\bcones\b|\b(?:two|another|second|other) cones?\b", text):
+        return text  # a caption with two cones: the apex is not the one cone's
+    return _CONE_APEX.sub(lambda m: (f"{m.group(1)}{m.group(2)}, and {m.group(3)} is the apex of the cone" if m.group(1)
+                                     else f", and {m.group(4)} is the apex of the cone" if m.group(4)
+                                     else f"cone; {m.group(5)} is the apex of the cone"), text)
+
+
 def conic_roles(text: str) -> str:
     """Roles of a caption's one conic said without naming it: `right-hand focus` is a focus (the
     side is no part of the keypoint), `has focus F and vertex A` gives both, `A(2, 0) is the vertex`
     and `the curve` are the one conic's; and `…; a sphere is inscribed in it` after a solid."""
     if "inscribed" in text or "incircle" in text:
         text = _incircle(text)
+    if "cone" in text:
+        text = _cone_apex(text)
     if " it " in text:
         for pattern, repl in _EARLY:
             text = pattern.sub(repl, text)

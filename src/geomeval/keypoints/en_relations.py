@@ -460,6 +460,12 @@ def _on_curve_point(m: re.Match[str], b: Builder, off: int) -> None:
         b.relation(kind, p, curve, text=m.group(0))
 
 
+def _on_apex(m: re.Match[str], b: Builder, off: int) -> None:
+    """`P is the apex of the cone` (guide: a cone's apex is a relation of the cone)."""
+    b.point(m.group("p"))
+    b.relation("apex", m.group("p"), "cone", text=m.group(0))
+
+
 def _on_directrix(m: re.Match[str], b: Builder, off: int) -> None:
     """`line l is the directrix of the parabola` (guide: a directrix is a line, its role a relation)."""
     line = m.group("l") if m.group("l").startswith("ℓ") else "ℓ" + m.group("l")
@@ -720,6 +726,7 @@ RELATION_RULES = RuleSet([
     Rule(("ellipse", "parabola", "hyperbola"),
          rx(f"(?P<pts>{list_of(PNAME, SEP, 3)}) (?P<v>(?i:lies|lie|is|are|is a point|is a moving point|is any point|are (?:two |three )?points)) (?i:on|of) (?i:the )?"
             f"(?P<c>(?i:ellipse|parabola|hyperbola))\\b"), _on_curve_point),
+    Rule(("apex", "vertex of the cone", "tip"), rx(f"(?P<p>{PNAME}) (?i:is) (?i:the )?(?i:apex|vertex|tip) (?i:of) (?i:the |a )?(?i:cone)\\b"), _on_apex),
     Rule(("directrix",), rx("(?:(?i:line) )?(?P<l>ℓ?[a-z]\\d{0,2}) (?i:is) (?i:the )?(?i:directrix) (?i:of) (?i:the )?(?P<c>(?i:ellipse|parabola|hyperbola))\\b"),
          _on_directrix),
     Rule(("divides",), rx(f"(?P<p>{PNAME}) (?i:divides) (?P<s>{SEG}) (?i:in the ratio of|in the ratio|in a ratio of) "

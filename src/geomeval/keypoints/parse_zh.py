@@ -469,6 +469,12 @@ def _on_intersect_unless_respectively(m: re.Match[str], b: Builder, off: int) ->
 _NAMED_BEFORE = re.compile(f"{OBJ_CORE}$")
 
 
+def _on_apex_zh(m: re.Match[str], b: Builder, off: int) -> None:
+    """`圆锥的顶点为P`: the apex of the cone."""
+    b.point(m.group("p"))
+    b.relation("apex", m.group("p"), "cone", text=m.group(0))
+
+
 def _on_directrix_zh(m: re.Match[str], b: Builder, off: int) -> None:
     """`直线l是抛物线的准线`: the directrix of the one conic of its kind."""
     line = m.group("l") if m.group("l").startswith("ℓ") else "ℓ" + m.group("l")
@@ -551,6 +557,7 @@ RELATION_RULES = RuleSet([
     Rule(("中点",), re.compile(f"(?:点)?(?P<pts>{list_of(PNAME, SEP, 6)})分别(?:是|为)(?P<segs>{OBJ_LIST})的中点"), _on_midpoint),
     Rule(("中点",), re.compile(f"(?P<segs>{OBJW}{OBJ_CORE})的?中点(?:是|为)?(?:点)?(?P<pts>{PNAME})"), _on_midpoint),
     Rule(("焦点", "顶点"), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<c>椭圆|抛物线|双曲线)的(?P<k>焦点|顶点)"), _on_curve_point),
+    Rule(("圆锥",), re.compile(f"圆锥的(?:顶点|尖端)(?:为|是)(?:点)?(?P<p>{PNAME})"), _on_apex_zh),
     Rule(("准线",), re.compile("直线(?P<l>ℓ?[a-z]\\d{0,2})是(?P<c>椭圆|抛物线|双曲线)的准线"), _on_directrix_zh),
     Rule(("椭圆", "抛物线", "双曲线"), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均)?(?:在|是|为)(?P<c>椭圆|抛物线|双曲线)(?:[^,;。上]{{1,30}})?上"),
          _on_curve_point),
