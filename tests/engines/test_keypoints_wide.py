@@ -145,15 +145,15 @@ def blind_pairs(name: str) -> list[dict]:
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize(("name", "count"), [("h3", 76), ("h4", 76)])
+@pytest.mark.parametrize(("name", "count"), [("h3", 76), ("h4", 76), ("h5", 96)])
 def test_third_and_fourth_independent_sets_are_well_formed_and_new(name: str, count: int) -> None:
-    """The sets written blind for round 5 of #41 share no id with the other sets, cover every style,
-    class and both languages, and their recalls follow from their misses."""
+    """The sets written blind for rounds 5 and 6 of #41 share no id with the other sets, cover every
+    style, class and both languages, and their recalls follow from their misses."""
     rows = blind_pairs(name)
     assert len(rows) == count
     ids = {r["id"] for r in rows}
     others = dev_pairs() + wide_pairs() + fresh_pairs() + fresh2_pairs() + indep_pairs() + indep2_pairs()
-    others += blind_pairs("h4" if name == "h3" else "h3")
+    others += [r for other in ("h3", "h4", "h5") if other != name for r in blind_pairs(other)]
     assert len(ids) == len(rows) and not ids & {r["id"] for r in others}
     assert {"prose", "terse", "latex", "mixed", "indirect", "negation"} <= {r["style"] for r in rows}
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
