@@ -320,16 +320,18 @@ def affirmed(pieces: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 _DENIED_NAME = re.compile(SEG)
+DENIED_TEXT = "written in a denied clause: "  # the `text` of a segment only a candidate's denial names
 
 
 def denied_segments(pieces: Sequence[tuple[int, str]], kept: Sequence[tuple[int, str]], builder: Builder) -> None:
-    """A two-letter name written in a denied clause is still written (guide: its objects are still
-    elements): `AB is not parallel to CD` names segments AB and CD, though it states no relation."""
+    """A two-letter name written in a denied clause is still written: in a candidate it covers its
+    segment (guide, coverage), `AB is not parallel to CD` names segments AB and CD though it states
+    no relation. In a reference a bare name lists nothing (guide, rule 6): `match` drops these there."""
     for (_, sentence), (_, blanked) in zip(pieces, kept, strict=True):
         if sentence != blanked:
             for m in _DENIED_NAME.finditer(sentence):
                 if blanked[m.start() : m.end()].isspace():
-                    builder.element("segment", cn.segment(m.group(0)), text=m.group(0))
+                    builder.element("segment", cn.segment(m.group(0)), text=DENIED_TEXT + m.group(0))
 
 
 WINDOW_BACK = 120  # a match starts at most this far before its trigger word...

@@ -136,6 +136,18 @@ def common(text: str) -> str:
     return text
 
 
+_SOLID = re.compile(r"(?<![A-Za-z])[A-Z]\d?-[A-Z]{3}|[A-Z]{3,4}-[A-Z]{3,4}1|(?i:cub(?:e|oid)|pyramid|prism|tetrahedron)|棱锥|棱柱|正方体|长方体|四面体")
+_PERP_POLYGON = re.compile(r"⊥ ?((?:[A-Z]\d?){3,4})(?![A-Za-z0-9'-])")
+
+
+def solid_planes(text: str, plane: str) -> str:
+    """`PA ⊥ ABCD` in a caption about a solid: a line perpendicular to a polygon's name is
+    perpendicular to its plane (`plane` is the word the parser reads: `plane ` or `平面`)."""
+    if "⊥" in text and _SOLID.search(text):
+        return _PERP_POLYGON.sub(lambda m: f"⊥ {plane}{m.group(1)}", text)
+    return text
+
+
 _EN_COLOURS = re.compile(
     r"(?i)\b(?:(?:light|dark|bright|pale) )?(?:red|blue|green|black|orange|purple|yellow|gr[ae]y|pink|brown|"
     r"cyan|magenta|violet|teal|navy)(?:[- ]colou?red)?\b(?: and (?=dashed|dotted))?"

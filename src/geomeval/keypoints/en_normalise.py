@@ -30,7 +30,7 @@ from ._engine import (
     apply_subs,
     list_of,
 )
-from ._normalize import common, drop_colours_en, lower_words
+from ._normalize import common, drop_colours_en, lower_words, solid_planes
 from .en_labels import ROUND5_SUBS, conic_roles, equation_labels
 from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
 from .en_prose import PROSE_SUBS
@@ -705,7 +705,7 @@ _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and
 
 
 def normalise(text: str) -> str:
-    text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(conic_roles(equation_labels(lower_words(common(text)))))))
+    text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(conic_roles(equation_labels(lower_words(solid_planes(common(text), "plane ")))))))
     if "  " in text:
         text = _SPACES.sub(" ", text)
     if ":" in text or "equation" in text:  # `line l: y = x + 1 meets ⊙C at A and B`: the equation between the line and its verb

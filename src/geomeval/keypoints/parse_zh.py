@@ -65,7 +65,7 @@ from ._engine import (
     run_rules,
     sentences,
 )
-from ._normalize import common, drop_colours_zh
+from ._normalize import common, drop_colours_zh, solid_planes
 from .en_patterns import (
     COORDS,
     canon,
@@ -344,7 +344,7 @@ _BARE_MEETS_AFTER = re.compile(r"(?<=ℓ[a-w])((?:\d{0,2})(?:与|和)(?:直线)?
 
 
 def normalise(text: str) -> str:
-    text = drop_colours_zh(common(text))
+    text = drop_colours_zh(solid_planes(common(text), "平面"))
     if _HAS_WORD.search(text):
         for pattern, repl in _MIXED_WORDS:
             text = pattern.sub(repl, text)
