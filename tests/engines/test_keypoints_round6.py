@@ -39,3 +39,21 @@ def test_a_line_perpendicular_to_a_polygon_name_in_a_solid_is_perpendicular_to_i
 
 def test_outside_a_solid_a_polygon_name_after_perp_is_left_alone() -> None:
     assert "plane KLM" not in " ".join(texts("In the figure, SK ⊥ KLM is not stated; KL ⊥ LM.", "relation"))
+
+
+# --------------------------------------------------------------------------- conic roles in Chinese
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("椭圆x²/16 + y²/7 = 1的左焦点为K(−3, 0)，下顶点为L(0, −√7)。", {"K focus ellipse", "L vertex ellipse"}),
+    ("抛物线x² = 8y的上焦点为K，连接KL。", {"K focus parabola"}),
+    ("双曲线x² − y²/3 = 1，K₁、K₂为焦点。", {"K1 focus hyperbola", "K2 focus hyperbola"}),
+    ("抛物线y = 2x² + 1，L是它的顶点。", {"L vertex parabola"}),
+])
+def test_a_conic_role_with_a_side_word_or_after_the_points_is_read(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_coordinates_after_a_conic_role_stay_values() -> None:
+    numbers = texts("椭圆x²/16 + y²/7 = 1的左焦点为K(−3, 0)，下顶点为L(0, −√7)。", "numerical")
+    assert {"K(-3, 0)", "L(0, -√7)"} <= numbers, numbers
+    assert not {r for r in texts("双曲线x² − y²/3 = 1，K₁、K₂不是焦点。", "relation") if "focus" in r}

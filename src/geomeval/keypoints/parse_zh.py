@@ -160,6 +160,17 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
 
 _SEGS = rf"(?:{SEG}、){{1,7}}{SEG}"
 _XY = r"\([^()]{1,24}\)"
+_SIDE = "(?:左、右|左右|上、下|上下|两个|一个|左|右|上|下)?"
+
+
+def _conic_roles(m: re.Match[str]) -> str:
+    """`椭圆…的右焦点为F(2, 0)，上顶点为B(0, √5)`: each point's role, its coordinates kept apart."""
+    conic, roles = m.group(1), []
+    for point, xy, role in ((m.group(4), m.group(5), m.group(3)), (m.group(6), m.group(7), m.group(3)),
+                            (m.group(9), m.group(10), m.group(8))):
+        if point:
+            roles.append(f"点{point}是{conic}的{role}" + (f",{point}{xy}" if xy else ""))
+    return f"{conic}{m.group(2)}," + ",".join(roles)
 _ZH_EQ = r"[-−+*/^()\d.xy²√]{1,30}=[-−+*/^()\d.xy²√]{1,30}?"
 
 
@@ -177,6 +188,9 @@ _ZH_SUBS: list[Sub] = [
     _sub(("于",), rf"于(?:点)?({PT}){RB}{_XY}(?:、(?:点)?{PT}{RB}{_XY})?[^;；。]*", _points_then_coordinates),
     # `椭圆…，焦点F1、F2`, `抛物线…，顶点为D`: a terse role of the conic named before
     _sub(("焦点", "顶点"), r"(椭圆|抛物线|双曲线)([^。]{0,60}?)[,，;；]其?(焦点|顶点)(?:为|是)?(?:点)?(?=[A-Z])", r"\1\2,\1的\3为"),
+    # `双曲线…，F1、F2为焦点`, `…，F1、F2是它的两个焦点`: the points first, the role after
+    _sub(("焦点", "顶点"), rf"(椭圆|抛物线|双曲线)([^。]{{0,60}}?)[,，;；](?:点)?({PT}){RB}(?:(?:、|和|与)(?:点)?({PT}){RB})?(?:分别)?(?:为|是)(?:它的|其|该(?:椭圆|抛物线|双曲线)的)?(?:两个|左、右|左右)?(焦点|顶点)",
+         lambda m: f"{m.group(1)}{m.group(2)}," + ",".join(f"点{p}是{m.group(1)}的{m.group(5)}" for p in (m.group(3), m.group(4)) if p)),
     _sub(("一条直线上",), r"在一条直线上", "在同一直线上"),
     _sub(("平分线",), rf"(∠{PT}{PT}{PT}){RB}的(?:角)?平分线({SEG})(?![A-Za-z0-9'])", r"线段\2平分\1,线段\2"),  # `∠ACB的平分线CD与⊙O相交于点D`
     _sub(("准线",), r"(椭圆|抛物线|双曲线)([^。]{0,60}?)(?:[,，;；]其?|的)准线(?:为|是)?(?:直线)?([a-z]\d{0,2})(?![A-Za-z0-9'])", r"\1\2,直线\3是\1的准线"),
@@ -264,8 +278,8 @@ _ZH_SUBS: list[Sub] = [
     _sub(("公共点",), rf"((?:直线|线段)?{SEG}|⊙(?:{PT}|[{BIG}{SMALL}])?)(与|和)((?:直线|线段)?{SEG}|⊙(?:{PT}|[{BIG}{SMALL}])?)(?:有且)?只有一个公共点(?:点)?({PT})",
          r"\1\2\3相切于点\4"),
     _sub(("点",), rf"(点{PT}{RB})(和|与|、)点(?={PT}{RB})", r"\1\2"),
-    _sub(("焦点", "顶点"), rf"(椭圆|抛物线|双曲线)([^,;。]{{0,40}}?)的(?:左、右|左右|上、下|上下|两个|一个)?(焦点|顶点)(?:分别)?(?:为|是)(?:点)?({PT}){RB}(?:(?:、|和|与)(?:点)?({PT}){RB})?",
-         lambda m: f"{m.group(1)}{m.group(2)}," + ",".join(f"点{p}是{m.group(1)}的{m.group(3)}" for p in (m.group(4), m.group(5)) if p)),
+    _sub(("焦点", "顶点"), rf"(椭圆|抛物线|双曲线)([^,;。]{{0,40}}?)的{_SIDE}(焦点|顶点)(?:分别)?(?:为|是)(?:点)?({PT}){RB}({_XY})?(?:(?:、|和|与)(?:点)?({PT}){RB}({_XY})?)?"
+         rf"(?:[,;]{_SIDE}(焦点|顶点)(?:为|是)(?:点)?({PT}){RB}({_XY})?)?", _conic_roles),
     _sub((":",), r"((?:直线|圆|⊙)ℓ?[a-zA-Z]\d{0,2})(:[^,;。与和]{1,40}?)(与|和)(?=[^,;。]{1,12}交)", r"\1\2,\1\3"),
     _sub(("and交", "并交", "且交", "and 交"), r"(?<=[A-Za-z0-9°'])(?:and|并且|并|且)(?=交[^,;。]{1,12}于)", ","),
     _sub((",交",), rf"(?:^|(?<=[,;.。]))((?:{PT}){{2}})(?=[a-z])([^,;.。]{{1,30}}),交(?=[^,;。]{{1,12}}于)", r"\1\2,\1交"),  # mixed: `AD bisects ∠BAC and 交BC于D`
