@@ -57,3 +57,36 @@ def test_coordinates_after_a_conic_role_stay_values() -> None:
     numbers = texts("椭圆x²/16 + y²/7 = 1的左焦点为K(−3, 0)，下顶点为L(0, −√7)。", "numerical")
     assert {"K(-3, 0)", "L(0, -√7)"} <= numbers, numbers
     assert not {r for r in texts("双曲线x² − y²/3 = 1，K₁、K₂不是焦点。", "relation") if "focus" in r}
+
+
+# --------------------------------------------------------------------------- conic roles, places and distances in English
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("The hyperbola x^2 − y^2/3 = 1 is shown; K1 and K2 are its foci.", {"K1 focus hyperbola", "K2 focus hyperbola"}),
+    ("hyperbola x^2 − y^2/3 = 1; foci K1, K2; L on the hyperbola.", {"K1 focus hyperbola", "K2 focus hyperbola", "L on hyperbola"}),
+    ("parabola y = x^2 + 1; upper focus K, vertex L.", {"K focus parabola", "L vertex parabola"}),
+])
+def test_roles_of_the_one_conic_said_with_its_or_in_a_list(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_point_and_its_role_are_not_read_across_and() -> None:
+    got = texts("The parabola y = x^2 − 1 cuts the x-axis at K and L, and M is its vertex.", "relation")
+    assert "M vertex parabola" in got and "L vertex parabola" not in got, got
+
+
+@pytest.mark.parametrize(("caption", "relation", "number"), [
+    ("A point K on the hyperbola x^2 − y^2 = 1 is 3 away from L.", "K on hyperbola", "KL = 3"),
+    ("Take the parabola x^2 = 8y, on which a point K lies at a distance of 7 from L.", "K on parabola", "KL = 7"),
+    ("K lies on circle W at distance 2 from L.", "K on ⊙W", "KL = 2"),
+])
+def test_a_point_placed_before_its_verb_and_a_distance_said_as_a_place(caption: str, relation: str, number: str) -> None:
+    assert relation in texts(caption, "relation") and number in texts(caption, "numerical"), parse_caption(caption)
+
+
+@pytest.mark.parametrize("caption", [
+    "The perpendicular from K to the x-axis meets it at L.",
+    "From K a perpendicular is dropped to the x-axis, meeting it at L.",
+])
+def test_the_perpendicular_to_an_axis_meets_the_axis(caption: str) -> None:
+    assert {"KL ⊥ x-axis", "L foot x-axis"} <= texts(caption, "relation"), texts(caption, "relation")

@@ -212,6 +212,21 @@ _QUALIFIED_ROLE = re.compile(r"\b(?:right|left|upper|lower)(?:-hand)? (focus|ver
 _TWO_ROLES = re.compile(rf"\b(parabola|ellipse|hyperbola)\b([^.;]{{0,100}}?) (has|with|having) (focus|vertex) ({PT}{RB}{_COORD}),? and (?:its |a |the )?(focus|vertex) ({PT}{RB}{_COORD})")
 _BARE_ROLE = re.compile(rf"(?<![A-Za-z0-9'])({PT}{RB})({_COORD}) is (?:the |a )(focus|vertex)\b(?! of)")
 _THE_CURVE = re.compile(r"\bthe curve\b")
+_SINGULAR = {"foci": "focus", "vertices": "vertex", "focus": "focus", "vertex": "vertex"}
+# `F1 and F2 are its two foci`, `A is its vertex`; terse `; foci F1, F2;`, `; focus F1, focus F2;`
+_ITS_ROLES = re.compile(rf"(?<![A-Za-z0-9'])({PT}{RB})({_COORD})(?:(?: and ({PT}{RB})({_COORD}) are its (?:two )?(foci|vertices))| is its (focus|vertex))\b(?! of)"
+                        rf"|(?:(?<=[;:] )|(?<=^))(?:the |its )?(?:(?:right|left|upper|lower)(?:-hand)? )?(foci|focus|vertices|vertex) ({PT}{RB})({_COORD})"
+                        rf"(?:,? (?:and )?(?:(?:right|left|upper|lower)(?:-hand)? )?(?:(focus|vertex) )?({PT}{RB})({_COORD}))?(?= ?[,;.]|$)")
+
+
+def _its_roles(m: re.Match[str], conic: str) -> str:
+    if m.group(1):
+        role = _SINGULAR[m.group(5) or m.group(6)]
+        pairs = ((m.group(1), m.group(2), role), (m.group(3), m.group(4), role))
+    else:
+        role = _SINGULAR[m.group(7)]
+        pairs = ((m.group(8), m.group(9), role), (m.group(11), m.group(12), m.group(10) or role))
+    return ", ".join(f"{p} is the {r} of the {conic}" + (f", {p}{xy}" if xy else "") for p, xy, r in pairs if p)
 _DIRECTRIX = re.compile(r"(?:,? and|,? with|,? has|,? having|,)? (?:whose |its |the |a )?directrix (?:is )?(?:the )?(?:line )?([a-z]\d{0,2})(?![A-Za-z0-9'])")
 _WHOSE_ROLE = re.compile(rf"\bwhose (focus|vertex) is (?:the )?(?:point )?({PT}{RB})({_COORD})")
 _SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)(?:[;,] (?:and )?(?:a |an )(sphere|ball) is inscribed (?:in|within) it\b"
@@ -224,6 +239,9 @@ _EARLY = [
     # `a circle O is drawn on BC as diameter, and it crosses AB at D`: `it` is the circle the clause is about
     (re.compile(r"((?:^|[.;] )(?:[Aa] |[Tt]he )?)([Cc]ircle ([A-Z]\d{0,2}))([^.;]{0,50}?), and it (crosses|meets|cuts|intersects|touches|passes)\b"),
      r"\1\2\4, and circle \3 \5"),
+    # `the perpendicular from P to the y-axis meets it at Q`: `it` is the line the perpendicular goes to
+    (re.compile(rf"(perpendicular (?:line |segment )?from (?:point )?{PT}{RB} to (?:the )?((?:line |segment |side )?{SEG}|[xy]-axis|line [a-z]\d?)),? "
+                r"(?:and )?(meets|cuts|hits|intersects|reaches|meeting|cutting) it at"), r"\1 \3 \2 at"),
 ]
 
 
@@ -285,6 +303,8 @@ def conic_roles(text: str) -> str:
     if len(kinds) != 1:
         return text
     conic = kinds.pop()
+    if " its " in text or "foc" in text or "vert" in text:
+        text = _ITS_ROLES.sub(lambda m: _its_roles(m, conic), text)
     text = _QUALIFIED_ROLE.sub(r"\1", text)
     text = _TWO_ROLES.sub(r"\1\2 \3 \4 \5, and the \1 \3 \6 \7", text)
     text = _BARE_ROLE.sub(lambda m: f"{m.group(1)} is the {m.group(3)} of the {conic}" + (f", {m.group(1)}{m.group(2)}" if m.group(2) else ""), text)

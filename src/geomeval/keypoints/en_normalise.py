@@ -35,6 +35,7 @@ from .en_labels import ROUND5_SUBS, conic_roles, equation_labels
 from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
 from .en_prose import PROSE_SUBS
 from .en_reference import bare_line_names, resolve_pronouns
+from .en_round6 import ROUND6_SUBS
 
 # --------------------------------------------------------------------------- normalisation
 
@@ -187,6 +188,7 @@ def _its_incircle(m: re.Match[str]) -> str:
 
 
 _EN_SUBS: list[Sub] = [
+    *ROUND6_SUBS,
     *PROSE_SUBS,
     _sub(("▱",), r"▱ ?", "parallelogram "),
     _sub(("plane through", "plane containing", "plane passing"), rf"\b[Tt]he plane (?:through|containing|passing through) (?:the )?(?:points? )?({PT}){RB}, ({PT}){RB},? and ({PT}){RB}",
@@ -215,7 +217,7 @@ _EN_SUBS: list[Sub] = [
          lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)} {m.group(5)} is the {m.group(4)} of the {m.group(1)}, {m.group(5)}"),
     _sub(("perpendicular",), rf"(?:\b(?i:from) (?i:point )?(?P<p1>{PT}){RB},? )?(?:\b(?i:drop|draw|construct) )?(?:\b(?i:a|the) )?\b(?i:perpendicular)"
          rf"(?: (?i:line|segment))?(?: (?P<seg>{SEG}))?(?: (?i:is))?(?: (?i:dropped|drawn|constructed))?(?: (?i:from) (?i:point )?(?P<p2>{PT}){RB})?"
-         rf" (?i:to|onto) (?i:the )?(?:(?i:side|line|segment) )?(?P<to>{SEG}|ℓ[a-z]\d{{0,2}}){RB},? (?i:meeting it at|meeting (?:side |line )?(?P=to) at"
+         rf" (?i:to|onto) (?i:the )?(?:(?i:side|line|segment) )?(?P<to>{SEG}|ℓ[a-z]\d{{0,2}}|[xy]-axis){RB},? (?i:meeting it at|meeting (?:side |line |the )?(?P=to) at"
          rf"|landing at|with (?:the |its )?foot(?: at)?|whose foot is|the foot being|hitting it at|at) (?i:the )?(?i:point )?(?P<f>{PT}){RB}",
          _dropped_perpendicular),
     _sub(("perpendicular",), rf"\b(?:(?i:the|a) )?(?i:perpendicular)(?: (?i:line|segment))? (?:(?i:drawn|dropped) )?(?i:from) (?i:point )?({PT}){RB},? "
@@ -388,7 +390,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("bisects",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) bisects (?:the )?(?:line segment |segment |side |edge )?({SEG})",
          r"\1 is the midpoint of \2"),
     _sub(("perpendicular from", "perpendicular is", "perpendicular was"), rf"\b(?:the |a )?perpendicular(?: line| segment)?(?: is| was)?(?: drawn| dropped)? "
-         rf"from (?:point )?({PT}){RB} (?:to|onto) (?:the )?(?:line |side |segment )?({SEG}),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |\2 )?at "
+         rf"from (?:point )?({PT}){RB} (?:to|onto) (?:the )?(?:line |side |segment )?({SEG}|[xy]-axis),? (?:has (?:its |the )?foot (?:at )?|meets (?:it |\2 |the \2 )?at "
          rf"|meeting (?:it |\2 )?at |with (?:the |its )?foot (?:at )?|whose foot is |at )(?:point |the point )?({PT}){RB}", r"\1\3 ⊥ \2 at \3"),
     # constructions (#41): what a drawn perpendicular or parallel states
     _sub(("perpendicular from", "perpendicular is", "perpendicular was", "perpendicular line from"),

@@ -1,0 +1,41 @@
+"""English wordings read since round 6 of issue #41 (the fifth independent set), each a class of
+phrasings rewritten into a form the rules read:
+
+- a point placed in a noun phrase before its verb: `a point P on the ellipse is 6 away from F1`
+  (P lies on the ellipse), `the parabola …, on which a point P lies`;
+- a distance said as a place: `P lies at distance 5 from F`, `at a distance of 5 from F`.
+
+Every pattern is bounded (short names, capped gaps), so a caption's cost stays linear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ._engine import NUMC, NUMSTART, PT, RB, SEG, Sub
+
+_NUM = f"({NUMSTART}{NUMC}(?<![.]))(?![0-9A-Za-z°(])"
+_PLACE = rf"(?:the (?:[a-z]-axis|parabola|ellipse|hyperbola|circle|curve|line [a-z]\d?|segment {SEG}|side {SEG})|(?:⊙ ?|circle ){PT}{RB}|(?:side |segment |line )?{SEG})"
+
+
+def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match[str]], str]) -> Sub:
+    return Sub(triggers, re.compile(pattern), repl)
+
+
+def _at_distance(m: re.Match[str]) -> str:
+    head = f"{m.group(1)} {m.group(2)}{m.group(3) or ''}".rstrip(" ,")
+    return f"{head}, and {m.group(1)} is {m.group(4)} away from {m.group(5)}"
+
+
+ROUND6_SUBS = [
+    # `a point P on the ellipse is 6 away from F1`: P is placed, then the clause goes on about it
+    _sub(("point",), rf"\b(?:[Aa]|[Tt]he) point ({PT}){RB} (on|of) ({_PLACE})((?: [^,;.]{{1,30}}?)?)(?= (?:is|lies|has|satisfies)\b)",
+         r"\1 lies on \3\4, and \1"),
+    # `the parabola y^2 = 4x, on which a point P lies`
+    _sub(("on which",), rf"\b(the (?:parabola|ellipse|hyperbola|circle)|(?:⊙ ?|circle ){PT}{RB})([^,;.]{{0,40}}?), on which (?:a |the )?(?:point )?({PT}){RB} (?:lies|is)",
+         r"\1\2, and \3 lies on \1"),
+    # `P lies at distance 5 from F`, `P is on the parabola at a distance of 5 from F`
+    _sub(("distance",), rf"\b({PT}){RB} (lies|is)((?: on {_PLACE})?),? at (?:a )?distance (?:of )?{_NUM}(?: units?)? from (?:point )?({PT}){RB}",
+         _at_distance),
+]
