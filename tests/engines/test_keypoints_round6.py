@@ -90,3 +90,22 @@ def test_a_point_placed_before_its_verb_and_a_distance_said_as_a_place(caption: 
 ])
 def test_the_perpendicular_to_an_axis_meets_the_axis(caption: str) -> None:
     assert {"KL ⊥ x-axis", "L foot x-axis"} <= texts(caption, "relation"), texts(caption, "relation")
+
+
+# --------------------------------------------------------------------------- solids: asides, inscribed spheres, 'that base'
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("A cone of height 8 is drawn; inscribed in it is a ball of radius 3.", "sphere inscribed cone"),
+    ("The cylinder, of radius 2, has a sphere inscribed in it.", "sphere inscribed cylinder"),
+    ("圆柱的底面半径为2；一个球内切于这个圆柱。", "sphere inscribed cylinder"),
+    ("The cuboid KLMN-K1L1M1N1, whose edge KL is 3, is inscribed in a sphere.", "KLMN-K1L1M1N1 inscribed sphere"),
+    ("S-KLMN is a pyramid whose base KLMN is a square and whose edge SK is perpendicular to that base.", "KS ⊥ plane KLMN"),
+])
+def test_solid_relations_behind_asides_and_inverted_order(caption: str, expected: str) -> None:
+    assert expected in texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_the_inverted_sphere_keeps_its_own_radius_and_the_aside_its_value() -> None:
+    assert "radius of sphere = 3" in texts("A cylinder of height 6; inscribed in it is a sphere whose radius is 3.", "numerical")
+    assert "KL = 3" in texts("The cuboid KLMN-K1L1M1N1, whose edge KL is 3, is inscribed in a sphere.", "numerical")
+    assert not texts("A cone of height 8 is drawn; no sphere is inscribed in it.", "relation")

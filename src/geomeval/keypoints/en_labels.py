@@ -230,7 +230,8 @@ def _its_roles(m: re.Match[str], conic: str) -> str:
 _DIRECTRIX = re.compile(r"(?:,? and|,? with|,? has|,? having|,)? (?:whose |its |the |a )?directrix (?:is )?(?:the )?(?:line )?([a-z]\d{0,2})(?![A-Za-z0-9'])")
 _WHOSE_ROLE = re.compile(rf"\bwhose (focus|vertex) is (?:the )?(?:point )?({PT}{RB})({_COORD})")
 _SOLID_IT = re.compile(r"\b(cylinder|cone|cube|cuboid|prism|box)\b([^.]{0,60}?)(?:[;,] (?:and )?(?:a |an )(sphere|ball) is inscribed (?:in|within) it\b"
-                       r"| with (?:a |an )(sphere|ball) fitted (?:snugly |tightly |exactly )?(?:inside|in|into) it\b)")
+                       r"| (?:with|has|having) (?:a |an )(sphere|ball) (?:fitted (?:snugly |tightly |exactly )?(?:inside|in|into)|inscribed (?:in|within)) it\b"
+                       r"|[;,] (?:and )?inscribed (?:in|within) it (?:is|lies) (?:a |an )(sphere|ball)\b)")
 
 
 _EARLY = [
@@ -298,7 +299,8 @@ def conic_roles(text: str) -> str:
         for pattern, repl in _EARLY:
             text = pattern.sub(repl, text)
     if " it" in text and ("inscribed" in text or "fitted" in text):  # `a cylinder with a ball fitted snugly inside it`
-        text = _SOLID_IT.sub(lambda m: f"{m.group(1)}{m.group(2)}; a {m.group(3) or m.group(4)} is inscribed in the {m.group(1)}", text)
+        text = _SOLID_IT.sub(lambda m: f"{m.group(1)}{m.group(2)}; a {m.group(3) or m.group(4) or m.group(5)} is inscribed in the {m.group(1)}"
+                             + (f"; the {m.group(5)}" if m.group(5) else ""), text)
     kinds = set(_CONIC.findall(text))
     if len(kinds) != 1:
         return text

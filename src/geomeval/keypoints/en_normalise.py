@@ -104,7 +104,9 @@ def _foot_in_triangle(m: re.Match[str]) -> str:
 def _solid_base(m: re.Match[str]) -> str:
     """`PK is perpendicular to the base` in the caption's one pyramid P-KLM (prism KLM-K1L1M1): the plane KLM."""
     bases = {name.split("-", 1)[1] if len(cn.point_tokens(name.split("-", 1)[0])) == 1 else name.split("-", 1)[0]
-             for name in re.findall(r"(?:pyramid|prism|cube|cuboid|box|frustum) ((?:[A-Z][0-9']{0,2}){1,8}-(?:[A-Z][0-9']{0,2}){3,8})", m.string)}
+             for pair in re.findall(r"(?:pyramid|prism|cube|cuboid|box|frustum) ((?:[A-Z][0-9']{0,2}){1,8}-(?:[A-Z][0-9']{0,2}){3,8})"
+                                    r"|((?:[A-Z][0-9']{0,2}){1,8}-(?:[A-Z][0-9']{0,2}){3,8}) is an? (?:[a-z]+ )?(?:pyramid|prism|cube|cuboid|box|frustum)\b", m.string)
+             for name in pair if name}
     if len(bases) != 1:
         return m.group(0)
     return f"{m.group(1)} plane {bases.pop()}"

@@ -29,6 +29,14 @@ def _at_distance(m: re.Match[str]) -> str:
 
 
 ROUND6_SUBS = [
+    # `the cube …, whose edge AB is 2, is inscribed in a sphere`: the aside moves after the main clause
+    # `P-ABCD is a pyramid whose base ABCD is a rectangle and whose edge PD is …`: one clause each
+    _sub((" whose ",), r"\b(pyramid|prism|cube|cuboid|box|cylinder|cone|tetrahedron)( [A-Z0-9'-]{0,20})? whose ((?:base|edge|lateral edge|face|apex|height)\b[^;.]{1,60}?) and whose ",
+         r"\1\2; \3; "),
+    _sub((" whose ",), r"\b(pyramid|prism|cube|cuboid|box|cylinder|cone|tetrahedron)( [A-Z0-9'-]{0,20})? whose (?=(?:base|edge|lateral edge|face|apex|height)\b)", r"\1\2; "),
+    _sub(("that ",), r"\b(of|to|in|on|inside) that (sphere|circle|cone|cylinder|cube|base|plane|ellipse|parabola|hyperbola|triangle|square)\b", r"\1 the \2"),
+    _sub((", whose",), r", whose ([^,;.]{1,50}), ((?:is|are|has|have|lies|lie|was|were|touches|meets|passes|stands)\b[^;.]{0,120})",
+         r" \2; \1"),
     # `a point P on the ellipse is 6 away from F1`: P is placed, then the clause goes on about it
     _sub(("point",), rf"\b(?:[Aa]|[Tt]he) point ({PT}){RB} (on|of) ({_PLACE})((?: [^,;.]{{1,30}}?)?)(?= (?:is|lies|has|satisfies)\b)",
          r"\1 lies on \3\4, and \1"),
