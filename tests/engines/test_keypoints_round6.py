@@ -109,3 +109,25 @@ def test_the_inverted_sphere_keeps_its_own_radius_and_the_aside_its_value() -> N
     assert "radius of sphere = 3" in texts("A cylinder of height 6; inscribed in it is a sphere whose radius is 3.", "numerical")
     assert "KL = 3" in texts("The cuboid KLMN-K1L1M1N1, whose edge KL is 3, is inscribed in a sphere.", "numerical")
     assert not texts("A cone of height 8 is drawn; no sphere is inscribed in it.", "relation")
+
+
+# --------------------------------------------------------------------------- tangency by a common point, relative asides, values
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Quadrilateral KLMN has an inscribed circle W. Side KL has exactly one point P in common with it, LM touches it at Q, and MN is tangent to it at R.",
+     {"KL tangent to ⊙W at P", "LM tangent to ⊙W at Q", "MN tangent to ⊙W at R"}),
+    ("直线m与圆W只有一个公共点K。", {"ℓm tangent to ⊙W at K"}),
+    ("KL, which is a chord of the big circle, has exactly one point M in common with the small circle.", {"KL chord ⊙⁺", "KL tangent to ⊙⁻ at M"}),
+])
+def test_a_single_common_point_and_it_after_touches_name_the_circle(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Parallelogram KLMN has sides KL of 7 and LM of 5.", {"KL = 7", "LM = 5"}),
+    ("KL is a diameter of circle W and is 10 long.", {"KL = 10"}),
+    ("KL is one of its chords, 6 units long.", {"KL = 6"}),
+    ("KL and MN are 4 and 9 long.", {"KL = 4", "MN = 9"}),
+])
+def test_values_said_after_a_relation(caption: str, expected: set[str]) -> None:
+    assert expected == {t for t in texts(caption, "numerical") if "=" in t}, texts(caption, "numerical")

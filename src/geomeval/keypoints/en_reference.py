@@ -60,6 +60,9 @@ _PLURAL_VERB = re.compile(r" (?:(?:both |also |then |again )?(?:meet|cross|inter
 _NOT_REFERRING = re.compile(r" (?:is|was) (?:known|given|clear|easy|true|obvious|required|assumed|seen|shown|found)\b|,? follows?\b")
 _OBJECT_BEFORE = re.compile(r"(?:\b(?:to|on|of|meets|meeting|crosses|crossing|cuts|cutting|intersects|intersecting|touches|touching"
                             r"|bisects|bisecting|through|onto|with|and)|[=∥⊥]) $")
+# only a curved object is touched: `side BC has one point D in common with it, CA touches it at E`
+_TOUCHES_BEFORE = re.compile(r"\b(?:touches|touching|tangent to|in common with) $")
+_CURVED = ("circle", "curve")
 # a lone lower-case letter in a line relation: `c ⊥ a`, `l ∥ m`, `P lies on l`, `c meets a at P`
 _LINE_LETTER = r"[a-w][0-9]{0,2}"
 _BARE_PAIR = re.compile(rf"(?<![A-Za-z0-9'_\\-])ℓ?({_LINE_LETTER}) ?(⊥|∥|//) ?ℓ?({_LINE_LETTER})(?![A-Za-z0-9'_(])")
@@ -163,6 +166,10 @@ def resolve_pronouns(text: str) -> str:
             named_in = bounds[bisect_left(bounds, _position(name, clause, objects, starts) + 1) - 1] if name else -1
             if named_in in resolved and resolved[named_in] != name:  # `it does not meet the x-axis. A is on it`: the topic
                 name = resolved[named_in]
+            if name is not None and _TOUCHES_BEFORE.search(text, max(0, pos - 24), pos):  # `CA touches it at E`: a circle
+                here = objects[max(0, bisect_left(starts, pos) - LOOK_BACK) : bisect_left(starts, pos)]
+                if all(o[1] not in _CURVED for o in here if o[2] == name):
+                    name = next((o[2] for o in reversed(here) if o[1] in _CURVED), name)
         if name is None:
             continue
         if subject_here:

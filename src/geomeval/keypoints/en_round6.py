@@ -35,6 +35,12 @@ ROUND6_SUBS = [
          r"\1\2; \3; "),
     _sub((" whose ",), r"\b(pyramid|prism|cube|cuboid|box|cylinder|cone|tetrahedron)( [A-Z0-9'-]{0,20})? whose (?=(?:base|edge|lateral edge|face|apex|height)\b)", r"\1\2; "),
     _sub(("that ",), r"\b(of|to|in|on|inside) that (sphere|circle|cone|cylinder|cube|base|plane|ellipse|parabola|hyperbola|triangle|square)\b", r"\1 the \2"),
+    # `AB, which is a chord of the big circle and is 8 long, has one point C in common with …`: two clauses
+    _sub((", which",), rf"(?<![A-Za-z0-9'])((?:[Tt]he )?(?:segment |line |chord |side )?{SEG}|(?:⊙ ?|circle ){PT}{RB}), which ((?:is|are|has|lies)\b[^,;.]{{1,60}}),"
+         r" (?=(?:is|are|has|have|lies|meets|touches|passes|cuts|crosses|intersects)\b)", r"\1 \2; \1 "),
+    # values in other words: `sides AB of 4 and BC of 3`; `AB is a chord of ⊙O and is 8 long`, `…, 8 units long`
+    _sub((" of ",), rf"(?<![A-Za-z0-9'])({SEG}) of {_NUM}(?= ?(?:and\b|[,;.]|$))", r"\1 of length \2"),
+    _sub((" long",), rf"(?:(?<=[A-Za-z'⁺⁻])|(?<=[A-Z][0-9])) ?(?:,|, and| and) (?:is |being )?{_NUM}(?: units?| cm)? long\b", r", and has length \1"),
     _sub((", whose",), r", whose ([^,;.]{1,50}), ((?:is|are|has|have|lies|lie|was|were|touches|meets|passes|stands)\b[^;.]{0,120})",
          r" \2; \1"),
     # `a point P on the ellipse is 6 away from F1`: P is placed, then the clause goes on about it
