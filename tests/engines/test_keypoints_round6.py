@@ -131,3 +131,28 @@ def test_a_single_common_point_and_it_after_touches_name_the_circle(caption: str
 ])
 def test_values_said_after_a_relation(caption: str, expected: set[str]) -> None:
     assert expected == {t for t in texts(caption, "numerical") if "=" in t}, texts(caption, "numerical")
+
+
+# --------------------------------------------------------------------------- lines through their own points, shared values, lists
+
+def test_a_line_through_its_own_points_states_no_incidence() -> None:
+    got = texts("The line KL passes through K(1, 2) and L(4, 8); M lies on KL.", "relation")
+    assert got == {"M on KL"}, got
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("A cylinder and a cone share the same height, 5, and the same base radius, 4.",
+     {"height of cylinder = 5", "height of cone = 5", "radius of cylinder = 4", "radius of cone = 4"}),
+    ("Both the cone and the cylinder have a height of 7.", {"height of cone = 7", "height of cylinder = 7"}),
+    ("正方体KLMN-K1L1M1N1, edge length 3.", {"side length of cube KLMN-K1L1M1N1 = 3"}),
+])
+def test_values_shared_by_two_solids_or_given_in_english_after_a_chinese_name(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "numerical"), texts(caption, "numerical")
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("quadrilateral KLMN, K(0, 0), L(4, 0), M(4, 4), N(0, 4), inscribed in circle W.", "KLMN inscribed ⊙W"),
+    ("In triangle KLM, KP and LQ are two of its altitudes.", "KP is an altitude"),
+])
+def test_terse_inscription_after_coordinates_and_two_of_its_roles(caption: str, expected: str) -> None:
+    assert expected in texts(caption, "relation"), texts(caption, "relation")

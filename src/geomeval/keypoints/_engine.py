@@ -85,6 +85,8 @@ class Builder:
         self.add(ELEMENT, kind, args, None, text)
 
     def relation(self, kind: str, *args: str, value: Value = None, text: str = "") -> None:
+        if kind == "on" and len(args) == 2 and args[0] and args[1] and args[1][0].isupper() and args[0] in cn.point_tokens(args[1]):
+            return  # `the line AB passes through A(−3, 0) and B(0, 6)`: a line through its own points states nothing
         self.add(RELATION, kind, args, value, text)
 
     def number(self, kind: str, *args: str, value: Value, text: str = "") -> None:

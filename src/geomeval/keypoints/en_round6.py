@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ._engine import NUMC, NUMSTART, PT, RB, SEG, Sub
+from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, Sub
 
 _NUM = f"({NUMSTART}{NUMC}(?<![.]))(?![0-9A-Za-z°(])"
 _PLACE = rf"(?:the (?:[a-z]-axis|parabola|ellipse|hyperbola|circle|curve|line [a-z]\d?|segment {SEG}|side {SEG})|(?:⊙ ?|circle ){PT}{RB}|(?:side |segment |line )?{SEG})"
@@ -23,12 +23,34 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match
     return Sub(triggers, re.compile(pattern), repl)
 
 
+_SOLIDS = r"(cone|cylinder|cube|cuboid|sphere|prism|pyramid)"
+_SAME = re.compile(rf"\bthe same ((?:base |slant )?(?:radius|height)|edge length|volume),? (?:of |equal to )?{_NUM},?")
+# Chinese solid names inside an English clause (mixed captions): the English parser reads them too
+_ZH_SOLIDS = {"正四面体": "regular tetrahedron ", "四面体": "tetrahedron ", "三棱锥": "tetrahedron ", "正方体": "cube ",
+              "长方体": "cuboid ", "四棱锥": "pyramid ", "三棱柱": "prism ", "圆锥": "cone ", "圆柱": "cylinder "}
+
+
+def _both_have(m: re.Match[str]) -> str:
+    """`a cone and a cylinder have the same base radius, 2, and the same height, 3`, `both the cylinder
+    and the cone have a base of radius 2`: each solid has what the clause gives."""
+    what = _SAME.sub(r"\1 \2", m.group(3)).strip(" ,")
+    return f"the {m.group(1)} has {what}; the {m.group(2)} has {what}"
+
+
 def _at_distance(m: re.Match[str]) -> str:
     head = f"{m.group(1)} {m.group(2)}{m.group(3) or ''}".rstrip(" ,")
     return f"{head}, and {m.group(1)} is {m.group(4)} away from {m.group(5)}"
 
 
 ROUND6_SUBS = [
+    _sub(tuple(_ZH_SOLIDS), "|".join(_ZH_SOLIDS), lambda m: _ZH_SOLIDS[m.group(0)]),
+    _sub((" and ",), rf"\b(?:[Aa]n? |[Tt]he |[Bb]oth (?:the |a )?){_SOLIDS} and (?:an? |the ){_SOLIDS} (?:both )?(?:have|share) ([^.;]{{1,80}})", _both_have),
+    # `AD and BE are two of its medians`: the medians of the figure in view
+    _sub((" of its ",), r"\b(are|is) (?:two|three|one|both|each) of its (medians|altitudes|heights|angle bisectors|diagonals|chords|diameters)\b",
+         r"\1 \2"),
+    # terse `triangle ABC, A(−1, 0), B(3, 0), C(0, 3), inscribed in circle M`: the figure is inscribed
+    _sub(("inscribed in",), rf"\b((?:triangle|△|quadrilateral|square|rectangle|pentagon|hexagon) ?{POLY})((?:,? {PT}{RB} ?\([^()]{{1,24}}\)){{1,8}}),? (inscribed in (?:⊙ ?|circle ){PT}{RB})",
+         r"\1 \3\2"),
     # `the cube …, whose edge AB is 2, is inscribed in a sphere`: the aside moves after the main clause
     # `P-ABCD is a pyramid whose base ABCD is a rectangle and whose edge PD is …`: one clause each
     _sub((" whose ",), r"\b(pyramid|prism|cube|cuboid|box|cylinder|cone|tetrahedron)( [A-Z0-9'-]{0,20})? whose ((?:base|edge|lateral edge|face|apex|height)\b[^;.]{1,60}?) and whose ",

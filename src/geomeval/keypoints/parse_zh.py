@@ -342,6 +342,8 @@ _MIXED_WORDS = [(re.compile(p), r) for p, r in (
     (r"(?i)(?<![A-Za-z])(?:the )?square(?![A-Za-z]) ?(?=[A-Z])", "正方形"), (r"(?i)(?<![A-Za-z])(?:the )?rectangle(?![A-Za-z]) ?(?=[A-Z])", "矩形"),
     (r"(?i)(?<![A-Za-z])(?:the )?parallelogram(?![A-Za-z]) ?(?=[A-Z])", "平行四边形"), (r"(?i)(?<![A-Za-z])(?:the )?rhombus(?![A-Za-z]) ?(?=[A-Z])", "菱形"),
     (r"(?i)(?<![A-Za-z])(?:the )?trapezoid(?![A-Za-z]) ?(?=[A-Z])", "梯形"),
+    (r"(?i)(?<=[,;，；] )(?:the )?(?:edge|side) length (?:is |of |= ?)?(?=[0-9√])", "棱长为"),  # `正四面体ABCD, edge length 6`
+    (r"(?i)(?<=[,;，；])(?:the )?(?:edge|side) length (?:is |of |= ?)?(?=[0-9√])", "棱长为"),
     (r"(?i)(?<![A-Za-z])(?:and|with|while|where)(?![A-Za-z]) ?", ","),
 )]
 _HAS_WORD = re.compile(r"[a-z]{3,}")
