@@ -156,3 +156,23 @@ def test_values_shared_by_two_solids_or_given_in_english_after_a_chinese_name(ca
 ])
 def test_terse_inscription_after_coordinates_and_two_of_its_roles(caption: str, expected: str) -> None:
     assert expected in texts(caption, "relation"), texts(caption, "relation")
+
+
+# --------------------------------------------------------------------------- lists with one shared value or verb
+
+@pytest.mark.parametrize(("caption", "dimension", "expected"), [
+    ("The angles KLM, LMN and MNK are all 60°.", "numerical", {"∠KLM = 60°", "∠LMN = 60°", "∠KNM = 60°"}),
+    ("The angles KLM and QRS, which are marked, are each 35°.", "numerical", {"∠KLM = 35°", "∠QRS = 35°"}),
+    ("The sides KL, LM and MN each have length 4.", "numerical", {"KL = 4", "LM = 4", "MN = 4"}),
+    ("K is the midpoint of ST and L the midpoint of UV.", "relation", {"K midpoint ST", "L midpoint UV"}),
+    ("The line KM and the line LN, extended, intersect at P.", "relation", {"KM ∩ LN at P"}),
+    ("Rhombus KLMN; its diagonals KM and LN bisect each other at P.", "relation",
+     {"KM is a diagonal", "LN is a diagonal", "KM ∩ LN at P", "P midpoint KM", "P midpoint LN"}),
+])
+def test_one_value_or_verb_said_once_for_a_list(caption: str, dimension: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, dimension), texts(caption, dimension)
+
+
+def test_a_shared_right_angle_covers_the_perpendiculars() -> None:
+    result = score_captions("In tetrahedron S-KLM the angles KSL and LSM are both 90°.", "Tetrahedron S-KLM: SK ⊥ SL, SL ⊥ SM.")
+    assert result.recall["relation"] == 1.0, result.report()

@@ -37,12 +37,36 @@ def _both_have(m: re.Match[str]) -> str:
     return f"the {m.group(1)} has {what}; the {m.group(2)} has {what}"
 
 
+def _angles_each(m: re.Match[str]) -> str:
+    """`the angles APB, BPC and CPA are all 90°`: each angle has the value."""
+    names = re.findall(r"[A-Z]\d{0,2}'?[A-Z]\d{0,2}'?[A-Z]\d{0,2}'?", m.group(1))
+    return ", ".join(f"∠{n} = {m.group(2)}" for n in names) if len(names) > 1 else m.group(0)
+
+
+def _each_length(m: re.Match[str]) -> str:
+    """`PA, PB and PC each have length 1`, `AB and AC are each 6 long`: every listed segment has the value."""
+    value = m.group(2) or m.group(3)
+    return ", ".join(f"{n} = {value}" for n in re.findall(SEG, m.group(1)))
+
+
 def _at_distance(m: re.Match[str]) -> str:
     head = f"{m.group(1)} {m.group(2)}{m.group(3) or ''}".rstrip(" ,")
     return f"{head}, and {m.group(1)} is {m.group(4)} away from {m.group(5)}"
 
 
 ROUND6_SUBS = [
+    _sub((" length", " long"), rf"(?<![A-Za-z0-9'])({SEG}(?:, {SEG}){{0,4}},? and {SEG}|(?:{SEG}, ){{1,5}}{SEG})(?:,? (?:each|all|both))? "
+         rf"(?:(?:have|has) (?:a )?length (?:of )?{_NUM}|are (?:all |each |both )?{_NUM}(?: units?| cm)? long)", _each_length),
+    _sub(("angles ",), rf"\b(?:the )?angles ((?:[A-Z]\d?'?){{3}}(?:(?:,| and|, and) (?:[A-Z]\d?'?){{3}}){{1,5}})(?:, [^,;.]{{1,40}},)? (?:are|were) (?:all |each |both )?(?:equal to )?({NUMSTART}{NUMC} ?°)(?: each)?",
+         _angles_each),
+    # `E is the midpoint of AB and F the midpoint of CD`: the verb said once serves both
+    _sub((" the midpoint of", " the foot of", " the centre of"), rf"\b({PT}){RB} is the (midpoint|foot|centre|center) of ((?:side |segment |edge )?{SEG}),? and ({PT}){RB} the \2 of",
+         r"\1 is the \2 of \3, and \4 is the \2 of"),
+    # `the line AP and the line BC, extended, intersect at Q`
+    _sub((", extended,",), rf"((?:line |segment |side )?{SEG}), extended,", r"\1"),
+    # `diagonals OB and AC bisect each other at M`: they meet at M, the midpoint of each
+    _sub(("bisect each other",), rf"\b(diagonals ({SEG}) and ({SEG})) bisect each other at (?:point )?({PT}){RB}",
+         r"\1 intersect at \4, \4 is the midpoint of \2, \4 is the midpoint of \3"),
     _sub(tuple(_ZH_SOLIDS), "|".join(_ZH_SOLIDS), lambda m: _ZH_SOLIDS[m.group(0)]),
     _sub((" and ",), rf"\b(?:[Aa]n? |[Tt]he |[Bb]oth (?:the |a )?){_SOLIDS} and (?:an? |the ){_SOLIDS} (?:both )?(?:have|share) ([^.;]{{1,80}})", _both_have),
     # `AD and BE are two of its medians`: the medians of the figure in view
