@@ -167,9 +167,9 @@ def resolve_pronouns(text: str) -> str:
             if named_in in resolved and resolved[named_in] != name:  # `it does not meet the x-axis. A is on it`: the topic
                 name = resolved[named_in]
             if name is not None and _TOUCHES_BEFORE.search(text, max(0, pos - 24), pos):  # `CA touches it at E`: a circle
-                here = objects[max(0, bisect_left(starts, pos) - LOOK_BACK) : bisect_left(starts, pos)]
-                if all(o[1] not in _CURVED for o in here if o[2] == name):
-                    name = next((o[2] for o in reversed(here) if o[1] in _CURVED), name)
+                seen = objects[max(0, bisect_left(starts, pos) - LOOK_BACK) : bisect_left(starts, pos)]
+                if all(o[1] not in _CURVED for o in seen if o[2] == name):
+                    name = next((o[2] for o in reversed(seen) if o[1] in _CURVED), name)
         if name is None:
             continue
         if subject_here:
