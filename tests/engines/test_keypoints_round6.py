@@ -176,3 +176,12 @@ def test_one_value_or_verb_said_once_for_a_list(caption: str, dimension: str, ex
 def test_a_shared_right_angle_covers_the_perpendiculars() -> None:
     result = score_captions("In tetrahedron S-KLM the angles KSL and LSM are both 90°.", "Tetrahedron S-KLM: SK ⊥ SL, SL ⊥ SM.")
     assert result.recall["relation"] == 1.0, result.report()
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("All vertices of the cuboid KLMN-K1L1M1N1 lie on sphere W.", "KLMN-K1L1M1N1 inscribed sphere W"),
+    ("The prism KLM-K1L1M1 has all of its six vertices on a sphere.", "KLM-K1L1M1 inscribed sphere"),
+])
+def test_every_vertex_of_a_solid_on_a_sphere_is_one_inscription(caption: str, expected: str) -> None:
+    """Guide (settled after h3/h4, asked again by the h5 writer): all vertices on the sphere is *inscribed*."""
+    assert expected in texts(caption, "relation"), texts(caption, "relation")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, Sub
+from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, SOLID_NAME, Sub
 
 _NUM = f"({NUMSTART}{NUMC}(?<![.]))(?![0-9A-Za-z°(])"
 _PLACE = rf"(?:the (?:[a-z]-axis|parabola|ellipse|hyperbola|circle|curve|line [a-z]\d?|segment {SEG}|side {SEG})|(?:⊙ ?|circle ){PT}{RB}|(?:side |segment |line )?{SEG})"
@@ -54,7 +54,15 @@ def _at_distance(m: re.Match[str]) -> str:
     return f"{head}, and {m.group(1)} is {m.group(4)} away from {m.group(5)}"
 
 
+_SOLID_KIND = r"(?:regular |right )?(?:cube|cuboid|prism|pyramid|tetrahedron|box|rectangular box)"
+_SPHERE = rf"(?:the |a )?(?:surface of (?:the |a )?)?(sphere(?: {PT}{RB})?)"
+
 ROUND6_SUBS = [
+    # `all (eight) vertices of the cube … lie on sphere O`, `the cube … has all its vertices on sphere O`: inscribed (guide)
+    _sub(("vertices",), rf"\b(?:[Aa]ll |[Tt]he )?(?:the )?(?:four |six |eight )?vertices of (?:the )?({_SOLID_KIND}(?: (?:{SOLID_NAME}))?) (?:all )?(?:lie|are|are all) on {_SPHERE}",
+         r"the \1 is inscribed in \2"),
+    _sub(("vertices",), rf"\b({_SOLID_KIND}(?: (?:{SOLID_NAME}))?),? (?:has|with|having) all (?:of )?its (?:four |six |eight )?vertices (?:lying )?on {_SPHERE}",
+         r"\1 is inscribed in \2"),
     _sub((" length", " long"), rf"(?<![A-Za-z0-9'])({SEG}(?:, {SEG}){{0,4}},? and {SEG}|(?:{SEG}, ){{1,5}}{SEG})(?:,? (?:each|all|both))? "
          rf"(?:(?:have|has) (?:a )?length (?:of )?{_NUM}|are (?:all |each |both )?{_NUM}(?: units?| cm)? long)", _each_length),
     _sub(("angles ",), rf"\b(?:the )?angles ((?:[A-Z]\d?'?){{3}}(?:(?:,| and|, and) (?:[A-Z]\d?'?){{3}}){{1,5}})(?:, [^,;.]{{1,40}},)? (?:are|were) (?:all |each |both )?(?:equal to )?({NUMSTART}{NUMC} ?°)(?: each)?",
