@@ -185,3 +185,23 @@ def test_a_shared_right_angle_covers_the_perpendiculars() -> None:
 def test_every_vertex_of_a_solid_on_a_sphere_is_one_inscription(caption: str, expected: str) -> None:
     """Guide (settled after h3/h4, asked again by the h5 writer): all vertices on the sphere is *inscribed*."""
     assert expected in texts(caption, "relation"), texts(caption, "relation")
+
+
+# --------------------------------------------------------------------------- equations in another form (guide, settled after h5)
+
+@pytest.mark.parametrize(("candidate", "reference"), [
+    ("line m: 3x − 6y + 12 = 0", "line m: y = x/2 + 2"),
+    ("the ellipse 4x^2 + 9y^2 = 36", "the ellipse x^2/9 + y^2/4 = 1"),
+    ("the parabola x^2 − 8y = 0", "the parabola y = x^2/8"),
+])
+def test_an_equation_rearranged_or_scaled_covers_the_reference(candidate: str, reference: str) -> None:
+    assert score_captions(candidate, reference).recall["numerical"] == 1.0
+
+
+@pytest.mark.parametrize(("candidate", "reference"), [
+    ("line m: y = x/2 + 3", "line m: y = x/2 + 2"),
+    ("the ellipse x^2/4 + y^2/9 = 1", "the ellipse x^2/9 + y^2/4 = 1"),
+    ("the parabola y = x^2 + 8", "the parabola y = x^2/8"),
+])
+def test_a_different_equation_does_not(candidate: str, reference: str) -> None:
+    assert score_captions(candidate, reference).recall["numerical"] == 0.0

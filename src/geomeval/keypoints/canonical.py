@@ -323,6 +323,51 @@ def close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=REL_TOL, abs_tol=ABS_TOL)
 
 
+_POLY_TERM = re.compile(r"([+-]?)(\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?)?\*?(x\^2|y\^2|xy|x|y)?(?:/(\d+(?:\.\d+)?))?")
+
+
+def _number(text: str) -> float:
+    top, _, bottom = text.partition("/")
+    return float(top) / float(bottom) if bottom else float(top)
+
+
+def polynomial(equation: str) -> dict[str, float] | None:
+    """Coefficients of `left − right` for an equation of degree ≤ 2 in x and y written as a sum of
+    terms (`y=x+2`, `x-y+2=0`, `x^2/4+y^2=1`); None for anything else (parentheses, roots, π)."""
+    if equation.count("=") != 1 or len(equation) > 80:
+        return None
+    coeffs: dict[str, float] = {}
+    for side, sign in zip(equation.split("="), (1.0, -1.0), strict=True):
+        pos = 0
+        while pos < len(side):
+            m = _POLY_TERM.match(side, pos)
+            if m is None or m.end() == pos or not (m.group(2) or m.group(3)):
+                return None
+            if pos > 0 and not m.group(1):
+                return None
+            try:
+                value = (_number(m.group(2)) if m.group(2) else 1.0) / (float(m.group(4)) if m.group(4) else 1.0)
+            except (ValueError, ZeroDivisionError):
+                return None
+            monomial = m.group(3) or ""
+            coeffs[monomial] = coeffs.get(monomial, 0.0) + sign * (-value if m.group(1) == "-" else value)
+            pos = m.end()
+    return coeffs if any(abs(v) > ABS_TOL for k, v in coeffs.items() if k) else None
+
+
+def same_equation(a: str, b: str) -> bool:
+    """Two equations of degree ≤ 2 with proportional coefficients (`y=x+2` and `x-y+2=0`)."""
+    pa, pb = polynomial(a), polynomial(b)
+    if pa is None or pb is None:
+        return False
+    keys = set(pa) | set(pb)
+    pivot = max(keys, key=lambda k: abs(pa.get(k, 0.0)))
+    if abs(pa.get(pivot, 0.0)) <= ABS_TOL or abs(pb.get(pivot, 0.0)) <= ABS_TOL:
+        return False
+    scale = pb[pivot] / pa[pivot]
+    return all(close(pa.get(k, 0.0) * scale, pb.get(k, 0.0)) for k in keys)
+
+
 def values_equal(a: Value, b: Value) -> bool:
     """Values compare by value (1e-9 relative): 2√3 = √12 = 3.4641016151377544, 0.5 = 1/2.
 
@@ -331,8 +376,10 @@ def values_equal(a: Value, b: Value) -> bool:
     """
     if a is None or b is None:
         return a is None and b is None
+    if isinstance(a, str) and isinstance(b, str):  # an equation in another equivalent form is the same equation
+        return a == b or ("=" in a and "=" in b and same_equation(a, b))
     if isinstance(a, str) or isinstance(b, str):
-        return a == b
+        return False
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             return False
