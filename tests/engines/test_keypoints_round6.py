@@ -205,3 +205,18 @@ def test_an_equation_rearranged_or_scaled_covers_the_reference(candidate: str, r
 ])
 def test_a_different_equation_does_not(candidate: str, reference: str) -> None:
     assert score_captions(candidate, reference).recall["numerical"] == 0.0
+
+
+# --------------------------------------------------------------------------- two tangents
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Circle W has K and L on it; the tangents to circle W at K and L meet at S.", {"KS tangent to ⊙W at K", "LS tangent to ⊙W at L"}),
+    ("Lines SK and SL, where S = (0, 5), each touch circle W: SK at K and SL at L.", {"KS tangent to ⊙W at K", "LS tangent to ⊙W at L"}),
+    ("MN是⊙W的直径，过点K的切线交MN的延长线于点S。", {"KS tangent to ⊙W at K", "S on MN"}),
+])
+def test_tangents_at_two_points_and_a_tangent_through_a_point(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_secant_through_the_point_is_no_tangent() -> None:
+    assert not {r for r in texts("MN是⊙W的直径，过点K的割线交MN的延长线于点S。", "relation") if "tangent" in r}

@@ -49,6 +49,19 @@ def _each_length(m: re.Match[str]) -> str:
     return ", ".join(f"{n} = {value}" for n in re.findall(SEG, m.group(1)))
 
 
+_LAST_CIRCLE = re.compile(rf"(?:⊙ ?|circle )({PT}){RB}")
+
+
+def _two_tangents(m: re.Match[str]) -> str:
+    """`the tangents to circle O at A and B meet at P`: PA touches the circle at A, PB at B."""
+    circle = m.group(1) or next(iter(_LAST_CIRCLE.findall(m.string, max(0, m.start() - 200), m.start())[-1:]), None)
+    if circle is None:
+        return m.group(0)
+    circle = "⊙" + re.sub(r"^(?:⊙ ?|circle )", "", circle)
+    p, a, b = m.group(4), m.group(2), m.group(3)
+    return f"{p}{a} is tangent to {circle} at {a}; {p}{b} is tangent to {circle} at {b}; the point {p}"
+
+
 def _at_distance(m: re.Match[str]) -> str:
     head = f"{m.group(1)} {m.group(2)}{m.group(3) or ''}".rstrip(" ,")
     return f"{head}, and {m.group(1)} is {m.group(4)} away from {m.group(5)}"
@@ -58,6 +71,14 @@ _SOLID_KIND = r"(?:regular |right )?(?:cube|cuboid|prism|pyramid|tetrahedron|box
 _SPHERE = rf"(?:the |a )?(?:surface of (?:the |a )?)?(sphere(?: {PT}{RB})?)"
 
 ROUND6_SUBS = [
+    # `lines PA and PB, where P = (2, 2), each touch the circle: PA at A and PB at B`
+    _sub(("touch",), rf"\b(?P<lines>[Ll]ines? )?({SEG}) and ({SEG})(, (?:[^,;.:()]|\([^()]{{0,20}}\)){{1,30}},)? (?:each |both )?(?:touch|are tangent to) ((?:the )?circle(?: {PT}{RB})?|⊙ ?(?:{PT}{RB})?)"
+         rf"(?::|,| -) \2 at ({PT}){RB},? and \3 at ({PT}){RB}",
+         lambda m: (f"line {m.group(2)}, line {m.group(3)}; " if m.group("lines") else "")
+                   + f"{m.group(2)} is tangent to {m.group(5)} at {m.group(6)}, {m.group(3)} is tangent to {m.group(5)} at {m.group(7)}"
+                   + (f"; {m.group(4).strip(' ,').removeprefix('where ')}" if m.group(4) else "")),
+    _sub(("tangents",), rf"\b(?:[Tt]he )?tangents? (?:lines? )?(?:to ((?:⊙ ?|circle ){PT}{RB}) |to (?:the|it) )?at (?:points? )?({PT}){RB} and ({PT}){RB},? (?:meet|intersect|cross)(?: each other)? at (?:point |the point )?({PT}){RB}",
+         _two_tangents),
     # `all (eight) vertices of the cube … lie on sphere O`, `the cube … has all its vertices on sphere O`: inscribed (guide)
     _sub(("vertices",), rf"\b(?:[Aa]ll |[Tt]he )?(?:the )?(?:four |six |eight )?vertices of (?:the )?({_SOLID_KIND}(?: (?:{SOLID_NAME}))?) (?:all )?(?:lie|are|are all) on {_SPHERE}",
          r"the \1 is inscribed in \2"),

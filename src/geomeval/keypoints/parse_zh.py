@@ -163,6 +163,14 @@ _XY = r"\([^()]{1,24}\)"
 _SIDE = "(?:左、右|左右|上、下|上下|两个|一个|左|右|上|下)?"
 
 
+def _tangent_at(m: re.Match[str]) -> str:
+    circles = re.findall(rf"⊙({PT}){RB}", m.string[max(0, m.start() - 200) : m.end()])
+    if not circles:
+        return m.group(0)
+    c, seg, ext, p = m.group(1), m.group(2), m.group(3) or "", m.group(4)
+    return f"{p}{c}切⊙{circles[-1]}于点{c},点{p}在{seg}{ext}上"
+
+
 def _conic_roles(m: re.Match[str]) -> str:
     """`椭圆…的右焦点为F(2, 0)，上顶点为B(0, √5)`: each point's role, its coordinates kept apart."""
     conic, roles = m.group(1), []
@@ -315,6 +323,8 @@ _ZH_SUBS: list[Sub] = [
     _sub(("圆心",), rf"以(?:点)?({PT})为圆心(?:的|作)圆", r"⊙\1"),
     _sub(("圆心",), rf"圆心为(?:点)?({PT})的圆", r"⊙\1"),
     _sub(("圆",), rf"(?<![外内切心])圆(?={PT}{RB})", "⊙"),
+    # `过点C的切线交AB的延长线于点P`: the tangent at C is PC, and P lies on AB (its extension)
+    _sub(("的切线",), rf"过(?:切)?(?:点)?({PT}){RB}(?:作)?的?(?:⊙{PT}{RB}的)?切线(?:与|交)((?:直线|线段)?{SEG})(的延长线)?(?:相)?(?:交)?于(?:点)?({PT}){RB}", _tangent_at),
     _sub(("圆",), r"(?:该|此|这个|这)圆", "⊙"),
     _sub(("弧",), rf"弧(?=(?:{PT}){{2,3}}{RB})", "⌒"),
     _sub(("直线",), r"(直线)([a-z]\d{0,2})(?![A-Za-z0-9'=(])", _lines),
