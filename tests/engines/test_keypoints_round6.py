@@ -220,3 +220,13 @@ def test_tangents_at_two_points_and_a_tangent_through_a_point(caption: str, expe
 
 def test_a_secant_through_the_point_is_no_tangent() -> None:
     assert not {r for r in texts("MN是⊙W的直径，过点K的割线交MN的延长线于点S。", "relation") if "tangent" in r}
+
+
+# --------------------------------------------------------------------------- a plane is an element only when written as one (guide, settled after h5)
+
+def test_a_plane_never_written_as_one_is_no_reference_element() -> None:
+    reference = "三棱锥S-KLM中，SK⊥底面KLM，SK = 2。"
+    result = score_captions("Tetrahedron S-KLM; SK is perpendicular to its base KLM, SK = 2.", reference)
+    assert result.recall["element"] == 1.0 and result.recall["relation"] == 1.0, result.report()
+    written = score_captions("Tetrahedron S-KLM; SK = 2.", "Tetrahedron S-KLM; the plane KLM is shaded; SK = 2.")
+    assert written.recall["element"] == 0.5, written.report()  # `plane KLM` written: an element the candidate lacks

@@ -322,7 +322,7 @@ def affirmed(pieces: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 _DENIED_NAME = re.compile(SEG)
-DENIED_TEXT = "written in a denied clause: "  # the `text` of a segment only a candidate's denial names
+UNLISTED_TEXT = "not listed in a reference: "  # `text` of an element only a candidate counts (a denied name, an unwritten plane)
 
 
 def denied_segments(pieces: Sequence[tuple[int, str]], kept: Sequence[tuple[int, str]], builder: Builder) -> None:
@@ -333,7 +333,7 @@ def denied_segments(pieces: Sequence[tuple[int, str]], kept: Sequence[tuple[int,
         if sentence != blanked:
             for m in _DENIED_NAME.finditer(sentence):
                 if blanked[m.start() : m.end()].isspace():
-                    builder.element("segment", cn.segment(m.group(0)), text=DENIED_TEXT + m.group(0))
+                    builder.element("segment", cn.segment(m.group(0)), text=UNLISTED_TEXT + m.group(0))
 
 
 WINDOW_BACK = 120  # a match starts at most this far before its trigger word...

@@ -456,7 +456,7 @@ _EN_SUBS: list[Sub] = [
          lambda m: " = ".join(re.findall(SEG, m.group(1))) + " = "),
     _sub(("into two equal",), rf"(?<![A-Za-z0-9'])(?:point )?({PT}) (?:divides|splits|cuts) (?:the )?(?:line segment |segment |side |edge )?({SEG}) "
          r"into two equal (?:parts|halves|segments|pieces)\b", r"\1 is the midpoint of \2"),
-    _sub(("base", "face"), rf"(⊥|perpendicular to) (?:the )?(?:base|bottom face|base face|base plane|lateral face|face)(?: plane)? ({POLY})",
+    _sub(("base", "face"), rf"(⊥|perpendicular to) (?:the |its )?(?:base|bottom face|base face|base plane|lateral face|face)(?: plane)? ({POLY})",
          r"\1 plane \2"),
     _sub(("diagonals of",), rf"\b(?:the )?(?:two )?diagonals of (?:the )?(?:{POLYWORD} )?({POLY})(?=,? (?:intersect|meet|cross|are|have))", _diagonals_of),
     _sub((" also ",), r"\b(is|are) also (?=(?:a|an|the) (?:median|altitude|height|angle bisector|bisector|diagonal|chord|diameter|tangent))", r"\1 "),

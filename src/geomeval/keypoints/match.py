@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from . import canonical as cn
-from ._engine import DENIED_TEXT, order_args
+from ._engine import UNLISTED_TEXT, order_args
 from .derive import closure, derivable
 from .model import DIMENSIONS, NUMERICAL, RELATION, Keypoint, KeypointSet, to_text
 
@@ -278,8 +278,8 @@ def _match_dimension(dimension: str, cand: list[Keypoint], ref: list[Keypoint], 
 def match(candidate: KeypointSet | Iterable[Keypoint], reference: KeypointSet | Iterable[Keypoint]) -> MatchResult:
     """Score `candidate` against `reference`, per dimension (see the module docstring for the rules)."""
     cand_all = list(KeypointSet(candidate))
-    # a bare name in a denied clause of the reference lists no element (guide, rule 6)
-    ref_all = [k for k in KeypointSet(reference) if not k.text.startswith(DENIED_TEXT)]
+    # a bare name in a denied clause, a plane never written as one: no element of the reference (guide)
+    ref_all = [k for k in KeypointSet(reference) if not k.text.startswith(UNLISTED_TEXT)]
     cand_all, ref_all = _rewrite_vertex_angles(cand_all, ref_all), _rewrite_vertex_angles(ref_all, cand_all)
     cand_values, ref_values = _values(cand_all), _values(ref_all)
     cand_follows, ref_follows = _Follows(cand_all), _Follows(ref_all)

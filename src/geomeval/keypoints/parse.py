@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from .model import KeypointSet
+from ._engine import UNLISTED_TEXT
+from ._normalize import common
+from .canonical import point_tokens
+from .model import ELEMENT, KeypointSet
 from .parse_en import parse_en
 from .parse_zh import parse_zh
 
@@ -37,9 +41,25 @@ def parse_caption(text: str, language: str = "auto") -> KeypointSet:
         return KeypointSet()
     if language == "auto":
         if _is_mixed(text):  # each parser reads its own language's clauses; the union is the caption's
-            return KeypointSet([*parse_zh(text), *parse_en(_ZH_TYPE_WORDS.sub(_en_word, _ZH_LIST.sub(lambda m: ", " if m.group(0) == "、" else "", text)))])
+            return _unwritten_planes(text, KeypointSet([*parse_zh(text), *parse_en(_ZH_TYPE_WORDS.sub(
+                _en_word, _ZH_LIST.sub(lambda m: ", " if m.group(0) == "、" else "", text)))]))
         language = detect_language(text)
-    return parse_zh(text) if language == "zh" else parse_en(text)
+    return _unwritten_planes(text, parse_zh(text) if language == "zh" else parse_en(text))
+
+
+_WRITTEN_PLANE = re.compile(r"(?i:plane|平面)\s?((?:[A-Z]\d{0,2}'{0,2}){3,8})")
+
+
+def _unwritten_planes(text: str, keypoints: KeypointSet) -> KeypointSet:
+    """A plane the caption never writes as one (`PD ⊥ 底面ABCD`, `PA ⊥ base ABCD`, `PA ⊥ ABCD` in a
+    solid: its relation is to the plane) is no element of a reference (guide, settled after h5):
+    marked like a name in a denied clause, which `match` drops from the reference side."""
+    planes = [k for k in keypoints if k.dimension == ELEMENT and k.kind == "plane"]
+    if not planes:
+        return keypoints
+    written = {frozenset(point_tokens(m.group(1))) for m in _WRITTEN_PLANE.finditer(common(text))}
+    return KeypointSet([replace(k, text=UNLISTED_TEXT + k.text) if k in planes and frozenset(point_tokens(k.args[0])) not in written
+                        else k for k in keypoints])
 
 
 _ZH_LIST = re.compile(r"(?<=[A-Z0-9'])、|(?<=[A-Z0-9'])(?:两|三|四)(?:个)?点(?= )")  # `C、D两点 lie on …`: C, D lie on …
