@@ -230,3 +230,15 @@ def test_a_plane_never_written_as_one_is_no_reference_element() -> None:
     assert result.recall["element"] == 1.0 and result.recall["relation"] == 1.0, result.report()
     written = score_captions("Tetrahedron S-KLM; SK = 2.", "Tetrahedron S-KLM; the plane KLM is shaded; SK = 2.")
     assert written.recall["element"] == 0.5, written.report()  # `plane KLM` written: an element the candidate lacks
+
+
+# --------------------------------------------------------------------------- appositions
+
+@pytest.mark.parametrize(("caption", "dimension", "expected"), [
+    ("The circle W has centre K, a point of the y-axis, and radius 3.", "relation", {"K on y-axis"}),
+    ("The edge KL1 makes an angle LKL1 of 60° with the base.", "numerical", {"∠LKL1 = 60°"}),
+    ("Kite KLMN: its diagonals KM = 10 and LN = 6 cross at P.", "numerical", {"KM = 10", "LN = 6"}),
+    ("Kite KLMN: its diagonals KM = 10 and LN = 6 cross at P.", "relation", {"KM ∩ LN at P", "KM is a diagonal", "LN is a diagonal"}),
+])
+def test_appositions_give_their_fact(caption: str, dimension: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, dimension), texts(caption, dimension)

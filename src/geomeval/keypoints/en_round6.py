@@ -71,6 +71,12 @@ _SOLID_KIND = r"(?:regular |right )?(?:cube|cuboid|prism|pyramid|tetrahedron|box
 _SPHERE = rf"(?:the |a )?(?:surface of (?:the |a )?)?(sphere(?: {PT}{RB})?)"
 
 ROUND6_SUBS = [
+    # appositions: `D, a point of the x-axis,`; `an angle D1BD of 45°`; `diagonals AC = 6 and BD = 8 meet at O`
+    _sub((", a point ",), rf"(?<![A-Za-z0-9'])({PT}){RB}, a point (?:of|on) ((?:the )?[xy]-axis|(?:⊙ ?|circle ){PT}{RB}|(?:segment |side |line )?{SEG})(?=[,;.]| and\b|$)",
+         r"\1, \1 lies on \2"),
+    _sub((" of ",), rf"\b(?:an |the )?(?:angle |∠ ?)((?:[A-Z]\d?'?){{3}}) of ({NUMSTART}{NUMC} ?°)", r"∠\1 = \2 (an angle)"),
+    _sub(("diagonals",), rf"\bdiagonals ({SEG}) ?= ?{_NUM} and ({SEG}) ?= ?{_NUM} (meet|intersect|cross)\b",
+         r"diagonals \1 and \3 \5 at; \1 = \2, \3 = \4; diagonals \1 and \3 \5"),  # the meeting reads on, the values apart
     # `lines PA and PB, where P = (2, 2), each touch the circle: PA at A and PB at B`
     _sub(("touch",), rf"\b(?P<lines>[Ll]ines? )?({SEG}) and ({SEG})(, (?:[^,;.:()]|\([^()]{{0,20}}\)){{1,30}},)? (?:each |both )?(?:touch|are tangent to) ((?:the )?circle(?: {PT}{RB})?|⊙ ?(?:{PT}{RB})?)"
          rf"(?::|,| -) \2 at ({PT}){RB},? and \3 at ({PT}){RB}",
