@@ -242,3 +242,12 @@ def test_a_plane_never_written_as_one_is_no_reference_element() -> None:
 ])
 def test_appositions_give_their_fact(caption: str, dimension: str, expected: set[str]) -> None:
     assert expected <= texts(caption, dimension), texts(caption, dimension)
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("triangle KLM with centroid S; KL = 6.", {"S centroid KLM"}),
+    ("In triangle KLM, with circumcentre W, KL = 4.", {"W circumcentre KLM"}),
+])
+def test_a_centre_named_in_a_with_phrase_is_placed(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+    assert {f"point {sorted(expected)[0][0]}"} <= texts(caption, "element")

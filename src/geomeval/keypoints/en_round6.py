@@ -71,6 +71,9 @@ _SOLID_KIND = r"(?:regular |right )?(?:cube|cuboid|prism|pyramid|tetrahedron|box
 _SPHERE = rf"(?:the |a )?(?:surface of (?:the |a )?)?(sphere(?: {PT}{RB})?)"
 
 ROUND6_SUBS = [
+    # `triangle ABC with centroid G`: the named centre is placed
+    _sub(("with ",), rf"\b((?:triangle |△ ?)({POLY})),? (?:with|having|has) (?:its |the )?(centroid|incentre|incenter|circumcentre|circumcenter|orthocentre|orthocenter) ({PT}){RB}",
+         r"\1; \4 is the \3 of triangle \2"),
     # appositions: `D, a point of the x-axis,`; `an angle D1BD of 45°`; `diagonals AC = 6 and BD = 8 meet at O`
     _sub((", a point ",), rf"(?<![A-Za-z0-9'])({PT}){RB}, a point (?:of|on) ((?:the )?[xy]-axis|(?:⊙ ?|circle ){PT}{RB}|(?:segment |side |line )?{SEG})(?=[,;.]| and\b|$)",
          r"\1, \1 lies on \2"),
