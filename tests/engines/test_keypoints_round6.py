@@ -251,3 +251,33 @@ def test_appositions_give_their_fact(caption: str, dimension: str, expected: set
 def test_a_centre_named_in_a_with_phrase_is_placed(caption: str, expected: set[str]) -> None:
     assert expected <= texts(caption, "relation"), texts(caption, "relation")
     assert {f"point {sorted(expected)[0][0]}"} <= texts(caption, "element")
+
+
+# --------------------------------------------------------------------------- conventions settled after h5 (guide)
+
+def test_a_wrong_value_still_names_the_angle_and_a_wrong_species_its_parts() -> None:
+    angle = score_captions("In triangle KLM, ∠LKM = 65°.", "In triangle KLM, ∠LKM = 55°.")
+    assert angle.recall == {"element": 1.0, "relation": None, "numerical": 0.0}
+    species = score_captions("Rectangle KLMN with diagonal KM; P is the midpoint of KL.", "Square KLMN with diagonal KM; P is the midpoint of KL.")
+    assert species.recall["relation"] == 1.0 and species.report().count("square KLMN") == 1  # missed once, in elements
+
+
+def test_a_perpendicular_covers_the_right_angle_value_not_the_angle_element() -> None:
+    result = score_captions("In triangle KLM, KL ⊥ KM.", "In triangle KLM, ∠LKM = 90°.")
+    assert result.recall["numerical"] == 1.0 and result.recall["element"] == 0.5, result.report()
+
+
+def test_a_sphere_name_lists_no_centre_point_and_coordinates_state_no_midpoint() -> None:
+    assert "point W" not in texts("Sphere W has radius 3.", "element")
+    result = score_captions("K(4, 0), L(0, 2); M(2, 1).", "K(4, 0), L(0, 2); M is the midpoint of KL.")
+    assert result.recall["relation"] == 0.0
+
+
+def test_line_and_segment_of_the_same_name_cover_each_other() -> None:
+    assert score_captions("Segment KL is drawn.", "Line KL is drawn.").recall["element"] == 1.0
+    assert score_captions("Line KL is drawn.", "Segment KL is drawn.").recall["element"] == 1.0
+
+
+def test_triangle_does_not_cover_the_plane_of_the_same_name() -> None:
+    result = score_captions("In the cube KLMN-K1L1M1N1, triangle KLN1 is drawn.", "In the cube KLMN-K1L1M1N1, plane KLN1 is drawn.")
+    assert result.recall["element"] == 0.5, result.report()
