@@ -281,3 +281,15 @@ def test_line_and_segment_of_the_same_name_cover_each_other() -> None:
 def test_triangle_does_not_cover_the_plane_of_the_same_name() -> None:
     result = score_captions("In the cube KLMN-K1L1M1N1, triangle KLN1 is drawn.", "In the cube KLMN-K1L1M1N1, plane KLN1 is drawn.")
     assert result.recall["element"] == 0.5, result.report()
+
+
+# --------------------------------------------------------------------------- denials of the new wordings state nothing
+
+@pytest.mark.parametrize(("caption", "absent"), [
+    ("The ellipse x^2/4 + y^2 = 1 is drawn; K1 and K2 are not its foci.", "K1 focus ellipse"),
+    ("Trapezoid KLMN; side KL has no point in common with circle W.", "KL tangent to ⊙W"),
+    ("A cone of height 8 is drawn; no sphere is inscribed in it.", "sphere inscribed cone"),
+    ("Not all vertices of the cube KLMN-K1L1M1N1 lie on sphere W.", "KLMN-K1L1M1N1 inscribed sphere W"),
+])
+def test_a_denied_new_wording_states_nothing(caption: str, absent: str) -> None:
+    assert not {r for r in texts(caption, "relation") if r.startswith(absent)}, texts(caption, "relation")
