@@ -40,6 +40,8 @@ whose reference states something in that dimension (an engine N/A counts as 0), 
   scored alone. Unseen when first measured (round 5 of #41), read in that round: development sets;
 - the fifth independent set (tests/data/keypoints_h5/, 96 pairs, written blind the same way): scored
   alone. Unseen when first measured (after round 5: overall 0.091, relations 0.162), read in round 6;
+- the sixth independent set (tests/data/keypoints_h6/, 82 pairs, written blind the same way): scored
+  alone. Unseen when first measured (after round 6: overall 0.071, relations 0.153), read in round 7;
 - the tuning part, the original set and the wider set apart (for comparison only).
 
 `--against REVISION` scores the engine as committed at that revision on the same pairs (the
@@ -63,6 +65,7 @@ INDEP2 = REPO / "tests/data/keypoints_indep2"
 H3 = REPO / "tests/data/keypoints_h3"
 H4 = REPO / "tests/data/keypoints_h4"
 H5 = REPO / "tests/data/keypoints_h5"
+H6 = REPO / "tests/data/keypoints_h6"
 SPLIT_FILE = REPO / "tests/data/keypoints_split.json"
 DIMS = ("element", "relation", "numerical")
 
@@ -180,7 +183,7 @@ def main() -> int:
         got.update({r["id"]: engine_recall(r, engine) for r in indep2})
         print(f"independent 2 : {fmt(mae(indep2, got))}   (second independent set; read since: a development set, not unseen)")
     for folder, name, label, rnd in ((H3, "h3", "third independent  ", 5), (H4, "h4", "fourth independent ", 5),
-                                     (H5, "h5", "fifth independent  ", 6)):
+                                     (H5, "h5", "fifth independent  ", 6), (H6, "h6", "sixth independent  ", 7)):
         later = load_fresh(folder, name)
         if later:
             got.update({r["id"]: engine_recall(r, engine) for r in later})
