@@ -119,15 +119,13 @@ class Builder:
             self.unnamed_circle = True
         return ref
 
-    def context(self, pos: int, families: Iterable[str]) -> str:
-        """The nearest shape of one of `families` mentioned before `pos` (else the first after)."""
+    def context(self, pos: int, families: Iterable[str], skip: tuple[str, ...] = ()) -> str:
+        """The nearest shape of one of `families` mentioned before `pos` (else the first after); refs
+        starting with one of `skip` are passed over (an edge length never belongs to a sphere)."""
         wanted = set(families)
         index = bisect.bisect_right(self._mention_pos, pos)
-        for i in range(index - 1, -1, -1):
-            if self.mentions[i].family in wanted:
-                return self.mentions[i].ref
-        for i in range(index, len(self.mentions)):
-            if self.mentions[i].family in wanted:
+        for i in [*range(index - 1, -1, -1), *range(index, len(self.mentions))]:
+            if self.mentions[i].family in wanted and not (skip and self.mentions[i].ref.startswith(skip)):
                 return self.mentions[i].ref
         return ""
 

@@ -36,6 +36,7 @@ from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
 from .en_prose import PROSE_SUBS
 from .en_reference import bare_line_names, resolve_pronouns
 from .en_round6 import ROUND6_SUBS
+from .en_round7 import ROUND7_SUBS
 
 # --------------------------------------------------------------------------- normalisation
 
@@ -709,7 +710,8 @@ _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and
 
 
 def normalise(text: str) -> str:
-    text = apply_subs(_EN_SUBS, resolve_pronouns(drop_colours_en(conic_roles(equation_labels(lower_words(solid_planes(common(text), "plane ")))))))
+    text = lower_words(solid_planes(common(text), "plane "))
+    text = apply_subs(_EN_SUBS, resolve_pronouns(apply_subs(ROUND7_SUBS, drop_colours_en(conic_roles(equation_labels(text))))))
     if "  " in text:
         text = _SPACES.sub(" ", text)
     if ":" in text or "equation" in text:  # `line l: y = x + 1 meets ⊙C at A and B`: the equation between the line and its verb

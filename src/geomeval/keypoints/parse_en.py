@@ -285,6 +285,8 @@ def resolve_qty(m: re.Match[str], b: Builder, pos: int) -> tuple[str, str, float
         return kind, b.circle_ref("⊙", pos), scale
     if word:
         return kind, b.context(pos, ("polygon",)), scale
+    if m.group("qk").lower() in ("edge length", "edge"):  # a polyhedron's, never a sphere's, cone's or cylinder's
+        return kind, b.context(pos, ("solid",), skip=("sphere", "cone", "cylinder")) or b.context(pos, _QTY_CONTEXT[kind]), scale
     return kind, b.context(pos, _QTY_CONTEXT[kind]) or unnamed_circle(b, kind), scale
 
 

@@ -675,6 +675,8 @@ def resolve_qty(m: re.Match[str], b: Builder, pos: int) -> tuple[str, str, float
         return kind, f"{solid} {canon_name}".strip() if canon_name else b.context(pos, ("solid",)) or solid, scale
     if name:
         return kind, cn.ref(name), scale
+    if m.group("qk") == "棱长":  # an edge length: a polyhedron's, never a sphere's, cone's or cylinder's
+        return kind, b.context(pos, ("solid",), skip=("sphere", "cone", "cylinder")) or b.context(pos, _QTY_CONTEXT[kind]), scale
     return kind, b.context(pos, _QTY_CONTEXT[kind]) or ("⊙" if b.unnamed_circle and "circle" in _QTY_CONTEXT[kind] else ""), scale
 
 

@@ -1,0 +1,73 @@
+"""English wordings read since round 7 of issue #41 (the sixth independent set), each a class of
+phrasings rewritten into a form the rules read, applied before pronouns are resolved:
+
+- one verb said once for two objects: `line AB touches circle O1 at A and circle O2 at B`;
+- two predicates of one subject: `line CD meets AB at M and is the perpendicular bisector of AB`;
+- `these two altitudes` (medians, chords, …): the two of that kind named last;
+- a perpendicular constructed from a point: `through P, the perpendicular to m is drawn; it meets
+  m at H`, `from C the perpendicular to AB is drawn, meeting AB at D`;
+- a line drawn through a point: `the line n is drawn through P parallel to m`;
+- a point named by a meeting: `A is the point where l1 cuts the y-axis`.
+
+Every pattern is bounded (short names, capped gaps), so a caption's cost stays linear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ._engine import PT, RB, SEG, Sub
+
+_LOWER = r"[a-z]\d{0,2}"
+# an object a verb takes: a circle, a named line, a segment, an axis
+_OBJ = rf"(?:(?:the )?(?:circle |⊙ ?){PT}{RB}|(?:the )?(?:line |side |segment )?{SEG}|(?:the )?line {_LOWER}(?![A-Za-z0-9'])|the [xy]-axis)"
+_SUBJ = rf"(?:(?:the )?(?:line |segment |chord )(?:{SEG}|{_LOWER}(?![A-Za-z0-9']))|(?:the )?(?:circle |⊙ ?){PT}{RB}|(?<![A-Za-z0-9'∠△]){SEG})"
+_OBJL = rf"(?:{_OBJ}|{_LOWER}(?![A-Za-z0-9']))"  # or a bare line letter
+_VERB = r"(?:touches|is tangent to|meets|cuts|intersects|crosses)"
+_ROLES = {"altitudes": "altitude", "heights": "altitude", "medians": "median", "chords": "chord", "diameters": "diameter",
+          "angle bisectors": "(?:angle )?bisector", "bisectors": "(?:angle )?bisector", "tangents": "tangent"}
+
+
+def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match[str]], str]) -> Sub:
+    return Sub(triggers, re.compile(pattern), repl)
+
+
+def _these_two(m: re.Match[str]) -> str:
+    """`these two altitudes intersect at H`: the two altitudes named last before it."""
+    role = _ROLES[m.group(2)]
+    before = m.string[max(0, m.start() - 300): m.start()]
+    found = re.findall(rf"\b{role}s? (?:from {PT}{RB} )?(?:is |are )?({SEG})|({SEG}) (?:is|are) (?:the |an |a )?{role}\b", before)
+    names = [a or b for a, b in found]
+    unique = list(dict.fromkeys(reversed(names)))[:2]
+    if len(unique) != 2:
+        return m.group(0)
+    return f"{unique[1]} and {unique[0]}"
+
+
+ROUND7_SUBS = [
+    # `line AB has exactly one point in common with each of them: A with circle O1 and B with circle O2`
+    _sub(("in common with each",), rf"({_SUBJ}) (?:has|shares) (?:exactly |only |just )?one (?:common )?point in common with each of them: ({PT}){RB} with ({_OBJ}),? and ({PT}){RB} with ({_OBJ})",
+         r"\1 touches \3 at \2 and \5 at \4"),
+    # `line AB touches circle O1 at A and circle O2 at B`: the verb serves both objects
+    _sub(("touches", "tangent", "meets", "cuts", "intersects", "crosses"),
+         rf"({_SUBJ}) ({_VERB}) ({_OBJ}) at (?:point )?({PT}){RB},? and ({_OBJ}) at (?:point )?({PT}){RB}",
+         r"\1 \2 \3 at \4, and \1 \2 \5 at \6"),
+    # `line CD meets AB at M and is the perpendicular bisector of AB`: the subject said again
+    _sub((" and is ", " and lies ", " and passes "),
+         rf"({_SUBJ}) ({_VERB}|passes through|lies on|is perpendicular to|is parallel to) ([^,;.]{{1,40}}?),? and (is (?:the|a|an|perpendicular|parallel|tangent)|lies|passes)\b",
+         r"\1 \2 \3, and \1 \4"),
+    _sub(("these two", "the two", "both "), r"\b([Tt]hese two |[Tt]he two |[Bb]oth (?:the |these )?)(altitudes|heights|medians|chords|diameters|angle bisectors|bisectors|tangents)\b(?! [A-Z])",
+         _these_two),
+    # `through P (not on m), the perpendicular to m is drawn; it meets m at H`, `from C the perpendicular to AB
+    # is drawn, meeting AB at D`: the perpendicular from the point, meeting the line at its foot
+    _sub(("perpendicular",), rf"\b(?:[Tt]hrough|[Ff]rom) (?:a |the )?(?:point )?({PT}){RB}(?: [^,;.]{{1,30}}?)?,? the perpendicular (?:line )?to ({_OBJL}) is (?:drawn|constructed|dropped)"
+         rf"(?:;|,)? (?:and )?(?:it meets|meeting|it cuts|cutting|which meets) ({_OBJL}) at (?:point )?({PT}){RB}",
+         r"the perpendicular from \1 to \2 meets \3 at \4"),
+    # `the line n is drawn through P parallel to m`: n passes through P and is parallel to m
+    _sub(("drawn through", "constructed through"), rf"\b(?:(?:[Tt]he|[Aa]) )?line ({_LOWER}|{SEG})(?![A-Za-z0-9']) is (?:drawn|constructed) through (?:the )?(?:point )?({PT}){RB},? (parallel|perpendicular) to ({_OBJL})",
+         r"line \1 passes through \2, and line \1 is \3 to \4"),
+    # `A is the point where l1 cuts the y-axis`: the meeting at A
+    _sub(("the point where",), rf"\b({PT}){RB} is the point where ({_SUBJ}|{_LOWER}(?![A-Za-z0-9'])) (meets|cuts|intersects|crosses|touches) ({_OBJL})",
+         lambda m: f"{'line ' if re.fullmatch(_LOWER, m.group(2)) else ''}{m.group(2)} {m.group(3)} {m.group(4)} at {m.group(1)}"),
+]

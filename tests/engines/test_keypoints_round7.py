@@ -1,0 +1,90 @@
+"""Classes of wordings the keypoint engine reads since round 7 of issue #41 (the sixth independent
+set, h6), each tested with phrasings that are in no data set, and the wrong or missing forms of the
+same relation that must not be credited."""
+
+from __future__ import annotations
+
+import pytest
+
+from geomeval.keypoints import parse_caption, score_captions, to_text
+
+
+def texts(caption: str, dimension: str) -> set[str]:
+    return {to_text(k) for k in parse_caption(caption) if k.dimension == dimension}
+
+
+# --------------------------------------------------------------------------- one verb, two objects
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Segment KL touches circle P at K and circle Q at L.", {"KL tangent to ⊙P at K", "KL tangent to ⊙Q at L"}),
+    ("The line MN cuts ⊙R at M and ⊙S at N.", {"M on ⊙R", "N on ⊙S"}),
+])
+def test_one_verb_said_once_serves_both_objects(caption: str, expected: set[str]) -> None:
+    assert expected <= texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_reference_tangency_to_the_second_object_is_not_credited_by_a_cut() -> None:
+    reference = "Line KL touches circle P at K and circle Q at L."
+    result = score_captions("Line KL is tangent to circle P at K and cuts circle Q at L.", reference)
+    assert result.recall["relation"] == 0.5, result.report()
+
+
+def test_one_point_in_common_with_each_of_two_circles_is_two_tangencies() -> None:
+    caption = "The line KL has exactly one point in common with each of them: K with circle P and L with circle Q."
+    assert {"KL tangent to ⊙P at K", "KL tangent to ⊙Q at L"} <= texts(caption, "relation")
+
+
+# --------------------------------------------------------------------------- two predicates of one subject
+
+def test_a_second_predicate_after_and_keeps_its_subject() -> None:
+    caption = "Line RS crosses KL at N and is the perpendicular bisector of KL."
+    got = texts(caption, "relation")
+    assert {"KL ∩ RS at N", "RS perpendicular bisector KL"} <= got, got
+    # a candidate saying only `perpendicular at N` misses the bisector
+    result = score_captions("Line RS is perpendicular to KL at N.", caption)
+    assert result.recall["relation"] < 1.0, result.report()
+
+
+# --------------------------------------------------------------------------- `these two altitudes`
+
+def test_these_two_altitudes_are_the_two_named_last() -> None:
+    caption = "In triangle KLM, KP is the altitude from K and LQ is the altitude from L. These two altitudes cross at R."
+    assert "KP ∩ LQ at R" in texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_these_two_with_fewer_than_two_named_is_left_alone() -> None:
+    caption = "In triangle KLM, KP is an altitude. These two altitudes meet at R."
+    assert not any("∩" in t for t in texts(caption, "relation"))
+
+
+# --------------------------------------------------------------------------- constructions from a point
+
+@pytest.mark.parametrize("caption", [
+    "Through the point S off line k, the perpendicular to k is drawn; it meets k at T.",
+    "From S the perpendicular to line k is dropped, meeting line k at T.",
+])
+def test_a_perpendicular_constructed_from_a_point_has_its_foot(caption: str) -> None:
+    got = texts(caption, "relation")
+    assert {"ST ⊥ ℓk", "T foot ℓk"} <= got, got
+
+
+def test_a_line_drawn_through_a_point_parallel_to_another() -> None:
+    got = texts("A line q is constructed through R perpendicular to KL.", "relation")
+    assert {"R on ℓq", "KL ⊥ ℓq"} <= got, got
+
+
+def test_a_point_named_by_a_meeting() -> None:
+    got = texts("Line k: y = 3x − 2. S is the point where k crosses the x-axis.", "relation")
+    assert "x-axis ∩ ℓk at S" in got, got
+
+
+# --------------------------------------------------------------------------- an edge length is a polyhedron's
+
+@pytest.mark.parametrize("caption", [
+    "长方体KLMN-K1L1M1N1的所有顶点都在球S的球面上，棱长为3。",
+    "The cuboid KLMN-K1L1M1N1 is inscribed in sphere S, and its edge length is 3.",
+])
+def test_an_edge_length_never_belongs_to_the_sphere(caption: str) -> None:
+    got = texts(caption, "numerical")
+    assert not any("sphere" in t for t in got), got
+    assert any(t.startswith("side length of cuboid") and t.endswith("= 3") for t in got), got
