@@ -88,3 +88,51 @@ def test_an_edge_length_never_belongs_to_the_sphere(caption: str) -> None:
     got = texts(caption, "numerical")
     assert not any("sphere" in t for t in got), got
     assert any(t.startswith("side length of cuboid") and t.endswith("= 3") for t in got), got
+
+
+# --------------------------------------------------------------------------- meetings, bisectors, crossings
+
+def test_two_points_named_as_its_intersections_with_an_axis() -> None:
+    got = texts("The ellipse x^2/4 + y^2 = 1; K and L are its intersections with the y-axis.", "relation")
+    assert {"K on y-axis", "L on y-axis"} <= got, got
+
+
+def test_a_transversal_cutting_two_lines_at_named_points() -> None:
+    got = texts("Lines p and q are crossed by the transversal r, at S on p and at T on q.", "relation")
+    assert {"ℓp ∩ ℓr at S", "ℓq ∩ ℓr at T"} <= got, got
+
+
+def test_perpendicular_through_the_midpoint_is_the_perpendicular_bisector() -> None:
+    caption = "Line RS is perpendicular to KL and goes through the midpoint N of KL."
+    got = texts(caption, "relation")
+    assert {"RS perpendicular bisector KL", "N midpoint KL"} <= got, got
+    # perpendicular alone is not the bisector
+    assert "RS perpendicular bisector KL" not in texts("Line RS is perpendicular to KL and goes through K.", "relation")
+
+
+def test_a_perpendicular_chord_crossing_at_a_point_has_its_foot_there() -> None:
+    got = texts("Circle S; KL is a chord perpendicular to the diameter MN, meeting it at T.", "relation")
+    assert {"KL ⊥ MN", "T foot MN"} <= got, got
+
+
+# --------------------------------------------------------------------------- other verbs, asides, terse forms
+
+def test_points_that_sit_on_a_circle_lie_on_it() -> None:
+    got = texts("Points K and L sit on circle S.", "relation")
+    assert {"K on ⊙S", "L on ⊙S"} <= got, got
+
+
+def test_an_aside_between_a_name_and_its_value() -> None:
+    got = texts("∠KSL, the angle between the chords SK and SL, measures 35°.", "numerical")
+    assert "∠KSL = 35°" in got, got
+
+
+def test_a_terse_species_without_a_verb() -> None:
+    got = texts("square KLMN; KM diagonal; △KLM isosceles.", "relation")
+    assert "KLM is isosceles" in got, got
+
+
+def test_a_ball_fitting_snugly_in_a_solid_is_inscribed() -> None:
+    got = texts("A ball of radius 2 fits tightly into a cube; the radius of its base is not given.", "relation")
+    assert "sphere inscribed cube" in got, got
+    assert "sphere inscribed cube" not in texts("A ball of radius 2 lies inside a cube.", "relation")

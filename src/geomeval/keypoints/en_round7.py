@@ -7,7 +7,12 @@ phrasings rewritten into a form the rules read, applied before pronouns are reso
 - a perpendicular constructed from a point: `through P, the perpendicular to m is drawn; it meets
   m at H`, `from C the perpendicular to AB is drawn, meeting AB at D`;
 - a line drawn through a point: `the line n is drawn through P parallel to m`;
-- a point named by a meeting: `A is the point where l1 cuts the y-axis`.
+- a point named by a meeting: `A is the point where l1 cuts the y-axis`, `A and B are its
+  intersections with the x-axis`, `are cut by a third line c, at P on a and at Q on b`;
+- a perpendicular bisector said by its parts: `is perpendicular to AB and passes through its midpoint M`;
+- a perpendicular that crosses: `CD is a chord perpendicular to AB, crossing it at E` (E is the foot);
+- other verbs and asides: `sit on`, `∠AOB, the angle between the radii OA and OB, is 100°`, terse
+  `△ABC equilateral`, `a ball fits snugly inside a cylinder`, `the radius of its base`.
 
 Every pattern is bounded (short names, capped gaps), so a caption's cost stays linear.
 """
@@ -45,7 +50,34 @@ def _these_two(m: re.Match[str]) -> str:
     return f"{unique[1]} and {unique[0]}"
 
 
+_NUM = r"((?=[-+]?(?:\d|√|π|\.\d))[-+]?[0-9.√π/]{1,16}(?<![.]))"
+
+
 ROUND7_SUBS = [
+    # `three points A, B and C sit on circle O`: placed as `lie on`
+    _sub(("sit on", "sits on", "rest on", "rests on", "situated on", "located on"),
+         r"\b(?:(sit|rest)|(sits|rests)|(?:is|are) (?:situated|located)) on\b", lambda m: "lie on" if m.group(1) else "lies on"),
+    # `∠AOB, the angle between the radii OA and OB, is 100°`: the main clause first, the aside after it
+    _sub((", the ", ", a ", ", an "), rf"((?:∠ ?|angle )(?:[A-Z]\d?'?){{3}}|(?<![A-Za-z0-9'∠△]){SEG}), ((?:the|an?) (?:angle|segment|side|chord|line)\b[^,;.]{{1,50}}), ((?:is|are|measures|equals|has)\b[^;.]{{0,60}})",
+         r"\1 \3; \1 is \2"),
+    # terse `△ABC equilateral` in a list
+    _sub(("equilateral", "isosceles"), rf"(?:(?<=^)|(?<=[;:] ))((?:triangle |△ ?){PT}{PT}{PT}{RB}) (equilateral|isosceles)(?=[;.,]|$)", r"\1 is \2"),
+    # `a ball of radius 3 fits snugly inside a cylinder`: inscribed
+    _sub(("snugly", "tightly", "exactly inside"), r"\b((?:[Aa]n? |[Tt]he )?(?:sphere|ball)\b[^,;.]{0,30}?) (?:fits|is fitted|sits) (?:snugly|tightly|exactly) (?:inside|in|into|within) ((?:a |an |the )?(?:cylinder|cube|cone|cuboid|prism|box)\b)",
+         r"\1 is inscribed in \2"),
+    _sub(("of its base", "of the base"), r"\bthe radius of (its|the) base\b", r"\1 base radius"),
+    # `A and B are its intersections with the x-axis`: it meets the x-axis at A and B
+    _sub(("intersection",), rf"\b({PT}){RB} and ({PT}){RB} are (?:its|the) (?:two )?(?:intersections|intersection points|points of intersection) with ({_OBJL})",
+         r"it meets \3 at \1 and \2"),
+    # `lines a and b are cut by a third line c, at P on a and at Q on b`
+    _sub(("cut by", "crossed by", "intersected by"), rf"\b(are|is) (?:cut|crossed|intersected) by (?:a |the )?(?:third |transversal )?(?:line )?({_LOWER}|{SEG})(?![A-Za-z0-9']),? at ({PT}){RB} on ({_LOWER}|{SEG})(?![A-Za-z0-9']),? and at ({PT}){RB} on ({_LOWER}|{SEG})(?![A-Za-z0-9'])",
+         r"\1 cut by line \2; line \2 meets line \4 at \3, and line \2 meets line \6 at \5"),
+    # `line CD is perpendicular to AB and passes through its midpoint M`: the perpendicular bisector
+    _sub(("midpoint",), rf"({_SUBJ}) is perpendicular to ({SEG}),? and (?:passes|goes) through (?:its|the) midpoint(?: of \2)?,? (?:point )?({PT}){RB}",
+         r"\1 is the perpendicular bisector of \2, \1 meets \2 at \3, and \3 is the midpoint of \2"),
+    # `CD is a chord perpendicular to AB, crossing it at E`: E is the foot
+    _sub(("perpendicular to",), rf"(?<![A-Za-z0-9'∠△])({SEG}) is (?:a |the )?(chord|line|segment)? ?perpendicular to (?:the )?(?:diameter |chord |line |side |segment )?({SEG}),? (?:crossing|meeting|cutting|intersecting) (?:it|\3) at (?:point )?({PT}){RB}",
+         lambda m: (f"{m.group(1)} is a {m.group(2)}, and " if m.group(2) else "") + f"{m.group(1)} ⊥ {m.group(3)} at {m.group(4)}"),
     # `line AB has exactly one point in common with each of them: A with circle O1 and B with circle O2`
     _sub(("in common with each",), rf"({_SUBJ}) (?:has|shares) (?:exactly |only |just )?one (?:common )?point in common with each of them: ({PT}){RB} with ({_OBJ}),? and ({PT}){RB} with ({_OBJ})",
          r"\1 touches \3 at \2 and \5 at \4"),
