@@ -136,3 +136,27 @@ def test_a_ball_fitting_snugly_in_a_solid_is_inscribed() -> None:
     got = texts("A ball of radius 2 fits tightly into a cube; the radius of its base is not given.", "relation")
     assert "sphere inscribed cube" in got, got
     assert "sphere inscribed cube" not in texts("A ball of radius 2 lies inside a cube.", "relation")
+
+
+# --------------------------------------------------------------------------- conventions settled after h6
+
+@pytest.mark.parametrize(("candidate", "reference", "expected"), [
+    ("Circles P and Q touch internally at T.", "Circles P and Q are externally tangent at T.", 0.0),
+    ("⊙P与⊙Q内切于点T。", "⊙P与⊙Q外切于点T。", 0.0),
+    ("Circles P and Q are tangent at T.", "Circles P and Q are externally tangent at T.", 1.0),
+    ("Circles P and Q are internally tangent at T.", "Circles P and Q touch internally at T.", 1.0),
+])
+def test_the_other_contact_qualifier_does_not_cover_a_tangency(candidate: str, reference: str, expected: float) -> None:
+    """Guide (tangency qualifiers): `tangent` alone covers either kind of contact, the other one does not."""
+    assert score_captions(candidate, reference).recall["relation"] == expected
+
+
+def test_two_equal_sides_named_after_a_comma_are_equal() -> None:
+    got = texts("Triangle KLM has two equal sides, KL and KM, each of length 7.", "numerical")
+    assert {"KL = KM", "KL = 7", "KM = 7"} <= got, got
+
+
+def test_a_distance_said_after_a_place() -> None:
+    got = texts("Line k is drawn. S is a point on k, 5 units away from T.", "numerical")
+    assert "ST = 5" in got, got
+    assert "ST = 5" not in texts("Line k is drawn. S is a point on k, away from T.", "numerical")

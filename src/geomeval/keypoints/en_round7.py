@@ -12,7 +12,9 @@ phrasings rewritten into a form the rules read, applied before pronouns are reso
 - a perpendicular bisector said by its parts: `is perpendicular to AB and passes through its midpoint M`;
 - a perpendicular that crosses: `CD is a chord perpendicular to AB, crossing it at E` (E is the foot);
 - other verbs and asides: `sit on`, `∠AOB, the angle between the radii OA and OB, is 100°`, terse
-  `△ABC equilateral`, `a ball fits snugly inside a cylinder`, `the radius of its base`.
+  `△ABC equilateral`, `a ball fits snugly inside a cylinder`, `the radius of its base`;
+- values said as a description (guide, after h6): `two equal sides, AB and AC` is AB = AC, `P is a
+  point on l, 4 units away from A` is PA = 4.
 
 Every pattern is bounded (short names, capped gaps), so a caption's cost stays linear.
 """
@@ -54,6 +56,11 @@ _NUM = r"((?=[-+]?(?:\d|√|π|\.\d))[-+]?[0-9.√π/]{1,16}(?<![.]))"
 
 
 ROUND7_SUBS = [
+    # `triangle ABC has two equal sides, AB and AC`: AB = AC (guide)
+    _sub(("equal sides",), rf"\b(has|with|having) (?:two |a pair of |the )?equal sides,? ({SEG}) and ({SEG})\b", r"\2 = \3; \1 sides \2 and \3"),
+    # `P is a point on l, 4 units away from A`: the distance said after the place (guide)
+    _sub((" away from",), rf"\b({PT}){RB} (is|lies) ([^,;.]{{1,40}}), {_NUM}(?: units?| cm)? away from (?:point )?({PT}){RB}",
+         r"\1 \2 \3, and \1 is \4 away from \5"),
     # `three points A, B and C sit on circle O`: placed as `lie on`
     _sub(("sit on", "sits on", "rest on", "rests on", "situated on", "located on"),
          r"\b(?:(sit|rest)|(sits|rests)|(?:is|are) (?:situated|located)) on\b", lambda m: "lie on" if m.group(1) else "lies on"),

@@ -29,6 +29,7 @@ Rules (the CapGeo keypoint-recall protocol, made exact and deterministic):
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -198,8 +199,25 @@ def _implied(kp: Keypoint, values: dict[tuple[str, str], list[float]]) -> bool:
     return any(cn.close(x, y) for x in xs for y in ys)
 
 
+_CONTACT = {"external": re.compile(r"externally|tangent externally|outside each other|from outside|外切"),
+            "internal": re.compile(r"internally|tangent internally|from inside|内切")}
+
+
+def _contact(kp: Keypoint) -> str | None:
+    """The kind of contact a tangency of two circles is written with (guide: the qualifier is part of the
+    keypoint; `tangent` alone covers either, the other qualifier does not)."""
+    if kp.kind != "tangent" or not kp.text or not all(a.startswith("⊙") for a in kp.args[:2]):
+        return None
+    found = [kind for kind, rx in _CONTACT.items() if rx.search(kp.text)]
+    return found[0] if len(found) == 1 else None
+
+
 def _same_value(a: Keypoint, b: Keypoint) -> bool:
     """Values equal by value; ratios as proportions, so a hand-written `AP:BP = 2:3` equals 1:1.5."""
+    if a.kind == "tangent":
+        ca, cb = _contact(a), _contact(b)
+        if ca and cb and ca != cb:
+            return False
     if a.kind == "angle_bisector":  # the bisected angle, where both name it in full, must be the same angle
         return not (isinstance(a.value, str) and isinstance(b.value, str) and len(cn.point_tokens(a.value)) == 3
                     and len(cn.point_tokens(b.value)) == 3 and a.value != b.value)
