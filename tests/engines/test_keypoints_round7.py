@@ -160,3 +160,19 @@ def test_a_distance_said_after_a_place() -> None:
     got = texts("Line k is drawn. S is a point on k, 5 units away from T.", "numerical")
     assert "ST = 5" in got, got
     assert "ST = 5" not in texts("Line k is drawn. S is a point on k, away from T.", "numerical")
+
+
+# --------------------------------------------------------------------------- mixed and Chinese captions
+
+def test_english_species_words_inside_a_chinese_caption() -> None:
+    got = texts("Isosceles triangle KLM; 点N在LM边上; 以KN为边作 equilateral △KNP, then join MP.", "relation")
+    assert {"KLM is isosceles", "KNP is equilateral"} <= got, got
+    assert "segment MP" in texts("Isosceles triangle KLM; 点N在LM边上; then join MP.", "element")
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("椭圆x^2/25+y^2/9=1，K是它的左焦点。", "K focus ellipse"),
+    ("抛物线y=x^2-2x，S为其顶点。", "S vertex parabola"),
+])
+def test_a_conic_role_with_a_side_word_after_the_point(caption: str, expected: str) -> None:
+    assert expected in texts(caption, "relation"), texts(caption, "relation")

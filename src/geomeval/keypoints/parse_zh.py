@@ -197,7 +197,7 @@ _ZH_SUBS: list[Sub] = [
     # `椭圆…，焦点F1、F2`, `抛物线…，顶点为D`: a terse role of the conic named before
     _sub(("焦点", "顶点"), r"(椭圆|抛物线|双曲线)([^。]{0,60}?)[,，;；]其?(焦点|顶点)(?:为|是)?(?:点)?(?=[A-Z])", r"\1\2,\1的\3为"),
     # `双曲线…，F1、F2为焦点`, `…，F1、F2是它的两个焦点`: the points first, the role after
-    _sub(("焦点", "顶点"), rf"(椭圆|抛物线|双曲线)([^。]{{0,60}}?)[,，;；](?:点)?({PT}){RB}(?:(?:、|和|与)(?:点)?({PT}){RB})?(?:分别)?(?:为|是)(?:它的|其|该(?:椭圆|抛物线|双曲线)的)?(?:两个|左、右|左右)?(焦点|顶点)",
+    _sub(("焦点", "顶点"), rf"(椭圆|抛物线|双曲线)([^。]{{0,60}}?)[,，;；](?:点)?({PT}){RB}(?:(?:、|和|与)(?:点)?({PT}){RB})?(?:分别)?(?:为|是)(?:它的|其|该(?:椭圆|抛物线|双曲线)的)?{_SIDE}(焦点|顶点)",
          lambda m: f"{m.group(1)}{m.group(2)}," + ",".join(f"点{p}是{m.group(1)}的{m.group(5)}" for p in (m.group(3), m.group(4)) if p)),
     _sub(("一条直线上",), r"在一条直线上", "在同一直线上"),
     _sub(("平分线",), rf"(∠{PT}{PT}{PT}){RB}的(?:角)?平分线({SEG})(?![A-Za-z0-9'])", r"线段\2平分\1,线段\2"),  # `∠ACB的平分线CD与⊙O相交于点D`
@@ -352,6 +352,10 @@ _MIXED_WORDS = [(re.compile(p), r) for p, r in (
     (r"(?i)(?<![A-Za-z])(?:the )?square(?![A-Za-z]) ?(?=[A-Z])", "正方形"), (r"(?i)(?<![A-Za-z])(?:the )?rectangle(?![A-Za-z]) ?(?=[A-Z])", "矩形"),
     (r"(?i)(?<![A-Za-z])(?:the )?parallelogram(?![A-Za-z]) ?(?=[A-Z])", "平行四边形"), (r"(?i)(?<![A-Za-z])(?:the )?rhombus(?![A-Za-z]) ?(?=[A-Z])", "菱形"),
     (r"(?i)(?<![A-Za-z])(?:the )?trapezoid(?![A-Za-z]) ?(?=[A-Z])", "梯形"),
+    # species words before a triangle's name (`Equilateral triangle ABC`, `作 equilateral △ADE`), `join CE`
+    (r"(?i)(?<![A-Za-z])(equilateral|isosceles|right)(?![A-Za-z]) ?(?=△)",
+     lambda m: {"equilateral": "等边", "isosceles": "等腰", "right": "Rt"}[m.group(1).lower()]),
+    (r"(?i)(?<![A-Za-z])(?:then )?(?:join|connect)(?![A-Za-z]) ?(?=[A-Z])", "连接"),
     (r"(?i)(?<=[,;，；] )(?:the )?(?:edge|side) length (?:is |of |= ?)?(?=[0-9√])", "棱长为"),  # `正四面体ABCD, edge length 6`
     (r"(?i)(?<=[,;，；])(?:the )?(?:edge|side) length (?:is |of |= ?)?(?=[0-9√])", "棱长为"),
     (r"(?i)(?<![A-Za-z])(?:and|with|while|where)(?![A-Za-z]) ?", ","),
