@@ -176,3 +176,13 @@ def test_english_species_words_inside_a_chinese_caption() -> None:
 ])
 def test_a_conic_role_with_a_side_word_after_the_point(caption: str, expected: str) -> None:
     assert expected in texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_directrix_said_after_its_line() -> None:
+    got = texts("The parabola x^2 = 8y has focus S, and the line k: y = −2 is its directrix.", "relation")
+    assert "ℓk directrix parabola" in got, got
+
+
+def test_radii_listed_after_their_word_are_radii() -> None:
+    got = texts("In circle S the radii SK and SL are drawn.", "relation")
+    assert {"KS radius ⊙S", "LS radius ⊙S"} <= got, got

@@ -641,7 +641,7 @@ RELATION_RULES = RuleSet([
          _on_circle_role),
     Rule((" chord of", " diameter of"),  # terse: `BC diameter of ⊙O;`
          rx(f"(?<![A-Za-z] )(?P<segs>{SEG}) (?P<role>(?i:chord|diameter)) (?i:of) {obj('c')}"), _on_circle_role),
-    Rule(("chord", "diameter", "radius"),
+    Rule(("chord", "diameter", "radi"),  # `radi`: `the radii OA and OB` as well
          rx(f"(?P<role>(?i:chords?|diameters?|radii|radius)) (?P<segs>{list_of(SEG, SEP, 4)})(?: (?i:of) {obj('c')})?"),
          _on_circle_role),
     Rule(("median", "altitude", "height", "bisector", "diagonal"),

@@ -13,6 +13,7 @@ phrasings rewritten into a form the rules read, applied before pronouns are reso
 - a perpendicular that crosses: `CD is a chord perpendicular to AB, crossing it at E` (E is the foot);
 - other verbs and asides: `sit on`, `∠AOB, the angle between the radii OA and OB, is 100°`, terse
   `△ABC equilateral`, `a ball fits snugly inside a cylinder`, `the radius of its base`;
+- a directrix after its line: `the line l: x = −1 is its directrix`;
 - values said as a description (guide, after h6): `two equal sides, AB and AC` is AB = AC, `P is a
   point on l, 4 units away from A` is PA = 4.
 
@@ -40,6 +41,14 @@ def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match
     return Sub(triggers, re.compile(pattern), repl)
 
 
+def _its_directrix(m: re.Match[str]) -> str:
+    """`the line l: x = −1 is its directrix`: the directrix of the conic named before."""
+    conics = re.findall(r"\b(parabola|ellipse|hyperbola)\b", m.string[max(0, m.start() - 300): m.start()])
+    if not conics:
+        return m.group(0)
+    return f"line {m.group(1)} is the directrix of the {conics[-1]}"
+
+
 def _these_two(m: re.Match[str]) -> str:
     """`these two altitudes intersect at H`: the two altitudes named last before it."""
     role = _ROLES[m.group(2)]
@@ -56,6 +65,7 @@ _NUM = r"((?=[-+]?(?:\d|√|π|\.\d))[-+]?[0-9.√π/]{1,16}(?<![.]))"
 
 
 ROUND7_SUBS = [
+    _sub(("directrix",), r"\b(?:the )?line ℓ?([a-z]\d{0,2})(?![A-Za-z0-9'])(?:,? ?(?:\([^()]{1,30}\)|:[^,;.]{1,30}?),?)? is (?:its|the) directrix\b(?! of)", _its_directrix),
     # `triangle ABC has two equal sides, AB and AC`: AB = AC (guide)
     _sub(("equal sides",), rf"\b(has|with|having) (?:two |a pair of |the )?equal sides,? ({SEG}) and ({SEG})\b", r"\2 = \3; \1 sides \2 and \3"),
     # `P is a point on l, 4 units away from A`: the distance said after the place (guide)
