@@ -186,3 +186,27 @@ def test_a_directrix_said_after_its_line() -> None:
 def test_radii_listed_after_their_word_are_radii() -> None:
     got = texts("In circle S the radii SK and SL are drawn.", "relation")
     assert {"KS radius ⊙S", "LS radius ⊙S"} <= got, got
+
+
+# --------------------------------------------------------------------------- a cone's base circle (guide)
+
+@pytest.mark.parametrize("caption", [
+    "A cone has vertex S and base circle K of radius 2.",
+    "The apex of the cone is S; its base is the circle K.",
+    "A cone resting on circle K, with S at its tip.",
+    "圆锥的底面圆为⊙K，顶点为S。",
+])
+def test_a_cones_base_circle_is_a_relation_of_the_cone(caption: str) -> None:
+    assert "⊙K base cone" in texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_base_circle_outside_a_cone_is_no_cone_relation() -> None:
+    assert not any("base" in t for t in texts("A cylinder has base circle K of radius 2.", "relation"))
+
+
+def test_the_base_circle_and_the_base_plane_said_again() -> None:
+    got = texts("A cone has apex S and base circle K. T is a point on the base circle, and SK ⊥ the base plane.", "relation")
+    assert {"T on ⊙K", "KS ⊥ plane K"} <= got, got
+    result = score_captions("A cone with apex S and base circle K; T lies on circle K.",
+                            "A cone has apex S and base circle K. T is a point on the base circle.")
+    assert result.recall["relation"] == 1.0, result.report()

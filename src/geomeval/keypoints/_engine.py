@@ -36,7 +36,7 @@ BIG, SMALL = "⁺", "⁻"  # ⊙⁺ / ⊙⁻: the larger / smaller of two unname
 CIRC = f"⊙(?:{PT}{RB}|[{BIG}{SMALL}])?"
 LINE_NAME = r"ℓ[a-z]\d{0,2}" + RB
 AXIS = r"[xyz]-axis"
-PLANE = f"plane (?:(?:{PT}){{3,8}}{RB}|[α-ω])"
+PLANE = f"plane (?:(?:{PT}){{3,8}}{RB}|[α-ω]|⊙ ?{PT}{RB})"
 ARC = f"⌒(?:{PT}){{2,3}}" + RB
 # One object a relation talks about, in any of its notations.
 OBJ_CORE = f"(?=[⊙ℓxyzp⌒∠△A-Z])(?:{CIRC}|{LINE_NAME}|{AXIS}|{PLANE}|{ARC}|{ANG}|△ ?{POLY}|{SEG}|{POLY})"

@@ -466,6 +466,14 @@ def _on_apex(m: re.Match[str], b: Builder, off: int) -> None:
     b.relation("apex", m.group("p"), "cone", text=m.group(0))
 
 
+def _on_cone_base(m: re.Match[str], b: Builder, off: int) -> None:
+    """`circle O is the base of the cone`, `a cone with base circle O`, `its base is the circle O` (guide: a
+    cone's base circle is a relation of the cone); only in a caption about a cone."""
+    if not b.context(off + m.start(), ("solid",)).startswith("cone"):
+        return
+    b.relation("base", b.circle_ref(m.group("c") or m.group("c2"), off + m.start()), "cone", text=m.group(0))
+
+
 def _on_directrix(m: re.Match[str], b: Builder, off: int) -> None:
     """`line l is the directrix of the parabola` (guide: a directrix is a line, its role a relation)."""
     line = m.group("l") if m.group("l").startswith("ℓ") else "ℓ" + m.group("l")
@@ -726,6 +734,8 @@ RELATION_RULES = RuleSet([
     Rule(("ellipse", "parabola", "hyperbola"),
          rx(f"(?P<pts>{list_of(PNAME, SEP, 3)}) (?P<v>(?i:lies|lie|is|are|is a point|is a moving point|is any point|are (?:two |three )?points)) (?i:on|of) (?i:the )?"
             f"(?P<c>(?i:ellipse|parabola|hyperbola))\\b"), _on_curve_point),
+    Rule(("base",), rx(f"(?P<c>⊙ ?{PNAME}) (?i:is) (?i:the )?(?i:base|base circle) (?i:of) (?i:the |a )?(?i:cone)\\b"
+                       f"|(?i:base)(?: (?i:circle))?(?: (?i:is))?(?: (?i:the))? (?P<c2>⊙ ?{PNAME})"), _on_cone_base),
     Rule(("apex", "vertex of the cone", "tip"), rx(f"(?P<p>{PNAME}) (?i:is) (?i:the )?(?i:apex|vertex|tip) (?i:of) (?i:the |a )?(?i:cone)\\b"), _on_apex),
     Rule(("directrix",), rx("(?:(?i:line) )?(?P<l>ℓ?[a-z]\\d{0,2}) (?i:is) (?i:the )?(?i:directrix) (?i:of) (?i:the )?(?P<c>(?i:ellipse|parabola|hyperbola))\\b"),
          _on_directrix),

@@ -13,6 +13,8 @@ phrasings rewritten into a form the rules read, applied before pronouns are reso
 - a perpendicular that crosses: `CD is a chord perpendicular to AB, crossing it at E` (E is the foot);
 - other verbs and asides: `sit on`, `∠AOB, the angle between the radii OA and OB, is 100°`, terse
   `△ABC equilateral`, `a ball fits snugly inside a cylinder`, `the radius of its base`;
+- `the base circle` and `the base plane` said after a cone's base circle was named: that circle,
+  its plane;
 - a directrix after its line: `the line l: x = −1 is its directrix`;
 - values said as a description (guide, after h6): `two equal sides, AB and AC` is AB = AC, `P is a
   point on l, 4 units away from A` is PA = 4.
@@ -49,6 +51,21 @@ def _its_directrix(m: re.Match[str]) -> str:
     return f"line {m.group(1)} is the directrix of the {conics[-1]}"
 
 
+_BASE_CIRCLE = re.compile(rf"\bbase (?:is )?(?:the )?(?:circle |⊙ ?)({PT}){RB}|\bbase circle is (?:the )?(?:circle |⊙ ?)?({PT}){RB}")
+
+
+def _the_base_circle(m: re.Match[str]) -> str:
+    """`A lies on the base circle` after the base circle was named: that circle."""
+    named = [a or b for a, b in _BASE_CIRCLE.findall(m.string, 0, m.start())]
+    return f"circle {named[-1]}" if named else m.group(0)
+
+
+def _base_plane(m: re.Match[str]) -> str:
+    """`PO ⊥ the base plane` in a caption whose base circle is named: the plane of that circle."""
+    named = [a or b for a, b in _BASE_CIRCLE.findall(m.string, 0, m.start())]
+    return f"{m.group(1)} plane ⊙{named[-1]}" if named else m.group(0)
+
+
 def _these_two(m: re.Match[str]) -> str:
     """`these two altitudes intersect at H`: the two altitudes named last before it."""
     role = _ROLES[m.group(2)]
@@ -65,6 +82,18 @@ _NUM = r"((?=[-+]?(?:\d|√|π|\.\d))[-+]?[0-9.√π/]{1,16}(?<![.]))"
 
 
 ROUND7_SUBS = [
+    # `a cone standing on circle O`, `a cone with vertex P sits on a base circle O`: its base
+    _sub(("standing on", "stands on", "sits on", "sitting on", "rests on", "resting on"),
+         rf"\b(cone\b[^.;]{{0,30}}?),? (?:standing|stands|sitting|sits|resting|rests) on (?:a |the |its )?(?:base )?((?:circle |⊙ ?){PT}{RB})",
+         r"\1 with base \2"),
+    # a cone's base circle (guide: a relation of the cone), and `the base circle` said again
+    _sub(("of the cone is",), rf"\b[Tt]he (?:apex|vertex|tip) of the cone is (?:the )?(?:point )?({PT}){RB}", r"\1 is the apex of the cone"),
+    _sub(("base circle",), r"\bthe base circle\b(?! (?:is|of)\b)", _the_base_circle),
+    # `PO ⊥ the base plane`, `perpendicular to the plane of the base` after a cone's base circle was named
+    _sub(("base plane", "plane of the base"), r"(⊥|\bperpendicular to) (?:the )?(?:base plane|plane of (?:the |its )?base(?: circle)?)\b", _base_plane),
+    # `the segment PO is the cone's axis, perpendicular to the base`: the aside keeps its subject
+    _sub((", perpendicular to", ", parallel to"), rf"(?<![A-Za-z0-9'∠△])((?:[Tt]he )?(?:segment |line )?{SEG}) (is|lies) ([^,;.]{{1,40}}), (perpendicular|parallel) to ",
+         r"\1 \2 \3, \1 is \4 to "),
     _sub(("directrix",), r"\b(?:the )?line ℓ?([a-z]\d{0,2})(?![A-Za-z0-9'])(?:,? ?(?:\([^()]{1,30}\)|:[^,;.]{1,30}?),?)? is (?:its|the) directrix\b(?! of)", _its_directrix),
     # `triangle ABC has two equal sides, AB and AC`: AB = AC (guide)
     _sub(("equal sides",), rf"\b(has|with|having) (?:two |a pair of |the )?equal sides,? ({SEG}) and ({SEG})\b", r"\2 = \3; \1 sides \2 and \3"),

@@ -589,6 +589,8 @@ RELATION_RULES = RuleSet([
     Rule(("中点",), re.compile(f"(?P<segs>{OBJW}{OBJ_CORE})的?中点(?:是|为)?(?:点)?(?P<pts>{PNAME})"), _on_midpoint),
     Rule(("焦点", "顶点"), re.compile(f"(?:点)?(?P<pts>{PNAME})(?:是|为)(?P<c>椭圆|抛物线|双曲线)的(?P<k>焦点|顶点)"), _on_curve_point),
     Rule(("圆锥",), re.compile(f"圆锥的(?:顶点|尖端)(?:为|是)(?:点)?(?P<p>{PNAME})"), _on_apex_zh),
+    Rule(("底面",), re.compile(f"圆锥的底面(?:圆)?(?:为|是)(?P<c>⊙{PNAME})"),
+         lambda m, b, off: b.relation("base", b.circle_ref(m.group("c"), off + m.start()), "cone", text=m.group(0))),
     Rule(("准线",), re.compile("直线(?P<l>ℓ?[a-z]\\d{0,2})是(?P<c>椭圆|抛物线|双曲线)的准线"), _on_directrix_zh),
     Rule(("椭圆", "抛物线", "双曲线"), re.compile(f"(?:点)?(?P<pts>{PLIST})(?:都|均)?(?:在|是|为)(?P<c>椭圆|抛物线|双曲线)(?:[^,;。上]{{1,30}})?上"),
          _on_curve_point),
