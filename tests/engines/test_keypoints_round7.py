@@ -210,3 +210,15 @@ def test_the_base_circle_and_the_base_plane_said_again() -> None:
     result = score_captions("A cone with apex S and base circle K; T lies on circle K.",
                             "A cone has apex S and base circle K. T is a point on the base circle.")
     assert result.recall["relation"] == 1.0, result.report()
+
+
+# --------------------------------------------------------------------------- Chinese places and roles
+
+@pytest.mark.parametrize("caption", ["点N在LM边上，LN=2。", "点N是LM边上一点。", "N是LM边上的一点。"])
+def test_a_point_on_a_side_written_after_the_name(caption: str) -> None:
+    assert "N on LM" in texts(caption, "relation"), texts(caption, "relation")
+
+
+def test_a_name_closing_an_equation_is_not_listed_with_a_role() -> None:
+    got = texts("在△KLM中，KL=KM，KN是LM边上的中线。", "relation")
+    assert "KN is a median" in got and "KM is a median" not in got, got
