@@ -222,3 +222,33 @@ def test_a_point_on_a_side_written_after_the_name(caption: str) -> None:
 def test_a_name_closing_an_equation_is_not_listed_with_a_role() -> None:
     got = texts("在△KLM中，KL=KM，KN是LM边上的中线。", "relation")
     assert "KN is a median" in got and "KM is a median" not in got, got
+
+
+# --------------------------------------------------------------------------- the h6 writer's conventions (guide)
+
+def test_a_bare_name_is_no_reference_element_but_a_side_is() -> None:
+    got = texts("In triangle KLM, N lies on side KM and LN ⊥ KM.", "element")
+    assert "segment KM" in got and "segment LN" not in got, got
+
+
+def test_an_unnamed_tangent_line_is_no_element_and_its_point_of_contact_is() -> None:
+    got = texts("KL is a diameter of circle S, M is on circle S, and the tangent at M meets the extension of KL at N.", "element")
+    assert "point M" in got and not any(t.startswith("line") for t in got), got
+
+
+def test_medians_meeting_list_the_meeting_not_the_centroid() -> None:
+    caption = "In triangle KLM, KP and LQ are medians and they cross at R."
+    got = texts(caption, "relation")
+    assert "KP ∩ LQ at R" in got and not any("centroid" in t for t in got), got
+    assert score_captions("In triangle KLM, R is the centroid, with medians KP and LQ.", caption).recall["relation"] == 1.0
+
+
+def test_equal_angles_make_a_bisector_in_a_parallelogram() -> None:
+    reference = "Parallelogram KLMN; LP bisects ∠KLM and meets KN at P."
+    candidate = "Parallelogram KLMN; P lies on KN with ∠KLP = ∠PLM."
+    assert score_captions(candidate, reference).recall["relation"] == 1.0
+
+
+def test_without_touching_denies_inscribed() -> None:
+    reference = "A sphere is inscribed in a cylinder."
+    assert score_captions("A sphere sits inside a cylinder without touching its curved side.", reference).recall["relation"] == 0.0
