@@ -252,3 +252,9 @@ def test_equal_angles_make_a_bisector_in_a_parallelogram() -> None:
 def test_without_touching_denies_inscribed() -> None:
     reference = "A sphere is inscribed in a cylinder."
     assert score_captions("A sphere sits inside a cylinder without touching its curved side.", reference).recall["relation"] == 0.0
+
+
+def test_a_side_named_in_a_role_phrase_is_listed() -> None:
+    """Guide (a role names its element): `AD是BC边上的高` names side BC, as `点D在BC边上` does."""
+    assert "segment LM" in texts("在△KLM中，KN是LM边上的中线。", "element")
+    assert "segment LM" not in texts("在△KLM中，KN是中线。", "element")

@@ -239,7 +239,8 @@ _ZH_SUBS: list[Sub] = [
     _sub(("上底", "下底", "腰", "底"), rf"(?:上底|下底|腰|底)(?={SEG}{RB})", ""),  # `上底AD与下底BC平行`: the names carry the relation
     _sub(("圆外", "圆内"), r"(?<=在|于)圆(?=外|内)", "⊙"),  # `点P在圆外`: outside the circle in context
     # `经过x轴上的点A(−1,0)、B(3,0)`: points on an object, named after it
-    _sub(("边上",), rf"(?:(?<=在)|(?<=是)(?={SEG}边上(?:的)?一?点))({SEG})边上", r"边\1上"),  # `点D在BC边上`, `点D是BC边上一点`: as `边BC上`
+    # `点D在BC边上`, `点D是BC边上一点`, `AD是BC边上的高`: as `边BC上` (the side is named, guide)
+    _sub(("边上",), rf"(?:(?<=在)|(?<=是)(?={SEG}边上(?:的)?(?:一?点|高|中线|垂线)))({SEG})边上", r"边\1上"),
     _sub(("上的点", "上的一点"), rf"(?:经过|过|有)?((?:直线|线段)?(?:[xyz]-axis|[xyz]轴|ℓ?[a-z]\d{{0,2}}|{SEG}|⊙{PT}))上的(?:一)?点((?:{PT}{RB}(?:\([^()]{{1,20}}\))?(?:、|,|和)?){{1,4}})",
          lambda m: f"点{m.group(2).rstrip('、,和')}在{m.group(1)}上,"),
     _sub(("▱",), r"▱", "平行四边形"),
