@@ -145,15 +145,15 @@ def blind_pairs(name: str) -> list[dict]:
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize(("name", "count"), [("h3", 76), ("h4", 76), ("h5", 96), ("h6", 82)])
+@pytest.mark.parametrize(("name", "count"), [("h3", 76), ("h4", 76), ("h5", 96), ("h6", 82), ("h7", 88), ("h8", 80)])
 def test_third_and_fourth_independent_sets_are_well_formed_and_new(name: str, count: int) -> None:
-    """The sets written blind for rounds 5, 6 and 7 of #41 share no id with the other sets, cover every
+    """The sets written blind for rounds 5 to 7 of #41 (and h7, h8, never read) share no id with the other sets, cover every
     style, class and both languages, and their recalls follow from their misses."""
     rows = blind_pairs(name)
     assert len(rows) == count
     ids = {r["id"] for r in rows}
     others = dev_pairs() + wide_pairs() + fresh_pairs() + fresh2_pairs() + indep_pairs() + indep2_pairs()
-    others += [r for other in ("h3", "h4", "h5", "h6") if other != name for r in blind_pairs(other)]
+    others += [r for other in ("h3", "h4", "h5", "h6", "h7", "h8") if other != name for r in blind_pairs(other)]
     assert len(ids) == len(rows) and not ids & {r["id"] for r in others}
     assert {"prose", "terse", "latex", "mixed", "indirect", "negation"} <= {r["style"] for r in rows}
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
@@ -231,6 +231,20 @@ def test_held_out_agreement_is_at_least_what_the_card_states() -> None:
         got.update({r["id"]: bench.engine_recall(r) for r in blind})
         blind_mae = bench.mae(blind, got)
         assert blind_mae["overall"][1] <= overall and blind_mae["relation"][1] <= relation, (name, blind_mae)
+
+
+def test_agreement_on_the_sets_nobody_read_is_what_the_card_states() -> None:
+    """h7 and h8 were written blind and measured, never read, while the rules changed: the
+    engine's agreement on captions nobody tuned on, which #41 asks to be <= 0.10 overall and
+    <= 0.15 on relations. After round 7: h7 0.050 / 0.102, h8 0.071 / 0.128 (limits a little above)."""
+    import keypoints_agreement as bench
+
+    for folder, name, overall, relation, count in ((bench.H7, "h7", 0.06, 0.11, 88), (bench.H8, "h8", 0.08, 0.135, 80)):
+        unseen = bench.load_fresh(folder, name)
+        assert len(unseen) == count
+        got = {r["id"]: bench.engine_recall(r) for r in unseen}
+        unseen_mae = bench.mae(unseen, got)
+        assert unseen_mae["overall"][1] <= overall and unseen_mae["relation"][1] <= relation, (name, unseen_mae)
 
 
 @pytest.mark.parametrize(("caption", "expected"), [
