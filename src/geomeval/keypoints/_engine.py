@@ -422,6 +422,11 @@ class Sub:
     repl: object
 
 
+def sub(triggers: tuple[str, ...], pattern: str, repl: object, flags: int = 0) -> Sub:
+    """A `Sub` from its pattern's text, compiled once, when a module builds its table."""
+    return Sub(triggers, re.compile(pattern, flags), repl)
+
+
 def apply_subs(subs: Sequence[Sub], text: str) -> str:
     low = text.lower()
     for sub in subs:

@@ -30,6 +30,7 @@ from ._engine import (
     apply_subs,
     list_of,
 )
+from ._engine import sub as _sub
 from ._normalize import common, drop_colours_en, lower_words, solid_planes
 from .en_labels import ROUND5_SUBS, conic_roles, equation_labels
 from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
@@ -39,9 +40,6 @@ from .en_round6 import ROUND6_SUBS
 from .en_round7 import ROUND7_SUBS
 
 # --------------------------------------------------------------------------- normalisation
-
-def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object, flags: int = 0) -> Sub:
-    return Sub(triggers, re.compile(pattern, flags), repl)
 
 
 def _let(m: re.Match[str]) -> str:

@@ -18,17 +18,14 @@ is bounded (short names, capped gaps), so a caption's cost stays linear.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, Sub
+from ._engine import sub as _sub
 
 _NUM = f"({NUMSTART}{NUMC}(?<![.]))(?![0-9A-Za-z°(])"
 _LONG = r"(?: (?:units? |cm )?(?:long|in length))?"
 _CIRCLE = rf"(?:⊙ ?|circle ){PT}{RB}"
 
-
-def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match[str]], str]) -> Sub:
-    return Sub(triggers, re.compile(pattern), repl)
 
 
 _DENIED = re.compile(r"\b(?:not|never|no)\b|n't")

@@ -11,16 +11,13 @@ Every pattern is bounded (short names, capped gaps), so a caption's cost stays l
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, SOLID_NAME, Sub
+from ._engine import NUMC, NUMSTART, POLY, PT, RB, SEG, SOLID_NAME
+from ._engine import sub as _sub
 
 _NUM = f"({NUMSTART}{NUMC}(?<![.]))(?![0-9A-Za-z°(])"
 _PLACE = rf"(?:the (?:[a-z]-axis|parabola|ellipse|hyperbola|circle|curve|line [a-z]\d?|segment {SEG}|side {SEG})|(?:⊙ ?|circle ){PT}{RB}|(?:side |segment |line )?{SEG})"
 
-
-def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match[str]], str]) -> Sub:
-    return Sub(triggers, re.compile(pattern), repl)
 
 
 _SOLIDS = r"(cone|cylinder|cube|cuboid|sphere|prism|pyramid)"

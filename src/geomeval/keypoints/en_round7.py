@@ -25,9 +25,9 @@ Every pattern is bounded (short names, capped gaps), so a caption's cost stays l
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from ._engine import PT, RB, SEG, Sub
+from ._engine import PT, RB, SEG
+from ._engine import sub as _sub
 
 _LOWER = r"[a-z]\d{0,2}"
 # an object a verb takes: a circle, a named line, a segment, an axis
@@ -38,9 +38,6 @@ _VERB = r"(?:touches|is tangent to|meets|cuts|intersects|crosses)"
 _ROLES = {"altitudes": "altitude", "heights": "altitude", "medians": "median", "chords": "chord", "diameters": "diameter",
           "angle bisectors": "(?:angle )?bisector", "bisectors": "(?:angle )?bisector", "tangents": "tangent"}
 
-
-def _sub(triggers: tuple[str, ...], pattern: str, repl: str | Callable[[re.Match[str]], str]) -> Sub:
-    return Sub(triggers, re.compile(pattern), repl)
 
 
 def _its_directrix(m: re.Match[str]) -> str:

@@ -65,6 +65,7 @@ from ._engine import (
     run_rules,
     sentences,
 )
+from ._engine import sub as _sub
 from ._normalize import common, drop_colours_zh, solid_planes
 from .en_patterns import (
     COORDS,
@@ -153,9 +154,6 @@ def _zh_bisector_meets(m: re.Match[str]) -> str:
 def _lines(m: re.Match[str]) -> str:
     return f"{m.group(1)}ℓ{m.group(2)}"
 
-
-def _sub(triggers: tuple[str, ...], pattern: str, repl: str | object) -> Sub:
-    return Sub(triggers, re.compile(pattern), repl)
 
 
 _SEGS = rf"(?:{SEG}、){{1,7}}{SEG}"
