@@ -128,7 +128,7 @@ def _through_apposition(m: re.Match[str]) -> str:
 
 
 _LINE = rf"(?:line )?(?:ℓ[a-z]\d{{0,2}}|{SEG})"
-ROUND5_SUBS: list[Sub] = [
+LABEL_SUBS: list[Sub] = [
     # meetings and tangency said in other words
     Sub((" and at ",), re.compile(rf" at (?:point )?({PT}){RB} and at (?:point )?({PT}){RB}"), r" at \1 and \2"),
     Sub(("through",), re.compile(rf"({_LINE}), (?:passing |going |drawn )?through (?:point )?({PT}){RB},"), _through_apposition),

@@ -32,12 +32,12 @@ from ._engine import (
 )
 from ._engine import sub as _sub
 from ._normalize import common, drop_colours_en, lower_words, solid_planes
-from .en_labels import ROUND5_SUBS, conic_roles, equation_labels
+from .en_asides import ASIDE_SUBS
+from .en_labels import LABEL_SUBS, conic_roles, equation_labels
 from .en_patterns import _SEG_RE, POLYWORD, SEP, SOLIDWORD
 from .en_prose import PROSE_SUBS
 from .en_reference import bare_line_names, resolve_pronouns
-from .en_round6 import ROUND6_SUBS
-from .en_round7 import ROUND7_SUBS
+from .en_shared_verbs import SHARED_VERB_SUBS
 
 # --------------------------------------------------------------------------- normalisation
 
@@ -189,7 +189,7 @@ def _its_incircle(m: re.Match[str]) -> str:
 
 
 _EN_SUBS: list[Sub] = [
-    *ROUND6_SUBS,
+    *ASIDE_SUBS,
     *PROSE_SUBS,
     _sub(("▱",), r"▱ ?", "parallelogram "),
     _sub(("plane through", "plane containing", "plane passing"), rf"\b[Tt]he plane (?:through|containing|passing through) (?:the )?(?:points? )?({PT}){RB}, ({PT}){RB},? and ({PT}){RB}",
@@ -679,7 +679,7 @@ _EN_SUBS: list[Sub] = [
     _sub(("only",), rf"((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) ∩ ((?:ℓ|\b)[a-z]\d{{0,2}}|{SEG}|⊙{PT}{RB}) = (?P<p>{PT}){RB} only\b(?:,? (?P=p) ?(?P<xy>\([^()]{{1,24}}\)))?",
          lambda m: f"{m.group(1)} touches {m.group(2)} at {m.group('p')}{m.group('xy') or ''}"),
     _sub(("only at",), r"\b(touches|meets|cuts|crosses|intersects) ((?:the )?(?:side |line |segment )?[^,;.]{1,20}?) only at\b", r"is tangent to \2 at"),
-    *ROUND5_SUBS,
+    *LABEL_SUBS,
 ]
 
 
@@ -709,7 +709,7 @@ _LINE_EQUATIONS = re.compile(r"(?P<a>ℓ[a-z]\d{0,2})(?P<ea>: ?[^,;]{1,30}?) and
 
 def normalise(text: str) -> str:
     text = lower_words(solid_planes(common(text), "plane "))
-    text = apply_subs(_EN_SUBS, resolve_pronouns(apply_subs(ROUND7_SUBS, drop_colours_en(conic_roles(equation_labels(text))))))
+    text = apply_subs(_EN_SUBS, resolve_pronouns(apply_subs(SHARED_VERB_SUBS, drop_colours_en(conic_roles(equation_labels(text))))))
     if "  " in text:
         text = _SPACES.sub(" ", text)
     if ":" in text or "equation" in text:  # `line l: y = x + 1 meets ⊙C at A and B`: the equation between the line and its verb

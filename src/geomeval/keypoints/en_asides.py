@@ -1,5 +1,6 @@
-"""English wordings read since round 6 of issue #41 (the fifth independent set), each a class of
-phrasings rewritten into a form the rules read:
+"""English asides, shared values and placements (read since round 6 of issue #41, the fifth
+independent set), each a class of phrasings rewritten into a form the rules read: appositions
+and which/whose asides, one value or verb said once for a list, solids sharing a value, and:
 
 - a point placed in a noun phrase before its verb: `a point P on the ellipse is 6 away from F1`
   (P lies on the ellipse), `the parabola …, on which a point P lies`;
@@ -67,7 +68,7 @@ def _at_distance(m: re.Match[str]) -> str:
 _SOLID_KIND = r"(?:regular |right )?(?:cube|cuboid|prism|pyramid|tetrahedron|box|rectangular box)"
 _SPHERE = rf"(?:the |a )?(?:surface of (?:the |a )?)?(sphere(?: {PT}{RB})?)"
 
-ROUND6_SUBS = [
+ASIDE_SUBS = [
     # `triangle ABC with centroid G`: the named centre is placed
     _sub(("with ",), rf"\b((?:triangle |△ ?)({POLY})),? (?:with|having|has) (?:its |the )?(centroid|incentre|incenter|circumcentre|circumcenter|orthocentre|orthocenter) ({PT}){RB}",
          r"\1; \4 is the \3 of triangle \2"),

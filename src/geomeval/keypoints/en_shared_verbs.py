@@ -1,5 +1,6 @@
-"""English wordings read since round 7 of issue #41 (the sixth independent set), each a class of
-phrasings rewritten into a form the rules read, applied before pronouns are resolved:
+"""English shared verbs, constructions and meetings (read since round 7 of issue #41, the sixth
+independent set), each a class of phrasings rewritten into a form the rules read, applied before
+pronouns are resolved:
 
 - one verb said once for two objects: `line AB touches circle O1 at A and circle O2 at B`;
 - two predicates of one subject: `line CD meets AB at M and is the perpendicular bisector of AB`;
@@ -78,7 +79,7 @@ def _these_two(m: re.Match[str]) -> str:
 _NUM = r"((?=[-+]?(?:\d|√|π|\.\d))[-+]?[0-9.√π/]{1,16}(?<![.]))"
 
 
-ROUND7_SUBS = [
+SHARED_VERB_SUBS = [
     # `a cone standing on circle O`, `a cone with vertex P sits on a base circle O`: its base
     _sub(("standing on", "stands on", "sits on", "sitting on", "rests on", "resting on"),
          rf"\b(cone\b[^.;]{{0,30}}?),? (?:standing|stands|sitting|sits|resting|rests) on (?:a |the |its )?(?:base )?((?:circle |⊙ ?){PT}{RB})",
