@@ -23,9 +23,25 @@ DATA = Path(__file__).parents[1] / "data"
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 
 
-def wide_pairs() -> list[dict]:
-    return [json.loads(line) for path in sorted((DATA / "keypoints_wide").glob("*.jsonl"))
+def set_pairs(name: str) -> list[dict]:
+    """The pairs of `tests/data/keypoints_<name>/`, every JSON Lines file in name order."""
+    return [json.loads(line) for path in sorted((DATA / f"keypoints_{name}").glob("*.jsonl"))
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def assert_recalls_follow_from_misses(row: dict) -> None:
+    """Each dimension's missed keypoints are the reference's, listed once, and its recall is
+    1 - missed/total (None where the reference states nothing)."""
+    for dim in DIMENSIONS:
+        keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
+        assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
+        expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
+        assert (expected is None) == (row["recall"][dim] is None), row["id"]
+        assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+
+
+def wide_pairs() -> list[dict]:
+    return set_pairs("wide")
 
 
 def test_wide_set_is_well_formed_and_varied() -> None:
@@ -37,17 +53,11 @@ def test_wide_set_is_well_formed_and_varied() -> None:
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"}
     for row in rows:
         assert row["candidate"] != row["reference"], row["id"]
-        for dim in DIMENSIONS:
-            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
-            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
-            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
-            assert (expected is None) == (row["recall"][dim] is None), row["id"]
-            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+        assert_recalls_follow_from_misses(row)
 
 
 def fresh_pairs() -> list[dict]:
-    return [json.loads(line) for path in sorted((DATA / "keypoints_fresh").glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return set_pairs("fresh")
 
 
 def test_fresh_set_is_well_formed_new_and_in_every_style() -> None:
@@ -61,17 +71,11 @@ def test_fresh_set_is_well_formed_new_and_in_every_style() -> None:
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
     for row in rows:
         assert row["candidate"] != row["reference"], row["id"]
-        for dim in DIMENSIONS:
-            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
-            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
-            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
-            assert (expected is None) == (row["recall"][dim] is None), row["id"]
-            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+        assert_recalls_follow_from_misses(row)
 
 
 def fresh2_pairs() -> list[dict]:
-    return [json.loads(line) for path in sorted((DATA / "keypoints_fresh2").glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return set_pairs("fresh2")
 
 
 def test_second_fresh_set_is_well_formed_new_and_in_every_style() -> None:
@@ -85,17 +89,11 @@ def test_second_fresh_set_is_well_formed_new_and_in_every_style() -> None:
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
     for row in rows:
         assert row["candidate"] != row["reference"], row["id"]
-        for dim in DIMENSIONS:
-            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
-            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
-            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
-            assert (expected is None) == (row["recall"][dim] is None), row["id"]
-            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+        assert_recalls_follow_from_misses(row)
 
 
 def indep_pairs() -> list[dict]:
-    return [json.loads(line) for path in sorted((DATA / "keypoints_indep").glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return set_pairs("indep")
 
 
 def test_independent_set_is_well_formed_new_and_in_every_style() -> None:
@@ -108,17 +106,11 @@ def test_independent_set_is_well_formed_new_and_in_every_style() -> None:
     assert {"prose", "terse", "latex", "mixed", "indirect", "negation"} <= {r["style"] for r in rows}
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
     for row in rows:
-        for dim in DIMENSIONS:
-            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
-            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
-            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
-            assert (expected is None) == (row["recall"][dim] is None), row["id"]
-            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+        assert_recalls_follow_from_misses(row)
 
 
 def indep2_pairs() -> list[dict]:
-    return [json.loads(line) for path in sorted((DATA / "keypoints_indep2").glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return set_pairs("indep2")
 
 
 def test_second_independent_set_is_well_formed_and_new() -> None:
@@ -132,38 +124,23 @@ def test_second_independent_set_is_well_formed_and_new() -> None:
     assert {"prose", "terse", "latex", "mixed", "indirect", "negation"} <= {r["style"] for r in rows}
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
     for row in rows:
-        for dim in DIMENSIONS:
-            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
-            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
-            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
-            assert (expected is None) == (row["recall"][dim] is None), row["id"]
-            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
-
-
-def blind_pairs(name: str) -> list[dict]:
-    return [json.loads(line) for path in sorted((DATA / f"keypoints_{name}").glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        assert_recalls_follow_from_misses(row)
 
 
 @pytest.mark.parametrize(("name", "count"), [("h3", 76), ("h4", 76), ("h5", 96), ("h6", 82), ("h7", 88), ("h8", 80)])
 def test_third_and_fourth_independent_sets_are_well_formed_and_new(name: str, count: int) -> None:
     """The sets written blind for rounds 5 to 7 of #41 (and h7, h8, never read) share no id with the other sets, cover every
     style, class and both languages, and their recalls follow from their misses."""
-    rows = blind_pairs(name)
+    rows = set_pairs(name)
     assert len(rows) == count
     ids = {r["id"] for r in rows}
     others = dev_pairs() + wide_pairs() + fresh_pairs() + fresh2_pairs() + indep_pairs() + indep2_pairs()
-    others += [r for other in ("h3", "h4", "h5", "h6", "h7", "h8") if other != name for r in blind_pairs(other)]
+    others += [r for other in ("h3", "h4", "h5", "h6", "h7", "h8") if other != name for r in set_pairs(other)]
     assert len(ids) == len(rows) and not ids & {r["id"] for r in others}
     assert {"prose", "terse", "latex", "mixed", "indirect", "negation"} <= {r["style"] for r in rows}
     assert {r["class"] for r in rows} == {"plane", "analytic", "solid"} and {r["language"] for r in rows} == {"en", "zh"}
     for row in rows:
-        for dim in DIMENSIONS:
-            keypoints, missed = row["reference_keypoints"][dim], row["missed"][dim]
-            assert set(missed) <= set(keypoints) and len(set(keypoints)) == len(keypoints), row["id"]
-            expected = (len(keypoints) - len(missed)) / len(keypoints) if keypoints else None
-            assert (expected is None) == (row["recall"][dim] is None), row["id"]
-            assert expected is None or abs(expected - row["recall"][dim]) < 1e-3, row["id"]
+        assert_recalls_follow_from_misses(row)
 
 
 def test_split_is_the_recorded_one_and_holds_out_a_third_of_the_wider_set() -> None:
